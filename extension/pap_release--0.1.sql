@@ -1,0 +1,188 @@
+/* pap_release 0.1: differentially private release of counting-query classes assisted by public data.
+ * Architecture, privacy rules and the SQL contract: DESIGN.md of the project; reference: docs/reference.md. */
+\echo Use "CREATE EXTENSION pap_release" to load this file. \quit
+
+-- Everything below is created in the extension's own schema, with fully qualified names; the script never
+-- relies on the caller's search_path (PostgreSQL docs, "Security Considerations for Extensions").
+CREATE SCHEMA pap;
+COMMENT ON SCHEMA pap IS 'pap_release: differentially private answers to classes of counting queries, assisted by a public table';
+
+--------------------------------------------------------------------------------------------------------------
+-- Catalog. Written only by the extension's C functions (as the owner of schema pap); readable through views.
+-- Registered with pg_extension_config_dump so that pg_dump keeps budgets, ledger and releases.
+--------------------------------------------------------------------------------------------------------------
+CREATE TABLE pap.budget_data (
+	private_table  pg_catalog.regclass PRIMARY KEY,
+	epsilon_total  pg_catalog.numeric NOT NULL CHECK (epsilon_total > 0),
+	delta_total    pg_catalog.numeric NOT NULL CHECK (delta_total >= 0 AND delta_total < 1),
+	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),
+	delta_spent    pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (delta_spent >= 0),
+	set_by         pg_catalog.name NOT NULL,
+	set_at         pg_catalog.timestamptz NOT NULL
+);
+
+CREATE TABLE pap.ledger_data (
+	entry_id       pg_catalog.int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	private_table  pg_catalog.regclass NOT NULL,
+	release_name   pg_catalog.text NOT NULL,
+	epsilon        pg_catalog.numeric NOT NULL,
+	delta          pg_catalog.numeric NOT NULL,
+	mechanism      pg_catalog.text NOT NULL,
+	charged_by     pg_catalog.name NOT NULL,
+	charged_at     pg_catalog.timestamptz NOT NULL
+);
+
+CREATE TABLE pap.release_data (
+	name             pg_catalog.text PRIMARY KEY,
+	private_table    pg_catalog.regclass NOT NULL,
+	public_table     pg_catalog.regclass NOT NULL,
+	query_class      pg_catalog.text NOT NULL,          -- canonical text, e.g. thresholds(price)
+	column_name      pg_catalog.text NOT NULL,
+	value_type       pg_catalog.text NOT NULL CHECK (value_type IN ('number', 'date', 'timestamp', 'timestamptz')),
+	alpha            pg_catalog.float8 NOT NULL,
+	beta             pg_catalog.float8 NOT NULL,
+	public_rows      pg_catalog.int8 NOT NULL,
+	cuts             pg_catalog.float8[] NOT NULL,       -- sorted distinct public values (the axis)
+	public_histogram pg_catalog.int8[] NOT NULL,         -- public rows per cell
+	cover_size       pg_catalog.int8 NOT NULL,
+	cell_count       pg_catalog.int8 NOT NULL,
+	defined_by       pg_catalog.name NOT NULL,
+	defined_at       pg_catalog.timestamptz NOT NULL,
+	state            pg_catalog.text NOT NULL DEFAULT 'defined' CHECK (state IN ('defined', 'running', 'released')),
+	run_pid          pg_catalog.int4,
+	run_started_at   pg_catalog.timestamptz,
+	epsilon          pg_catalog.float8,
+	delta            pg_catalog.float8,
+	mechanism        pg_catalog.text,
+	private_rows     pg_catalog.int8,
+	synthetic        pg_catalog.float8[],               -- released distribution over the cells
+	details          pg_catalog.jsonb,                  -- parameters chosen and run statistics (public)
+	is_private       pg_catalog.bool,                   -- false when made with pap_release.test_seed
+	released_at      pg_catalog.timestamptz
+);
+
+SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data_entry_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.release_data', '');
+
+REVOKE ALL ON pap.budget_data, pap.ledger_data, pap.release_data FROM PUBLIC;
+
+--------------------------------------------------------------------------------------------------------------
+-- Views (read by anyone: they hold budgets, charges and differentially private outputs only).
+--------------------------------------------------------------------------------------------------------------
+CREATE VIEW pap.budgets AS
+SELECT b.private_table, b.epsilon_total, b.epsilon_spent,
+       b.epsilon_total OPERATOR(pg_catalog.-) b.epsilon_spent AS epsilon_remaining,
+       b.delta_total, b.delta_spent,
+       b.delta_total OPERATOR(pg_catalog.-) b.delta_spent AS delta_remaining,
+       b.set_by, b.set_at
+  FROM pap.budget_data b;
+COMMENT ON VIEW pap.budgets IS 'privacy budget of every private table: total, spent and remaining (epsilon, delta)';
+
+CREATE VIEW pap.ledger AS
+SELECT l.entry_id, l.private_table, l.release_name, l.epsilon, l.delta, l.mechanism, l.charged_by, l.charged_at
+  FROM pap.ledger_data l;
+COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release';
+
+CREATE VIEW pap.releases AS
+SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta,
+       CASE WHEN r.state OPERATOR(pg_catalog.=) 'running' AND NOT EXISTS (
+                 SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.pid OPERATOR(pg_catalog.=) r.run_pid)
+            THEN 'failed' ELSE r.state END AS state,
+       r.mechanism, r.epsilon, r.delta, r.private_rows, r.public_rows, r.cover_size, r.cell_count,
+       r.is_private, r.defined_by, r.defined_at, r.released_at, r.details
+  FROM pap.release_data r;
+COMMENT ON VIEW pap.releases IS 'every defined release: class, tables, state (defined, running, failed, released), budget spent and run details';
+
+GRANT USAGE ON SCHEMA pap TO PUBLIC;
+GRANT SELECT ON pap.budgets, pap.ledger, pap.releases TO PUBLIC;
+
+--------------------------------------------------------------------------------------------------------------
+-- Deterministic helpers used by the private scan: IMMUTABLE PARALLEL SAFE, so the planner can parallelise the
+-- histogram and postgres_fdw can ship it.
+--------------------------------------------------------------------------------------------------------------
+CREATE FUNCTION pap.axis_value(value pg_catalog.float8) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_axis_value_float8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.axis_value(value pg_catalog.date) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_axis_value_date' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.axis_value(value pg_catalog.timestamp) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_axis_value_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.axis_value(value pg_catalog.timestamptz) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_axis_value_timestamptz' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.axis_value(pg_catalog.float8) IS 'position of a value on a numeric axis (the value itself)';
+COMMENT ON FUNCTION pap.axis_value(pg_catalog.date) IS 'position of a date on an axis: microseconds since 2000-01-01, infinities kept';
+COMMENT ON FUNCTION pap.axis_value(pg_catalog.timestamp) IS 'position of a timestamp on an axis: microseconds since 2000-01-01, infinities kept';
+COMMENT ON FUNCTION pap.axis_value(pg_catalog.timestamptz) IS 'position of a timestamptz on an axis: microseconds since 2000-01-01 UTC, infinities kept';
+
+CREATE FUNCTION pap.cell_index(cuts pg_catalog.float8[], value pg_catalog.float8) RETURNS pg_catalog.int4
+	AS 'MODULE_PATHNAME', 'pap_cell_index' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.cell_index(pg_catalog.float8[], pg_catalog.float8) IS 'cell of an axis value: number of cut points below it (PostgreSQL float8 order), or the NULL cell for NULL';
+
+--------------------------------------------------------------------------------------------------------------
+-- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes
+-- are made in C as the owner of schema pap, with fully qualified SQL.
+--------------------------------------------------------------------------------------------------------------
+CREATE FUNCTION pap.set_budget(private_table pg_catalog.regclass, epsilon pg_catalog.float8,
+                               delta pg_catalog.float8 DEFAULT 0) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_set_budget' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION pap.set_budget(pg_catalog.regclass, pg_catalog.float8, pg_catalog.float8) IS
+	'sets the total privacy budget (epsilon, delta) of a private table; only its owner may; never below what is spent';
+
+CREATE FUNCTION pap.define_release(name pg_catalog.text, private_table pg_catalog.regclass,
+                                   public_table pg_catalog.regclass, query_class pg_catalog.text,
+                                   alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_define_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8) IS
+	'defines a release: builds the cover and cells of a query class from the public table only; spends nothing';
+
+CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
+                         mechanism pg_catalog.text DEFAULT 'auto',
+                         OUT chosen_mechanism pg_catalog.text, OUT private_rows pg_catalog.int8,
+                         OUT public_rows pg_catalog.int8, OUT cover_size pg_catalog.int8,
+                         OUT cell_count pg_catalog.int8, OUT alpha pg_catalog.float8, OUT beta pg_catalog.float8,
+                         OUT predicted_error pg_catalog.float8, OUT public_only_error pg_catalog.float8,
+                         OUT book_private_rows pg_catalog.float8, OUT book_public_rows pg_catalog.float8,
+                         OUT book_guarantee_holds pg_catalog.bool, OUT book_cutoff pg_catalog.float8,
+                         OUT cutoff pg_catalog.int8, OUT threshold pg_catalog.float8,
+                         OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
+                         OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4)
+	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
+	'the parameters a run would choose and its predicted error, beside the sizes the source papers require; free: reads no private row';
+
+CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
+                                 mechanism pg_catalog.text DEFAULT 'auto')
+	AS 'MODULE_PATHNAME', 'pap_run_release' LANGUAGE C;
+COMMENT ON PROCEDURE pap.run_release(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
+	'runs a release: commits the budget charge, then reads the private table once and stores the private answers';
+
+CREATE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_answer' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer(pg_catalog.text, pg_catalog.text) IS
+	'released answer to a query of the release''s class, as a fraction of the private rows; free';
+
+CREATE FUNCTION pap.answer_count(name pg_catalog.text, query pg_catalog.text) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_answer_count' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_count(pg_catalog.text, pg_catalog.text) IS
+	'released answer to a query of the release''s class, as an estimated number of private rows; free';
+
+CREATE FUNCTION pap.answers(name pg_catalog.text, OUT cover_query pg_catalog.int8, OUT query pg_catalog.text,
+                            OUT answer pg_catalog.float8, OUT answer_count pg_catalog.float8)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'pap_answers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answers(pg_catalog.text) IS
+	'every cover query of a release with its released answer; free';
+
+CREATE FUNCTION pap.synthetic(name pg_catalog.text, OUT cell pg_catalog.int4, OUT bounds pg_catalog.text,
+                              OUT weight pg_catalog.float8, OUT count pg_catalog.float8)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'pap_synthetic' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.synthetic(pg_catalog.text) IS
+	'the released synthetic distribution: every cell with positive weight, its bounds, weight and estimated count; free';
+
+CREATE FUNCTION pap.drop_release(name pg_catalog.text) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_drop_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION pap.drop_release(pg_catalog.text) IS
+	'drops a release and its answers; its charges stay in the ledger (nothing is refunded)';

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs everything pap_release needs on a fresh Debian 12 machine (run as root or with sudo available).
+# Idempotent: a second run installs nothing new.
+set -euo pipefail
+
+packages=(
+  build-essential make g++ clang-14 llvm-14   # PGXS builds LLVM bitcode with clang-14 on Debian's PostgreSQL 15
+  postgresql-15 postgresql-server-dev-15 postgresql-client-15 postgresql-common postgresql-contrib
+  libpq-dev
+  libboost-random-dev libboost-dev            # Boost.Random (URBG distributions), Boost headers
+  libgtest-dev                                # GoogleTest for the PostgreSQL-free core
+  gzip ca-certificates
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  SUDO="sudo"
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # Debian's postgresql package would otherwise create and start a 'main' cluster; we only need the binaries.
+  $SUDO mkdir -p /etc/postgresql-common
+  if [ ! -f /etc/postgresql-common/createcluster.conf ] || ! grep -q '^create_main_cluster *= *false' /etc/postgresql-common/createcluster.conf; then
+    echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
+  fi
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all packages present"
+fi

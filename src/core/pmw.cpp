@@ -1,0 +1,188 @@
+#include "core/pmw.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+
+namespace pap::core {
+
+namespace {
+
+std::int64_t
+CheckedAdd(std::int64_t a, std::int64_t b)
+{
+	std::int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		throw Error(ErrorKind::Internal, "integer overflow in the sparse-vector comparison");
+	return r;
+}
+
+// ceil of a public double as an integer, for comparing integer noisy counts with a real threshold exactly.
+std::int64_t
+CeilToInt(double x)
+{
+	const double c = std::ceil(x);
+	if (!(c > -9.0e18 && c < 9.0e18))
+		throw Error(ErrorKind::Internal, "sparse-vector threshold out of range");
+	return std::int64_t(c);
+}
+
+// Turns log-weights into a distribution, re-centring them so exp never overflows.
+void
+Normalise(std::vector<double> &log_weights, std::vector<double> &weights)
+{
+	const double top = *std::max_element(log_weights.begin(), log_weights.end());
+	double sum = 0.0;
+	for (std::size_t i = 0; i < log_weights.size(); i++) {
+		log_weights[i] -= top;
+		weights[i] = std::exp(log_weights[i]);
+		sum += weights[i];
+	}
+	for (double &w : weights)
+		w /= sum;
+}
+
+// The multiplicative-weights step that makes the synthetic answer of query q equal to the measured fraction
+// (the KL projection onto that constraint). Pure post-processing of public state and a released value.
+void
+Project(const Workload &workload, std::size_t q, double measured, double n, std::vector<double> &log_weights,
+        std::vector<double> &weights)
+{
+	const double floor = 0.5 / n;  // a count is never measured below half a row: keeps the step finite
+	const double target = std::clamp(measured, floor, 1.0 - floor);
+	const double current = std::clamp(workload.EvaluateOne(q, weights), 1e-300, 1.0 - 1e-16);
+	const double step = std::log(target) - std::log1p(-target) - std::log(current) + std::log1p(-current);
+	if (!std::isfinite(step) || step == 0.0)
+		return;
+	workload.AddToQueryCells(q, step, log_weights);
+	Normalise(log_weights, weights);
+}
+
+}  // namespace
+
+std::vector<std::size_t>
+PassOrder(std::size_t count)
+{
+	std::size_t bits = 0;
+	while ((std::size_t(1) << bits) < count)
+		bits++;
+	std::vector<std::size_t> order;
+	order.reserve(count);
+	for (std::size_t i = 0; i < (std::size_t(1) << bits); i++) {
+		std::size_t r = 0;
+		for (std::size_t b = 0; b < bits; b++)
+			if (i & (std::size_t(1) << b))
+				r |= std::size_t(1) << (bits - 1 - b);
+		if (r < count)
+			order.push_back(r);
+	}
+	return order;
+}
+
+std::vector<double>
+PublicPrior(const std::vector<std::int64_t> &public_histogram)
+{
+	double total = 0.0;
+	for (std::int64_t c : public_histogram)
+		total += double(c) + 0.5;
+	std::vector<double> prior(public_histogram.size());
+	for (std::size_t i = 0; i < prior.size(); i++)
+		prior[i] = (double(public_histogram[i]) + 0.5) / total;
+	return prior;
+}
+
+std::vector<double>
+UniformPrior(std::size_t cells)
+{
+	return std::vector<double>(cells, 1.0 / double(cells));
+}
+
+PmwResult
+RunPmw(const Workload &workload, const std::vector<std::int64_t> &histogram, const std::vector<double> &prior,
+       const PmwParameters &p, RandomBitSource &rng, InterruptCheck interrupted)
+{
+	const std::size_t cells = workload.CellCount();
+	if (histogram.size() != cells || prior.size() != cells)
+		throw Error(ErrorKind::Internal, "histogram, prior and workload disagree on the number of cells");
+	if (p.cutoff < 1 || p.max_passes < 1 || !(p.threshold >= 0.0) || !std::isfinite(p.threshold))
+		throw Error(ErrorKind::Internal, "invalid PMW parameters");
+	std::int64_t n = 0;
+	for (std::int64_t h : histogram) {
+		if (h < 0)
+			throw Error(ErrorKind::Internal, "negative cell count");
+		n = CheckedAdd(n, h);
+	}
+	if (n == 0)
+		throw Error(ErrorKind::DataException, "private table has no rows");
+
+	std::vector<std::int64_t> truth;  // private: exact counts of every query
+	workload.EvaluateCounts(histogram, truth);
+
+	PmwResult result;
+	std::vector<double> log_weights(cells), weights(cells), synthetic;
+	for (std::size_t i = 0; i < cells; i++) {
+		if (!(prior[i] > 0.0))
+			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
+		log_weights[i] = std::log(prior[i]);
+	}
+	Normalise(log_weights, weights);
+	workload.Evaluate(weights, synthetic);
+
+	struct Measurement {
+		std::size_t query;
+		double fraction;
+	};
+	std::vector<Measurement> measurements;
+	const double nd = double(n);
+	const std::vector<std::size_t> order = PassOrder(workload.QueryCount());
+	std::int64_t threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
+
+	for (int pass = 1; pass <= p.max_passes && !result.cutoff_reached; pass++) {
+		result.passes = pass;
+		std::int64_t updates_in_pass = 0;
+		std::size_t visited = 0;
+		for (std::size_t q : order) {
+			if (interrupted && (++visited & 255) == 0 && interrupted())
+				throw Error(ErrorKind::Cancelled, "canceling statement due to user request");
+			const double synthetic_count = synthetic[q] * nd;
+			// Two difference queries, each of sensitivity 1 in counts: "truth exceeds synthetic by more than
+			// tau" and "synthetic exceeds truth by more than tau". The second is skipped when the first fires,
+			// an adaptive choice the sparse vector allows.
+			int sign = 0;
+			for (int s : {+1, -1}) {
+				const std::int64_t noise = SampleDiscreteLaplace(rng, p.compare_noise);
+				result.comparisons++;
+				const std::int64_t lhs = CheckedAdd(CheckedAdd(s * truth[q], noise), -threshold_noise);
+				if (lhs >= CeilToInt(p.threshold + s * synthetic_count)) {
+					sign = s;
+					break;
+				}
+			}
+			if (sign == 0)
+				continue;
+			// Above threshold: release a freshly noised count and move the synthetic distribution to it.
+			const std::int64_t measured = CheckedAdd(truth[q], SampleDiscreteLaplace(rng, p.measure_noise));
+			measurements.push_back(Measurement{q, double(measured) / nd});
+			result.updates++;
+			updates_in_pass++;
+			// Replay: one sweep over every measurement so far, the latest last (as MWEM replays its history).
+			for (const Measurement &m : measurements)
+				Project(workload, m.query, m.fraction, nd, log_weights, weights);
+			Project(workload, q, double(measured) / nd, nd, log_weights, weights);
+			workload.Evaluate(weights, synthetic);
+			if (p.resample_threshold)
+				threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
+			if (result.updates >= p.cutoff) {
+				result.cutoff_reached = true;
+				break;
+			}
+		}
+		if (updates_in_pass == 0)
+			break;
+	}
+	result.synthetic = std::move(weights);
+	return result;
+}
+
+}  // namespace pap::core

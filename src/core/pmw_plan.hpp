@@ -1,0 +1,49 @@
+// Chooses PMW's cut-off, threshold and privacy split from public information only, and predicts its error
+// (docs/mechanisms.md, "Choosing the parameters"). Privacy holds for every choice; only accuracy depends on it.
+// Also computes what the source papers require, so that `pap.plan` can show the book's guarantee beside ours.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/pmw.hpp"
+
+namespace pap::core {
+
+struct PmwPlanInput {
+	std::int64_t private_rows = 0;   // n (public under replace-one neighbours)
+	std::int64_t public_rows = 0;    // m, rows of the public table (NULLs included)
+	std::size_t cover_size = 0;      // |H~|
+	std::size_t cells = 0;           // |X~|
+	int vc_dimension = 1;            // of the query class
+	double epsilon = 0.0;
+	double delta = 0.0;
+	double alpha = 0.05;
+	double beta = 0.05;
+};
+
+struct PmwPlan {
+	PmwParameters parameters;
+	double epsilon_threshold = 0, epsilon_compare = 0, epsilon_measure = 0;  // the split (pure accounting)
+	double predicted_error = 0;       // predicted max error over the cover queries, fraction of n
+	double public_only_error = 0;     // predicted max error of the public table alone (the prior), fraction
+	double predicted_noise_error = 0; // the part of predicted_error due to noise at the chosen cut-off
+	// The book's guarantee (reference/seeds.md §1.2, §2.6): what Algorithm 3 needs for error alpha w.p. 1-beta.
+	double book_private_rows = 0;     // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
+	double book_public_rows = 0;      // Lemma 11 with its hidden constant taken as 1
+	double book_cutoff = 0;           // c = 4 ln|X~| / (alpha/2)^2
+};
+
+// Validates the input (Error(InvalidParameter) for epsilon <= 0 or not finite, delta outside [0, 1),
+// alpha or beta outside (0, 1), no rows) and returns the plan.
+PmwPlan PlanPmw(const PmwPlanInput &input);
+
+// The noise scales (in counts) for a given cut-off and split, as PlanPmw uses them; for tests and audits.
+PmwParameters PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double epsilon_threshold,
+                          double epsilon_compare, double epsilon_measure, double epsilon, double delta);
+
+// Passes over the cover PMW may make (the accuracy analysis pays log(passes)).
+constexpr int kPmwMaxPasses = 8;
+
+}  // namespace pap::core
+
+#include "core/core_only.hpp"

@@ -1,0 +1,56 @@
+// Uniform random bits for every noise sampler, as a Boost.Random UniformRandomBitGenerator.
+// Privacy rests on SecureRandomSource (bytes from a cryptographically secure source, buffered). A failing
+// source throws Error(RandomSourceFailure); there is no fallback. SeededRandomSource is for reproducible tests
+// only: releases made with it are marked as not private by the glue.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace pap::core {
+
+class RandomBitSource {
+public:
+	using result_type = std::uint64_t;
+	static constexpr result_type min() { return 0; }
+	static constexpr result_type max() { return ~result_type(0); }
+	virtual ~RandomBitSource() = default;
+	virtual result_type operator()() = 0;
+	// Number of 64-bit words handed out so far (for tests that check how much randomness a sampler consumes).
+	std::uint64_t words_drawn() const { return words_drawn_; }
+
+protected:
+	std::uint64_t words_drawn_ = 0;
+};
+
+// Fills buf with len cryptographically secure random bytes; returns false on failure.
+using FillSecureBytes = bool (*)(void *context, unsigned char *buf, std::size_t len);
+
+// The operating system's CSPRNG (getrandom(2)); usable where no PostgreSQL is present (tests, bench, eval).
+bool FillFromOperatingSystem(void *context, unsigned char *buf, std::size_t len);
+
+class SecureRandomSource final : public RandomBitSource {
+public:
+	SecureRandomSource(FillSecureBytes fill, void *context);
+	result_type operator()() override;
+
+private:
+	FillSecureBytes fill_;
+	void *context_;
+	unsigned char buffer_[4096];
+	std::size_t next_ = sizeof(buffer_);
+};
+
+// Deterministic stream for tests. NOT private: anyone who knows the seed knows the noise.
+class SeededRandomSource final : public RandomBitSource {
+public:
+	explicit SeededRandomSource(std::uint64_t seed);
+	result_type operator()() override;
+
+private:
+	std::uint64_t state_[4];
+};
+
+}  // namespace pap::core
+
+#include "core/core_only.hpp"
