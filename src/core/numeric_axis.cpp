@@ -17,6 +17,12 @@ PgFloatLess(double a, double b)
 	return a < b;
 }
 
+std::size_t
+CountBelowSorted(const double *cuts, std::size_t count, double x) noexcept
+{
+	return std::size_t(std::lower_bound(cuts, cuts + count, x, PgFloatLess) - cuts);
+}
+
 static bool
 PgFloatEqual(double a, double b)
 {
@@ -53,7 +59,7 @@ NumericAxis::FromCuts(std::vector<double> cuts)
 std::int32_t
 NumericAxis::BinOf(double x) const
 {
-	return std::int32_t(CountBelow(x));
+	return std::int32_t(CountBelowSorted(cuts_.data(), cuts_.size(), x));
 }
 
 std::size_t
@@ -65,7 +71,7 @@ NumericAxis::CountAtMost(double c) const
 std::size_t
 NumericAxis::CountBelow(double c) const
 {
-	return std::size_t(std::lower_bound(cuts_.begin(), cuts_.end(), c, PgFloatLess) - cuts_.begin());
+	return CountBelowSorted(cuts_.data(), cuts_.size(), c);
 }
 
 }  // namespace pap::core

@@ -12,6 +12,10 @@ namespace pap::core {
 // PostgreSQL's float8 total order (float8_lt): NaN sorts above every other value.
 bool PgFloatLess(double a, double b);
 
+// Number of entries of the sorted array cuts[0..count) strictly below x in that order: the bin of x. Shared by
+// NumericAxis::BinOf and the SQL cell function, so that the private scan and the core map values identically.
+std::size_t CountBelowSorted(const double *cuts, std::size_t count, double x) noexcept;
+
 class NumericAxis {
 public:
 	// values: every non-NULL public value (any order, duplicates allowed). Throws Error(DataException) if empty.

@@ -1,0 +1,52 @@
+// The one crossing from C++ to PostgreSQL errors (reference/anchors-pgext.md §8.4). PAP_CORE(statements) runs
+// core code inside try/catch, copies any error into a plain struct, leaves the catch block, and only then raises
+// the PostgreSQL ERROR: no exception ever reaches PostgreSQL and ereport never longjmps over a live C++ object.
+// Include this file, like every core header, before postgres.h.
+#pragma once
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "core/errors.hpp"
+
+struct PapCoreError {
+	int kind;  // a pap::core::ErrorKind, or -1 for std::bad_alloc, -2 for any other exception
+	char message[1024];
+	char detail[1024];
+	char hint[512];
+};
+
+template <typename F>
+bool
+PapCallCore(PapCoreError *err, F &&body) noexcept
+{
+	err->kind = -2;
+	err->message[0] = err->detail[0] = err->hint[0] = '\0';
+	try {
+		body();
+		return true;
+	} catch (const pap::core::Error &e) {
+		err->kind = int(e.kind());
+		std::snprintf(err->message, sizeof err->message, "%s", e.what());
+		std::snprintf(err->detail, sizeof err->detail, "%s", e.detail().c_str());
+		std::snprintf(err->hint, sizeof err->hint, "%s", e.hint().c_str());
+	} catch (const std::bad_alloc &) {
+		err->kind = -1;
+		std::snprintf(err->message, sizeof err->message, "out of memory in pap_release");
+	} catch (const std::exception &e) {
+		std::snprintf(err->message, sizeof err->message, "pap_release internal error: %s", e.what());
+	} catch (...) {
+		std::snprintf(err->message, sizeof err->message, "pap_release internal error: unknown C++ exception");
+	}
+	return false;
+}
+
+// Raises the PostgreSQL error for err (SQLSTATE by kind; see docs/reference.md). Never returns.
+[[noreturn]] void PapReportCoreError(const PapCoreError *err);
+
+#define PAP_CORE(...)                                                                                                  \
+	do {                                                                                                               \
+		PapCoreError pap_core_error_;                                                                                  \
+		if (!PapCallCore(&pap_core_error_, [&]() { __VA_ARGS__; }))                                                    \
+			PapReportCoreError(&pap_core_error_);                                                                      \
+	} while (0)

@@ -1,0 +1,268 @@
+// pap.plan (free) and pap.run_release (spends the budget).
+#include "core/release_engine.hpp"
+#include "pg/error_bridge.hpp"
+#include "pg/glue.hpp"
+
+#include <cmath>
+
+extern "C" {
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+PG_FUNCTION_INFO_V1(pap_plan);
+PG_FUNCTION_INFO_V1(pap_run_release);
+}
+
+static char *
+TextArgument(FunctionCallInfo fcinfo, int i, const char *what)
+{
+	if (PG_ARGISNULL(i))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", what)));
+	return text_to_cstring(PG_GETARG_TEXT_PP(i));
+}
+
+static double
+Float8Argument(FunctionCallInfo fcinfo, int i, const char *what)
+{
+	if (PG_ARGISNULL(i))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", what)));
+	return PG_GETARG_FLOAT8(i);
+}
+
+static pap::core::PlanRequest
+PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double delta, const char *mechanism)
+{
+	pap::core::PlanRequest req;
+	req.class_text = r->query_class;
+	req.cover_size = r->cover_size;
+	req.cell_count = r->cell_count;
+	req.public_rows = r->public_rows;
+	req.private_rows = private_rows;
+	req.epsilon = epsilon;
+	req.delta = delta;
+	req.alpha = r->alpha;
+	req.beta = r->beta;
+	req.mechanism = mechanism;
+	return req;
+}
+
+static Datum
+Float8Array3(const double v[3])
+{
+	Datum d[3] = {Float8GetDatum(v[0]), Float8GetDatum(v[1]), Float8GetDatum(v[2])};
+	return PointerGetDatum(construct_array(d, 3, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+extern "C" Datum
+pap_plan(PG_FUNCTION_ARGS)
+{
+	char *name = TextArgument(fcinfo, 0, "release name");
+	double epsilon = Float8Argument(fcinfo, 1, "epsilon");
+	double delta = Float8Argument(fcinfo, 2, "delta");
+	char *mechanism = TextArgument(fcinfo, 3, "mechanism");
+	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ValidatePrivacyParameters(epsilon, delta));
+	TupleDesc desc;
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "pap.plan must return a record");
+
+	SPI_connect();
+	PapRelease *r = PapLoadRelease(name, false);
+	// n is public under replace-one neighbours (docs/privacy.md); reading it needs SELECT on the table.
+	PapRequireSelect(r->private_table);
+	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(r->private_table)), 0, NULL,
+	           NULL, true);
+	bool isnull;
+	int64 n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+
+	pap::core::PlanSummary s;
+	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism);
+	PAP_CORE(s = pap::core::MakePlan(req));
+	Datum values[19];
+	bool nulls[19] = {false};
+	values[0] = CStringGetTextDatum("pmw");
+	values[1] = Int64GetDatum(n);
+	values[2] = Int64GetDatum(r->public_rows);
+	values[3] = Int64GetDatum(r->cover_size);
+	values[4] = Int64GetDatum(r->cell_count);
+	values[5] = Float8GetDatum(r->alpha);
+	values[6] = Float8GetDatum(r->beta);
+	values[7] = Float8GetDatum(s.predicted_error);
+	values[8] = Float8GetDatum(s.public_only_error);
+	values[9] = Float8GetDatum(s.book_private_rows);
+	values[10] = Float8GetDatum(s.book_public_rows);
+	values[11] = BoolGetDatum(double(n) >= s.book_private_rows && double(r->public_rows) >= s.book_public_rows);
+	values[12] = Float8GetDatum(s.book_cutoff);
+	values[13] = Int64GetDatum(s.cutoff);
+	values[14] = Float8GetDatum(s.threshold);
+	values[15] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth NumericSparse)"
+	                                                          : "pure (Lyu-Su-Li sparse vector)");
+	values[16] = Float8Array3(s.epsilon_split);
+	values[17] = Float8Array3(s.noise_scales);
+	values[18] = Int32GetDatum(s.max_passes);
+	if (s.approximate_accounting)
+		nulls[16] = true;
+	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+static const char *const kRunDetailsSql =
+    "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = $4::pg_catalog.jsonb, "
+    "is_private = $5, released_at = pg_catalog.clock_timestamp() WHERE name OPERATOR(pg_catalog.=) $1";
+
+extern "C" Datum
+pap_run_release(PG_FUNCTION_ARGS)
+{
+	char *name = TextArgument(fcinfo, 0, "release name");
+	double epsilon = Float8Argument(fcinfo, 1, "epsilon");
+	double delta = Float8Argument(fcinfo, 2, "delta");
+	char *mechanism = TextArgument(fcinfo, 3, "mechanism");
+	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ValidatePrivacyParameters(epsilon, delta));
+	// The charge must be committed before any private row is read, so the procedure commits in the middle:
+	// that needs a CALL outside any transaction block.
+	const bool nonatomic = fcinfo->context && IsA(fcinfo->context, CallContext) &&
+	                       !castNode(CallContext, fcinfo->context)->atomic;
+	if (!nonatomic)
+		ereport(ERROR, (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+		                errmsg("pap.run_release cannot run inside a transaction block"),
+		                errdetail("The privacy charge is committed before the private table is read, so that no "
+		                          "rollback can refund it."),
+		                errhint("Run CALL pap.run_release(...) on its own, outside BEGIN ... COMMIT.")));
+	const bool seeded = pap_test_seed >= 0;
+	const int64 seed = pap_test_seed;
+	const char *user = GetUserNameFromId(GetUserId(), false);
+	MemoryContext procedure_context = CurrentMemoryContext;
+
+	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	// --- transaction 1: check everything, then charge the budget and mark the release as running ---------------
+	MemoryContext old = MemoryContextSwitchTo(procedure_context);
+	PapRelease *r = PapLoadRelease(name, true);
+	MemoryContextSwitchTo(old);
+	if (r->run_live)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
+	if (strcmp(r->state, "released") == 0)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("release \"%s\" has already been run", name),
+		                errhint("Its answers are final. To spend more budget, define a new release.")));
+	PapRequireSelect(r->private_table);
+	PapValueTypeOfColumn(r->private_table, r->column_name, NULL);
+	char *private_name = PapQualifiedRelationName(r->private_table);
+	MemoryContextSwitchTo(procedure_context);
+	char *histogram_sql = PapHistogramQuery(r->private_table, r->column_name, r->value_type);
+	MemoryContextSwitchTo(old);
+
+	Oid charge_types[4] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID};
+	Datum charge_values[4] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
+	                          CStringGetTextDatum(name)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
+	PapExecute("UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
+	           "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+	           "WHERE private_table OPERATOR(pg_catalog.=) $1 "
+	           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
+	           "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
+	           3, charge_types, charge_values, false);
+	if (SPI_processed == 0) {
+		PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
+		           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
+		           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
+		           1, charge_types, charge_values, true);
+		PapRestoreUser(&saved);
+		if (SPI_processed == 0)
+			ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			                errmsg("private table %s has no privacy budget", private_name),
+			                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).",
+			                        private_name)));
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+		                errmsg("privacy budget of %s exceeded", private_name),
+		                errdetail("The run asks for epsilon %g and delta %g; the remaining budget is epsilon %s and "
+		                          "delta %s.",
+		                          epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+		                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+	}
+	PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
+	                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
+	                    "'pmw', %s, pg_catalog.now())",
+	                    quote_literal_cstr(user)),
+	           4, charge_types, charge_values, false);
+	PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
+	           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, mechanism = 'pmw', "
+	           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
+	           4, charge_types, charge_values, false);
+	PapRestoreUser(&saved);
+	SPI_commit();  // the charge is durable from here on, whatever happens next
+
+	// --- transaction 2: the one read of the private table, the mechanism, the stored result ---------------------
+	MemoryContextSwitchTo(procedure_context);
+	int64 *histogram = (int64 *) palloc0(sizeof(int64) * r->cell_count);
+	Datum cuts_datum;
+	{
+		Datum *d = (Datum *) palloc(sizeof(Datum) * r->cut_count);
+		for (int i = 0; i < r->cut_count; i++)
+			d[i] = Float8GetDatum(r->cuts[i]);
+		cuts_datum = PointerGetDatum(
+		    construct_array(d, r->cut_count, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	}
+	MemoryContextSwitchTo(old);
+	Oid scan_types[1] = {FLOAT8ARRAYOID};
+	Datum scan_values[1] = {cuts_datum};
+	PapExecute(histogram_sql, 1, scan_types, scan_values, true);
+	for (uint64 i = 0; i < SPI_processed; i++) {
+		bool isnull;
+		int32 cell = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+		int64 rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+		if (cell < 0 || cell >= r->cell_count)
+			elog(ERROR, "pap_release: cell index out of range in the private scan");
+		histogram[cell] += rows;
+	}
+	SPI_freetuptable(SPI_tuptable);
+
+	pap::core::RunRequest req;
+	req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism);
+	req.cuts = r->cuts;
+	req.cut_count = size_t(r->cut_count);
+	req.public_histogram = r->public_histogram;
+	req.private_histogram = histogram;
+	req.uniform_prior = false;
+	req.seed = seeded ? seed : -1;
+	req.fill_secure = PapFillSecureBytes;
+	req.interrupted = PapInterruptPending;
+	pap::core::RunSummary out;
+	PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
+	CHECK_FOR_INTERRUPTS();
+
+	int64 n = 0;
+	for (int64 i = 0; i < r->cell_count; i++)
+		n += histogram[i];
+	Datum *weights = (Datum *) palloc(sizeof(Datum) * r->cell_count);
+	for (int64 i = 0; i < r->cell_count; i++)
+		weights[i] = Float8GetDatum(out.synthetic[i]);
+	// Only public quantities and counts of the mechanism's own steps: nothing here depends on a private value
+	// except through the differentially private output.
+	char *details = psprintf(
+	    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
+	    "\"epsilon_split\": [%.17g, %.17g, %.17g], \"noise_scales\": [%.17g, %.17g, %.17g], \"max_passes\": %d, "
+	    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"predicted_error\": %.17g, "
+	    "\"public_only_error\": %.17g, \"prior\": \"public\"}",
+	    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
+	    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.epsilon_split[2], out.plan.noise_scales[0],
+	    out.plan.noise_scales[1], out.plan.noise_scales[2], out.plan.max_passes, out.updates, out.passes,
+	    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error);
+	Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
+	Datum store_values[5] = {
+	    CStringGetTextDatum(name),
+	    PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+	                                    TYPALIGN_DOUBLE)),
+	    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded)};
+	PapBecomeCatalogOwner(&saved);
+	PapExecute(kRunDetailsSql, 5, store_types, store_values, false);
+	PapRestoreUser(&saved);
+	SPI_finish();
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,25 @@
+// Module entry: PG_MODULE_MAGIC and the settings under the reserved prefix pap_release.
+#include "pg/glue.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+PG_MODULE_MAGIC;
+void _PG_init(void);
+}
+
+int pap_test_seed = -1;
+int pap_max_cover_queries = 1000000;
+
+void
+_PG_init(void)
+{
+	DefineCustomIntVariable("pap_release.test_seed",
+	                        "Seed for reproducible noise in tests; -1 (the default) draws secure noise.",
+	                        "A release made with a seed >= 0 is not private and is marked is_private = false.",
+	                        &pap_test_seed, -1, -1, INT_MAX, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("pap_release.max_cover_queries",
+	                        "Largest cover (number of cover queries) a release may have.",
+	                        "A query class whose cover would be larger is rejected when the release is defined.",
+	                        &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("pap_release");
+}
