@@ -19,6 +19,8 @@ PG_CONFIG ?= $(shell command -v pg_config 2>/dev/null || echo /usr/lib/postgresq
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(PGXS),)
 include $(PGXS)
+# PGXS tracks no header dependencies: rebuild every object when any header changes (the tree is small).
+$(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp)
 # PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step (reference/anchors-pgext.md §7.3).
 COMPILE.cxx.bc += -std=c++17 -Wno-register -Wno-deprecated-register -Isrc
 else

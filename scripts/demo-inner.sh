@@ -9,23 +9,24 @@ psql_run=(psql -X -q -v ON_ERROR_STOP=1)
 
 echo "== loading data/diamonds.csv.gz"
 "${psql_run[@]}" <<'SQL'
+SET client_min_messages = warning;
 DROP TABLE IF EXISTS diamonds, diamonds_public, diamonds_private;
 -- id numbers the rows in file order; it only serves the reproducible public/private split.
 CREATE TABLE diamonds (
-	id      int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-	carat   float8,
-	cut     text,
-	color   text,
-	clarity text,
-	depth   float8,
-	"table" float8,
-	price   int4,
-	x       float8,
-	y       float8,
-	z       float8
+  id      int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  carat   float8,
+  cut     text,
+  color   text,
+  clarity text,
+  depth   float8,
+  "table" float8,
+  price   int4,
+  x       float8,
+  y       float8,
+  z       float8
 );
 SQL
 zcat data/diamonds.csv.gz |
-	"${psql_run[@]}" -c '\copy diamonds (carat, cut, color, clarity, depth, "table", price, x, y, z) FROM STDIN WITH (FORMAT csv, HEADER true)'
+  "${psql_run[@]}" -c '\copy diamonds (carat, cut, color, clarity, depth, "table", price, x, y, z) FROM STDIN WITH (FORMAT csv, HEADER true)'
 
 "${psql_run[@]}" -f scripts/demo.sql

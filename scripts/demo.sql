@@ -12,7 +12,7 @@
 \echo 'She also has a small public sample drawn from the same population.'
 \echo
 
-\echo '== 1. Split the 53,940 diamonds (fixed seed): a 1% public sample, the other 99% private'
+\echo '== 1. Split the 53,940 diamonds reproducibly (rows ordered by md5 of their number): 1% public, 99% private'
 -- Disjoint split, reproducible on every machine: rows ordered by md5 of their id, the first 1% are public.
 CREATE TEMP TABLE demo_split AS
 SELECT id,
@@ -33,18 +33,27 @@ SELECT (SELECT count(*) FROM diamonds_private) AS private_rows,
        (SELECT count(DISTINCT price) FROM diamonds_public) AS distinct_public_prices;
 
 \echo '== 2. The owner of the private table gives it a privacy budget: epsilon = 2 in total, for all releases'
+\echo '  CREATE EXTENSION pap_release;'
+\echo '  SELECT pap.set_budget(''diamonds_private'', 2.0);'
 CREATE EXTENSION pap_release;
+\o /dev/null
 SELECT pap.set_budget('diamonds_private', 2.0);
+\o
+\echo
 
 \echo '== 3. Define a release of the class thresholds(price) = { price <= t : every t }'
 \echo 'Built from the public table only, so it spends nothing: every distinct public price is a cut point;'
 \echo 'the cover is one threshold query per cut, the cells are the price intervals between cuts.'
+\echo '  SELECT pap.define_release(''price_cdf'', ''diamonds_private'', ''diamonds_public'', ''thresholds(price)'');'
+\o /dev/null
 SELECT pap.define_release('price_cdf', 'diamonds_private', 'diamonds_public', 'thresholds(price)');
+\o
 SELECT name, query_class, state, public_rows, cover_size, cell_count FROM pap.releases;
 
 \echo '== 4. Plan a run with epsilon = 1 (free: reads no private row)'
 \echo 'predicted_error is the planner''s predicted maximum error over the cover (fraction of rows);'
 \echo 'public_only_error the predicted error of the public sample alone; book_* what the paper''s theorem needs.'
+\echo '  SELECT * FROM pap.plan(''price_cdf'', 1.0);'
 \x on
 SELECT * FROM pap.plan('price_cdf', 1.0);
 \x off
@@ -53,6 +62,7 @@ SELECT * FROM pap.plan('price_cdf', 1.0);
 \echo 'The charge is committed to the ledger before any private row is read (never refunded). Then one scan'
 \echo 'maps every private row to its cell, and Private Multiplicative Weights, starting from the public'
 \echo 'histogram, corrects it with exact discrete Laplace noise from a cryptographically secure source.'
+\echo '  CALL pap.run_release(''price_cdf'', 1.0);'
 CALL pap.run_release('price_cdf', 1.0);
 SELECT name, state, mechanism, epsilon, delta, private_rows, is_private FROM pap.releases;
 
@@ -111,6 +121,7 @@ SELECT thresholds_checked,
 \echo '   differentially private algorithm answers all thresholds accurately; the public sample supplies'
 \echo '   the finite grid (the cover) that the private table then corrects;'
 \echo ' - together, with epsilon = 1, every threshold is answered, privately, from one release.'
+\echo
 
 \echo '== 8. The privacy accounting: budget and ledger (every charge, never refunded)'
 SELECT * FROM pap.budgets;

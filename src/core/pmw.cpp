@@ -43,14 +43,14 @@ Normalise(std::vector<double> &log_weights, std::vector<double> &weights)
 		w /= sum;
 }
 
-// The multiplicative-weights step that makes the synthetic answer of query q equal to the measured fraction
-// (the KL projection onto that constraint). Pure post-processing of public state and a released value.
+// The multiplicative-weights step that moves the synthetic answer of query q to target (the KL projection onto
+// that constraint): the learning rate of this update. Post-processing of public state only.
 void
-Project(const Workload &workload, std::size_t q, double measured, double n, std::vector<double> &log_weights,
+Project(const Workload &workload, std::size_t q, double target_fraction, double n, std::vector<double> &log_weights,
         std::vector<double> &weights)
 {
-	const double floor = 0.5 / n;  // a count is never measured below half a row: keeps the step finite
-	const double target = std::clamp(measured, floor, 1.0 - floor);
+	const double floor = 0.5 / n;  // never aim below half a row, nor above n minus half: keeps the step finite
+	const double target = std::clamp(target_fraction, floor, 1.0 - floor);
 	const double current = std::clamp(workload.EvaluateOne(q, weights), 1e-300, 1.0 - 1e-16);
 	const double step = std::log(target) - std::log1p(-target) - std::log(current) + std::log1p(-current);
 	if (!std::isfinite(step) || step == 0.0)
@@ -83,12 +83,13 @@ PassOrder(std::size_t count)
 std::vector<double>
 PublicPrior(const std::vector<std::int64_t> &public_histogram)
 {
-	double total = 0.0;
+	const double cells = double(public_histogram.size());
+	double total = 1.0;
 	for (std::int64_t c : public_histogram)
-		total += double(c) + 0.5;
+		total += double(c);
 	std::vector<double> prior(public_histogram.size());
 	for (std::size_t i = 0; i < prior.size(); i++)
-		prior[i] = (double(public_histogram[i]) + 0.5) / total;
+		prior[i] = (double(public_histogram[i]) + 1.0 / cells) / total;
 	return prior;
 }
 
@@ -129,48 +130,42 @@ RunPmw(const Workload &workload, const std::vector<std::int64_t> &histogram, con
 	Normalise(log_weights, weights);
 	workload.Evaluate(weights, synthetic);
 
-	struct Measurement {
-		std::size_t query;
-		double fraction;
-	};
-	std::vector<Measurement> measurements;
 	const double nd = double(n);
 	const std::vector<std::size_t> order = PassOrder(workload.QueryCount());
 	std::int64_t threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
 
 	for (int pass = 1; pass <= p.max_passes && !result.cutoff_reached; pass++) {
 		result.passes = pass;
+		const double threshold = p.threshold * std::max(1.0, p.first_pass_factor / std::ldexp(1.0, pass - 1));
 		std::int64_t updates_in_pass = 0;
 		std::size_t visited = 0;
 		for (std::size_t q : order) {
 			if (interrupted && (++visited & 255) == 0 && interrupted())
 				throw Error(ErrorKind::Cancelled, "canceling statement due to user request");
 			const double synthetic_count = synthetic[q] * nd;
-			// Two difference queries, each of sensitivity 1 in counts: "truth exceeds synthetic by more than
-			// tau" and "synthetic exceeds truth by more than tau". The second is skipped when the first fires,
+			// Two difference queries, each of sensitivity 1 in counts: "truth exceeds synthetic by more than the
+			// threshold" and "synthetic exceeds truth by more than the threshold", compared as integers:
+			// s*t + noise - threshold_noise >= ceil(threshold + s*g). The second is skipped when the first fires,
 			// an adaptive choice the sparse vector allows.
 			int sign = 0;
 			for (int s : {+1, -1}) {
 				const std::int64_t noise = SampleDiscreteLaplace(rng, p.compare_noise);
 				result.comparisons++;
 				const std::int64_t lhs = CheckedAdd(CheckedAdd(s * truth[q], noise), -threshold_noise);
-				if (lhs >= CeilToInt(p.threshold + s * synthetic_count)) {
+				if (lhs >= CeilToInt(threshold + s * synthetic_count)) {
 					sign = s;
 					break;
 				}
 			}
 			if (sign == 0)
 				continue;
-			// Above threshold: release a freshly noised count and move the synthetic distribution to it.
-			const std::int64_t measured = CheckedAdd(truth[q], SampleDiscreteLaplace(rng, p.measure_noise));
-			measurements.push_back(Measurement{q, double(measured) / nd});
+			// Above threshold: the true gap is at least about the threshold, in the direction of sign. Move the
+			// synthetic answer half the threshold that way: never past the truth when the threshold exceeds twice
+			// the noise, and each such step lowers KL(data || synthetic) by a fixed amount (docs/mechanisms.md).
+			Project(workload, q, (synthetic_count + sign * threshold / 2.0) / nd, nd, log_weights, weights);
+			workload.Evaluate(weights, synthetic);
 			result.updates++;
 			updates_in_pass++;
-			// Replay: one sweep over every measurement so far, the latest last (as MWEM replays its history).
-			for (const Measurement &m : measurements)
-				Project(workload, m.query, m.fraction, nd, log_weights, weights);
-			Project(workload, q, double(measured) / nd, nd, log_weights, weights);
-			workload.Evaluate(weights, synthetic);
 			if (p.resample_threshold)
 				threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
 			if (result.updates >= p.cutoff) {
@@ -178,7 +173,7 @@ RunPmw(const Workload &workload, const std::vector<std::int64_t> &histogram, con
 				break;
 			}
 		}
-		if (updates_in_pass == 0)
+		if (updates_in_pass == 0 && threshold <= p.threshold)
 			break;
 	}
 	result.synthetic = std::move(weights);

@@ -12,70 +12,85 @@ namespace pap::core {
 namespace {
 
 void
-Require(bool ok, const std::string &message, const std::string &hint = {})
+Require(bool ok, const std::string &message)
 {
 	if (!ok)
-		throw Error(ErrorKind::InvalidParameter, message, {}, hint);
+		throw Error(ErrorKind::InvalidParameter, message);
 }
 
-struct Prediction {
-	double error;        // max of the three terms below
-	double noise_error;  // 2 tau: the worst lazy answer once converged
-	double residual;     // what c updates leave of the prior's error
+// Expected supremum of |empirical CDF - CDF| for m samples: E[sup|Brownian bridge|] / sqrt(m) =
+// sqrt(pi/2) ln 2 / sqrt(m) (the mean of Kolmogorov's distribution).
+double
+ExpectedCdfDeviation(double m)
+{
+	return std::sqrt(M_PI / 2.0) * std::log(2.0) / std::sqrt(m);
+}
+
+struct Candidate {
+	PmwParameters parameters;
+	double e_threshold = 0, e_compare = 0;
+	double predicted_error = INFINITY;
+	bool converges = false;
 };
 
-// Predicted max error over the cover, in fractions, for given noise (reference: docs/mechanisms.md).
-// Every term is a (1 - beta) quantile: the union bound over the k comparison draws, the threshold draws
-// and the c measurements.
-Prediction
-Predict(const PmwParameters &p, const PmwPlanInput &in, double public_only_error)
+// The error model (docs/mechanisms.md): updates move an answer by half the threshold; an error curve of height
+// e0 needs about 2 (e0 / tau)^2 of them (pins of a Brownian bridge, each worth half a step). Once they fit under
+// the cut-off, the max error is tau plus the (1-beta) quantile of the noise at the deciding comparison.
+Candidate
+Evaluate(PmwParameters p, const PmwPlanInput &in, double e0_count)
 {
+	Candidate c;
+	p.threshold = PmwThreshold(p, in.cover_size, in.beta);
+	p.first_pass_factor = kPmwFirstPassFactor;
+	p.max_passes = kPmwMaxPasses;
+	const double tau = p.threshold;
+	const double needed = 2.0 * (e0_count / tau) * (e0_count / tau);
+	c.converges = double(p.cutoff) >= needed;
+	const double noise = (p.compare_noise.value() + p.threshold_noise.value()) * std::log(1.0 / in.beta);
 	const double n = double(in.private_rows);
-	const double comparisons = 2.0 * double(in.cover_size) * double(kPmwMaxPasses);
-	const double threshold_draws = p.resample_threshold ? double(p.cutoff) + 1.0 : 1.0;
-	const double e_cmp = p.compare_noise.value() * std::log(comparisons / in.beta);
-	const double e_thr = p.threshold_noise.value() * std::log(threshold_draws / in.beta);
-	const double e_val = p.measure_noise.value() * std::log(std::max(1.0, double(p.cutoff)) / in.beta);
-	const double tau = e_cmp + e_thr;
-	Prediction out;
-	out.noise_error = std::max(2.0 * tau, e_val) / n;
-	// Each update pins one cover query to its measured value; pinning c well-spread points of an error
-	// curve of height e0 leaves about e0 / sqrt(c) between them (a Brownian bridge between pins).
-	out.residual = public_only_error / std::sqrt(double(p.cutoff));
-	out.error = std::max(out.noise_error, out.residual);
-	return out;
+	c.predicted_error = (tau + noise) / n;
+	if (!c.converges)  // what the updates leave of the public error
+		c.predicted_error = std::max(c.predicted_error, e0_count * std::sqrt(needed / double(p.cutoff)) / n);
+	c.parameters = p;
+	return c;
 }
 
 }  // namespace
 
 PmwParameters
-PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr, double e_cmp, double e_val,
-            double epsilon, double delta)
+PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr, double e_cmp, double epsilon,
+            double delta)
 {
 	PmwParameters p;
 	p.accounting = accounting;
 	p.cutoff = cutoff;
 	p.max_passes = kPmwMaxPasses;
+	p.first_pass_factor = kPmwFirstPassFactor;
 	const double c = double(cutoff);
 	if (accounting == SparseVectorAccounting::Pure) {
 		// Lyu, Su & Li 2017, Alg. 1: threshold Lap(1/e_thr) once, comparisons Lap(2c/e_cmp) (difference
-		// queries are not monotonic); c measurements Lap(c/e_val) compose to e_val. Total e_thr+e_cmp+e_val.
+		// queries are not monotonic); epsilon-DP with epsilon = e_thr + e_cmp, for adaptively chosen queries.
 		p.threshold_noise = ScaleAtLeast(1.0 / e_thr);
 		p.compare_noise = ScaleAtLeast(2.0 * c / e_cmp);
-		p.measure_noise = ScaleAtLeast(c / e_val);
 		p.resample_threshold = false;
 	} else {
-		// Dwork & Roth 2014, NumericSparse (Alg. 3, Thm 3.27) with delta > 0.
-		const double root512 = std::sqrt(512.0);
-		const double e1 = epsilon * root512 / (root512 + 1.0);
-		const double e2 = epsilon * 2.0 / (root512 + 1.0);
-		const double sigma_numerator = std::sqrt(32.0 * c * std::log(2.0 / delta));
-		p.threshold_noise = ScaleAtLeast(sigma_numerator / e1);
-		p.compare_noise = ScaleAtLeast(2.0 * sigma_numerator / e1);
-		p.measure_noise = ScaleAtLeast(sigma_numerator / e2);
+		// Dwork & Roth 2014, Sparse (Alg. 2, Thm 3.25): sigma = sqrt(32 c ln(1/delta)) / epsilon, threshold
+		// Lap(sigma) redrawn after every update, comparisons Lap(2 sigma).
+		const double sigma = std::sqrt(32.0 * c * std::log(1.0 / delta)) / epsilon;
+		p.threshold_noise = ScaleAtLeast(sigma);
+		p.compare_noise = ScaleAtLeast(2.0 * sigma);
 		p.resample_threshold = true;
 	}
 	return p;
+}
+
+double
+PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
+{
+	const double comparisons = 2.0 * double(cover_size) * double(kPmwMaxPasses);
+	const double threshold_draws = p.resample_threshold ? double(p.cutoff) + 1.0 : 1.0;
+	return p.compare_noise.value() * std::log(comparisons / beta) +
+	       p.threshold_noise.value() * std::log(threshold_draws / beta);
 }
 
 PmwPlan
@@ -90,64 +105,44 @@ PlanPmw(const PmwPlanInput &in)
 	Require(std::isfinite(in.beta) && in.beta > 0.0 && in.beta < 1.0,
 	        "beta must be in (0, 1), got " + FormatFloat8(in.beta));
 	if (in.private_rows <= 0)
-		throw Error(ErrorKind::DataException, "private table has no rows",
-		            "A release needs at least one private row.");
+		throw Error(ErrorKind::DataException, "private table has no rows", "A release needs at least one private row.");
 	if (in.public_rows <= 0 || in.cover_size == 0 || in.cells == 0)
 		throw Error(ErrorKind::DataException, "public table has no usable rows");
 
 	PmwPlan plan;
-	// Dvoretzky-Kiefer-Wolfowitz (Massart's constant): the public sample's CDF is within this of the
-	// population's w.p. 1 - beta; an interval is a difference of two CDF values.
-	plan.public_only_error = std::sqrt(std::log(2.0 / in.beta) / (2.0 * double(in.public_rows))) *
-	                         (in.vc_dimension == 1 ? 1.0 : 2.0);
+	// An interval's answer is a difference of two CDF values: twice the error of one.
+	plan.public_only_error = ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
+	const double e0_count = plan.public_only_error * double(in.private_rows);
 
-	const double max_cutoff = std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5);
-	std::vector<std::int64_t> candidates;
-	for (double c = 1; c <= max_cutoff; c = std::max(c + 1.0, std::floor(c * 1.05)))
-		candidates.push_back(std::int64_t(c));
-
-	double best = INFINITY;
-	for (std::int64_t c : candidates) {
-		// Pure accounting: the share of epsilon for measurements is searched on a grid; the rest is split
-		// between threshold and comparisons as 1 : (2c)^(2/3), Lyu et al.'s optimum for Alg. 1.
-		for (double measure_share = 0.05; measure_share < 0.51; measure_share += 0.05) {
-			const double e_val = in.epsilon * measure_share;
-			const double ratio = std::pow(2.0 * double(c), 2.0 / 3.0);
-			const double e_thr = (in.epsilon - e_val) / (1.0 + ratio);
-			const double e_cmp = in.epsilon - e_val - e_thr;
-			PmwParameters p = PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, e_val, in.epsilon, 0.0);
-			const Prediction pred = Predict(p, in, plan.public_only_error);
-			if (pred.error < best) {
-				best = pred.error;
-				plan.parameters = p;
-				plan.epsilon_threshold = e_thr;
-				plan.epsilon_compare = e_cmp;
-				plan.epsilon_measure = e_val;
-				plan.predicted_error = pred.error;
-				plan.predicted_noise_error = pred.noise_error;
-			}
-		}
+	// The smallest cut-off whose updates fit (the threshold grows with c, the updates needed shrink), taking the
+	// better of pure and approximate accounting when delta > 0. Searching further only adds noise.
+	Candidate best;
+	const std::int64_t max_cutoff = std::int64_t(std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5));
+	for (std::int64_t c = 1; c <= max_cutoff; c = std::max(c + 1, std::int64_t(double(c) * 1.02))) {
+		// Lyu et al.'s optimal split for Alg. 1: e_thr : e_cmp = 1 : (2c)^(2/3).
+		const double e_thr = in.epsilon / (1.0 + std::pow(2.0 * double(c), 2.0 / 3.0));
+		const double e_cmp = in.epsilon - e_thr;
+		Candidate pure = Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in,
+		                          e0_count);
+		pure.e_threshold = e_thr;
+		pure.e_compare = e_cmp;
+		Candidate chosen = pure;
 		if (in.delta > 0.0) {
-			PmwParameters p = PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, 0, in.epsilon, in.delta);
-			const Prediction pred = Predict(p, in, plan.public_only_error);
-			if (pred.error < best) {
-				best = pred.error;
-				plan.parameters = p;
-				plan.epsilon_threshold = plan.epsilon_compare = plan.epsilon_measure = 0.0;
-				plan.predicted_error = pred.error;
-				plan.predicted_noise_error = pred.noise_error;
-			}
+			Candidate approx =
+			    Evaluate(PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, in.epsilon, in.delta), in, e0_count);
+			if (approx.predicted_error < chosen.predicted_error)
+				chosen = approx;
 		}
+		if (chosen.predicted_error < best.predicted_error)
+			best = chosen;
+		if (chosen.converges)
+			break;
 	}
-	// tau: the (1 - beta) quantile of the comparison and threshold noise, so that a query whose synthetic
-	// answer is already right triggers an update only with probability beta.
-	{
-		const PmwParameters &p = plan.parameters;
-		const double comparisons = 2.0 * double(in.cover_size) * double(kPmwMaxPasses);
-		const double threshold_draws = p.resample_threshold ? double(p.cutoff) + 1.0 : 1.0;
-		plan.parameters.threshold = p.compare_noise.value() * std::log(comparisons / in.beta) +
-		                            p.threshold_noise.value() * std::log(threshold_draws / in.beta);
-	}
+	plan.parameters = best.parameters;
+	plan.epsilon_threshold = best.e_threshold;
+	plan.epsilon_compare = best.e_compare;
+	plan.predicted_error = best.predicted_error;
+	plan.converges = best.converges;
 
 	const double lnN = std::log(std::max<double>(2.0, double(in.cells)));
 	const double lnK = std::log(std::max<double>(1.0, double(in.cover_size)));
@@ -158,8 +153,7 @@ PlanPmw(const PmwPlanInput &in)
 	else
 		plan.book_private_rows =
 		    32.0 * lnN * (lnK + std::log(32.0 * lnN / (a2 * a2 * b2))) / (in.epsilon * a2 * a2 * a2);
-	plan.book_public_rows =
-	    (double(in.vc_dimension) * std::log(1.0 / in.alpha) + std::log(1.0 / in.beta)) / in.alpha;
+	plan.book_public_rows = (double(in.vc_dimension) * std::log(1.0 / in.alpha) + std::log(1.0 / in.beta)) / in.alpha;
 	plan.book_cutoff = 4.0 * lnN / (a2 * a2);
 	return plan;
 }

@@ -10,11 +10,11 @@
 namespace pap::core {
 
 struct PmwPlanInput {
-	std::int64_t private_rows = 0;   // n (public under replace-one neighbours)
-	std::int64_t public_rows = 0;    // m, rows of the public table (NULLs included)
-	std::size_t cover_size = 0;      // |H~|
-	std::size_t cells = 0;           // |X~|
-	int vc_dimension = 1;            // of the query class
+	std::int64_t private_rows = 0;  // n (public under replace-one neighbours)
+	std::int64_t public_rows = 0;   // m, rows of the public table (NULLs included)
+	std::size_t cover_size = 0;     // |H~|
+	std::size_t cells = 0;          // |X~|
+	int vc_dimension = 1;           // of the query class
 	double epsilon = 0.0;
 	double delta = 0.0;
 	double alpha = 0.05;
@@ -23,26 +23,32 @@ struct PmwPlanInput {
 
 struct PmwPlan {
 	PmwParameters parameters;
-	double epsilon_threshold = 0, epsilon_compare = 0, epsilon_measure = 0;  // the split (pure accounting)
-	double predicted_error = 0;       // predicted max error over the cover queries, fraction of n
-	double public_only_error = 0;     // predicted max error of the public table alone (the prior), fraction
-	double predicted_noise_error = 0; // the part of predicted_error due to noise at the chosen cut-off
+	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting)
+	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. about 1-beta
+	double public_only_error = 0;  // expected max error of the public table alone on the cover, fraction
+	bool converges = false;        // the cut-off allows the updates the error model needs
 	// The book's guarantee (reference/seeds.md §1.2, §2.6): what Algorithm 3 needs for error alpha w.p. 1-beta.
-	double book_private_rows = 0;     // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
-	double book_public_rows = 0;      // Lemma 11 with its hidden constant taken as 1
-	double book_cutoff = 0;           // c = 4 ln|X~| / (alpha/2)^2
+	double book_private_rows = 0;  // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
+	double book_public_rows = 0;   // Lemma 11 with its hidden constant taken as 1
+	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2
 };
 
 // Validates the input (Error(InvalidParameter) for epsilon <= 0 or not finite, delta outside [0, 1),
-// alpha or beta outside (0, 1), no rows) and returns the plan.
+// alpha or beta outside (0, 1); Error(DataException) for no rows) and returns the plan.
 PmwPlan PlanPmw(const PmwPlanInput &input);
 
-// The noise scales (in counts) for a given cut-off and split, as PlanPmw uses them; for tests and audits.
-PmwParameters PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double epsilon_threshold,
-                          double epsilon_compare, double epsilon_measure, double epsilon, double delta);
+// Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare = epsilon. Approximate:
+// Dwork & Roth's Sparse at (epsilon, delta), the split is theirs.
+PmwParameters PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_threshold,
+                          double e_compare, double epsilon, double delta);
 
-// Passes over the cover PMW may make (the accuracy analysis pays log(passes)).
+// The threshold (counts) that a query whose synthetic answer is exact crosses with probability at most beta
+// over all comparisons: the (1-beta) quantile of the comparison and threshold noise (docs/mechanisms.md).
+double PmwThreshold(const PmwParameters &noise, std::size_t cover_size, double beta);
+
+// Passes over the cover PMW may make (the accuracy analysis pays log(passes)), and the coarse-to-fine factor.
 constexpr int kPmwMaxPasses = 8;
+constexpr double kPmwFirstPassFactor = 4.0;
 
 }  // namespace pap::core
 

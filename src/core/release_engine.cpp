@@ -109,7 +109,7 @@ MakePlan(const PlanRequest &r)
 	PlanSummary s{};
 	s.predicted_error = plan.predicted_error;
 	s.public_only_error = plan.public_only_error;
-	s.predicted_noise_error = plan.predicted_noise_error;
+	s.converges = plan.converges;
 	s.book_private_rows = plan.book_private_rows;
 	s.book_public_rows = plan.book_public_rows;
 	s.book_cutoff = plan.book_cutoff;
@@ -118,10 +118,9 @@ MakePlan(const PlanRequest &r)
 	s.approximate_accounting = plan.parameters.accounting == SparseVectorAccounting::Approximate;
 	s.epsilon_split[0] = plan.epsilon_threshold;
 	s.epsilon_split[1] = plan.epsilon_compare;
-	s.epsilon_split[2] = plan.epsilon_measure;
 	s.noise_scales[0] = plan.parameters.threshold_noise.value();
 	s.noise_scales[1] = plan.parameters.compare_noise.value();
-	s.noise_scales[2] = plan.parameters.measure_noise.value();
+	s.first_pass_factor = plan.parameters.first_pass_factor;
 	s.max_passes = plan.parameters.max_passes;
 	return s;
 }

@@ -56,13 +56,15 @@ struct PlanRequest {
 };
 
 struct PlanSummary {
-	double predicted_error, public_only_error, predicted_noise_error;
+	double predicted_error, public_only_error;
+	bool converges;
 	double book_private_rows, book_public_rows, book_cutoff;
 	std::int64_t cutoff;
 	double threshold;  // counts
 	bool approximate_accounting;
-	double epsilon_split[3];  // threshold, comparisons, measurements (pure accounting)
-	double noise_scales[3];   // threshold, comparison, measurement noise scales in counts (exact values used)
+	double epsilon_split[2];  // threshold, comparisons (pure accounting)
+	double noise_scales[2];   // threshold and comparison noise scales in counts (the exact values used)
+	double first_pass_factor;
 	int max_passes;
 };
 PlanSummary MakePlan(const PlanRequest &request);

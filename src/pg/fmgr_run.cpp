@@ -52,10 +52,10 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 }
 
 static Datum
-Float8Array3(const double v[3])
+Float8Array2(const double v[2])
 {
-	Datum d[3] = {Float8GetDatum(v[0]), Float8GetDatum(v[1]), Float8GetDatum(v[2])};
-	return PointerGetDatum(construct_array(d, 3, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	Datum d[2] = {Float8GetDatum(v[0]), Float8GetDatum(v[1])};
+	return PointerGetDatum(construct_array(d, 2, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
 extern "C" Datum
@@ -102,8 +102,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[14] = Float8GetDatum(s.threshold);
 	values[15] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth NumericSparse)"
 	                                                          : "pure (Lyu-Su-Li sparse vector)");
-	values[16] = Float8Array3(s.epsilon_split);
-	values[17] = Float8Array3(s.noise_scales);
+	values[16] = Float8Array2(s.epsilon_split);
+	values[17] = Float8Array2(s.noise_scales);
 	values[18] = Int32GetDatum(s.max_passes);
 	if (s.approximate_accounting)
 		nulls[16] = true;
@@ -247,12 +247,12 @@ pap_run_release(PG_FUNCTION_ARGS)
 	// except through the differentially private output.
 	char *details = psprintf(
 	    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
-	    "\"epsilon_split\": [%.17g, %.17g, %.17g], \"noise_scales\": [%.17g, %.17g, %.17g], \"max_passes\": %d, "
+	    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
 	    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"predicted_error\": %.17g, "
 	    "\"public_only_error\": %.17g, \"prior\": \"public\"}",
 	    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
-	    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.epsilon_split[2], out.plan.noise_scales[0],
-	    out.plan.noise_scales[1], out.plan.noise_scales[2], out.plan.max_passes, out.updates, out.passes,
+	    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
+	    out.plan.max_passes, out.updates, out.passes,
 	    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error);
 	Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
 	Datum store_values[5] = {
