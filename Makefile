@@ -8,7 +8,7 @@ DATA       = $(wildcard extension/$(EXTENSION)--*.sql)
 PGFILEDESC = "pap_release - differentially private query release assisted by public data"
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --temp-config=$(srcdir)/test/regress.conf
+REGRESS_OPTS = --dbname=contrib_regression
 
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-register -Wno-unused-parameter -Wno-missing-field-initializers

@@ -38,8 +38,9 @@ FreeModelCallback(void *arg)
 static PapLoadedRelease *
 LoadRelease(const char *name, MemoryContext context)
 {
-	MemoryContext old = MemoryContextSwitchTo(context);
+	// Everything that outlives SPI_finish is allocated in context, never in SPI's own memory.
 	SPI_connect();
+	MemoryContext spi = MemoryContextSwitchTo(context);
 	PapRelease *r = PapLoadRelease(name, false);
 	PapRequireReleased(r);
 	PapLoadedRelease *loaded = (PapLoadedRelease *) palloc0(sizeof(PapLoadedRelease));
@@ -52,8 +53,8 @@ LoadRelease(const char *name, MemoryContext context)
 	PAP_CORE(loaded->model = pap::core::LoadReleaseModel(r->query_class, r->cuts, size_t(r->cut_count), r->synthetic,
 	                                                     size_t(r->cell_count), r->private_rows));
 	MemoryContextRegisterResetCallback(context, &loaded->free_model);
+	MemoryContextSwitchTo(spi);
 	SPI_finish();
-	MemoryContextSwitchTo(old);
 	return loaded;
 }
 

@@ -70,8 +70,11 @@ pap_plan(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "pap.plan must return a record");
 
+	MemoryContext caller = CurrentMemoryContext;
 	SPI_connect();
+	MemoryContext spi = MemoryContextSwitchTo(caller);  // the release must outlive SPI_finish
 	PapRelease *r = PapLoadRelease(name, false);
+	MemoryContextSwitchTo(spi);
 	// n is public under replace-one neighbours (docs/privacy.md); reading it needs SELECT on the table.
 	PapRequireSelect(r->private_table);
 	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(r->private_table)), 0, NULL,

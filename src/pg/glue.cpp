@@ -16,6 +16,7 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/datetime.h"
 #include "utils/timestamp.h"
 }
 
@@ -120,22 +121,21 @@ PapFormatAxisValue(double value, PapValueType type)
 		PAP_CORE(pap::core::FormatFloat8Into(value, buf, sizeof buf));
 		return pstrdup(buf);
 	}
-	char *text;
-	if (type == PAP_VALUE_DATE) {
-		DateADT d;
-		if (std::isinf(value))
-			d = value < 0 ? DATEVAL_NOBEGIN : DATEVAL_NOEND;
-		else
-			d = DateADT(std::llround(value / double(USECS_PER_DAY)));
-		text = DatumGetCString(DirectFunctionCall1(date_out, DateADTGetDatum(d)));
+	// ISO 8601 whatever the session's DateStyle, so that the text reads back as the same value anywhere.
+	char text[MAXDATELEN + 1];
+	struct pg_tm tm;
+	fsec_t fsec = 0;
+	if (std::isinf(value)) {
+		strlcpy(text, value < 0 ? "-infinity" : "infinity", sizeof text);
+	} else if (type == PAP_VALUE_DATE) {
+		j2date(int(std::llround(value / double(USECS_PER_DAY))) + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon,
+		       &tm.tm_mday);
+		EncodeDateOnly(&tm, USE_ISO_DATES, text);
 	} else {
-		Timestamp ts;
-		if (std::isinf(value))
-			ts = value < 0 ? DT_NOBEGIN : DT_NOEND;
-		else
-			ts = Timestamp(std::llround(value));
-		text = DatumGetCString(DirectFunctionCall1(type == PAP_VALUE_TIMESTAMP ? timestamp_out : timestamptz_out,
-		                                           TimestampGetDatum(ts)));
+		if (timestamp2tm(Timestamp(std::llround(value)), NULL, &tm, &fsec, NULL, NULL) != 0)
+			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+		// timestamptz positions are UTC: print them with an explicit +00 offset
+		EncodeDateTime(&tm, fsec, type == PAP_VALUE_TIMESTAMPTZ, 0, NULL, USE_ISO_DATES, text);
 	}
 	return quote_literal_cstr(text);
 }
@@ -257,7 +257,8 @@ PapLoadRelease(const char *name, bool for_update)
 	if (SPI_processed == 0)
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("release \"%s\" does not exist", name)));
 
-	MemoryContext old = MemoryContextSwitchTo(caller);
+	// SPI left its own context current; copy the row into the caller's, which stays current on return.
+	MemoryContextSwitchTo(caller);
 	HeapTuple tuple = SPI_tuptable->vals[0];
 	TupleDesc desc = SPI_tuptable->tupdesc;
 	bool isnull;
@@ -290,7 +291,6 @@ PapLoadRelease(const char *name, bool for_update)
 	r->private_rows = isnull ? 0 : DatumGetInt64(rows);
 	if (hist_count != r->cell_count)
 		elog(ERROR, "pap_release: release \"%s\" has a public histogram of the wrong size", name);
-	MemoryContextSwitchTo(old);
 	return r;
 }
 

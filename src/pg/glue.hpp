@@ -79,7 +79,8 @@ struct PapRelease {
 	double *synthetic;   // cell_count weights, when released
 	int64 private_rows;  // when released
 };
-// Loads a release (as the catalog owner; the caller's SPI connection must be open). Raises 42704 if absent.
+// Loads a release (as the catalog owner; the caller's SPI connection must be open) into the memory context
+// current at the call, which is current again on return. Raises 42704 if absent.
 // for_update locks the row until the end of the transaction.
 PapRelease *PapLoadRelease(const char *name, bool for_update);
 // Raises 55000 unless the release has been run.
