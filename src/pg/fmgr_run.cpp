@@ -75,7 +75,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	MemoryContext spi = MemoryContextSwitchTo(caller);  // the release must outlive SPI_finish
 	PapRelease *r = PapLoadRelease(name, false);
 	MemoryContextSwitchTo(spi);
-	// n is public under replace-one neighbours (docs/privacy.md); reading it needs SELECT on the table.
+	// n is public under replace-one neighbours (docs/mechanisms.md); reading it needs SELECT on the table.
 	PapRequireSelect(r->private_table);
 	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(r->private_table)), 0, NULL,
 	           NULL, true);
