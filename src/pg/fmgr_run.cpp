@@ -103,7 +103,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[12] = Float8GetDatum(s.book_cutoff);
 	values[13] = Int64GetDatum(s.cutoff);
 	values[14] = Float8GetDatum(s.threshold);
-	values[15] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth NumericSparse)"
+	values[15] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth sparse vector)"
 	                                                          : "pure (Lyu-Su-Li sparse vector)");
 	values[16] = Float8Array2(s.epsilon_split);
 	values[17] = Float8Array2(s.noise_scales);
