@@ -138,7 +138,7 @@ COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_
 	'defines a release: builds the cover and cells of a query class from the public table only; spends nothing';
 
 CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
-                         mechanism pg_catalog.text DEFAULT 'auto',
+                         mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public',
                          OUT chosen_mechanism pg_catalog.text, OUT private_rows pg_catalog.int8,
                          OUT public_rows pg_catalog.int8, OUT cover_size pg_catalog.int8,
                          OUT cell_count pg_catalog.int8, OUT alpha pg_catalog.float8, OUT beta pg_catalog.float8,
@@ -149,13 +149,13 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
+COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'the parameters a run would choose and its predicted error, beside the sizes the source papers require; free: reads no private row';
 
 CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
-                                 mechanism pg_catalog.text DEFAULT 'auto')
+                                 mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public')
 	AS 'MODULE_PATHNAME', 'pap_run_release' LANGUAGE C;
-COMMENT ON PROCEDURE pap.run_release(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
+COMMENT ON PROCEDURE pap.run_release(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'runs a release: commits the budget charge, then reads the private table once and stores the private answers';
 
 CREATE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text) RETURNS pg_catalog.float8

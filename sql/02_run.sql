@@ -27,11 +27,16 @@ SELECT chosen_mechanism, private_rows, public_rows, cover_size, cell_count, book
        round(public_only_error::numeric, 4) AS public_only_error, round(book_private_rows) AS book_private_rows
   FROM pap.plan('x_cdf', 1.0);
 SELECT cutoff, accounting FROM pap.plan('x_cdf', 1.0, 1e-6);
+-- a uniform start knows less than the public histogram: it needs more updates
+SELECT u.cutoff > p.cutoff AS uniform_needs_more_updates
+  FROM pap.plan('x_cdf', 1.0) p, pap.plan('x_cdf', 1.0, prior => 'uniform') u;
 SELECT * FROM pap.plan('x_cdf', 0);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pap.plan('x_cdf', 1, 1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pap.plan('x_cdf', 1, 0, 'laplace');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pap.plan('x_cdf', 1, prior => 'gaussian');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pap.plan('nope', 1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

@@ -5,7 +5,8 @@ SELECT pap.set_budget('pub', 1);   -- any table can be private for a test
 SELECT pap.set_budget('priv', 10);
 SELECT pap.define_release('d_cdf', 'priv', 'pub', 'thresholds(d)');
 SELECT pap.define_release('ts_ranges', 'priv', 'pub', 'ranges(ts)');
-CALL pap.run_release('d_cdf', 1);
+CALL pap.run_release('d_cdf', 1, prior => 'uniform');
+SELECT details->>'prior' AS prior FROM pap.releases WHERE name = 'd_cdf';
 CALL pap.run_release('ts_ranges', 1);
 SELECT pap.answer('d_cdf', 'd <= ''2020-06-30''') BETWEEN 0 AND 1 AS date_literal,
        pap.answer('d_cdf', 'd <= ''2020-06-30''') <= pap.answer('d_cdf', 'd <= ''2020-12-31''') AS monotone,

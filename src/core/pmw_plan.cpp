@@ -112,7 +112,9 @@ PlanPmw(const PmwPlanInput &in)
 	PmwPlan plan;
 	// An interval's answer is a difference of two CDF values: twice the error of one.
 	plan.public_only_error = ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
-	const double e0_count = plan.public_only_error * double(in.private_rows);
+	// A uniform start knows nothing: assume the error of a fair coin's guess, 1/2, rather than anything measured.
+	plan.prior_error = in.uniform_prior ? 0.5 : plan.public_only_error;
+	const double e0_count = plan.prior_error * double(in.private_rows);
 
 	// The smallest cut-off whose updates fit (the threshold grows with c, the updates needed shrink), taking the
 	// better of pure and approximate accounting when delta > 0. Searching further only adds noise.

@@ -19,6 +19,7 @@ struct PmwPlanInput {
 	double delta = 0.0;
 	double alpha = 0.05;
 	double beta = 0.05;
+	bool uniform_prior = false;     // MW starts from uniform instead of the public prior
 };
 
 struct PmwPlan {
@@ -26,6 +27,7 @@ struct PmwPlan {
 	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting)
 	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. about 1-beta
 	double public_only_error = 0;  // expected max error of the public table alone on the cover, fraction
+	double prior_error = 0;        // the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
 	// The book's guarantee (reference/seeds.md §1.2, §2.6): what Algorithm 3 needs for error alpha w.p. 1-beta.
 	double book_private_rows = 0;  // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0

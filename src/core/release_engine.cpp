@@ -80,6 +80,18 @@ ParseMechanism(const char *text)
 	            "Mechanisms available: pmw, auto (auto chooses pmw).");
 }
 
+bool
+ParseUniformPrior(const char *text)
+{
+	const std::string p(text);
+	if (p == "public")
+		return false;
+	if (p == "uniform")
+		return true;
+	throw Error(ErrorKind::InvalidParameter, "unknown prior \"" + p + "\"", {},
+	            "Priors available: public (the public histogram over the cells), uniform.");
+}
+
 void
 ValidatePrivacyParameters(double epsilon, double delta)
 {
@@ -105,6 +117,7 @@ MakePlan(const PlanRequest &r)
 	in.delta = r.delta;
 	in.alpha = r.alpha;
 	in.beta = r.beta;
+	in.uniform_prior = ParseUniformPrior(r.prior);
 	const PmwPlan plan = PlanPmw(in);
 	PlanSummary s{};
 	s.predicted_error = plan.predicted_error;
@@ -154,10 +167,11 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	in.delta = r.plan.delta;
 	in.alpha = r.plan.alpha;
 	in.beta = r.plan.beta;
+	in.uniform_prior = ParseUniformPrior(r.plan.prior);
 	const PmwPlan plan = PlanPmw(in);
 
 	const std::vector<double> prior =
-	    r.uniform_prior ? UniformPrior(cells)
+	    in.uniform_prior ? UniformPrior(cells)
 	                    : PublicPrior(std::vector<std::int64_t>(r.public_histogram, r.public_histogram + cells));
 	std::unique_ptr<RandomBitSource> rng;
 	if (r.seed >= 0)

@@ -42,6 +42,8 @@ DefinedRelease BuildDefinedRelease(const char *class_text, const double *values,
 enum class MechanismChoice { Pmw };
 // "pmw" or "auto" (which means pmw until more mechanisms exist); Error(InvalidParameter) otherwise.
 MechanismChoice ParseMechanism(const char *text);
+// "public" (the public histogram, smoothed) or "uniform": MW's starting point. Error(InvalidParameter) otherwise.
+bool ParseUniformPrior(const char *text);
 // Error(InvalidParameter) unless epsilon is finite and > 0 and delta in [0, 1).
 void ValidatePrivacyParameters(double epsilon, double delta);
 
@@ -53,6 +55,7 @@ struct PlanRequest {
 	std::int64_t private_rows;
 	double epsilon, delta, alpha, beta;
 	const char *mechanism;
+	const char *prior;  // "public" or "uniform"
 };
 
 struct PlanSummary {
@@ -75,7 +78,6 @@ struct RunRequest {
 	std::size_t cut_count;
 	const std::int64_t *public_histogram;   // cell_count entries
 	const std::int64_t *private_histogram;  // cell_count entries: the only private input
-	bool uniform_prior;                     // MW starts from uniform instead of the public prior
 	std::int64_t seed;                      // >= 0: deterministic noise for tests (not private); < 0: secure
 	FillSecureBytes fill_secure;            // the secure source when seed < 0
 	InterruptCheck interrupted;

@@ -35,7 +35,8 @@ Float8Argument(FunctionCallInfo fcinfo, int i, const char *what)
 }
 
 static pap::core::PlanRequest
-PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double delta, const char *mechanism)
+PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double delta, const char *mechanism,
+               const char *prior)
 {
 	pap::core::PlanRequest req;
 	req.class_text = r->query_class;
@@ -48,6 +49,7 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	req.alpha = r->alpha;
 	req.beta = r->beta;
 	req.mechanism = mechanism;
+	req.prior = prior;
 	return req;
 }
 
@@ -65,7 +67,9 @@ pap_plan(PG_FUNCTION_ARGS)
 	double epsilon = Float8Argument(fcinfo, 1, "epsilon");
 	double delta = Float8Argument(fcinfo, 2, "delta");
 	char *mechanism = TextArgument(fcinfo, 3, "mechanism");
-	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ValidatePrivacyParameters(epsilon, delta));
+	char *prior = TextArgument(fcinfo, 4, "prior");
+	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ParseUniformPrior(prior);
+	         pap::core::ValidatePrivacyParameters(epsilon, delta));
 	TupleDesc desc;
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "pap.plan must return a record");
@@ -84,7 +88,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	SPI_finish();
 
 	pap::core::PlanSummary s;
-	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism);
+	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	PAP_CORE(s = pap::core::MakePlan(req));
 	Datum values[19];
 	bool nulls[19] = {false};
@@ -125,7 +129,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 	double epsilon = Float8Argument(fcinfo, 1, "epsilon");
 	double delta = Float8Argument(fcinfo, 2, "delta");
 	char *mechanism = TextArgument(fcinfo, 3, "mechanism");
-	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ValidatePrivacyParameters(epsilon, delta));
+	char *prior = TextArgument(fcinfo, 4, "prior");
+	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ParseUniformPrior(prior);
+	         pap::core::ValidatePrivacyParameters(epsilon, delta));
 	// The charge must be committed before any private row is read, so the procedure commits in the middle:
 	// that needs a CALL outside any transaction block.
 	const bool nonatomic = fcinfo->context && IsA(fcinfo->context, CallContext) &&
@@ -200,6 +206,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 	           4, charge_types, charge_values, false);
 	PapRestoreUser(&saved);
 	SPI_commit();  // the charge is durable from here on, whatever happens next
+	elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
+	     private_name);
 
 	// --- transaction 2: the one read of the private table, the mechanism, the stored result ---------------------
 	MemoryContextSwitchTo(procedure_context);
@@ -225,20 +233,22 @@ pap_run_release(PG_FUNCTION_ARGS)
 		histogram[cell] += rows;
 	}
 	SPI_freetuptable(SPI_tuptable);
+	elog(DEBUG1, "pap_release: private table read; running pmw over " INT64_FORMAT " cover queries",
+	     r->cover_size);
 
 	pap::core::RunRequest req;
-	req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism);
+	req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
 	req.cuts = r->cuts;
 	req.cut_count = size_t(r->cut_count);
 	req.public_histogram = r->public_histogram;
 	req.private_histogram = histogram;
-	req.uniform_prior = false;
 	req.seed = seeded ? seed : -1;
 	req.fill_secure = PapFillSecureBytes;
 	req.interrupted = PapInterruptPending;
 	pap::core::RunSummary out;
 	PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
 	CHECK_FOR_INTERRUPTS();
+	elog(DEBUG1, "pap_release: pmw made " INT64_FORMAT " updates in %d passes", out.updates, out.passes);
 
 	int64 n = 0;
 	for (int64 i = 0; i < r->cell_count; i++)
@@ -252,11 +262,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 	    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
 	    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
 	    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"predicted_error\": %.17g, "
-	    "\"public_only_error\": %.17g, \"prior\": \"public\"}",
+	    "\"public_only_error\": %.17g, \"prior\": \"%s\"}",
 	    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
 	    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
 	    out.plan.max_passes, out.updates, out.passes,
-	    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error);
+	    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error, prior);
 	Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
 	Datum store_values[5] = {
 	    CStringGetTextDatum(name),

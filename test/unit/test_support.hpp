@@ -1,0 +1,118 @@
+// Helpers shared by the core unit tests: checking the kind of a pap::core::Error, PostgreSQL's float8 order
+// written out by hand (the brute-force side of the tests), and small random public samples with ties, NaN and
+// the infinities.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace pap::core::test {
+
+inline const char *
+KindName(ErrorKind kind)
+{
+	switch (kind) {
+	case ErrorKind::InvalidParameter: return "InvalidParameter";
+	case ErrorKind::SyntaxError: return "SyntaxError";
+	case ErrorKind::QueryOutsideClass: return "QueryOutsideClass";
+	case ErrorKind::UndefinedColumn: return "UndefinedColumn";
+	case ErrorKind::DataException: return "DataException";
+	case ErrorKind::LimitExceeded: return "LimitExceeded";
+	case ErrorKind::RandomSourceFailure: return "RandomSourceFailure";
+	case ErrorKind::Cancelled: return "Cancelled";
+	case ErrorKind::Internal: return "Internal";
+	}
+	return "?";
+}
+
+// "InvalidParameter", "no error", or "other exception: ..." for what running f raised.
+template <typename F>
+std::string
+OutcomeOf(F &&f)
+{
+	try {
+		f();
+	} catch (const Error &e) {
+		return KindName(e.kind());
+	} catch (const std::exception &e) {
+		return std::string("other exception: ") + e.what();
+	}
+	return "no error";
+}
+
+// EXPECT_PAP_ERROR(ErrorKind::Internal, statement): the statement throws pap::core::Error of exactly that kind.
+#define EXPECT_PAP_ERROR(kind, ...)                                                                           \
+	EXPECT_EQ(::pap::core::test::OutcomeOf([&]() { __VA_ARGS__; }), ::pap::core::test::KindName(kind)) << #__VA_ARGS__
+
+// PostgreSQL's float8 order, spelled out independently of the code under test: a rank for the special values,
+// ordinary comparison otherwise. -0.0 and 0.0 are equal; NaN equals NaN and is above +Infinity.
+inline int
+PgCompare(double a, double b)
+{
+	const bool an = std::isnan(a), bn = std::isnan(b);
+	if (an || bn)
+		return an == bn ? 0 : (an ? 1 : -1);
+	return a < b ? -1 : (a > b ? 1 : 0);
+}
+inline bool PgLt(double a, double b) { return PgCompare(a, b) < 0; }
+inline bool PgLe(double a, double b) { return PgCompare(a, b) <= 0; }
+inline bool PgEq(double a, double b) { return PgCompare(a, b) == 0; }
+
+// Same value and same sign bit (NaN equals NaN): what "stored exactly" means for a cut.
+inline bool
+SameDouble(double a, double b)
+{
+	if (std::isnan(a) || std::isnan(b))
+		return std::isnan(a) && std::isnan(b);
+	return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Values that exercise every corner of the order: infinities, NaN, both zeros, ties, and close neighbours.
+inline const std::vector<double> &
+SpecialPool()
+{
+	static const std::vector<double> pool = {-kInf, -1e300, -7.5, -2.0, -0.0, 0.0, 1e-300, 1.0, 1.5, 2.0,
+	                                         3.0,   7.0,    9.25, 1e300, kInf, kNaN};
+	return pool;
+}
+
+// count values drawn from the pool, with repeats.
+inline std::vector<double>
+RandomPublicSample(std::mt19937_64 &gen, std::size_t count)
+{
+	const std::vector<double> &pool = SpecialPool();
+	std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
+	std::vector<double> out;
+	for (std::size_t i = 0; i < count; i++)
+		out.push_back(pool[pick(gen)]);
+	return out;
+}
+
+// The pool plus midpoints between neighbours and a few values outside it: constants and private values that
+// fall both on and between public values.
+inline std::vector<double>
+ProbeValues()
+{
+	std::vector<double> probes = SpecialPool();
+	const std::vector<double> finite = {-1e300, -7.5, -2.0, 0.0, 1e-300, 1.0, 1.5, 2.0, 3.0, 7.0, 9.25, 1e300};
+	for (std::size_t i = 0; i + 1 < finite.size(); i++)
+		probes.push_back(finite[i] / 2 + finite[i + 1] / 2);
+	for (double v : {-1e308, -3.0, 0.5, 5.0, 8.0, 100.0, 1e308, std::numeric_limits<double>::max(),
+	                 std::numeric_limits<double>::lowest(), std::numeric_limits<double>::denorm_min()})
+		probes.push_back(v);
+	return probes;
+}
+
+}  // namespace pap::core::test
