@@ -121,11 +121,14 @@ COMMENT ON FUNCTION pap.cell_index(pg_catalog.float8[], pg_catalog.float8) IS 'c
 
 --------------------------------------------------------------------------------------------------------------
 -- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes
--- are made in C as the owner of schema pap, with fully qualified SQL.
+-- are made in C as the owner of schema pap, with fully qualified SQL. Catalog writers pin search_path; the
+-- procedure run_release cannot (a SET clause forbids transaction control), so its SQL qualifies every name
+-- and operator, and the hot read functions (answer, answer_count) qualify theirs instead of paying a GUC push.
 --------------------------------------------------------------------------------------------------------------
 CREATE FUNCTION pap.set_budget(private_table pg_catalog.regclass, epsilon pg_catalog.float8,
                                delta pg_catalog.float8 DEFAULT 0) RETURNS void
-	AS 'MODULE_PATHNAME', 'pap_set_budget' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+	AS 'MODULE_PATHNAME', 'pap_set_budget' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.set_budget(pg_catalog.regclass, pg_catalog.float8, pg_catalog.float8) IS
 	'sets the total privacy budget (epsilon, delta) of a private table; only its owner may; never below what is spent';
 
@@ -133,7 +136,8 @@ CREATE FUNCTION pap.define_release(name pg_catalog.text, private_table pg_catalo
                                    public_table pg_catalog.regclass, query_class pg_catalog.text,
                                    alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05)
 	RETURNS void
-	AS 'MODULE_PATHNAME', 'pap_define_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+	AS 'MODULE_PATHNAME', 'pap_define_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8) IS
 	'defines a release: builds the cover and cells of a query class from the public table only; spends nothing';
 
@@ -148,7 +152,8 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT cutoff pg_catalog.int8, OUT threshold pg_catalog.float8,
                          OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4)
-	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'the parameters a run would choose and its predicted error, beside the sizes the source papers require; free: reads no private row';
 
@@ -183,6 +188,7 @@ COMMENT ON FUNCTION pap.synthetic(pg_catalog.text) IS
 	'the released synthetic distribution: every cell with positive weight, its bounds, weight and estimated count; free';
 
 CREATE FUNCTION pap.drop_release(name pg_catalog.text) RETURNS void
-	AS 'MODULE_PATHNAME', 'pap_drop_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+	AS 'MODULE_PATHNAME', 'pap_drop_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.drop_release(pg_catalog.text) IS
 	'drops a release and its answers; its charges stay in the ledger (nothing is refunded)';
