@@ -45,6 +45,12 @@ SELECT count(*) AS ledger_entries FROM pap.ledger;
 -- answering before the run
 SELECT pap.answer('x_cdf', 'x <= 500');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pap.answers('x_cdf');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pap.synthetic('x_cdf');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer_count('x_cdf', 'x <= 500');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 
 -- a run inside a transaction block is refused: its charge could not be committed first
 BEGIN;

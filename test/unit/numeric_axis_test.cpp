@@ -186,10 +186,12 @@ TEST(NumericAxis, BinOfCountBelowCountAtMostMatchBruteForce)
 			EXPECT_EQ(CountBelowSorted(cuts.data(), cuts.size(), x), std::size_t(axis.BinOf(x))) << "x = " << x;
 			// x is in bin j = (w_j, w_{j+1}]: above the cut before it, at most the cut after it.
 			const std::int32_t j = axis.BinOf(x);
-			if (j > 0)
+			if (j > 0) {
 				EXPECT_TRUE(PgLt(cuts[std::size_t(j) - 1], x));
-			if (std::size_t(j) < cuts.size())
+			}
+			if (std::size_t(j) < cuts.size()) {
 				EXPECT_TRUE(PgLe(x, cuts[std::size_t(j)]));
+			}
 		}
 	}
 }
