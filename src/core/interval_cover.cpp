@@ -228,7 +228,8 @@ NumericLiteralValue(const Literal &literal)
 	const double value = std::strtod(text.c_str(), &end);
 	if (end != text.c_str() + text.size())
 		throw invalid();
-	if (errno == ERANGE && std::isinf(value))
+	// float8in's rule: overflow, and underflow to zero, are out of range (a denormal result is accepted)
+	if (errno == ERANGE && (std::isinf(value) || value == 0.0))
 		throw Error(ErrorKind::InvalidParameter, "\"" + literal.text + "\" is out of range for type double precision");
 	return value;
 }

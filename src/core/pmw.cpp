@@ -133,12 +133,12 @@ RunPmw(const Workload &workload, const std::vector<std::int64_t> &histogram, con
 	const double nd = double(n);
 	const std::vector<std::size_t> order = PassOrder(workload.QueryCount());
 	std::int64_t threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
+	std::size_t visited = 0;  // across passes, so that small workloads are polled too
 
 	for (int pass = 1; pass <= p.max_passes && !result.cutoff_reached; pass++) {
 		result.passes = pass;
 		const double threshold = p.threshold * std::max(1.0, p.first_pass_factor / std::ldexp(1.0, pass - 1));
 		std::int64_t updates_in_pass = 0;
-		std::size_t visited = 0;
 		for (std::size_t q : order) {
 			if (interrupted && (++visited & 255) == 0 && interrupted())
 				throw Error(ErrorKind::Cancelled, "canceling statement due to user request");

@@ -48,9 +48,11 @@ Evaluate(PmwParameters p, const PmwPlanInput &in, double e0_count)
 	c.converges = double(p.cutoff) >= needed;
 	const double noise = (p.compare_noise.value() + p.threshold_noise.value()) * std::log(1.0 / in.beta);
 	const double n = double(in.private_rows);
-	c.predicted_error = (tau + noise) / n;
-	if (!c.converges)  // what the updates leave of the public error
-		c.predicted_error = std::max(c.predicted_error, e0_count * std::sqrt(needed / double(p.cutoff)) / n);
+	// What c updates leave of the prior's error (e0 sqrt(2/c), equal to tau exactly when c = needed) ...
+	const double residual = e0_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
+	// ... and never more than the prior's error itself: a threshold above it makes no update at all.
+	// The noise at the deciding comparison comes on top of whichever of the two is larger.
+	c.predicted_error = std::min(1.0, std::min(e0_count, std::max(tau, residual) + noise) / n);
 	c.parameters = p;
 	return c;
 }
@@ -116,29 +118,36 @@ PlanPmw(const PmwPlanInput &in)
 	plan.prior_error = in.uniform_prior ? 0.5 : plan.public_only_error;
 	const double e0_count = plan.prior_error * double(in.private_rows);
 
-	// The smallest cut-off whose updates fit (the threshold grows with c, the updates needed shrink), taking the
-	// better of pure and approximate accounting when delta > 0. Searching further only adds noise.
+	// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
+	// cut-off whose updates fit. Every cut-off on the grid is tried, with pure accounting and, when delta > 0,
+	// approximate accounting; the lowest prediction wins (the smaller cut-off on ties).
 	Candidate best;
 	const std::int64_t max_cutoff = std::int64_t(std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5));
 	for (std::int64_t c = 1; c <= max_cutoff; c = std::max(c + 1, std::int64_t(double(c) * 1.02))) {
 		// Lyu et al.'s optimal split for Alg. 1: e_thr : e_cmp = 1 : (2c)^(2/3).
 		const double e_thr = in.epsilon / (1.0 + std::pow(2.0 * double(c), 2.0 / 3.0));
 		const double e_cmp = in.epsilon - e_thr;
-		Candidate pure = Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in,
-		                          e0_count);
-		pure.e_threshold = e_thr;
-		pure.e_compare = e_cmp;
-		Candidate chosen = pure;
-		if (in.delta > 0.0) {
-			Candidate approx =
-			    Evaluate(PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, in.epsilon, in.delta), in, e0_count);
-			if (approx.predicted_error < chosen.predicted_error)
-				chosen = approx;
+		Candidate chosen;
+		try {
+			chosen = Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in,
+			                  e0_count);
+			chosen.e_threshold = e_thr;
+			chosen.e_compare = e_cmp;
+			if (in.delta > 0.0) {
+				Candidate approx = Evaluate(
+				    PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, in.epsilon, in.delta), in, e0_count);
+				if (approx.predicted_error < chosen.predicted_error)
+					chosen = approx;
+			}
+		} catch (const Error &e) {
+			// Noise this large cannot be sampled exactly; larger cut-offs only need more. Refuse only when
+			// not even c = 1 fits (an epsilon far too small).
+			if (e.kind() != ErrorKind::LimitExceeded || c == 1)
+				throw;
+			break;
 		}
 		if (chosen.predicted_error < best.predicted_error)
 			best = chosen;
-		if (chosen.converges)
-			break;
 	}
 	plan.parameters = best.parameters;
 	plan.epsilon_threshold = best.e_threshold;

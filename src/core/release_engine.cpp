@@ -205,6 +205,8 @@ public:
 	const IntervalCover &cover() const { return cover_; }
 	double Answer(std::size_t q) const
 	{
+		if (q >= cover_.QueryCount())
+			throw Error(ErrorKind::Internal, "cover query index out of range");
 		const CellInterval &iv = cover_.Cells(q);
 		if (iv.empty())
 			return 0.0;
@@ -300,6 +302,8 @@ CellShape
 ModelCellShape(const ReleaseModel *model, std::size_t cell)
 {
 	const NumericAxis &axis = model->cover().axis();
+	if (cell >= std::size_t(axis.BinCount()))
+		throw Error(ErrorKind::Internal, "cell index out of range");
 	CellShape shape{};
 	if (std::int32_t(cell) == axis.NullBin()) {
 		shape.is_null = true;
