@@ -70,3 +70,11 @@ SELECT pap.drop_release('secret_cdf');
 SELECT pap.drop_release('secret_more');
 DROP TABLE secret, sample;
 DROP ROLE regress_owner, regress_curator, regress_analyst;
+
+-- No pap function runs with its owner's rights; those that write the catalog pin search_path; the catalog
+-- tables grant nothing to PUBLIC, the views only SELECT.
+SELECT p.proname, p.prosecdef, p.proconfig
+  FROM pg_proc p WHERE p.pronamespace = 'pap'::regnamespace AND (p.prosecdef OR p.proconfig IS NOT NULL)
+ ORDER BY 1;
+SELECT c.relname, c.relacl FROM pg_class c
+ WHERE c.relnamespace = 'pap'::regnamespace AND c.relkind IN ('r', 'v', 'S') ORDER BY 1;
