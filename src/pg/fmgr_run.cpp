@@ -159,7 +159,14 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                errmsg("release \"%s\" has already been run", name),
 		                errhint("Its answers are final. To spend more budget, define a new release.")));
 	PapRequireSelect(r->private_table);
-	PapValueTypeOfColumn(r->private_table, r->column_name, NULL);
+	Oid column_type;
+	if (PapValueTypeOfColumn(r->private_table, r->column_name, &column_type) != r->value_type)
+		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+		                errmsg("column \"%s\" of the private table now has type %s", r->column_name,
+		                       format_type_be(column_type)),
+		                errdetail("Release \"%s\" was defined over a %s column.", name,
+		                          PapValueTypeName(r->value_type)),
+		                errhint("Define the release again.")));
 	char *private_name = PapQualifiedRelationName(r->private_table);
 	MemoryContextSwitchTo(procedure_context);
 	char *histogram_sql = PapHistogramQuery(r->private_table, r->column_name, r->value_type);
