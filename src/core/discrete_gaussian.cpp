@@ -1,0 +1,259 @@
+#include "core/discrete_gaussian.hpp"
+
+#include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "core/discrete_laplace.hpp"
+#include "core/errors.hpp"
+
+namespace pap::core {
+
+namespace {
+
+using boost::multiprecision::cpp_int;
+
+// Variances are numerator / 2^20 (before reduction), numerator <= 2^62: exact as a double, and it keeps the
+// Laplace proposal scale t (<= 2^21 + 1) and the big-integer products small. The sampler itself accepts any
+// uint64 fraction: cpp_int cannot overflow, and t <= 2^32 + 1 always.
+constexpr int kVarianceDenominatorBits = 20;
+constexpr std::uint64_t kMaxVarianceNumerator = std::uint64_t(1) << 62;
+
+// Relative round-up for the double-valued accounting helpers: far above their rounding error (a few ulps), far
+// below anything that matters for a budget.
+constexpr double kAccountingMargin = 1e-12;
+
+// Largest s with s * s <= q. s < 2^32 always, so every square below fits in 64 bits.
+std::uint64_t
+FloorSqrt(std::uint64_t q)
+{
+	std::uint64_t lo = 0, hi = std::uint64_t(1) << 32;  // invariant: lo^2 <= q < hi^2
+	while (hi - lo > 1) {
+		const std::uint64_t mid = lo + (hi - lo) / 2;
+		if (mid * mid <= q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+// Uniform integer in {0, ..., m - 1} for a big m >= 1. Up to 2^64 - 1 this is exactly SampleUniformBelow (same
+// draws, so small exponents consume randomness as the discrete Laplace helpers do); above, rejection on
+// ceil(bits/64) fresh words with the excess top bits masked off: accepts with probability > 1/2, no bias.
+cpp_int
+UniformBelowBig(RandomBitSource &rng, const cpp_int &m)
+{
+	if (m <= 0)
+		throw Error(ErrorKind::Internal, "uniform sample below zero requested");
+	if (m <= std::numeric_limits<std::uint64_t>::max())
+		return cpp_int(SampleUniformBelow(rng, m.convert_to<std::uint64_t>()));
+	const unsigned bits = boost::multiprecision::msb(m) + 1;
+	const unsigned words = (bits + 63) / 64;
+	const unsigned top_bits = bits - 64 * (words - 1);
+	for (;;) {
+		cpp_int r = 0;
+		for (unsigned i = 0; i < words; ++i) {
+			std::uint64_t word = rng();
+			if (i == 0 && top_bits < 64)
+				word &= (std::uint64_t(1) << top_bits) - 1;
+			r <<= 64;
+			r |= word;
+		}
+		if (r < m)
+			return r;
+	}
+}
+
+// Bernoulli(exp(-n/d)) for 0 <= n <= d (CKS20 Algorithm 1), as BernoulliExp1 in discrete_laplace.cpp: the trial
+// "Bernoulli(g/k)" is drawn as Bernoulli(g) AND Bernoulli(1/k).
+bool
+BernoulliExp1Big(RandomBitSource &rng, const cpp_int &n, const cpp_int &d)
+{
+	std::uint64_t k = 1;
+	while (UniformBelowBig(rng, d) < n && SampleUniformBelow(rng, k) < 1) {
+		if (k == std::numeric_limits<std::uint64_t>::max())
+			throw Error(ErrorKind::Internal, "integer overflow in the discrete Gaussian sampler");
+		++k;
+	}
+	return (k & 1) == 1;
+}
+
+// Bernoulli(exp(-n/d)) for any n >= 0, d >= 1: peel off whole units as SampleBernoulliExp does. The loop runs
+// once per success of a Bernoulli(e^{-1}), so a huge n/d costs no more than a small one.
+bool
+BernoulliExpBig(RandomBitSource &rng, cpp_int n, const cpp_int &d)
+{
+	if (d <= 0 || n < 0)
+		throw Error(ErrorKind::Internal, "Bernoulli(exp(-g)) requested with a bad fraction");
+	while (n > d) {
+		if (!SampleBernoulliExp(rng, 1, 1))
+			return false;
+		n -= d;
+	}
+	return BernoulliExp1Big(rng, n, d);
+}
+
+void
+CheckVarianceDouble(double sigma2)
+{
+	if (!(sigma2 > 0) || !std::isfinite(sigma2))
+		throw Error(ErrorKind::InvalidParameter, "noise variance must be finite and positive");
+}
+
+double
+RoundUp(double x)
+{
+	return x * (1 + kAccountingMargin);
+}
+
+}  // namespace
+
+RationalVariance
+VarianceAtLeast(double sigma2)
+{
+	CheckVarianceDouble(sigma2);
+	// As ScaleAtLeast: sigma2 * 2^20 is exact (overflow to inf is caught below), the 1e-12 margin covers the
+	// rounding of whatever computed sigma2, and the product's own rounding (~1e-16) is far inside the margin.
+	const double x = std::ldexp(sigma2, kVarianceDenominatorBits);
+	const double y = std::ceil(x * (1.0 + 1e-12));
+	if (!(y <= double(kMaxVarianceNumerator)))
+		throw Error(ErrorKind::LimitExceeded, "noise variance is too large to sample exactly",
+		            "The largest supported variance is about 4.4e12 (sigma about 2.1e6).");
+	// y is an integer <= 2^62, so the conversion and the comparison below are exact.
+	std::uint64_t numerator = static_cast<std::uint64_t>(y);
+	if (numerator == 0)
+		numerator = 1;
+	if (static_cast<double>(numerator) < x)
+		throw Error(ErrorKind::Internal, "noise variance rounded below the requested variance");
+	const std::uint64_t denominator = std::uint64_t(1) << kVarianceDenominatorBits;
+	const std::uint64_t g = std::gcd(numerator, denominator);
+	return RationalVariance{numerator / g, denominator / g};
+}
+
+std::uint64_t
+DiscreteGaussianLaplaceScale(RationalVariance variance)
+{
+	if (variance.numerator == 0 || variance.denominator == 0)
+		throw Error(ErrorKind::Internal, "discrete Gaussian variance must be a positive fraction");
+	// s^2 <= N/D  <=>  s^2 <= floor(N/D) for integer s, so the floor of the fraction loses nothing.
+	return FloorSqrt(variance.numerator / variance.denominator) + 1;
+}
+
+std::int64_t
+SampleDiscreteGaussian(RandomBitSource &rng, RationalVariance variance)
+{
+	if (variance.numerator == 0 || variance.denominator == 0)
+		throw Error(ErrorKind::Internal, "discrete Gaussian variance must be a positive fraction");
+	// Lowest terms: equal variances give identical draws, whatever fraction they arrive as.
+	const std::uint64_t reduce = std::gcd(variance.numerator, variance.denominator);
+	const std::uint64_t n_var = variance.numerator / reduce;
+	const std::uint64_t d_var = variance.denominator / reduce;
+	const std::uint64_t t = DiscreteGaussianLaplaceScale(RationalVariance{n_var, d_var});
+	const RationalScale proposal{t, 1};
+
+	// Accept y with probability exp(-(|y| - sigma^2/t)^2 / (2 sigma^2)). With sigma^2 = N/D this exponent is
+	// (|y| D t - N)^2 / (2 N D t^2): both sides exact big integers, so nothing can overflow or round.
+	const cpp_int N = n_var, D = d_var, T = t;
+	const cpp_int denominator = 2 * N * D * T * T;
+	const cpp_int dt = D * T;
+	for (;;) {
+		const std::int64_t y = SampleDiscreteLaplace(rng, proposal);
+		// Magnitude via unsigned negation: no undefined behaviour even for INT64_MIN (which the sampler never returns).
+		const std::uint64_t magnitude = y < 0 ? std::uint64_t(0) - std::uint64_t(y) : std::uint64_t(y);
+		const cpp_int offset = cpp_int(magnitude) * dt - N;
+		if (BernoulliExpBig(rng, offset * offset, denominator))
+			return y;
+	}
+}
+
+double
+DiscreteGaussianPmf(std::int64_t x, double sigma2)
+{
+	CheckVarianceDouble(sigma2);
+	// Normaliser Z = sum_k exp(-k^2 / (2 sigma2)). Directly it needs ~sigma terms; after Poisson summation,
+	// Z = sqrt(2 pi sigma2) * sum_m exp(-2 pi^2 sigma2 m^2), whose terms fall below 1e-8 from m = 1 once
+	// sigma2 > 1. Each form is used where it converges in a handful of terms.
+	double z;
+	if (sigma2 <= 1) {
+		z = 1;
+		for (double k = 1;; k += 1) {
+			const double term = 2 * std::exp(-k * k / (2 * sigma2));
+			z += term;
+			if (term < 1e-18 * z)
+				break;
+		}
+	} else {
+		const double pi = std::acos(-1.0);
+		double sum = 1;
+		for (double m = 1;; m += 1) {
+			const double term = 2 * std::exp(-2 * pi * pi * sigma2 * m * m);
+			sum += term;
+			if (term < 1e-18 * sum)
+				break;
+		}
+		z = std::sqrt(2 * pi * sigma2) * sum;
+	}
+	const double dx = static_cast<double>(x);
+	return std::exp(-dx * dx / (2 * sigma2)) / z;
+}
+
+double
+DiscreteGaussianRho(double sensitivity, double sigma2)
+{
+	if (!(sensitivity >= 0) || !std::isfinite(sensitivity))
+		throw Error(ErrorKind::InvalidParameter, "sensitivity must be finite and non-negative");
+	CheckVarianceDouble(sigma2);
+	return RoundUp(sensitivity * sensitivity / (2 * sigma2));
+}
+
+double
+ZcdpToApproxEpsilon(double rho, double delta)
+{
+	if (!(rho >= 0))
+		throw Error(ErrorKind::InvalidParameter, "rho must be non-negative");
+	if (!(delta > 0 && delta <= 1))
+		throw Error(ErrorKind::InvalidParameter, "delta must be in (0, 1]");
+	return RoundUp(rho + 2 * std::sqrt(rho * std::log(1 / delta)));
+}
+
+double
+ZcdpDelta(double rho, double epsilon)
+{
+	if (!(rho >= 0))
+		throw Error(ErrorKind::InvalidParameter, "rho must be non-negative");
+	if (!(epsilon >= 0))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be non-negative");
+	if (rho == 0 || std::isinf(epsilon))
+		return 0;
+	if (std::isinf(rho))
+		return 1;
+	// delta(alpha) = exp((alpha-1)(alpha rho - eps) + alpha ln(1 - 1/alpha)) / (alpha-1) is convex-ish with one
+	// minimum where (2 alpha - 1) rho - eps + ln(1 - 1/alpha) = 0, which lies below (eps + 1)/(2 rho) + 2.
+	// Bisect on the sign of that derivative; alpha >= 1.01 keeps ln1p(-1/alpha) tame (only matters when
+	// eps <~ rho, where delta is large anyway). Any alpha > 1 is a valid bound.
+	double lo = 1.01;
+	double hi = std::min((epsilon + 1) / (2 * rho) + 2, 1e300);
+	hi = std::max(hi, lo);
+	for (int i = 0; i < 2000; ++i) {
+		const double mid = lo + (hi - lo) / 2;
+		if (mid == lo || mid == hi)
+			break;
+		const double derivative = (2 * mid - 1) * rho - epsilon + std::log1p(-1 / mid);
+		if (derivative < 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const auto bound = [&](double alpha) {
+		return std::exp((alpha - 1) * (alpha * rho - epsilon) + alpha * std::log1p(-1 / alpha)) / (alpha - 1);
+	};
+	const double delta = std::min(bound(lo), bound(hi));
+	if (std::isnan(delta))
+		throw Error(ErrorKind::Internal, "zCDP to approximate DP conversion produced NaN");
+	return std::min(1.0, RoundUp(delta));
+}
+
+}  // namespace pap::core
