@@ -9,6 +9,8 @@ PGFILEDESC = "pap_release - differentially private query release assisted by pub
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --dbname=contrib_regression
+# Concurrency of the budget ledger (specs/*.spec, expected/<spec>.out; docs/ledger.md).
+ISOLATION    = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-register -Wno-unused-parameter -Wno-missing-field-initializers
@@ -35,9 +37,63 @@ UNIT_SRCS      = $(sort $(wildcard test/unit/*_test.cpp))
 UNIT_BIN       = test/unit/run_unit_tests
 $(UNIT_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(UNIT_SRCS) $(wildcard test/unit/*.hpp)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
-unit: $(UNIT_BIN)
+unit: check-core-wall $(UNIT_BIN)
 	$(UNIT_BIN)
 .PHONY: unit
+
+# Robustness (docs/robustness.md). The wall: no PostgreSQL header or call in src/core, checked on the text.
+check-core-wall:
+	@scripts/check-core-wall.sh src/core
+.PHONY: check-core-wall
+
+# The GoogleTest suite again under AddressSanitizer + UndefinedBehaviorSanitizer; any report fails the run.
+UNIT_SAN_BIN      = test/unit/run_unit_tests_sanitized
+UNIT_SAN_CXXFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+$(UNIT_SAN_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(UNIT_SRCS) $(wildcard test/unit/*.hpp)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+unit-sanitize: $(UNIT_SAN_BIN)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(UNIT_SAN_BIN)
+.PHONY: unit-sanitize
+
+# libFuzzer on every text the core parses (test/fuzz/text_fuzzer.cpp), with ASan + UBSan. Needs clang-14 and
+# libclang-rt-14-dev. New inputs go to test/fuzz/work (not committed), crashes to test/fuzz/artifacts/.
+# `make fuzz` is bounded (CI); `make fuzz-long` runs FUZZ_LONG_TIME seconds on FUZZ_JOBS processes.
+FUZZ_CXX       ?= clang++-14
+FUZZ_CXXFLAGS  ?= -std=c++17 -g -O1 -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BIN        = test/fuzz/text_fuzzer
+FUZZ_TIME      ?= 60
+FUZZ_LONG_TIME ?= 3600
+FUZZ_JOBS      ?= 4
+FUZZ_RUN        = mkdir -p test/fuzz/work test/fuzz/artifacts && $(FUZZ_BIN) -timeout=5 -max_len=4096 \
+                  -print_final_stats=1 -artifact_prefix=test/fuzz/artifacts/
+$(FUZZ_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) test/fuzz/text_fuzzer.cpp
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) $(CORE_SRCS) test/fuzz/text_fuzzer.cpp -o $@
+fuzz: $(FUZZ_BIN)
+	$(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) test/fuzz/work test/fuzz/corpus
+fuzz-long: $(FUZZ_BIN)
+	$(FUZZ_RUN) -max_total_time=$(FUZZ_LONG_TIME) -fork=$(FUZZ_JOBS) test/fuzz/work test/fuzz/corpus
+.PHONY: fuzz fuzz-long
+clean: clean-robustness
+clean-robustness:
+	rm -f $(UNIT_SAN_BIN) $(FUZZ_BIN)
+.PHONY: clean-robustness
+
+# Empirical privacy audit of PMW and its sparse vector (docs/audit.md): `audit` is the bounded run for CI
+# (2e5 runs per side), `audit-full` the full one (1e6 runs per side). Exit status 1 on a violation or a missed
+# broken variant.
+AUDIT_SRCS = test/audit/sparse_vector_audit.cpp
+AUDIT_BIN  = test/audit/sparse_vector_audit
+$(AUDIT_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(AUDIT_SRCS)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(CORE_SRCS) $(AUDIT_SRCS) -pthread -o $@
+audit: $(AUDIT_BIN)
+	$(AUDIT_BIN)
+audit-full: $(AUDIT_BIN)
+	$(AUDIT_BIN) --full
+.PHONY: audit audit-full
+clean: clean-audit
+clean-audit:
+	rm -f $(AUDIT_BIN)
+.PHONY: clean-audit
 
 clean: clean-unit
 clean-unit:

@@ -34,6 +34,7 @@ CREATE TABLE pap.ledger_data (
 
 CREATE TABLE pap.release_data (
 	name             pg_catalog.text PRIMARY KEY,
+	release_id       pg_catalog.int8 GENERATED ALWAYS AS IDENTITY UNIQUE,  -- key of the run's advisory lock
 	private_table    pg_catalog.regclass NOT NULL,
 	public_table     pg_catalog.regclass NOT NULL,
 	query_class      pg_catalog.text NOT NULL,          -- canonical text, e.g. thresholds(price)
@@ -65,6 +66,7 @@ SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data_entry_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.release_data', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.release_data_release_id_seq', '');
 
 REVOKE ALL ON pap.budget_data, pap.ledger_data, pap.release_data FROM PUBLIC;
 
@@ -85,10 +87,25 @@ SELECT l.entry_id, l.private_table, l.release_name, l.epsilon, l.delta, l.mechan
   FROM pap.ledger_data l;
 COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release';
 
+-- A run holds a session-level advisory lock (key: this table's OID, the release id) from its charge to its end;
+-- PostgreSQL drops it when the run's backend exits or crashes, and run_release drops it on error. A release
+-- marked running without that lock has failed.
+CREATE FUNCTION pap.run_in_progress(release_id pg_catalog.int8) RETURNS pg_catalog.bool
+	LANGUAGE sql STABLE PARALLEL RESTRICTED
+BEGIN ATOMIC
+	SELECT EXISTS (
+	  SELECT 1 FROM pg_catalog.pg_locks l
+	   WHERE l.locktype OPERATOR(pg_catalog.=) 'advisory' AND l.granted AND l.objsubid OPERATOR(pg_catalog.=) 2
+	     AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d
+	                                             WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+	     AND l.classid OPERATOR(pg_catalog.=) 'pap.release_data'::pg_catalog.regclass::pg_catalog.oid
+	     AND l.objid OPERATOR(pg_catalog.=) (release_id OPERATOR(pg_catalog.%) 4294967296)::pg_catalog.oid);
+END;
+COMMENT ON FUNCTION pap.run_in_progress(pg_catalog.int8) IS 'whether a run of the release with this id is in progress (its advisory lock is held)';
+
 CREATE VIEW pap.releases AS
 SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta,
-       CASE WHEN r.state OPERATOR(pg_catalog.=) 'running' AND NOT EXISTS (
-                 SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.pid OPERATOR(pg_catalog.=) r.run_pid)
+       CASE WHEN r.state OPERATOR(pg_catalog.=) 'running' AND NOT pap.run_in_progress(r.release_id)
             THEN 'failed' ELSE r.state END AS state,
        r.mechanism, r.epsilon, r.delta, r.private_rows, r.public_rows, r.cover_size, r.cell_count,
        r.is_private, r.defined_by, r.defined_at, r.released_at, r.details

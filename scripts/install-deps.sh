@@ -9,6 +9,7 @@ packages=(
   libpq-dev
   libboost-random-dev libboost-dev            # Boost.Random (URBG distributions), Boost headers
   libgtest-dev                                # GoogleTest for the PostgreSQL-free core
+  libclang-rt-14-dev                          # libFuzzer and sanitizer runtimes for clang-14 (make fuzz)
   gzip ca-certificates
 )
 

@@ -1,38 +1,55 @@
 #!/usr/bin/env bash
-# Runs every test of pap_release on a fresh Debian 12 machine: installs what is missing, builds, runs the
-# GoogleTest suite of the core, installs the extension and runs the pg_regress suite in a throwaway cluster.
-# Ends with one summary line "tests: N passed, M failed".
-set -euo pipefail
+# Runs every test of pap_release on a fresh Debian 12 machine: installs what is missing, builds, then runs
+# the GoogleTest suite of the core (plain and under ASan+UBSan), the bounded privacy audit, a bounded libFuzzer
+# run, the pg_regress and isolation suites and the ledger-safety script in throwaway clusters. Every step runs
+# even if an earlier one failed; the last line is "tests: N passed, M failed".
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh || exit 1
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
 echo "== build"
-make -s -j"$(nproc)"
-$SUDO make -s install
+make -s -j"$(nproc)" && $SUDO make -s install || { echo "tests: 0 passed, 1 failed"; exit 1; }
 
-echo "== unit tests (GoogleTest, src/core)"
-unit_status=0
-make -s unit 2>&1 | tee "$logs/unit.log" || unit_status=$?
+passed=0; failed=0
+# step NAME COMMAND...: runs the command, shows its output, and adds its counts to the totals. A step's count
+# is read from its own summary line when it prints one, otherwise the step counts as one test.
+step() {
+	local name=$1; shift
+	echo "== $name"
+	local status=0
+	"$@" 2>&1 | tee "$logs/$name.log" || status=$?
+	local p f
+	case "$name" in
+	unit*)
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$logs/$name.log" | tail -1)
+		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$logs/$name.log" | tail -1) ;;
+	sql)
+		p=$(grep -cE '\.\.\. ok' "$logs/$name.log")
+		f=$(grep -cE '\.\.\. FAILED' "$logs/$name.log") ;;
+	ledger)
+		p=$(sed -n 's/^ledger: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$logs/$name.log" | tail -1)
+		f=$(sed -n 's/^ledger: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$logs/$name.log" | tail -1) ;;
+	*)
+		p=0; f=0; [ "$status" -eq 0 ] && p=1 ;;
+	esac
+	p=${p:-0}; f=${f:-0}
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	passed=$((passed + p)); failed=$((failed + f))
+	[ "$status" -eq 0 ] || echo "== $name FAILED (exit $status)"
+}
 
-echo "== SQL tests (pg_regress in a throwaway cluster)"
+step unit make -s unit
+step unit-sanitize make -s unit-sanitize
+step audit make -s audit
+step fuzz make -s fuzz FUZZ_TIME="${FUZZ_TIME:-60}"
 # pg_virtualenv creates a temporary cluster, runs the command with PGHOST/PGPORT/PGUSER set, then removes it.
-sql_status=0
-pg_virtualenv -t -v 15 make -s installcheck 2>&1 | tee "$logs/sql.log" || sql_status=$?
-if [ "$sql_status" -ne 0 ] && [ -f regression.diffs ]; then head -c 20000 regression.diffs; fi
+step sql pg_virtualenv -t -v 15 make -s installcheck
+[ -f regression.diffs ] && head -c 20000 regression.diffs
+[ -f output_iso/regression.diffs ] && head -c 20000 output_iso/regression.diffs
+step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
 
-# One summary over both suites (GoogleTest: "[  PASSED  ] N tests", "[  FAILED  ] N tests";
-# pg_regress: "test name ... ok" / "... FAILED").
-unit_passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$logs/unit.log" | tail -1)
-unit_failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$logs/unit.log" | tail -1)
-sql_passed=$(grep -cE '^(test |ok |     )?[[:alnum:]_]+ +\.\.\. ok' "$logs/sql.log" || true)
-sql_failed=$(grep -cE '\.\.\. FAILED' "$logs/sql.log" || true)
-passed=$(( ${unit_passed:-0} + ${sql_passed:-0} ))
-failed=$(( ${unit_failed:-0} + ${sql_failed:-0} ))
-if [ "$unit_status" -ne 0 ] || [ "$sql_status" -ne 0 ]; then
-  [ "$failed" -gt 0 ] || failed=1
-fi
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

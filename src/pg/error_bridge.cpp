@@ -1,8 +1,24 @@
 #include "pg/error_bridge.hpp"
 
+#include <stdexcept>
+
 extern "C" {
 #include "postgres.h"
 #include "miscadmin.h"
+}
+
+// Called inside PapCallCore's try block only: throws, never calls PostgreSQL.
+void
+PapThrowInjectedError(int kind)
+{
+	switch (kind) {
+	case 1: throw std::runtime_error("injected std::runtime_error (pap_release.debug_inject_error = 1)");
+	case 2: throw std::bad_alloc();
+	case 3:
+		throw pap::core::Error(pap::core::ErrorKind::Internal,
+		                       "injected pap::core::Error (pap_release.debug_inject_error = 3)");
+	default: throw 42;
+	}
 }
 
 void

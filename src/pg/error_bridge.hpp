@@ -44,9 +44,19 @@ PapCallCore(PapCoreError *err, F &&body) noexcept
 // Raises the PostgreSQL error for err (SQLSTATE by kind; see docs/reference.md). Never returns.
 [[noreturn]] void PapReportCoreError(const PapCoreError *err);
 
+// Test hook (docs/robustness.md): the superuser-only setting pap_release.debug_inject_error, defined in
+// src/pg/module.cpp. When it is not 0, every PAP_CORE body throws before it runs: 1 std::runtime_error,
+// 2 std::bad_alloc, 3 pap::core::Error(Internal), 4 an int. Pure C++, no PostgreSQL call: it runs inside the try.
+extern int pap_debug_inject_error;
+[[noreturn]] void PapThrowInjectedError(int kind);
+
 #define PAP_CORE(...)                                                                                                  \
 	do {                                                                                                               \
 		PapCoreError pap_core_error_;                                                                                  \
-		if (!PapCallCore(&pap_core_error_, [&]() { __VA_ARGS__; }))                                                    \
+		if (!PapCallCore(&pap_core_error_, [&]() {                                                                     \
+			    if (pap_debug_inject_error != 0)                                                                       \
+				    PapThrowInjectedError(pap_debug_inject_error);                                                     \
+			    __VA_ARGS__;                                                                                           \
+		    }))                                                                                                        \
 			PapReportCoreError(&pap_core_error_);                                                                      \
 	} while (0)

@@ -12,6 +12,7 @@ extern "C" {
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "storage/lock.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 PG_FUNCTION_INFO_V1(pap_plan);
@@ -152,8 +153,6 @@ pap_run_release(PG_FUNCTION_ARGS)
 	MemoryContext old = MemoryContextSwitchTo(procedure_context);
 	PapRelease *r = PapLoadRelease(name, true);
 	MemoryContextSwitchTo(old);
-	if (r->run_live)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	if (strcmp(r->state, "released") == 0)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("release \"%s\" has already been run", name),
@@ -172,117 +171,131 @@ pap_run_release(PG_FUNCTION_ARGS)
 	char *histogram_sql = PapHistogramQuery(r->private_table, r->column_name, r->value_type);
 	MemoryContextSwitchTo(old);
 
-	Oid charge_types[4] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID};
-	Datum charge_values[4] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
-	                          CStringGetTextDatum(name)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
-	PapExecute("UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
-	           "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-	           "WHERE private_table OPERATOR(pg_catalog.=) $1 "
-	           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
-	           "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
-	           3, charge_types, charge_values, false);
-	if (SPI_processed == 0) {
-		PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
-		           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
-		           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
-		           1, charge_types, charge_values, true);
-		PapRestoreUser(&saved);
-		if (SPI_processed == 0)
-			ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			                errmsg("private table %s has no privacy budget", private_name),
-			                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).",
-			                        private_name)));
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-		                errmsg("privacy budget of %s exceeded", private_name),
-		                errdetail("The run asks for epsilon %g and delta %g; the remaining budget is epsilon %s and "
-		                          "delta %s.",
-		                          epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
-		                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
-	}
-	PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
-	                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
-	                    "'pmw', %s, pg_catalog.now())",
-	                    quote_literal_cstr(user)),
-	           4, charge_types, charge_values, false);
-	PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
-	           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, mechanism = 'pmw', "
-	           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
-	           4, charge_types, charge_values, false);
-	PapRestoreUser(&saved);
-	SPI_commit();  // the charge is durable from here on, whatever happens next
-	elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
-	     private_name);
-
-	// --- transaction 2: the one read of the private table, the mechanism, the stored result ---------------------
-	MemoryContextSwitchTo(procedure_context);
-	int64 *histogram = (int64 *) palloc0(sizeof(int64) * r->cell_count);
-	Datum cuts_datum;
+	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
+	// dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
+	LOCKTAG run_lock;
+	SET_LOCKTAG_ADVISORY(run_lock, MyDatabaseId, PapReleaseLockKey(), uint32(r->release_id), 2);
+	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
+	PG_TRY();
 	{
-		Datum *d = (Datum *) palloc(sizeof(Datum) * r->cut_count);
-		for (int i = 0; i < r->cut_count; i++)
-			d[i] = Float8GetDatum(r->cuts[i]);
-		cuts_datum = PointerGetDatum(
-		    construct_array(d, r->cut_count, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	}
-	MemoryContextSwitchTo(old);
-	Oid scan_types[1] = {FLOAT8ARRAYOID};
-	Datum scan_values[1] = {cuts_datum};
-	PapExecute(histogram_sql, 1, scan_types, scan_values, true);
-	for (uint64 i = 0; i < SPI_processed; i++) {
-		bool isnull;
-		int32 cell = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-		int64 rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
-		if (cell < 0 || cell >= r->cell_count)
-			elog(ERROR, "pap_release: cell index out of range in the private scan");
-		histogram[cell] += rows;
-	}
-	SPI_freetuptable(SPI_tuptable);
-	elog(DEBUG1, "pap_release: private table read; running pmw over " INT64_FORMAT " cover queries",
-	     r->cover_size);
+		Oid charge_types[4] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID};
+		Datum charge_values[4] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
+		                          CStringGetTextDatum(name)};
+		PapUserSwitch saved;
+		PapBecomeCatalogOwner(&saved);
+		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
+		PapExecute("UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
+		           "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+		           "WHERE private_table OPERATOR(pg_catalog.=) $1 "
+		           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
+		           "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
+		           3, charge_types, charge_values, false);
+		if (SPI_processed == 0) {
+			PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
+			           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
+			           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
+			           1, charge_types, charge_values, false);  // not read-only: a fresh snapshot sees the winner of a race
+			PapRestoreUser(&saved);
+			if (SPI_processed == 0)
+				ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				                errmsg("private table %s has no privacy budget", private_name),
+				                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).",
+				                        private_name)));
+			ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+			                errmsg("privacy budget of %s exceeded", private_name),
+			                errdetail("The run asks for epsilon %g and delta %g; the remaining budget is epsilon %s and "
+			                          "delta %s.",
+			                          epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+			                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+		}
+		PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
+		                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
+		                    "'pmw', %s, pg_catalog.now())",
+		                    quote_literal_cstr(user)),
+		           4, charge_types, charge_values, false);
+		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
+		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, mechanism = 'pmw', "
+		           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
+		           4, charge_types, charge_values, false);
+		PapRestoreUser(&saved);
+		SPI_commit();  // the charge is durable from here on, whatever happens next
+		elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
+		     private_name);
 
-	pap::core::RunRequest req;
-	req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
-	req.cuts = r->cuts;
-	req.cut_count = size_t(r->cut_count);
-	req.public_histogram = r->public_histogram;
-	req.private_histogram = histogram;
-	req.seed = seeded ? seed : -1;
-	req.fill_secure = PapFillSecureBytes;
-	req.interrupted = PapInterruptPending;
-	pap::core::RunSummary out;
-	PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
-	CHECK_FOR_INTERRUPTS();
-	elog(DEBUG1, "pap_release: pmw made " INT64_FORMAT " updates in %d passes", out.updates, out.passes);
+		// --- transaction 2: the one read of the private table, the mechanism, the stored result ---------------------
+		MemoryContextSwitchTo(procedure_context);
+		int64 *histogram = (int64 *) palloc0(sizeof(int64) * r->cell_count);
+		Datum cuts_datum;
+		{
+			Datum *d = (Datum *) palloc(sizeof(Datum) * r->cut_count);
+			for (int i = 0; i < r->cut_count; i++)
+				d[i] = Float8GetDatum(r->cuts[i]);
+			cuts_datum = PointerGetDatum(
+			    construct_array(d, r->cut_count, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		}
+		MemoryContextSwitchTo(old);
+		Oid scan_types[1] = {FLOAT8ARRAYOID};
+		Datum scan_values[1] = {cuts_datum};
+		PapExecute(histogram_sql, 1, scan_types, scan_values, true);
+		for (uint64 i = 0; i < SPI_processed; i++) {
+			bool isnull;
+			int32 cell = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+			int64 rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+			if (cell < 0 || cell >= r->cell_count)
+				elog(ERROR, "pap_release: cell index out of range in the private scan");
+			histogram[cell] += rows;
+		}
+		SPI_freetuptable(SPI_tuptable);
+		elog(DEBUG1, "pap_release: private table read; running pmw over " INT64_FORMAT " cover queries",
+		     r->cover_size);
 
-	int64 n = 0;
-	for (int64 i = 0; i < r->cell_count; i++)
-		n += histogram[i];
-	Datum *weights = (Datum *) palloc(sizeof(Datum) * r->cell_count);
-	for (int64 i = 0; i < r->cell_count; i++)
-		weights[i] = Float8GetDatum(out.synthetic[i]);
-	// Only public quantities and counts of the mechanism's own steps: nothing here depends on a private value
-	// except through the differentially private output.
-	char *details = psprintf(
-	    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
-	    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
-	    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"predicted_error\": %.17g, "
-	    "\"public_only_error\": %.17g, \"prior\": \"%s\"}",
-	    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
-	    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
-	    out.plan.max_passes, out.updates, out.passes,
-	    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error, prior);
-	Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
-	Datum store_values[5] = {
-	    CStringGetTextDatum(name),
-	    PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-	                                    TYPALIGN_DOUBLE)),
-	    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded)};
-	PapBecomeCatalogOwner(&saved);
-	PapExecute(kRunDetailsSql, 5, store_types, store_values, false);
-	PapRestoreUser(&saved);
+		pap::core::RunRequest req;
+		req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
+		req.cuts = r->cuts;
+		req.cut_count = size_t(r->cut_count);
+		req.public_histogram = r->public_histogram;
+		req.private_histogram = histogram;
+		req.seed = seeded ? seed : -1;
+		req.fill_secure = PapFillSecureBytes;
+		req.interrupted = PapInterruptPending;
+		pap::core::RunSummary out;
+		PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
+		CHECK_FOR_INTERRUPTS();
+		elog(DEBUG1, "pap_release: pmw made " INT64_FORMAT " updates in %d passes", out.updates, out.passes);
+
+		int64 n = 0;
+		for (int64 i = 0; i < r->cell_count; i++)
+			n += histogram[i];
+		Datum *weights = (Datum *) palloc(sizeof(Datum) * r->cell_count);
+		for (int64 i = 0; i < r->cell_count; i++)
+			weights[i] = Float8GetDatum(out.synthetic[i]);
+		// Only public quantities and counts of the mechanism's own steps: nothing here depends on a private value
+		// except through the differentially private output.
+		char *details = psprintf(
+		    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
+		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
+		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"predicted_error\": %.17g, "
+		    "\"public_only_error\": %.17g, \"prior\": \"%s\"}",
+		    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
+		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
+		    out.plan.max_passes, out.updates, out.passes,
+		    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error, prior);
+		Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
+		Datum store_values[5] = {
+		    CStringGetTextDatum(name),
+		    PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+		                                    TYPALIGN_DOUBLE)),
+		    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded)};
+		PapBecomeCatalogOwner(&saved);
+		PapExecute(kRunDetailsSql, 5, store_types, store_values, false);
+		PapRestoreUser(&saved);
+	}
+	PG_FINALLY();
+	{
+		LockRelease(&run_lock, ExclusiveLock, true);
+	}
+	PG_END_TRY();
 	SPI_finish();
 	PG_RETURN_VOID();
 }

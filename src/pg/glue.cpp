@@ -146,6 +146,12 @@ PapAllocate(size_t bytes)
 	return MemoryContextAllocExtended(CurrentMemoryContext, bytes, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 }
 
+uint32
+PapReleaseLockKey()
+{
+	return uint32(get_relname_relid("release_data", get_namespace_oid("pap", false)));
+}
+
 static Oid
 PapCatalogOwner()
 {
@@ -242,10 +248,8 @@ PapLoadRelease(const char *name, bool for_update)
 	static const char *const select_sql =
 	    "SELECT r.private_table, r.public_table, r.query_class, r.column_name, r.value_type, r.alpha, r.beta, "
 	    "r.public_rows, r.cuts, r.public_histogram, r.cover_size, r.cell_count, r.defined_by, r.state, "
-	    "(r.state OPERATOR(pg_catalog.=) 'running' AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a "
-	    "  WHERE a.pid OPERATOR(pg_catalog.=) r.run_pid AND a.state OPERATOR(pg_catalog.=) 'active' "
-	    "  AND a.query_start OPERATOR(pg_catalog.<=) r.run_started_at)), "
-	    "r.synthetic, r.private_rows "
+	    "(r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)), "
+	    "r.synthetic, r.private_rows, r.release_id "
 	    "FROM pap.release_data r WHERE r.name OPERATOR(pg_catalog.=) $1";
 	MemoryContext caller = CurrentMemoryContext;
 	Oid types[1] = {TEXTOID};
@@ -289,6 +293,7 @@ PapLoadRelease(const char *name, bool for_update)
 	}
 	Datum rows = SPI_getbinval(tuple, desc, 17, &isnull);
 	r->private_rows = isnull ? 0 : DatumGetInt64(rows);
+	r->release_id = DatumGetInt64(SPI_getbinval(tuple, desc, 18, &isnull));
 	if (hist_count != r->cell_count)
 		elog(ERROR, "pap_release: release \"%s\" has a public histogram of the wrong size", name);
 	return r;

@@ -78,7 +78,11 @@ struct PapRelease {
 	bool run_live;       // state = running and the running statement is still executing
 	double *synthetic;   // cell_count weights, when released
 	int64 private_rows;  // when released
+	int64 release_id;    // the second key of the run's advisory lock
 };
+// The first key of a run's advisory lock: the OID of pap.release_data (pap.run_in_progress uses the same).
+uint32 PapReleaseLockKey();
+
 // Loads a release (as the catalog owner; the caller's SPI connection must be open) into the memory context
 // current at the call, which is current again on return. Raises 42704 if absent.
 // for_update locks the row until the end of the transaction.

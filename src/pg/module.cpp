@@ -1,4 +1,5 @@
 // Module entry: PG_MODULE_MAGIC and the settings under the reserved prefix pap_release.
+#include "pg/error_bridge.hpp"  // declares pap_debug_inject_error
 #include "pg/glue.hpp"
 
 extern "C" {
@@ -9,6 +10,7 @@ void _PG_init(void);
 
 int pap_test_seed = -1;
 int pap_max_cover_queries = 1000000;
+int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
 
 void
 _PG_init(void)
@@ -21,5 +23,12 @@ _PG_init(void)
 	                        "Largest cover (number of cover queries) a release may have.",
 	                        "A query class whose cover would be larger is rejected when the release is defined.",
 	                        &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("pap_release.debug_inject_error",
+	                        "Test hook: makes every call into the C++ core throw (1 std::runtime_error, "
+	                        "2 std::bad_alloc, 3 internal pap::core::Error, 4 a non-exception type); 0 (the default) "
+	                        "is off.",
+	                        "Only for tests of the exception boundary (sql/06_exception_boundary.sql). Every "
+	                        "function that calls the core fails while it is set.",
+	                        &pap_debug_inject_error, 0, 0, 4, PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pap_release");
 }
