@@ -35,6 +35,27 @@ Float8Argument(FunctionCallInfo fcinfo, int i, const char *what)
 	return PG_GETARG_FLOAT8(i);
 }
 
+// The arguments pap.plan and pap.run_release share, read and checked before anything else happens.
+struct RunArguments {
+	char *name;
+	double epsilon, delta;
+	char *mechanism, *prior;
+};
+
+static RunArguments
+ReadRunArguments(FunctionCallInfo fcinfo)
+{
+	RunArguments a;
+	a.name = TextArgument(fcinfo, 0, "release name");
+	a.epsilon = Float8Argument(fcinfo, 1, "epsilon");
+	a.delta = Float8Argument(fcinfo, 2, "delta");
+	a.mechanism = TextArgument(fcinfo, 3, "mechanism");
+	a.prior = TextArgument(fcinfo, 4, "prior");
+	PAP_CORE(pap::core::ParseMechanism(a.mechanism); pap::core::ParseUniformPrior(a.prior);
+	         pap::core::ValidatePrivacyParameters(a.epsilon, a.delta));
+	return a;
+}
+
 static pap::core::PlanRequest
 PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double delta, const char *mechanism,
                const char *prior)
@@ -64,13 +85,9 @@ Float8Array2(const double v[2])
 extern "C" Datum
 pap_plan(PG_FUNCTION_ARGS)
 {
-	char *name = TextArgument(fcinfo, 0, "release name");
-	double epsilon = Float8Argument(fcinfo, 1, "epsilon");
-	double delta = Float8Argument(fcinfo, 2, "delta");
-	char *mechanism = TextArgument(fcinfo, 3, "mechanism");
-	char *prior = TextArgument(fcinfo, 4, "prior");
-	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ParseUniformPrior(prior);
-	         pap::core::ValidatePrivacyParameters(epsilon, delta));
+	const RunArguments args = ReadRunArguments(fcinfo);
+	char *name = args.name, *mechanism = args.mechanism, *prior = args.prior;
+	const double epsilon = args.epsilon, delta = args.delta;
 	TupleDesc desc;
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "pap.plan must return a record");
@@ -126,13 +143,9 @@ static const char *const kRunDetailsSql =
 extern "C" Datum
 pap_run_release(PG_FUNCTION_ARGS)
 {
-	char *name = TextArgument(fcinfo, 0, "release name");
-	double epsilon = Float8Argument(fcinfo, 1, "epsilon");
-	double delta = Float8Argument(fcinfo, 2, "delta");
-	char *mechanism = TextArgument(fcinfo, 3, "mechanism");
-	char *prior = TextArgument(fcinfo, 4, "prior");
-	PAP_CORE(pap::core::ParseMechanism(mechanism); pap::core::ParseUniformPrior(prior);
-	         pap::core::ValidatePrivacyParameters(epsilon, delta));
+	const RunArguments args = ReadRunArguments(fcinfo);
+	char *name = args.name, *mechanism = args.mechanism, *prior = args.prior;
+	const double epsilon = args.epsilon, delta = args.delta;
 	// The charge must be committed before any private row is read, so the procedure commits in the middle:
 	// that needs a CALL outside any transaction block.
 	const bool nonatomic = fcinfo->context && IsA(fcinfo->context, CallContext) &&
