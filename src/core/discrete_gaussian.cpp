@@ -8,6 +8,7 @@
 
 #include "core/discrete_laplace.hpp"
 #include "core/errors.hpp"
+#include "core/grid_round_up.hpp"
 
 namespace pap::core {
 
@@ -115,22 +116,10 @@ RationalVariance
 VarianceAtLeast(double sigma2)
 {
 	CheckVarianceDouble(sigma2);
-	// As ScaleAtLeast: sigma2 * 2^20 is exact (overflow to inf is caught below), the 1e-12 margin covers the
-	// rounding of whatever computed sigma2, and the product's own rounding (~1e-16) is far inside the margin.
-	const double x = std::ldexp(sigma2, kVarianceDenominatorBits);
-	const double y = std::ceil(x * (1.0 + 1e-12));
-	if (!(y <= double(kMaxVarianceNumerator)))
-		throw Error(ErrorKind::LimitExceeded, "noise variance is too large to sample exactly",
-		            "The largest supported variance is about 4.4e12 (sigma about 2.1e6).");
-	// y is an integer <= 2^62, so the conversion and the comparison below are exact.
-	std::uint64_t numerator = static_cast<std::uint64_t>(y);
-	if (numerator == 0)
-		numerator = 1;
-	if (static_cast<double>(numerator) < x)
-		throw Error(ErrorKind::Internal, "noise variance rounded below the requested variance");
-	const std::uint64_t denominator = std::uint64_t(1) << kVarianceDenominatorBits;
-	const std::uint64_t g = std::gcd(numerator, denominator);
-	return RationalVariance{numerator / g, denominator / g};
+	const GridFraction f = RoundUpOnGrid(sigma2, kVarianceDenominatorBits, kMaxVarianceNumerator,
+	                                     "noise variance is too large to sample exactly",
+	                                     "The largest supported variance is about 4.4e12 (sigma about 2.1e6).");
+	return RationalVariance{f.numerator, f.denominator};
 }
 
 std::uint64_t

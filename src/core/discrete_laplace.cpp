@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/errors.hpp"
+#include "core/grid_round_up.hpp"
 
 namespace pap::core {
 
@@ -130,24 +131,10 @@ ScaleAtLeast(double b)
 {
 	if (!(b > 0) || !std::isfinite(b))
 		throw Error(ErrorKind::InvalidParameter, "noise scale must be finite and positive");
-	// b * 2^20 is exact (a power-of-two scaling of a finite double; overflow to inf is caught below). The
-	// relative margin 1e-12 absorbs the rounding error of the double computation that produced b (e.g.
-	// sensitivity / epsilon, a few ulps ~ 1e-16 each), so the rational is >= the true scale, not just >= b.
-	// Its own rounding (~1e-16 relative) is far smaller than the margin, so ceil(y) >= x holds.
-	const double x = std::ldexp(b, kScaleDenominatorBits);
-	const double y = std::ceil(x * (1.0 + 1e-12));
-	if (!(y <= double(kMaxScaleNumerator)))
-		throw Error(ErrorKind::LimitExceeded, "noise scale is too large to sample exactly",
-		            "The largest supported noise scale is about 4.29e9.");
-	// y is an integer <= 2^52, so the conversion and the comparison below are exact.
-	std::uint64_t numerator = static_cast<std::uint64_t>(y);
-	if (numerator == 0)
-		numerator = 1;
-	if (static_cast<double>(numerator) < x)
-		throw Error(ErrorKind::Internal, "noise scale rounded below the requested scale");
-	std::uint64_t denominator = std::uint64_t(1) << kScaleDenominatorBits;
-	const std::uint64_t g = std::gcd(numerator, denominator);
-	return RationalScale{numerator / g, denominator / g};
+	const GridFraction f = RoundUpOnGrid(b, kScaleDenominatorBits, kMaxScaleNumerator,
+	                                     "noise scale is too large to sample exactly",
+	                                     "The largest supported noise scale is about 4.29e9.");
+	return RationalScale{f.numerator, f.denominator};
 }
 
 double
