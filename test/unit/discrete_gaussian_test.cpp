@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <boost/math/special_functions/gamma.hpp>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "chi_squared.hpp"
 #include "core/errors.hpp"
 #include "core/random_source.hpp"
 #include "test_support.hpp"
@@ -25,8 +25,9 @@
 namespace pap::core {
 namespace {
 
+using test::ChiSquaredResult;
+
 constexpr std::size_t kGaussianSamples = 200000;
-constexpr double kMinExpectedCount = 5.0;
 constexpr double kPValueThreshold = 1e-6;
 
 // The pmf with its normaliser computed once: P[x] = P[0] exp(-x^2 / (2 sigma2)).
@@ -63,78 +64,14 @@ private:
 	double p0_;
 };
 
-struct ChiSquaredResult {
-	double statistic;
-	int df;
-	double p_value;
-};
-
-ChiSquaredResult
-ChiSquared(const std::vector<double> &observed, const std::vector<double> &expected)
-{
-	double statistic = 0;
-	for (std::size_t i = 0; i < observed.size(); ++i)
-		statistic += (observed[i] - expected[i]) * (observed[i] - expected[i]) / expected[i];
-	const int df = int(observed.size()) - 1;
-	// Upper tail of chi-squared(df) = Q(df/2, statistic/2), the regularized upper incomplete gamma.
-	return {statistic, df, boost::math::gamma_q(df / 2.0, statistic / 2.0)};
-}
-
-// Chi-squared of samples against the discrete Gaussian pmf with variance parameter sigma2. Bins of `width`
-// integers: a centre bin around 0, then bins outwards on both sides while each still expects >= 5 samples and the
-// pooled tail beyond it does too; everything further out is pooled into one tail bin per side.
+// Chi-squared of samples against the discrete Gaussian pmf with variance parameter sigma2 (binning: chi_squared.hpp).
 ChiSquaredResult
 GaussianGoodnessOfFit(const std::vector<std::int64_t> &samples, double sigma2, std::int64_t width, const char *label)
 {
 	const GaussianModel model(sigma2);
-	const double n = double(samples.size());
-	const std::int64_t half = (width - 1) / 2;
-	std::int64_t k = half;  // positive bins cover half+1 .. k
-	std::vector<double> positive_probs;
-	for (;;) {
-		const double bin = model.Range(k + 1, k + width);
-		if (n * bin < kMinExpectedCount || n * model.UpperTail(k + width) < kMinExpectedCount)
-			break;
-		positive_probs.push_back(bin);
-		k += width;
-	}
-	const double tail = model.UpperTail(k);
-	const double centre = model.Range(-half, half);
-	EXPECT_GE(n * tail, kMinExpectedCount);
-	EXPECT_GE(n * centre, kMinExpectedCount);
-
-	// Bin i has lower edge lower[i]; order: negative tail, negative bins, centre, positive bins, positive tail.
-	std::vector<std::int64_t> lower;
-	std::vector<double> probs;
-	lower.push_back(std::numeric_limits<std::int64_t>::min());
-	probs.push_back(tail);
-	for (std::size_t i = positive_probs.size(); i-- > 0;) {
-		lower.push_back(-(half + std::int64_t(i + 1) * width));
-		probs.push_back(positive_probs[i]);
-	}
-	lower.push_back(-half);
-	probs.push_back(centre);
-	for (std::size_t i = 0; i < positive_probs.size(); ++i) {
-		lower.push_back(half + 1 + std::int64_t(i) * width);
-		probs.push_back(positive_probs[i]);
-	}
-	lower.push_back(k + 1);
-	probs.push_back(tail);
-
-	std::vector<double> observed(lower.size(), 0), expected(lower.size());
-	for (std::int64_t x : samples)
-		observed[std::size_t(std::upper_bound(lower.begin(), lower.end(), x) - lower.begin()) - 1] += 1;
-	double total_prob = 0;
-	for (std::size_t i = 0; i < probs.size(); ++i) {
-		expected[i] = n * probs[i];
-		total_prob += probs[i];
-	}
-	EXPECT_NEAR(total_prob, 1.0, 1e-9) << "bins must partition the integers";
-
-	const ChiSquaredResult r = ChiSquared(observed, expected);
-	std::printf("[ chi2     ] %s: sigma2=%.6g width=%lld samples=%zu bins=%zu statistic=%.2f df=%d p=%.4g\n", label,
-	            sigma2, (long long)width, samples.size(), lower.size(), r.statistic, r.df, r.p_value);
-	return r;
+	return test::SymmetricGoodnessOfFit(
+	    samples, [&](std::int64_t a, std::int64_t c) { return model.Range(a, c); },
+	    [&](std::int64_t k) { return model.UpperTail(k); }, {"sigma2", sigma2}, width, label);
 }
 
 std::vector<std::int64_t>

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <boost/math/special_functions/gamma.hpp>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -18,14 +17,17 @@
 #include <string>
 #include <vector>
 
+#include "chi_squared.hpp"
 #include "core/errors.hpp"
 #include "core/random_source.hpp"
 
 namespace pap::core {
 namespace {
 
+using test::ChiSquared;
+using test::ChiSquaredResult;
+
 constexpr std::size_t kLaplaceSamples = 200000;
-constexpr double kMinExpectedCount = 5.0;
 constexpr double kPValueThreshold = 1e-6;
 
 // P[a <= X <= c] for 1 <= a <= c: sum of q^x (1-q)/(1+q) with q = e^{-1/b}, in closed form.
@@ -59,81 +61,13 @@ IntervalProbability(std::int64_t lo, std::int64_t hi, double b)
 	return p;
 }
 
-struct ChiSquaredResult {
-	double statistic;
-	int df;
-	double p_value;
-};
-
-double
-ChiSquaredPValue(double statistic, int df)
-{
-	// Upper tail of chi-squared(df) = Q(df/2, statistic/2), the regularized upper incomplete gamma.
-	return boost::math::gamma_q(df / 2.0, statistic / 2.0);
-}
-
-ChiSquaredResult
-ChiSquared(const std::vector<double> &observed, const std::vector<double> &expected)
-{
-	double statistic = 0;
-	for (std::size_t i = 0; i < observed.size(); ++i)
-		statistic += (observed[i] - expected[i]) * (observed[i] - expected[i]) / expected[i];
-	const int df = int(observed.size()) - 1;
-	return {statistic, df, ChiSquaredPValue(statistic, df)};
-}
-
-// Chi-squared of samples against the discrete Laplace pmf of scale b. Bins of `width` integers: a centre bin
-// around 0, then bins outwards on both sides while each still expects >= 5 samples and the pooled tail beyond
-// it does too; everything further out is pooled into one tail bin per side.
+// Chi-squared of samples against the discrete Laplace pmf of scale b (binning: chi_squared.hpp).
 ChiSquaredResult
 LaplaceGoodnessOfFit(const std::vector<std::int64_t> &samples, double b, std::int64_t width, const char *label)
 {
-	const double n = double(samples.size());
-	const std::int64_t half = (width - 1) / 2;
-	std::int64_t k = half;  // positive bins cover half+1 .. k
-	std::vector<double> positive_probs;
-	while (n * PositiveRangeProbability(k + 1, k + width, b) >= kMinExpectedCount &&
-	       n * UpperTailProbability(k + width, b) >= kMinExpectedCount) {
-		positive_probs.push_back(PositiveRangeProbability(k + 1, k + width, b));
-		k += width;
-	}
-	const double tail = UpperTailProbability(k, b);
-	const double centre = IntervalProbability(-half, half, b);
-	EXPECT_GE(n * tail, kMinExpectedCount);
-	EXPECT_GE(n * centre, kMinExpectedCount);
-
-	// Bin i has lower edge lower[i]; order: negative tail, negative bins, centre, positive bins, positive tail.
-	std::vector<std::int64_t> lower;
-	std::vector<double> probs;
-	lower.push_back(std::numeric_limits<std::int64_t>::min());
-	probs.push_back(tail);
-	for (std::size_t i = positive_probs.size(); i-- > 0;) {
-		lower.push_back(-(half + std::int64_t(i + 1) * width));
-		probs.push_back(positive_probs[i]);
-	}
-	lower.push_back(-half);
-	probs.push_back(centre);
-	for (std::size_t i = 0; i < positive_probs.size(); ++i) {
-		lower.push_back(half + 1 + std::int64_t(i) * width);
-		probs.push_back(positive_probs[i]);
-	}
-	lower.push_back(k + 1);
-	probs.push_back(tail);
-
-	std::vector<double> observed(lower.size(), 0), expected(lower.size());
-	for (std::int64_t x : samples)
-		observed[std::size_t(std::upper_bound(lower.begin(), lower.end(), x) - lower.begin()) - 1] += 1;
-	double total_prob = 0;
-	for (std::size_t i = 0; i < probs.size(); ++i) {
-		expected[i] = n * probs[i];
-		total_prob += probs[i];
-	}
-	EXPECT_NEAR(total_prob, 1.0, 1e-9) << "bins must partition the integers";
-
-	const ChiSquaredResult r = ChiSquared(observed, expected);
-	std::printf("[ chi2     ] %s: b=%.6g width=%lld samples=%zu bins=%zu statistic=%.2f df=%d p=%.4g\n", label, b,
-	            (long long)width, samples.size(), lower.size(), r.statistic, r.df, r.p_value);
-	return r;
+	return test::SymmetricGoodnessOfFit(
+	    samples, [b](std::int64_t lo, std::int64_t hi) { return IntervalProbability(lo, hi, b); },
+	    [b](std::int64_t k) { return UpperTailProbability(k, b); }, {"b", b}, width, label);
 }
 
 std::vector<std::int64_t>
