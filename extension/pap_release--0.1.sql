@@ -166,7 +166,8 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT predicted_error pg_catalog.float8, OUT public_only_error pg_catalog.float8,
                          OUT book_private_rows pg_catalog.float8, OUT book_public_rows pg_catalog.float8,
                          OUT book_guarantee_holds pg_catalog.bool, OUT book_cutoff pg_catalog.float8,
-                         OUT cutoff pg_catalog.int8, OUT threshold pg_catalog.float8,
+                         OUT cutoff pg_catalog.int8, OUT cutoff_suffices pg_catalog.bool,
+                         OUT threshold pg_catalog.float8,
                          OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED

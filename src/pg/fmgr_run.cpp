@@ -108,8 +108,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	pap::core::PlanSummary s;
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	PAP_CORE(s = pap::core::MakePlan(req));
-	Datum values[19];
-	bool nulls[19] = {false};
+	Datum values[20];
+	bool nulls[20] = {false};
 	values[0] = CStringGetTextDatum("pmw");
 	values[1] = Int64GetDatum(n);
 	values[2] = Int64GetDatum(r->public_rows);
@@ -124,14 +124,15 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[11] = BoolGetDatum(double(n) >= s.book_private_rows && double(r->public_rows) >= s.book_public_rows);
 	values[12] = Float8GetDatum(s.book_cutoff);
 	values[13] = Int64GetDatum(s.cutoff);
-	values[14] = Float8GetDatum(s.threshold);
-	values[15] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth sparse vector)"
+	values[14] = BoolGetDatum(s.converges);
+	values[15] = Float8GetDatum(s.threshold);
+	values[16] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth sparse vector)"
 	                                                          : "pure (Lyu-Su-Li sparse vector)");
-	values[16] = Float8Array2(s.epsilon_split);
-	values[17] = Float8Array2(s.noise_scales);
-	values[18] = Int32GetDatum(s.max_passes);
+	values[17] = Float8Array2(s.epsilon_split);
+	values[18] = Float8Array2(s.noise_scales);
+	values[19] = Int32GetDatum(s.max_passes);
 	if (s.approximate_accounting)
-		nulls[16] = true;
+		nulls[17] = true;
 	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }
@@ -288,12 +289,13 @@ pap_run_release(PG_FUNCTION_ARGS)
 		char *details = psprintf(
 		    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
 		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
-		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"predicted_error\": %.17g, "
+		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
+	    "\"predicted_error\": %.17g, "
 		    "\"public_only_error\": %.17g, \"prior\": \"%s\"}",
 		    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
 		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
 		    out.plan.max_passes, out.updates, out.passes,
-		    out.cutoff_reached ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error, prior);
+		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error, prior);
 		Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
 		Datum store_values[5] = {
 		    CStringGetTextDatum(name),
