@@ -290,12 +290,12 @@ pap_run_release(PG_FUNCTION_ARGS)
 		    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
 		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
 		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
-	    "\"predicted_error\": %.17g, "
-		    "\"public_only_error\": %.17g, \"prior\": \"%s\"}",
+		    "\"predicted_error\": %.17g, \"public_only_error\": %.17g, \"prior\": \"%s\"}",
 		    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
 		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
 		    out.plan.max_passes, out.updates, out.passes,
-		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false", out.plan.predicted_error, out.plan.public_only_error, prior);
+		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false", out.plan.predicted_error,
+		    out.plan.public_only_error, prior);
 		Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
 		Datum store_values[5] = {
 		    CStringGetTextDatum(name),
