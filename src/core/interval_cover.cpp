@@ -158,6 +158,24 @@ IntervalCover::Shape(std::size_t q) const
 	return shape;
 }
 
+CellShape
+IntervalCover::ShapeOfCell(std::size_t cell) const
+{
+	if (cell >= std::size_t(axis_.BinCount()))
+		throw Error(ErrorKind::Internal, "cell index out of range");
+	CellShape shape{};
+	if (std::int32_t(cell) == axis_.NullBin()) {
+		shape.is_null = true;
+		return shape;
+	}
+	const std::vector<double> &w = axis_.cuts();
+	if (cell > 0)
+		shape.lower = ValueBound{true, w[cell - 1], false};
+	if (cell < w.size())
+		shape.upper = ValueBound{true, w[cell], true};
+	return shape;
+}
+
 std::string
 IntervalCover::Render(std::size_t q, std::string (*format_value)(double, const void *), const void *context) const
 {

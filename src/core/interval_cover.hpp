@@ -11,10 +11,12 @@
 // The NULL bin is in no query: a SQL comparison with NULL is never true.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/cover.hpp"
 #include "core/numeric_axis.hpp"
 #include "core/query_class.hpp"
 #include "core/query_text.hpp"
@@ -22,38 +24,30 @@
 
 namespace pap::core {
 
-// One side of an interval on the value line.
-struct ValueBound {
-	bool present = false;
-	double value = 0.0;
-	bool inclusive = false;
-};
-
-// The readable form of a cover query: "col > lower AND col <= upper" (either side may be absent), or empty.
-struct CoverQueryShape {
-	bool empty = false;        // labels no public value (for thresholds: "col < w_1")
-	ValueBound lower;          // always exclusive when present
-	ValueBound upper;          // inclusive when present (exclusive only for the empty threshold query)
-};
-
-class IntervalCover {
+class IntervalCover : public Cover {
 public:
 	// Throws Error(LimitExceeded) when the cover would have more than max_queries queries.
 	IntervalCover(QueryClass query_class, NumericAxis axis, std::size_t max_queries);
 
 	const QueryClass &query_class() const { return class_; }
 	const NumericAxis &axis() const { return axis_; }
-	std::size_t QueryCount() const { return cells_.size(); }
-	std::size_t CellCount() const { return std::size_t(axis_.BinCount()); }
+	std::size_t QueryCount() const override { return cells_.size(); }
+	std::size_t CellCount() const override { return std::size_t(axis_.BinCount()); }
 	const CellInterval &Cells(std::size_t q) const { return cells_[q]; }
 	IntervalWorkload MakeWorkload() const { return IntervalWorkload(cells_, CellCount()); }
+	std::unique_ptr<Workload> NewWorkload() const override
+	{
+		return std::make_unique<IntervalWorkload>(MakeWorkload());
+	}
 
 	// The cover query a parsed query projects to. literal_values[i] is the value of the i-th literal in reading
 	// order (the BETWEEN upper bound right after its lower bound). Error(UndefinedColumn) for another column,
 	// Error(QueryOutsideClass) for a query of another shape.
-	std::size_t Project(const QueryText &query, const std::vector<double> &literal_values) const;
+	std::size_t Project(const QueryText &query, const std::vector<double> &literal_values) const override;
 
-	CoverQueryShape Shape(std::size_t q) const;
+	CoverQueryShape Shape(std::size_t q) const override;
+	CellShape ShapeOfCell(std::size_t cell) const override;  // bin `cell` of the axis
+	int VcDimension() const override { return class_.VcDimension(); }
 	// e.g. "price > 326 AND price <= 1000"; format_value renders a cut value as a literal of the column's type.
 	std::string Render(std::size_t q, std::string (*format_value)(double, const void *), const void *context) const;
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/interval_cover.hpp"  // NumericLiteralValue, FormatFloat8: no cover type is named here
 #include "core/pmw_plan.hpp"
 #include "core/query_class.hpp"
 
@@ -49,12 +50,12 @@ BuildDefinedRelease(const char *class_text, const double *values, const std::int
 {
 	const QueryClass cls = ParseQueryClass(class_text);
 	NumericAxis axis = NumericAxis::FromPublicValues(std::vector<double>(values, values + value_count));
-	const IntervalCover cover(cls, axis, max_cover_queries);
+	const std::unique_ptr<Cover> cover = MakeCover(cls, axis, max_cover_queries);
 	DefinedRelease out{};
 	out.cut_count = axis.cut_count();
 	out.cuts = AllocateArray<double>(allocate, out.cut_count);
 	std::copy(axis.cuts().begin(), axis.cuts().end(), out.cuts);
-	out.cell_count = cover.CellCount();
+	out.cell_count = cover->CellCount();
 	out.public_histogram = AllocateArray<std::int64_t>(allocate, out.cell_count);
 	std::fill(out.public_histogram, out.public_histogram + out.cell_count, 0);
 	std::int64_t rows = null_rows;
@@ -65,7 +66,7 @@ BuildDefinedRelease(const char *class_text, const double *values, const std::int
 		rows += counts[i];
 	}
 	out.public_histogram[axis.NullBin()] += null_rows;
-	out.cover_size = std::int64_t(cover.QueryCount());
+	out.cover_size = std::int64_t(cover->QueryCount());
 	out.public_rows = rows;
 	return out;
 }
@@ -142,10 +143,11 @@ RunSummary
 RunRelease(const RunRequest &r, Allocate allocate)
 {
 	const QueryClass cls = ParseQueryClass(r.plan.class_text);
-	const IntervalCover cover(cls, NumericAxis::FromCuts(std::vector<double>(r.cuts, r.cuts + r.cut_count)),
-	                          std::size_t(r.plan.cover_size));
-	const std::size_t cells = cover.CellCount();
-	if (std::int64_t(cells) != r.plan.cell_count || std::int64_t(cover.QueryCount()) != r.plan.cover_size)
+	const std::unique_ptr<Cover> cover =
+	    MakeCover(cls, NumericAxis::FromCuts(std::vector<double>(r.cuts, r.cuts + r.cut_count)),
+	              std::size_t(r.plan.cover_size));
+	const std::size_t cells = cover->CellCount();
+	if (std::int64_t(cells) != r.plan.cell_count || std::int64_t(cover->QueryCount()) != r.plan.cover_size)
 		throw Error(ErrorKind::Internal, "stored release does not match its class");
 	std::vector<std::int64_t> histogram(r.private_histogram, r.private_histogram + cells);
 	std::int64_t n = 0;
@@ -160,9 +162,9 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	PmwPlanInput in;
 	in.private_rows = n;
 	in.public_rows = r.plan.public_rows;
-	in.cover_size = cover.QueryCount();
+	in.cover_size = cover->QueryCount();
 	in.cells = cells;
-	in.vc_dimension = cls.VcDimension();
+	in.vc_dimension = cover->VcDimension();
 	in.epsilon = r.plan.epsilon;
 	in.delta = r.plan.delta;
 	in.alpha = r.plan.alpha;
@@ -178,8 +180,8 @@ RunRelease(const RunRequest &r, Allocate allocate)
 		rng = std::make_unique<SeededRandomSource>(std::uint64_t(r.seed));
 	else
 		rng = std::make_unique<SecureRandomSource>(r.fill_secure, nullptr);
-	const IntervalWorkload workload = cover.MakeWorkload();
-	const PmwResult result = RunPmw(workload, histogram, prior, plan.parameters, *rng, r.interrupted);
+	const std::unique_ptr<Workload> workload = cover->NewWorkload();
+	const PmwResult result = RunPmw(*workload, histogram, prior, plan.parameters, *rng, r.interrupted);
 
 	out.synthetic = AllocateArray<double>(allocate, cells);
 	std::copy(result.synthetic.begin(), result.synthetic.end(), out.synthetic);
@@ -193,33 +195,31 @@ RunRelease(const RunRequest &r, Allocate allocate)
 class ReleaseModel {
 public:
 	ReleaseModel(QueryClass cls, NumericAxis axis, std::vector<double> synthetic, std::int64_t private_rows)
-	    : cover_(std::move(cls), std::move(axis), ~std::size_t(0)), synthetic_(std::move(synthetic)),
-	      private_rows_(private_rows)
+	    : column_(cls.column), cover_(MakeCover(cls, std::move(axis), ~std::size_t(0))),
+	      synthetic_(std::move(synthetic)), private_rows_(private_rows)
 	{
-		if (synthetic_.size() != cover_.CellCount())
+		if (synthetic_.size() != cover_->CellCount())
 			throw Error(ErrorKind::Internal, "stored synthetic distribution does not match the release's cells");
-		prefix_.assign(synthetic_.size() + 1, 0.0);
-		for (std::size_t i = 0; i < synthetic_.size(); i++)
-			prefix_[i + 1] = prefix_[i] + synthetic_[i];
+		// Every answer at once through the cover's workload (prefix sums for intervals): O(queries + cells).
+		cover_->NewWorkload()->Evaluate(synthetic_, answers_);
 	}
-	const IntervalCover &cover() const { return cover_; }
+	const Cover &cover() const { return *cover_; }
+	const std::string &column() const { return column_; }
 	double Answer(std::size_t q) const
 	{
-		if (q >= cover_.QueryCount())
+		if (q >= cover_->QueryCount())
 			throw Error(ErrorKind::Internal, "cover query index out of range");
-		const CellInterval &iv = cover_.Cells(q);
-		if (iv.empty())
-			return 0.0;
 		// Clamp the tiny negative or > 1 values that rounding in the prefix sums can produce.
-		return std::min(1.0, std::max(0.0, prefix_[std::size_t(iv.hi) + 1] - prefix_[std::size_t(iv.lo)]));
+		return std::min(1.0, std::max(0.0, answers_[q]));
 	}
 	double Weight(std::size_t cell) const { return synthetic_.at(cell); }
 	std::int64_t private_rows() const { return private_rows_; }
 
 private:
-	IntervalCover cover_;
+	std::string column_;
+	std::unique_ptr<Cover> cover_;
 	std::vector<double> synthetic_;
-	std::vector<double> prefix_;
+	std::vector<double> answers_;  // per cover query, unclamped
 	std::int64_t private_rows_;
 };
 
@@ -248,7 +248,7 @@ std::size_t ModelCellCount(const ReleaseModel *m) { return m->cover().CellCount(
 double ModelAnswer(const ReleaseModel *m, std::size_t q) { return m->Answer(q); }
 double ModelCellWeight(const ReleaseModel *m, std::size_t cell) { return m->Weight(cell); }
 std::int64_t ModelPrivateRows(const ReleaseModel *m) { return m->private_rows(); }
-const char *ModelColumn(const ReleaseModel *m) { return m->cover().query_class().column.c_str(); }
+const char *ModelColumn(const ReleaseModel *m) { return m->column().c_str(); }
 
 std::size_t
 ModelProjectNumericQuery(const ReleaseModel *model, const char *query)
@@ -301,20 +301,7 @@ ModelCoverQueryShape(const ReleaseModel *model, std::size_t q)
 CellShape
 ModelCellShape(const ReleaseModel *model, std::size_t cell)
 {
-	const NumericAxis &axis = model->cover().axis();
-	if (cell >= std::size_t(axis.BinCount()))
-		throw Error(ErrorKind::Internal, "cell index out of range");
-	CellShape shape{};
-	if (std::int32_t(cell) == axis.NullBin()) {
-		shape.is_null = true;
-		return shape;
-	}
-	const std::vector<double> &w = axis.cuts();
-	if (cell > 0)
-		shape.lower = ValueBound{true, w[cell - 1], false};
-	if (cell < w.size())
-		shape.upper = ValueBound{true, w[cell], true};
-	return shape;
+	return model->cover().ShapeOfCell(cell);
 }
 
 void

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/interval_cover.hpp"
+#include "core/cover.hpp"
 #include "core/pmw.hpp"
 #include "core/random_source.hpp"
 
@@ -113,13 +113,8 @@ std::size_t ParsedQueryLiteralCount(const ParsedQuery *query);
 const char *ParsedQueryLiteral(const ParsedQuery *query, std::size_t i);  // text; valid while query lives
 std::size_t ModelProjectParsedQuery(const ReleaseModel *model, const ParsedQuery *query, const double *literal_values);
 
-// The readable shape of a cover query or cell: bounds on the column (see CoverQueryShape).
+// The readable shape of a cover query or cell: bounds on the column (see CoverQueryShape, CellShape).
 CoverQueryShape ModelCoverQueryShape(const ReleaseModel *model, std::size_t cover_query);
-// Cell bounds: lower exclusive / upper inclusive, either may be absent; is_null for the NULL cell.
-struct CellShape {
-	bool is_null;
-	ValueBound lower, upper;
-};
 CellShape ModelCellShape(const ReleaseModel *model, std::size_t cell);
 const char *ModelColumn(const ReleaseModel *model);  // valid while the model lives
 
