@@ -8,19 +8,6 @@ namespace pap::core {
 
 namespace {
 
-void
-Add(double &acc, double x)
-{
-	acc += x;
-}
-
-void
-Add(std::int64_t &acc, std::int64_t x)
-{
-	if (__builtin_add_overflow(acc, x, &acc))
-		throw Error(ErrorKind::LimitExceeded, "cell counts overflow a 64-bit integer");
-}
-
 // A corner sum of int64 terms in 128 bits: partial sums of the 2^k signed terms may leave the int64 range even
 // when the box's count does not. k <= 63 (each such axis has radix >= 2), so 2^k terms of |x| < 2^63 fit.
 std::int64_t
@@ -96,7 +83,7 @@ BoxWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answers) c
 			continue;
 		for (std::size_t base = 0; base < n; base += block)
 			for (std::size_t i = base + s; i < base + block; i++)
-				Add(prefix[i], prefix[i - s]);
+				AddToAnswer(prefix[i], prefix[i - s]);
 	}
 	answers.assign(plans_.size(), T(0));
 	for (std::size_t q = 0; q < plans_.size(); q++) {
@@ -105,7 +92,7 @@ BoxWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answers) c
 			continue;
 		if (plan.direct) {
 			T sum = 0;
-			grid_.ForEachCellInBox(box(q), [&](std::size_t i) { Add(sum, cells[i]); });
+			grid_.ForEachCellInBox(box(q), [&](std::size_t i) { AddToAnswer(sum, cells[i]); });
 			answers[q] = sum;
 			continue;
 		}

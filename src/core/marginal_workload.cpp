@@ -7,23 +7,6 @@
 
 namespace pap::core {
 
-namespace {
-
-void
-Add(double &acc, double x)
-{
-	acc += x;
-}
-
-void
-Add(std::int64_t &acc, std::int64_t x)
-{
-	if (__builtin_add_overflow(acc, x, &acc))
-		throw Error(ErrorKind::LimitExceeded, "cell counts overflow a 64-bit integer");
-}
-
-}  // namespace
-
 std::size_t
 MarginalWorkload::TupleHash::operator()(const std::vector<std::int32_t> &t) const
 {
@@ -152,7 +135,7 @@ MarginalWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answe
 				std::size_t slot = 0;
 				for (std::size_t j = 0; j < k; j++)
 					slot += std::size_t(at[axes[j]]) * strides[j];
-				Add(table[slot], cells[i]);
+				AddToAnswer(table[slot], cells[i]);
 			}
 		} else {
 			tuple.resize(k);
@@ -162,7 +145,7 @@ MarginalWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answe
 					tuple[j] = at[axes[j]];
 				const auto found = g.slots.find(tuple);
 				if (found != g.slots.end())
-					Add(table[found->second], cells[i]);
+					AddToAnswer(table[found->second], cells[i]);
 			}
 		}
 		for (std::size_t q : g.queries)

@@ -4,6 +4,19 @@
 
 namespace pap::core {
 
+void
+AddToAnswer(double &sum, double x)
+{
+	sum += x;
+}
+
+void
+AddToAnswer(std::int64_t &sum, std::int64_t x)
+{
+	if (__builtin_add_overflow(sum, x, &sum))
+		throw Error(ErrorKind::LimitExceeded, "cell counts overflow a 64-bit integer");
+}
+
 IntervalWorkload::IntervalWorkload(std::vector<CellInterval> intervals, std::size_t cell_count)
     : intervals_(std::move(intervals)), cell_count_(cell_count)
 {

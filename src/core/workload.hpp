@@ -23,6 +23,11 @@ public:
 	virtual double EvaluateOne(std::size_t q, const std::vector<double> &weights) const = 0;
 };
 
+// Accumulates a workload answer: synthetic weights as plain doubles, private counts with an overflow check
+// (Error(LimitExceeded)). Shared by the grouped workloads, whose code is templated on the answer type.
+void AddToAnswer(double &sum, double x);
+void AddToAnswer(std::int64_t &sum, std::int64_t x);
+
 // Inclusive range of cells [lo, hi] on one ordered axis; lo > hi is the empty query.
 struct CellInterval {
 	std::int32_t lo;
