@@ -1,121 +1,19 @@
-// Parser for the full query class language (class_spec.hpp). query_text.cpp's lexer is private to that file, so
-// this file has its own small lexer with the same token rules (identifiers, "quoted identifiers", 'strings' with
-// '' escapes, numbers taken as one run so that "1.2.3" is one bad number) plus the brackets of halfspaces'
-// directions, and the same message format ("syntax error in query class "..." at position N: expected X but found
-// Y"). One token is lexed at a time, so the first malformed token is the one reported; the parser is a set of
-// loops, never recursive, and stops at a limit as soon as it is passed, so every input takes linear time.
+// Parser for the full query class language (class_spec.hpp), on the lexer shared with query_text.cpp
+// (text_lexer.hpp), here with the brackets of halfspaces' directions as punctuation and without comparison
+// operators. One token is lexed at a time, so the first malformed token is the one reported; the parser is a set
+// of loops, never recursive, and stops at a limit as soon as it is passed, so every input takes linear time.
 #include "core/class_spec.hpp"
 
 #include <charconv>
-#include <cstdio>
 #include <system_error>
 #include <utility>
 
 #include "core/errors.hpp"
 #include "core/query_text.hpp"
+#include "core/text_lexer.hpp"
 
 namespace pap::core {
 namespace {
-
-// Error messages show at most this much of the input around the error.
-constexpr std::size_t kWholeExcerptBytes = 200;
-constexpr std::size_t kExcerptRadius = 80;
-constexpr std::size_t kFoundBytes = 40;
-
-bool IsSpace(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c) || c == '$'; }
-bool IsPunctChar(char c) { return c == '(' || c == ')' || c == ',' || c == ';' || c == '[' || c == ']'; }
-char ToLowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-std::string LowerAscii(std::string_view s)
-{
-	std::string out(s);
-	for (char &c : out) c = ToLowerAscii(c);
-	return out;
-}
-
-// Length of the well-formed UTF-8 sequence starting at text[i], or 0 if there is none: used only to show an
-// unexpected character whole rather than as a broken byte.
-std::size_t Utf8Length(std::string_view text, std::size_t i)
-{
-	const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-	const unsigned char b = byte(i);
-	std::size_t len = 0;
-	unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-	if (b >= 0xC2 && b <= 0xDF) {
-		len = 2;
-	} else if (b >= 0xE0 && b <= 0xEF) {
-		len = 3;
-		if (b == 0xE0) lo = 0xA0;
-		if (b == 0xED) hi = 0x9F;
-	} else if (b >= 0xF0 && b <= 0xF4) {
-		len = 4;
-		if (b == 0xF0) lo = 0x90;
-		if (b == 0xF4) hi = 0x8F;
-	} else {
-		return 0;
-	}
-	if (text.size() - i < len) return 0;
-	if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-	for (std::size_t k = 2; k < len; ++k)
-		if (!IsContinuationByte(text[i + k])) return 0;
-	return len;
-}
-
-// Control bytes would break the one-line message (or end it, for NUL); a space keeps byte offsets aligned.
-std::string Printable(std::string_view s)
-{
-	std::string out(s);
-	for (char &c : out) {
-		const unsigned char u = static_cast<unsigned char>(c);
-		if (u < 0x20 || u == 0x7F) c = ' ';
-	}
-	return out;
-}
-
-// Cuts s to at most max bytes without splitting a UTF-8 character, marking the cut with "...".
-std::string Shorten(std::string_view s, std::size_t max = kFoundBytes)
-{
-	if (s.size() <= max) return Printable(s);
-	std::size_t end = max;
-	while (end > 0 && IsContinuationByte(s[end])) --end;
-	return Printable(s.substr(0, end)) + "...";
-}
-
-// [+-] (digits [. digits] | . digits) [(e|E) [+-] digits]: the numbers float8in and the query parser accept,
-// less the words (Infinity, NaN), which a weight cannot be.
-bool IsValidNumber(std::string_view s)
-{
-	std::size_t i = 0;
-	const auto digits = [&] {
-		const std::size_t start = i;
-		while (i < s.size() && IsDigit(s[i])) ++i;
-		return i > start;
-	};
-	if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-	if (digits()) {
-		if (i < s.size() && s[i] == '.') {
-			++i;
-			if (!digits()) return false;
-		}
-	} else {
-		if (i >= s.size() || s[i] != '.') return false;
-		++i;
-		if (!digits()) return false;
-	}
-	if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-		++i;
-		if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-		if (!digits()) return false;
-	}
-	return i == s.size();
-}
 
 bool IsInteger(std::string_view s)
 {
@@ -125,8 +23,6 @@ bool IsInteger(std::string_view s)
 		if (!IsDigit(s[i])) return false;
 	return true;
 }
-
-bool IsReservedWord(std::string_view lower) { return lower == "and" || lower == "between"; }
 
 struct ClassInfo {
 	ClassKind kind;
@@ -177,204 +73,15 @@ std::string WriteHint(const ClassInfo &info)
 	return std::string("Write ") + info.form + ", such as " + info.example + ".";
 }
 
-enum class TokenKind { End, Identifier, Number, String, Punct, Other };
-
-struct Token {
-	TokenKind kind = TokenKind::End;
-	std::size_t begin = 0;  // byte range of the token as written
-	std::size_t end = 0;
-	std::string value;      // identifier folded or unquoted, string unescaped, number and punctuation as written
-	bool quoted = false;    // identifier written in double quotes
-};
-
-bool IsPunct(const Token &t, char c) { return t.kind == TokenKind::Punct && t.value.size() == 1 && t.value[0] == c; }
-
 constexpr const char *kGrammar =
     "A query class is a name followed by its arguments in parentheses, such as \"thresholds(price)\", "
     "\"boxes(carat, price)\", \"marginals(2; age, sex, race)\", \"halfspaces(x, y; [1, 2], [1, -1])\" or "
     "\"predicates('age > 40', 'sex = 1')\".";
 
-class Lexer {
-public:
-	explicit Lexer(std::string_view text) : text_(text)
-	{
-		if (text_.size() > kMaxClassTextBytes)
-			throw Error(ErrorKind::LimitExceeded,
-			            "query class text of " + std::to_string(text_.size()) + " bytes exceeds the limit of " +
-			                std::to_string(kMaxClassTextBytes) + " bytes",
-			            "Query class texts, predicates included, are limited to 1 MB.");
-		const std::size_t nul = text_.find('\0');
-		if (nul != std::string_view::npos)
-			Fail(nul, "unexpected NUL byte", "The query class text must not contain NUL bytes.");
-	}
+constexpr LexerRules kRules{"query class", kMaxClassTextBytes,
+                            "Query class texts, predicates included, are limited to 1 MB.", false, true};
 
-	// The grammar reminder used as the detail of syntax errors: the general one until the class is known.
-	void SetGrammar(std::string grammar) { grammar_ = std::move(grammar); }
-
-	const Token &Peek()
-	{
-		if (!has_peeked_) {
-			peeked_ = Lex();
-			has_peeked_ = true;
-		}
-		return peeked_;
-	}
-	Token Take()
-	{
-		Peek();
-		has_peeked_ = false;
-		return std::move(peeked_);
-	}
-
-	[[noreturn]] void Fail(std::size_t position, const std::string &problem, std::string detail = {},
-	                       std::string hint = {}) const
-	{
-		if (detail.empty()) detail = grammar_;
-		throw Error(ErrorKind::SyntaxError,
-		            "syntax error in query class \"" + Excerpt(position) + "\" at position " +
-		                std::to_string(position) + ": " + problem,
-		            std::move(detail), std::move(hint));
-	}
-
-	[[noreturn]] void Unexpected(const Token &found, const std::string &expected, std::string hint = {}) const
-	{
-		Fail(found.begin, "expected " + expected + " but found " + Describe(found), {}, std::move(hint));
-	}
-
-	std::string Raw(const Token &t) const { return std::string(text_.substr(t.begin, t.end - t.begin)); }
-
-	std::string Describe(const Token &t) const
-	{
-		const std::string_view raw = text_.substr(t.begin, t.end - t.begin);
-		switch (t.kind) {
-		case TokenKind::End:
-			return "end of input";
-		case TokenKind::String:
-			return Shorten(raw);  // already in single quotes
-		case TokenKind::Identifier:
-			if (t.quoted) return Shorten(raw);  // already in double quotes
-			if (IsReservedWord(t.value)) return "keyword \"" + Shorten(raw) + "\"";
-			return "\"" + Shorten(raw) + "\"";
-		case TokenKind::Other:
-			if (raw.size() == 1) {
-				const unsigned char u = static_cast<unsigned char>(raw[0]);
-				if (u < 0x20 || u >= 0x7F) {
-					char buf[8];
-					std::snprintf(buf, sizeof buf, "0x%02x", u);
-					return std::string("byte ") + buf;
-				}
-			}
-			return "\"" + Shorten(raw) + "\"";
-		default:
-			return "\"" + Shorten(raw) + "\"";
-		}
-	}
-
-private:
-	// The whole text when short, else a window around the error so that a 1 MB input gives a short message.
-	std::string Excerpt(std::size_t position) const
-	{
-		if (text_.size() <= kWholeExcerptBytes) return Printable(text_);
-		std::size_t start = position > kExcerptRadius ? position - kExcerptRadius : 0;
-		std::size_t end = text_.size() - position > kExcerptRadius ? position + kExcerptRadius : text_.size();
-		while (start < text_.size() && start > 0 && IsContinuationByte(text_[start])) ++start;
-		while (end < text_.size() && end > start && IsContinuationByte(text_[end])) --end;
-		return (start > 0 ? "..." : "") + Printable(text_.substr(start, end - start)) +
-		       (end < text_.size() ? "..." : "");
-	}
-
-	Token Lex()
-	{
-		while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
-		Token t;
-		t.begin = pos_;
-		if (pos_ >= text_.size()) {
-			t.kind = TokenKind::End;
-			t.end = pos_;
-			return t;
-		}
-		const char c = text_[pos_];
-		const char next = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\0';
-		const char after = pos_ + 2 < text_.size() ? text_[pos_ + 2] : '\0';
-		if (IsIdentStart(c)) {
-			t.kind = TokenKind::Identifier;
-			while (pos_ < text_.size() && IsIdentChar(text_[pos_])) t.value += ToLowerAscii(text_[pos_++]);
-		} else if (c == '"') {
-			t.kind = TokenKind::Identifier;
-			t.quoted = true;
-			LexQuoted('"', t);
-			if (t.value.empty())
-				Fail(t.begin, "zero-length quoted identifier",
-				     "A quoted identifier must contain at least one character.");
-		} else if (c == '\'') {
-			t.kind = TokenKind::String;
-			LexQuoted('\'', t);
-		} else if (IsDigit(c) || (c == '.' && IsDigit(next)) ||
-		           ((c == '+' || c == '-') && (IsDigit(next) || (next == '.' && IsDigit(after))))) {
-			t.kind = TokenKind::Number;
-			LexNumber(t);
-		} else if (IsPunctChar(c)) {
-			t.kind = TokenKind::Punct;
-			t.value = std::string(1, c);
-			++pos_;
-		} else {
-			t.kind = TokenKind::Other;
-			const std::size_t len = Utf8Length(text_, pos_);
-			pos_ += len > 0 ? len : 1;
-		}
-		t.end = pos_;
-		return t;
-	}
-
-	// '...' or "..." with the delimiter doubled inside; the opening delimiter is at pos_.
-	void LexQuoted(char delimiter, Token &t)
-	{
-		std::size_t i = pos_ + 1;
-		for (;;) {
-			const std::size_t close = text_.find(delimiter, i);
-			if (close == std::string_view::npos) {
-				if (delimiter == '"')
-					Fail(t.begin, "unterminated quoted identifier",
-					     "A quoted identifier ends with a double quote; write two double quotes (\"\") for a "
-					     "double quote inside it.");
-				Fail(t.begin, "unterminated quoted string",
-				     "A quoted string ends with a single quote; write two single quotes ('') for a single quote "
-				     "inside it.");
-			}
-			t.value.append(text_.substr(i, close - i));
-			if (close + 1 < text_.size() && text_[close + 1] == delimiter) {
-				t.value += delimiter;
-				i = close + 2;
-			} else {
-				pos_ = close + 1;
-				return;
-			}
-		}
-	}
-
-	// Takes the whole run of number-like characters so that "1.2.3" or "12abc" is reported as one bad number.
-	void LexNumber(Token &t)
-	{
-		std::size_t i = pos_ + 1;  // the first character is a sign, a digit or a dot
-		while (i < text_.size()) {
-			const char c = text_[i];
-			const bool exponent_sign = (c == '+' || c == '-') && (text_[i - 1] == 'e' || text_[i - 1] == 'E');
-			if (!IsIdentChar(c) && c != '.' && !exponent_sign) break;
-			++i;
-		}
-		const std::string_view raw = text_.substr(pos_, i - pos_);
-		if (!IsValidNumber(raw))
-			Fail(t.begin, "invalid number \"" + Shorten(raw) + "\"", "A number is written like 42, -3.5, .5 or 1e6.");
-		t.value = std::string(raw);
-		pos_ = i;
-	}
-
-	std::string_view text_;
-	std::string grammar_ = kGrammar;
-	std::size_t pos_ = 0;
-	Token peeked_;
-	bool has_peeked_ = false;
-};
+using Lexer = TextLexer;
 
 Error Invalid(std::string message, std::string detail, std::string hint = {})
 {
@@ -383,7 +90,7 @@ Error Invalid(std::string message, std::string detail, std::string hint = {})
 
 class Parser {
 public:
-	explicit Parser(std::string_view text) : lex_(text) {}
+	explicit Parser(std::string_view text) : lex_(text, kRules, kGrammar) {}
 
 	ClassSpec Parse()
 	{
@@ -462,10 +169,11 @@ private:
 			std::string hint;
 			if (spec_.kind == ClassKind::Marginals && IsPunct(t, ';'))
 				hint = "The order k comes first and only once: " + WriteHint(*info_).substr(6);
-			lex_.Unexpected(t, "a column name", std::move(hint));
+			lex_.Unexpected(t, "a column name", {}, std::move(hint));
 		}
 		if (!t.quoted && IsReservedWord(t.value))
-			lex_.Unexpected(t, "a column name", "Write \"" + t.value + "\" in double quotes to use it as a column name.");
+			lex_.Unexpected(t, "a column name", {},
+			                "Write \"" + t.value + "\" in double quotes to use it as a column name.");
 		return t.value;
 	}
 
@@ -502,12 +210,12 @@ private:
 	{
 		const Token order = lex_.Take();
 		if (order.kind != TokenKind::Number || !IsInteger(order.value))
-			lex_.Unexpected(order, "an integer order k",
+			lex_.Unexpected(order, "an integer order k", {},
 			                "The order k is the size of the column subsets: a whole number from 1 to the number of "
 			                "columns.");
 		const Token semicolon = lex_.Take();
 		if (!IsPunct(semicolon, ';'))
-			lex_.Unexpected(semicolon, "\";\"",
+			lex_.Unexpected(semicolon, "\";\"", {},
 			                "Separate the order from the columns with a semicolon: " + WriteHint(*info_).substr(6));
 		ParseColumns(false);
 		// Saturating: any order beyond the column limit is out of range whatever its exact value.
@@ -557,7 +265,7 @@ private:
 		for (;;) {
 			const Token open = lex_.Take();
 			if (!IsPunct(open, '['))
-				lex_.Unexpected(open, "\"[\"",
+				lex_.Unexpected(open, "\"[\"", {},
 				                "Write each direction as a bracketed list of one weight per column, such as [1, -1].");
 			if (spec_.directions.size() == kMaxClassDirections)
 				throw Error(ErrorKind::LimitExceeded,
@@ -612,7 +320,7 @@ private:
 				    text.kind == TokenKind::Other)
 					hint = "Write each predicate as SQL text in single quotes, such as 'age > 40'; write two single "
 					       "quotes ('') for a single quote inside it.";
-				lex_.Unexpected(text, "a predicate in single quotes", std::move(hint));
+				lex_.Unexpected(text, "a predicate in single quotes", {}, std::move(hint));
 			}
 			if (spec_.predicates.size() == kMaxClassPredicates)
 				throw Error(ErrorKind::LimitExceeded,
