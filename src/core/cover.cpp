@@ -1,14 +1,29 @@
 #include "core/cover.hpp"
 
+#include "core/box_cover.hpp"
+#include "core/errors.hpp"
+#include "core/halfspace_cover.hpp"
 #include "core/interval_cover.hpp"
+#include "core/marginal_cover.hpp"
+#include "core/predicate_cover.hpp"
 
 namespace pap::core {
 
 // The one place that maps a class to its cover type.
 std::unique_ptr<Cover>
-MakeCover(const QueryClass &query_class, NumericAxis axis, std::size_t max_queries)
+MakeCover(const CoverInput &input)
 {
-	return std::make_unique<IntervalCover>(query_class, std::move(axis), max_queries);
+	switch (input.spec->kind) {
+	case ClassKind::Thresholds:
+	case ClassKind::Ranges: return MakeIntervalCover(input);
+	case ClassKind::Boxes:
+	case ClassKind::Orthants: return MakeBoxCover(input);
+	case ClassKind::Marginals:
+	case ClassKind::Stumps: return MakeMarginalCover(input);
+	case ClassKind::Halfspaces: return MakeHalfspaceCover(input);
+	case ClassKind::Predicates: return MakePredicateCover(input);
+	}
+	throw Error(ErrorKind::Internal, "unknown class kind");
 }
 
 }  // namespace pap::core

@@ -1,56 +1,52 @@
-// The engine's view of a cover H~ (Algorithm 3, steps 1-4; reference/seeds.md §1.8): what BuildDefinedRelease,
-// RunRelease and the ReleaseModel need, so that a class over several columns is one more branch in MakeCover
-// rather than a change to the engine. Cells are the release's histogram cells; cover queries are sets of cells.
+// The engine's view of a cover H~ (Algorithm 3, steps 1-4; reference/seeds.md §1.8): the cover queries of a class
+// as product queries over the release's axes (product_query.hpp), the projection of any query of the class onto
+// them, and their readable text. Cells and domains are not the cover's business (cell_domain.hpp): every cover
+// query is a set of bins per axis, so it is evaluated on any domain over the same axes.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
-#include "core/numeric_axis.hpp"
-#include "core/query_class.hpp"
+#include "core/class_spec.hpp"
+#include "core/product_query.hpp"
 #include "core/query_text.hpp"
-#include "core/workload.hpp"
+#include "core/release_axis.hpp"
 
 namespace pap::core {
 
-// One side of an interval on the value line.
-struct ValueBound {
-	bool present = false;
-	double value = 0.0;
-	bool inclusive = false;
-};
-
-// The readable form of a cover query: "col > lower AND col <= upper" (either side may be absent), or empty.
-struct CoverQueryShape {
-	bool empty = false;        // labels no public value (for thresholds: "col < w_1")
-	ValueBound lower;          // always exclusive when present
-	ValueBound upper;          // inclusive when present (exclusive only for the empty threshold query)
-};
-
-// Cell bounds: lower exclusive / upper inclusive, either may be absent; is_null for the NULL cell.
-struct CellShape {
-	bool is_null;
-	ValueBound lower, upper;
+// The value of the i-th literal of a parsed query, read for the column it is compared with: `number` for a
+// Numeric axis (float8 or the temporal axis value), `text` for a Categorical axis (the column type's canonical
+// output text of the literal; "true"/"false" for booleans). The glue fills the one the axis needs.
+struct LiteralValue {
+	double number = 0.0;
+	std::string text;
 };
 
 class Cover {
 public:
 	virtual ~Cover() = default;
-	virtual std::size_t QueryCount() const = 0;
-	virtual std::size_t CellCount() const = 0;
-	// Every cover query as a Workload for the mechanisms (a concrete cover keeps its typed MakeWorkload).
-	virtual std::unique_ptr<Workload> NewWorkload() const = 0;
-	// The cover query a parsed query projects to; literal_values[i] is the value of the i-th literal in reading
-	// order (the BETWEEN upper bound right after its lower bound).
-	virtual std::size_t Project(const QueryText &query, const std::vector<double> &literal_values) const = 0;
-	virtual CoverQueryShape Shape(std::size_t q) const = 0;
-	// Error(Internal) for a cell out of range.
-	virtual CellShape ShapeOfCell(std::size_t cell) const = 0;
+	// Every cover query, in the cover's canonical order (index = cover query id, stable for a given input).
+	virtual const ProductQueryList &Queries() const = 0;
+	std::size_t QueryCount() const { return Queries().size(); }
+	// The cover query a query projects to: the one with the fewest public disagreements (at the finest
+	// granularity, the paper's unique match). `parsed` and `literals` (LiteralCount(*parsed) values, reading
+	// order) for every class but predicates; predicates read only `text` (one of the listed predicates,
+	// compared after trimming surrounding whitespace) and get parsed == nullptr.
+	// Errors: Error(UndefinedColumn) for a column outside the class, Error(QueryOutsideClass) naming the class for
+	// a well-formed query of another shape (the message says what the class accepts).
+	virtual std::size_t Project(std::string_view text, const QueryText *parsed,
+	                            const std::vector<LiteralValue> &literals) const = 0;
+	// Readable query text of cover query q that projects back to q, e.g. "carat <= 1 AND price > 326",
+	// "age = 37 AND sex = 1", "1*x + 2*y <= 3.5", a listed predicate; "TRUE" for the unconstrained query.
+	// Values print as literals of the column's type (value_format.hpp).
+	virtual std::string Render(std::size_t q) const = 0;
 	// Of the class, for the planner's public-sample bounds.
 	virtual int VcDimension() const = 0;
 
 protected:
-	// Copyable only through a concrete cover (no slicing through a Cover reference).
 	Cover() = default;
 	Cover(const Cover &) = default;
 	Cover(Cover &&) = default;
@@ -58,8 +54,18 @@ protected:
 	Cover &operator=(Cover &&) = default;
 };
 
-// The cover of a class over its public values on axis; Error(LimitExceeded) beyond max_queries cover queries.
-std::unique_ptr<Cover> MakeCover(const QueryClass &query_class, NumericAxis axis, std::size_t max_queries);
+// What every cover is built from: the class, its axes (cuts and categories already chosen), and the public rows
+// as grid points over those axes (flat: point i, axis a at i * axes.size() + a; distinct, with row counts).
+struct CoverInput {
+	const ClassSpec *spec;
+	const std::vector<ReleaseAxis> *axes;
+	const std::vector<std::int32_t> *public_points;
+	const std::vector<std::int64_t> *public_point_counts;
+	// predicates only: for each listed predicate, the index of its axis (the representative it merged into).
+	const std::vector<std::int32_t> *predicate_axis;
+	std::size_t max_queries;  // Error(LimitExceeded) with a hint beyond it
+};
+std::unique_ptr<Cover> MakeCover(const CoverInput &input);
 
 }  // namespace pap::core
 
