@@ -38,12 +38,27 @@ CREATE TABLE pap.release_data (
 	private_table    pg_catalog.regclass NOT NULL,
 	public_table     pg_catalog.regclass NOT NULL,
 	query_class      pg_catalog.text NOT NULL,          -- canonical text, e.g. thresholds(price)
-	column_name      pg_catalog.text NOT NULL,
-	value_type       pg_catalog.text NOT NULL CHECK (value_type IN ('number', 'date', 'timestamp', 'timestamptz')),
 	alpha            pg_catalog.float8 NOT NULL,
 	beta             pg_catalog.float8 NOT NULL,
+	granularity      pg_catalog.text NOT NULL,           -- how coarse the numeric axes are, and why
 	public_rows      pg_catalog.int8 NOT NULL,
-	cuts             pg_catalog.float8[] NOT NULL,       -- sorted distinct public values (the axis)
+	-- The axes (one array entry per axis; per-axis lists concatenated, with their lengths): DESIGN.md §2 step 1.
+	axis_kinds       pg_catalog.text[] NOT NULL,         -- numeric, categorical, linear, predicate
+	axis_value_types pg_catalog.text[] NOT NULL,         -- number, date, timestamp, timestamptz, text, boolean
+	axis_labels      pg_catalog.text[] NOT NULL,         -- column, w.x text, or predicate SQL
+	cut_counts       pg_catalog.int4[] NOT NULL,
+	cuts             pg_catalog.float8[] NOT NULL,       -- cut points of numeric and linear axes
+	category_counts  pg_catalog.int4[] NOT NULL,
+	categories       pg_catalog.text[] NOT NULL,         -- categories of categorical axes (byte order)
+	public_value_counts pg_catalog.int4[] NOT NULL,
+	public_values    pg_catalog.float8[] NOT NULL,       -- finest public marginal of numeric and linear axes
+	public_value_rows pg_catalog.int8[] NOT NULL,
+	predicate_axis   pg_catalog.int4[] NOT NULL,         -- predicates: listed predicate -> its (merged) axis
+	public_points    pg_catalog.int4[] NOT NULL,         -- distinct public grid points, axis_count each
+	public_point_rows pg_catalog.int8[] NOT NULL,
+	domain           pg_catalog.text NOT NULL CHECK (domain IN ('full grid', 'public support')),
+	domain_reason    pg_catalog.text NOT NULL,
+	vc_dimension     pg_catalog.int4 NOT NULL,
 	public_histogram pg_catalog.int8[] NOT NULL,         -- public rows per cell
 	cover_size       pg_catalog.int8 NOT NULL,
 	cell_count       pg_catalog.int8 NOT NULL,
@@ -104,7 +119,8 @@ END;
 COMMENT ON FUNCTION pap.run_in_progress(pg_catalog.int8) IS 'whether a run of the release with this id is in progress (its advisory lock is held)';
 
 CREATE VIEW pap.releases AS
-SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta,
+SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, r.granularity,
+       r.domain, r.domain_reason,
        CASE WHEN r.state OPERATOR(pg_catalog.=) 'running' AND NOT pap.run_in_progress(r.release_id)
             THEN 'failed' ELSE r.state END AS state,
        r.mechanism, r.epsilon, r.delta, r.private_rows, r.public_rows, r.cover_size, r.cell_count,
@@ -136,6 +152,10 @@ CREATE FUNCTION pap.cell_index(cuts pg_catalog.float8[], value pg_catalog.float8
 	AS 'MODULE_PATHNAME', 'pap_cell_index' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.cell_index(pg_catalog.float8[], pg_catalog.float8) IS 'cell of an axis value: number of cut points below it (PostgreSQL float8 order), or the NULL cell for NULL';
 
+CREATE FUNCTION pap.category_index(categories pg_catalog.text[], value pg_catalog.text) RETURNS pg_catalog.int4
+	AS 'MODULE_PATHNAME', 'pap_category_index' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.category_index(pg_catalog.text[], pg_catalog.text) IS 'bin of a value on a categorical axis: its position among the categories (sorted by bytes), the "other" bin after them, or the NULL bin last';
+
 --------------------------------------------------------------------------------------------------------------
 -- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes
 -- are made in C as the owner of schema pap, with fully qualified SQL. Catalog writers pin search_path; the
@@ -151,12 +171,13 @@ COMMENT ON FUNCTION pap.set_budget(pg_catalog.regclass, pg_catalog.float8, pg_ca
 
 CREATE FUNCTION pap.define_release(name pg_catalog.text, private_table pg_catalog.regclass,
                                    public_table pg_catalog.regclass, query_class pg_catalog.text,
-                                   alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05)
+                                   alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05,
+                                   granularity pg_catalog.text DEFAULT 'alpha')
 	RETURNS void
 	AS 'MODULE_PATHNAME', 'pap_define_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp;
-COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8) IS
-	'defines a release: builds the cover and cells of a query class from the public table only; spends nothing';
+COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
+	'defines a release: builds the axes, cover and cells of a query class from the public table only (granularity alpha: public quantiles as coarse as alpha allows; finest: every public value); spends nothing';
 
 CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
                          mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public',
@@ -198,12 +219,12 @@ CREATE FUNCTION pap.answers(name pg_catalog.text, OUT cover_query pg_catalog.int
 COMMENT ON FUNCTION pap.answers(pg_catalog.text) IS
 	'every cover query of a release with its released answer; free';
 
-CREATE FUNCTION pap.synthetic(name pg_catalog.text, OUT cell pg_catalog.int4, OUT bounds pg_catalog.text,
-                              OUT weight pg_catalog.float8, OUT count pg_catalog.float8)
+CREATE FUNCTION pap.synthetic(name pg_catalog.text, OUT cell pg_catalog.int8, OUT bounds pg_catalog.text,
+                              OUT columns pg_catalog.jsonb, OUT weight pg_catalog.float8, OUT count pg_catalog.float8)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'pap_synthetic' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION pap.synthetic(pg_catalog.text) IS
-	'the released synthetic distribution: every cell with positive weight, its bounds, weight and estimated count; free';
+	'the released synthetic distribution: every cell with positive weight, its bounds (as SQL and per column as jsonb), weight and estimated count; free';
 
 CREATE FUNCTION pap.drop_release(name pg_catalog.text) RETURNS void
 	AS 'MODULE_PATHNAME', 'pap_drop_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE

@@ -24,12 +24,14 @@ public:
 	static CellDomain Dense(std::vector<std::int32_t> radices, std::uint64_t cell_limit);
 	// points: grid points, flat (point i, axis a at i * radices.size() + a), any order, duplicates allowed; kept
 	// distinct and sorted. Support adds the outside cell; Error(LimitExceeded) when the distinct points plus it
-	// exceed cell_limit. Error(Internal) for a coordinate outside its radix.
+	// exceed cell_limit. Error(Internal) for a coordinate outside its radix, a radix < 1, no axes, or a points
+	// array that is not a whole number of points. O(n log n) for n points; never allocates the grid.
 	static CellDomain Support(std::vector<std::int32_t> radices, const std::vector<std::int32_t> &points,
 	                          std::uint64_t cell_limit);
 	static CellDomain Explicit(std::vector<std::int32_t> radices, const std::vector<std::int32_t> &points);
 	// Dense when the full grid fits cell_limit, else Support over the public points (Error(LimitExceeded) with a
-	// hint when even that does not fit). reason() says why, in a sentence.
+	// hint when even that does not fit). reason() says why, in a sentence naming pap_release.max_cells (the
+	// caller passes that setting as cell_limit). The grid's size is computed as a double: it may overflow 64 bits.
 	static CellDomain Choose(std::vector<std::int32_t> radices, const std::vector<std::int32_t> &public_points,
 	                         std::uint64_t cell_limit);
 
@@ -52,6 +54,14 @@ public:
 	const std::vector<std::int32_t> &points() const { return points_; }
 
 private:
+	// Validates radices (>= 1) and points (inside their radices), keeps the distinct points sorted
+	// lexicographically (first axis most significant, the Dense order). No limit check.
+	static CellDomain Sparse(DomainKind kind, std::vector<std::int32_t> radices,
+	                         const std::vector<std::int32_t> &points);
+	// Index of point (AxisCount() coordinates) among points_, or the number of points when absent.
+	std::size_t FindPoint(const std::int32_t *coordinates) const;
+	std::size_t PointCount() const { return radices_.empty() ? 0 : points_.size() / radices_.size(); }
+
 	DomainKind kind_ = DomainKind::Dense;
 	std::vector<std::int32_t> radices_;
 	std::vector<std::size_t> strides_;  // Dense

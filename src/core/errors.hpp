@@ -11,6 +11,7 @@ enum class ErrorKind {
 	SyntaxError,        // 42601 syntax_error: malformed class or query text
 	QueryOutsideClass,  // 22023 invalid_parameter_value: a well-formed query the release's class does not contain
 	UndefinedColumn,    // 42703 undefined_column: a query or class names a column the release does not have
+	DatatypeMismatch,   // 42804 datatype_mismatch: a column whose type the class cannot use
 	DataException,      // 22000 data_exception: e.g. a public table with no usable rows
 	LimitExceeded,      // 54000 program_limit_exceeded: cover or cell count over a limit
 	RandomSourceFailure,// 58000 system_error: the secure random source failed (never a silent fallback)

@@ -1,146 +1,155 @@
 #include "core/marginal_cover.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/value_format.hpp"
 
 namespace pap::core {
 
 namespace {
 
-constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
-std::uint64_t
-SaturatingAdd(std::uint64_t a, std::uint64_t b)
+// C(d, k) as a double (exact up to 2^53; only compared with a limit).
+double
+Binomial(std::size_t d, std::size_t k)
 {
-	std::uint64_t r;
-	return __builtin_add_overflow(a, b, &r) ? kSaturated : r;
+	double c = 1.0;
+	for (std::size_t i = 0; i < k; i++)
+		c = c * double(d - i) / double(i + 1);
+	return std::round(c);
 }
 
-std::uint64_t
-SaturatingMul(std::uint64_t a, std::uint64_t b)
-{
-	std::uint64_t r;
-	return __builtin_mul_overflow(a, b, &r) ? kSaturated : r;
-}
-
-// e_k(weights): the number of conjunctions of k equalities, saturated.
-std::uint64_t
-ElementarySymmetric(const std::vector<std::uint64_t> &weights, std::size_t k)
-{
-	std::vector<std::uint64_t> e(k + 1, 0);
-	e[0] = 1;
-	for (std::uint64_t w : weights)
-		for (std::size_t j = k; j >= 1; j--)
-			e[j] = SaturatingAdd(e[j], SaturatingMul(e[j - 1], w));
-	return e[k];
-}
-
-void
-CheckCoordinates(const std::vector<std::int32_t> &radices, const std::vector<std::int32_t> &cell)
-{
-	if (cell.size() != radices.size())
-		throw Error(ErrorKind::Internal, "cell coordinates do not match the cover's axes");
-	for (std::size_t a = 0; a < radices.size(); a++)
-		if (cell[a] < 0 || cell[a] >= radices[a])
-			throw Error(ErrorKind::Internal, "cell coordinate outside its axis");
-}
-
-struct LabelingHash {
-	std::size_t operator()(const std::vector<std::size_t> &l) const
+struct VectorHash {
+	template <typename T>
+	std::size_t operator()(const std::vector<T> &v) const
 	{
-		std::uint64_t h = 0x9e3779b97f4a7c15ull ^ l.size();
-		for (std::size_t x : l)
+		std::uint64_t h = 0xcbf29ce484222325ull ^ v.size();
+		for (T x : v)
 			h = (h ^ std::uint64_t(x)) * 0x100000001b3ull + (h >> 29);
 		return std::size_t(h);
 	}
 };
 
-}  // namespace
+class MarginalCover final : public Cover {
+public:
+	explicit MarginalCover(const CoverInput &input);
 
-std::size_t
-MarginalCover::KeyHash::operator()(const std::vector<std::int32_t> &key) const
-{
-	std::uint64_t h = 0xcbf29ce484222325ull;
-	for (std::int32_t x : key)
-		h = (h ^ std::uint64_t(std::uint32_t(x))) * 0x100000001b3ull + (h >> 31);
-	return std::size_t(h);
-}
+	const ProductQueryList &Queries() const override { return queries_; }
+	std::size_t Project(std::string_view text, const QueryText *parsed,
+	                    const std::vector<LiteralValue> &literals) const override;
+	std::string Render(std::size_t q) const override;
+	int VcDimension() const override { return vc_dimension_; }
+
+private:
+	void Build(const std::vector<std::int32_t> &points, std::size_t max_queries);
+	[[noreturn]] void OutsideClass(const std::string &why) const;
+	// Key of a query for realised_: its axes, then its values.
+	static std::vector<std::int32_t> Key(const std::vector<std::int32_t> &axes, const std::vector<std::int32_t> &values);
+
+	bool stumps_ = false;
+	std::size_t k_ = 1;
+	std::string class_text_;
+	std::vector<std::string> columns_;
+	std::vector<ReleaseAxis> axes_;
+	// Class values of each axis: bins 0..values_[a]-1 (categories, then "other" except on a boolean axis).
+	std::vector<std::int32_t> values_;
+	int vc_dimension_ = 1;
+	ProductQueryList queries_;
+	std::size_t empty_query_ = kNone;
+	// Every publicly realised (axes, values) of the class -> its cover query; anything else is the empty pattern.
+	std::unordered_map<std::vector<std::int32_t>, std::size_t, VectorHash> realised_;
+};
 
 std::vector<std::int32_t>
-MarginalCover::Key(const std::vector<std::size_t> &axes, const std::vector<std::int32_t> &values)
+MarginalCover::Key(const std::vector<std::int32_t> &axes, const std::vector<std::int32_t> &values)
 {
-	std::vector<std::int32_t> key;
-	key.reserve(axes.size() + values.size());
-	for (std::size_t a : axes)
-		key.push_back(std::int32_t(a));
+	std::vector<std::int32_t> key(axes);
 	key.insert(key.end(), values.begin(), values.end());
 	return key;
 }
 
-void
-MarginalCover::CheckCell(const std::vector<std::int32_t> &cell) const
+MarginalCover::MarginalCover(const CoverInput &input)
 {
-	CheckCoordinates(radices_, cell);
+	const ClassSpec &spec = *input.spec;
+	if (spec.kind != ClassKind::Marginals && spec.kind != ClassKind::Stumps)
+		throw Error(ErrorKind::Internal, "marginal cover built for another class");
+	stumps_ = spec.kind == ClassKind::Stumps;
+	k_ = stumps_ ? 1 : std::size_t(spec.k);
+	class_text_ = spec.CanonicalText();
+	columns_ = spec.columns;
+	axes_ = *input.axes;
+	const std::size_t d = columns_.size();
+	if (d == 0 || axes_.size() != d || k_ < 1 || k_ > d)
+		throw Error(ErrorKind::Internal, "marginal cover needs one axis per column and 1 <= k <= columns");
+	values_.resize(d);
+	for (std::size_t a = 0; a < d; a++) {
+		const ReleaseAxis &axis = axes_[a];
+		if (axis.kind != AxisKind::Categorical)
+			throw Error(ErrorKind::Internal, "marginal cover axis is not categorical");
+		const bool boolean = axis.value_type == ValueType::Boolean;
+		if (boolean && axis.categories != std::vector<std::string>{"false", "true"})
+			throw Error(ErrorKind::Internal, "boolean axis without exactly the categories false and true");
+		if (stumps_ && !boolean)
+			throw Error(ErrorKind::InvalidParameter,
+			            "column " + QuoteIdentifier(columns_[a]) + " of " + class_text_ + " is not boolean",
+			            "stumps(b1, ..., bD) takes boolean columns only.",
+			            "Use marginals(1; ...) for columns of other types.");
+		values_[a] = std::int32_t(axis.categories.size()) + (boolean ? 0 : 1);
+	}
+	vc_dimension_ = VcDimensionOfUnion(Binomial(d, k_));
+	Build(*input.public_points, input.max_queries);
 }
 
-MarginalCover::MarginalCover(std::vector<std::int32_t> radices, int k,
-                             const std::vector<std::vector<std::int32_t>> &public_cells, std::uint64_t query_limit)
-    : radices_(std::move(radices)), k_(k)
+void
+MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_queries)
 {
-	const std::size_t d = radices_.size();
-	if (d == 0 || k < 1 || std::size_t(k) > d)
-		throw Error(ErrorKind::Internal, "marginal cover needs 1 <= k <= number of axes");
-	for (std::int32_t r : radices_)
-		if (r < 2)
-			throw Error(ErrorKind::Internal, "marginal cover axis needs a value bin and a NULL bin");
-	const std::size_t kk = std::size_t(k);
-	std::vector<std::uint64_t> ones(d, 1), values(d);
-	for (std::size_t a = 0; a < d; a++)
-		values[a] = std::uint64_t(radices_[a] - 1);
-	class_size_ = ElementarySymmetric(values, kk);
-	const std::uint64_t set_count = ElementarySymmetric(ones, kk);  // C(D, k)
-	if (set_count > query_limit)
-		throw Error(ErrorKind::LimitExceeded, "marginal cover exceeds " + std::to_string(query_limit) + " queries",
-		            "The class has " + (set_count == kSaturated ? std::string("more than 2^64")
-		                                                        : std::to_string(set_count)) +
-		                " attribute sets of " + std::to_string(k) + " columns, each giving at least one cover query.",
+	const std::size_t d = axes_.size(), kk = k_;
+	const double set_count = Binomial(d, kk);
+	if (set_count > double(max_queries))
+		throw Error(ErrorKind::LimitExceeded, "marginal cover exceeds " + std::to_string(max_queries) + " queries",
+		            "The class " + class_text_ + " has " + FormatAxisLiteral(set_count, ValueType::Number) +
+		                " sets of " + std::to_string(kk) + " columns, each giving at least one cover query.",
 		            "Use a smaller k or fewer columns, or raise the query limit.");
+	if (points.size() % d != 0)
+		throw Error(ErrorKind::Internal, "public points do not match the cover's axes");
+	const std::size_t m = points.size() / d;
+	for (std::size_t i = 0; i < points.size(); i++)
+		if (points[i] < 0 || points[i] >= axes_[i % d].Radix())
+			throw Error(ErrorKind::Internal, "public point coordinate outside its axis");
 
-	for (const std::vector<std::int32_t> &cell : public_cells)
-		CheckCell(cell);
-	distinct_public_ = public_cells;
-	std::sort(distinct_public_.begin(), distinct_public_.end());
-	distinct_public_.erase(std::unique(distinct_public_.begin(), distinct_public_.end()), distinct_public_.end());
-	const std::size_t m = distinct_public_.size();
-
-	std::unordered_map<std::vector<std::size_t>, std::size_t, LabelingHash> by_labeling;
-	empty_query_ = std::numeric_limits<std::size_t>::max();
-	std::vector<std::size_t> axes(kk);
+	std::unordered_map<std::vector<std::size_t>, std::size_t, VectorHash> by_labeling;
+	std::vector<std::int32_t> axes(kk), tuple(kk);
 	for (std::size_t j = 0; j < kk; j++)
-		axes[j] = j;
-	std::vector<std::int32_t> tuple(kk);
+		axes[j] = std::int32_t(j);
 	for (;;) {
-		// Realised value tuples of this attribute set (NULL-free only: a tuple with a NULL is no query), in
+		// Realised value tuples of this attribute set (a NULL, or a bin outside the class, is no query), in
 		// mixed-radix order, each with its labeling.
 		std::map<std::vector<std::int32_t>, std::vector<std::size_t>> realised;
 		for (std::size_t p = 0; p < m; p++) {
-			bool has_null = false;
+			bool in_class = true;
 			for (std::size_t j = 0; j < kk; j++) {
-				tuple[j] = distinct_public_[p][axes[j]];
-				has_null = has_null || tuple[j] == radices_[axes[j]] - 1;
+				tuple[j] = points[p * d + std::size_t(axes[j])];
+				in_class = in_class && tuple[j] < values_[std::size_t(axes[j])];
 			}
-			if (!has_null)
+			if (in_class)
 				realised[tuple].push_back(p);
 		}
-		// The first unrealised tuple of this set, if any: at most |realised| + 1 steps of the odometer.
+		// The first unrealised tuple of this set, while the empty pattern has no query yet: at most |realised| + 1
+		// steps of the odometer.
 		bool have_gap = false;
 		std::vector<std::int32_t> gap(kk, 0);
-		if (empty_query_ == std::numeric_limits<std::size_t>::max()) {
+		bool any_value = true;
+		for (std::size_t j = 0; j < kk; j++)
+			any_value = any_value && values_[std::size_t(axes[j])] > 0;
+		if (empty_query_ == kNone && any_value) {
 			auto it = realised.begin();
 			for (;;) {
 				if (it == realised.end() || it->first != gap) {
@@ -150,16 +159,14 @@ MarginalCover::MarginalCover(std::vector<std::int32_t> radices, int k,
 				++it;
 				std::size_t j = kk;
 				while (j-- > 0) {
-					if (++gap[j] < radices_[axes[j]] - 1)
+					if (++gap[j] < values_[std::size_t(axes[j])])
 						break;
 					gap[j] = 0;
 				}
-				if (j == std::numeric_limits<std::size_t>::max())
+				if (j == kNone)
 					break;  // every tuple realised
 			}
 		}
-		const std::size_t group = attribute_sets_.size();
-		bool group_used = false;
 		auto emit = [&](const std::vector<std::int32_t> &vals, const std::vector<std::size_t> &labeling) {
 			auto found = by_labeling.find(labeling);
 			std::size_t q;
@@ -167,14 +174,17 @@ MarginalCover::MarginalCover(std::vector<std::int32_t> radices, int k,
 				q = found->second;
 			} else {
 				q = queries_.size();
-				if (std::uint64_t(q) + 1 > query_limit)
+				if (q + 1 > max_queries)
 					throw Error(ErrorKind::LimitExceeded,
-					            "marginal cover exceeds " + std::to_string(query_limit) + " queries",
-					            "The public rows realise more distinct labelings than the limit.",
-					            "Use a smaller k, fewer columns or coarser categories, or raise the query limit.");
-				queries_.push_back(MarginalQuery{axes, vals});
-				group_of_.push_back(group);
-				group_used = true;
+					            "marginal cover exceeds " + std::to_string(max_queries) + " queries",
+					            "The public rows realise more distinct labelings of " + class_text_ +
+					                " than the limit.",
+					            "Use a smaller k, fewer columns or columns with fewer distinct values, or raise the "
+					            "query limit.");
+				std::vector<AxisConstraint> constraints(kk);
+				for (std::size_t j = 0; j < kk; j++)
+					constraints[j] = AxisConstraint{std::uint32_t(axes[j]), CellInterval{vals[j], vals[j]}};
+				queries_.Add(constraints);
 				by_labeling.emplace(labeling, q);
 				if (labeling.empty())
 					empty_query_ = q;
@@ -192,173 +202,124 @@ MarginalCover::MarginalCover(std::vector<std::int32_t> radices, int k,
 		}
 		if (have_gap)
 			emit(gap, no_points);
-		if (group_used)
-			attribute_sets_.push_back(axes);
 
 		// Next k-subset in lexicographic order.
 		std::size_t j = kk;
 		while (j-- > 0)
-			if (axes[j] < d - kk + j)
+			if (std::size_t(axes[j]) < d - kk + j)
 				break;
-		if (j == std::numeric_limits<std::size_t>::max())
+		if (j == kNone)
 			break;
 		axes[j]++;
 		for (std::size_t i = j + 1; i < kk; i++)
 			axes[i] = axes[i - 1] + 1;
 	}
-	if (empty_query_ == std::numeric_limits<std::size_t>::max())
-		empty_query_ = queries_.size();
 }
 
-MarginalCover
-MarginalCover::Stumps(std::size_t axis_count, const std::vector<std::vector<std::int32_t>> &public_cells,
-                      std::uint64_t query_limit)
+void
+MarginalCover::OutsideClass(const std::string &why) const
 {
-	return MarginalCover(std::vector<std::int32_t>(axis_count, 3), 1, public_cells, query_limit);
-}
-
-std::vector<std::size_t>
-MarginalCover::Labeling(const MarginalQuery &query) const
-{
-	std::vector<std::size_t> points;
-	for (std::size_t p = 0; p < distinct_public_.size(); p++) {
-		bool match = true;
-		for (std::size_t j = 0; j < query.axes.size() && match; j++)
-			match = distinct_public_[p][query.axes[j]] == query.values[j];
-		if (match)
-			points.push_back(p);
-	}
-	return points;
+	const std::string what =
+	    stumps_ ? "The class " + class_text_ + " contains only the queries b = true and b = false for its columns b."
+	            : "The class " + class_text_ + " contains conjunctions of exactly " + std::to_string(k_) +
+	                  " equalities column = value on distinct columns of the class.";
+	throw Error(ErrorKind::QueryOutsideClass, "query is outside the release's query class " + class_text_,
+	            why + " " + what, "pap.answers(name) lists the cover queries of a release.");
 }
 
 std::size_t
-MarginalCover::Project(const MarginalQuery &query) const
+MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const
 {
-	const std::size_t kk = std::size_t(k_);
-	if (query.axes.size() != kk || query.values.size() != kk)
-		throw Error(ErrorKind::QueryOutsideClass, "query is not a conjunction of " + std::to_string(k_) +
-		                                              " equalities of the class");
-	for (std::size_t j = 0; j < kk; j++) {
-		if (query.axes[j] >= radices_.size() || (j > 0 && query.axes[j] <= query.axes[j - 1]))
-			throw Error(ErrorKind::QueryOutsideClass, "query's columns must be distinct columns of the class");
-		if (query.values[j] < 0 || query.values[j] >= radices_[query.axes[j]] - 1)
-			throw Error(ErrorKind::QueryOutsideClass, "query compares a column with NULL or an unknown bin");
+	if (parsed == nullptr)
+		throw Error(ErrorKind::Internal, "marginal cover needs a parsed query");
+	std::vector<std::pair<std::int32_t, std::int32_t>> equalities;  // (axis, bin)
+	std::size_t literal = 0;
+	for (const Condition &c : parsed->conditions) {
+		const std::size_t at = literal;
+		literal += c.op == Comparison::Between ? 2 : 1;
+		if (literal > literals.size())
+			throw Error(ErrorKind::Internal, "literal values do not match the parsed query");
+		if (!c.terms.empty())
+			OutsideClass("The query has a linear condition.");
+		const auto column = std::find(columns_.begin(), columns_.end(), c.column);
+		if (column == columns_.end())
+			throw Error(ErrorKind::UndefinedColumn,
+			            "column " + QuoteIdentifier(c.column) + " is not in the release's query class " + class_text_,
+			            {}, "A query may use only the columns of the class.");
+		const std::size_t a = std::size_t(column - columns_.begin());
+		if (c.op != Comparison::Equal)
+			OutsideClass("The query compares column " + QuoteIdentifier(c.column) + " with " +
+			             ComparisonText(c.op) + ".");
+		const std::int32_t bin = axes_[a].CategoryBin(literals[at].text);
+		if (bin >= values_[a])
+			OutsideClass("Boolean column " + QuoteIdentifier(c.column) + " is compared with a value other than "
+			             "true or false.");
+		equalities.emplace_back(std::int32_t(a), bin);
 	}
-	auto found = realised_.find(Key(query.axes, query.values));
+	if (literal != literals.size())
+		throw Error(ErrorKind::Internal, "literal values do not match the parsed query");
+	std::sort(equalities.begin(), equalities.end());
+	for (std::size_t i = 1; i < equalities.size(); i++)
+		if (equalities[i].first == equalities[i - 1].first)
+			OutsideClass("The query compares column " + QuoteIdentifier(columns_[std::size_t(equalities[i].first)]) +
+			             " twice.");
+	if (equalities.size() != k_)
+		OutsideClass("The query has " + std::to_string(equalities.size()) + (equalities.size() == 1 ? " condition." : " conditions."));
+	std::vector<std::int32_t> key;
+	for (const auto &e : equalities)
+		key.push_back(e.first);
+	for (const auto &e : equalities)
+		key.push_back(e.second);
+	const auto found = realised_.find(key);
 	if (found != realised_.end())
 		return found->second;
-	if (empty_query_ >= queries_.size())
+	if (empty_query_ == kNone)
 		throw Error(ErrorKind::Internal, "unrealised marginal query but no empty-pattern cover query");
 	return empty_query_;
 }
 
-std::vector<std::int64_t>
-MarginalCover::TrueCounts(const std::vector<std::vector<std::int32_t>> &private_cells,
-                          const std::vector<std::int64_t> &private_counts) const
+std::string
+MarginalCover::Render(std::size_t q) const
 {
-	if (private_cells.size() != private_counts.size())
-		throw Error(ErrorKind::Internal, "private cells and counts differ in length");
-	MarginalWorkload workload(radices_, private_cells, queries_);
-	std::vector<std::int64_t> counts;
-	workload.EvaluateCounts(private_counts, counts);
-	return counts;
-}
-
-MarginalDomain::MarginalDomain(const MarginalCover &cover, std::uint64_t cell_limit) : cover_(cover)
-{
-	const std::vector<std::int32_t> &radices = cover.Radices();
-	std::uint64_t cells = 1;
-	grid_fits_ = true;
-	strides_.assign(radices.size(), 0);
-	for (std::size_t a = radices.size(); a-- > 0;) {
-		strides_[a] = cells;
-		if (__builtin_mul_overflow(cells, std::uint64_t(radices[a]), &cells)) {
-			grid_fits_ = false;
-			break;
+	if (q >= queries_.size())
+		throw Error(ErrorKind::Internal, "cover query index out of range");
+	std::string text;
+	for (const AxisConstraint *c = queries_.begin(q); c != queries_.end(q); ++c) {
+		const ReleaseAxis &axis = axes_[c->axis];
+		const std::string column = QuoteIdentifier(columns_[c->axis]);
+		if (!text.empty())
+			text += " AND ";
+		const std::int32_t bin = c->bins.lo;
+		if (bin < std::int32_t(axis.categories.size())) {
+			text += column + " = " + FormatCategoryLiteral(axis.categories[std::size_t(bin)], axis.value_type);
+		} else if (axis.categories.empty()) {
+			text += column + " IS NOT NULL";
+		} else {
+			// "other": readable SQL with the same meaning, though not a query pap.answer accepts.
+			text += column + " NOT IN (";
+			for (std::size_t i = 0; i < axis.categories.size(); i++)
+				text += (i ? ", " : "") + FormatCategoryLiteral(axis.categories[i], axis.value_type);
+			text += ")";
 		}
 	}
-	grid_cells_ = grid_fits_ ? cells : 0;
-	if (grid_fits_ && cells <= cell_limit) {
-		grid_.emplace(radices, cell_limit);
-		kind_ = MarginalDomainKind::Dense;
-		cell_count_ = grid_->CellCount();
-		return;
-	}
-	kind_ = MarginalDomainKind::PublicSupport;
-	const std::uint64_t support = std::uint64_t(cover.DistinctPublicCells().size()) + 1;
-	if (support > cell_limit)
-		throw Error(ErrorKind::LimitExceeded, "cell domain exceeds " + std::to_string(cell_limit) + " cells",
-		            "The full grid is over the limit, and so is its public support: " +
-		                std::to_string(support - 1) + " distinct public cells plus one cell outside the support.",
-		            "Use fewer or coarser columns, or raise the cell limit.");
-	cell_count_ = std::size_t(support);
+	return text.empty() ? "TRUE" : text;
 }
 
-std::size_t
-MarginalDomain::OutsideCell() const
+}  // namespace
+
+std::unique_ptr<Cover>
+MakeMarginalCover(const CoverInput &input)
 {
-	if (kind_ != MarginalDomainKind::PublicSupport)
-		throw Error(ErrorKind::Internal, "a dense marginal domain has no outside cell");
-	return cell_count_ - 1;
+	return std::make_unique<MarginalCover>(input);
 }
 
-std::size_t
-MarginalDomain::DomainCellOf(const std::vector<std::int32_t> &coordinates) const
+int
+VcDimensionOfUnion(double families)
 {
-	if (kind_ == MarginalDomainKind::Dense)
-		return grid_->IndexOf(coordinates);
-	CheckCoordinates(cover_.Radices(), coordinates);
-	const std::vector<std::vector<std::int32_t>> &support = cover_.DistinctPublicCells();
-	auto it = std::lower_bound(support.begin(), support.end(), coordinates);
-	if (it != support.end() && *it == coordinates)
-		return std::size_t(it - support.begin());
-	return cell_count_ - 1;
-}
-
-std::size_t
-MarginalDomain::DomainCellOfGridIndex(std::uint64_t grid_index) const
-{
-	if (!grid_fits_)
-		throw Error(ErrorKind::Internal, "full cell grid index does not fit 64 bits");
-	if (grid_index >= grid_cells_)
-		throw Error(ErrorKind::Internal, "full cell grid index out of range");
-	if (kind_ == MarginalDomainKind::Dense)
-		return std::size_t(grid_index);
-	const std::vector<std::int32_t> &radices = cover_.Radices();
-	std::vector<std::int32_t> coordinates(radices.size());
-	for (std::size_t a = 0; a < radices.size(); a++) {
-		coordinates[a] = std::int32_t(grid_index / strides_[a]);
-		grid_index %= strides_[a];
-	}
-	return DomainCellOf(coordinates);
-}
-
-std::vector<std::int64_t>
-MarginalDomain::DomainHistogram(const std::vector<std::vector<std::int32_t>> &private_cells,
-                                const std::vector<std::int64_t> &private_counts) const
-{
-	if (private_cells.size() != private_counts.size())
-		throw Error(ErrorKind::Internal, "private cells and counts differ in length");
-	std::vector<std::int64_t> histogram(cell_count_, 0);
-	for (std::size_t i = 0; i < private_cells.size(); i++) {
-		std::int64_t &slot = histogram[DomainCellOf(private_cells[i])];
-		if (__builtin_add_overflow(slot, private_counts[i], &slot))
-			throw Error(ErrorKind::LimitExceeded, "cell counts overflow a 64-bit integer");
-	}
-	return histogram;
-}
-
-MarginalWorkload
-MarginalDomain::MakeWorkload() const
-{
-	if (kind_ == MarginalDomainKind::Dense)
-		return MarginalWorkload(*grid_, cover_.Queries());
-	std::vector<std::vector<std::int32_t>> cells = cover_.DistinctPublicCells();
-	std::vector<std::int32_t> outside(cover_.Radices().size());
-	for (std::size_t a = 0; a < outside.size(); a++)
-		outside[a] = cover_.Radices()[a] - 1;  // all NULL: no cover query matches it
-	cells.push_back(std::move(outside));
-	return MarginalWorkload(cover_.Radices(), cells, cover_.Queries());
+	int s = 1;
+	while (s < 1000 && std::ldexp(1.0, s + 1) <= families * double(s + 2))
+		s++;
+	return s;
 }
 
 }  // namespace pap::core

@@ -103,22 +103,31 @@ PmwResult
 RunPmw(const Workload &workload, const std::vector<std::int64_t> &histogram, const std::vector<double> &prior,
        const PmwParameters &p, RandomBitSource &rng, InterruptCheck interrupted)
 {
-	const std::size_t cells = workload.CellCount();
-	if (histogram.size() != cells || prior.size() != cells)
-		throw Error(ErrorKind::Internal, "histogram, prior and workload disagree on the number of cells");
-	if (p.cutoff < 1 || p.max_passes < 1 || !(p.threshold >= 0.0) || !std::isfinite(p.threshold))
-		throw Error(ErrorKind::Internal, "invalid PMW parameters");
+	if (histogram.size() != workload.CellCount())
+		throw Error(ErrorKind::Internal, "histogram and workload disagree on the number of cells");
 	std::int64_t n = 0;
 	for (std::int64_t h : histogram) {
 		if (h < 0)
 			throw Error(ErrorKind::Internal, "negative cell count");
 		n = CheckedAdd(n, h);
 	}
+	std::vector<std::int64_t> truth;
+	workload.EvaluateCounts(histogram, truth);
+	return RunPmwOnCounts(workload, truth, n, prior, p, rng, interrupted);
+}
+
+PmwResult
+RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth, std::int64_t n,
+               const std::vector<double> &prior, const PmwParameters &p, RandomBitSource &rng,
+               InterruptCheck interrupted)
+{
+	const std::size_t cells = workload.CellCount();
+	if (truth.size() != workload.QueryCount() || prior.size() != cells)
+		throw Error(ErrorKind::Internal, "true counts, prior and workload disagree in size");
+	if (p.cutoff < 1 || p.max_passes < 1 || !(p.threshold >= 0.0) || !std::isfinite(p.threshold))
+		throw Error(ErrorKind::Internal, "invalid PMW parameters");
 	if (n == 0)
 		throw Error(ErrorKind::DataException, "private table has no rows");
-
-	std::vector<std::int64_t> truth;  // private: exact counts of every query
-	workload.EvaluateCounts(histogram, truth);
 
 	PmwResult result;
 	std::vector<double> log_weights(cells), weights(cells), synthetic;

@@ -51,6 +51,12 @@ PmwResult RunPmw(const Workload &workload, const std::vector<std::int64_t> &hist
                  const std::vector<double> &prior, const PmwParameters &parameters, RandomBitSource &rng,
                  InterruptCheck interrupted = nullptr);
 
+// The same from the private data already reduced to what PMW reads: the exact count of every query (truth[q])
+// and n. A public-support domain needs this form: its outside cell is in no query, so the true counts must come
+// from the private rows' grid points rather than from the domain histogram (cell_domain.hpp).
+PmwResult RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth, std::int64_t n,
+                         const std::vector<double> &prior, const PmwParameters &parameters, RandomBitSource &rng,
+                         InterruptCheck interrupted = nullptr);
 // The order in which a pass visits the queries: a van der Corput (bit-reversal) permutation, so that early
 // updates on ordered classes spread over the whole axis. Depends on the query count only.
 std::vector<std::size_t> PassOrder(std::size_t query_count);

@@ -6,13 +6,18 @@
 // for a dense table (larger than max(4 * cells, 2^20) entries) the group keeps a hash table of the occupied
 // S-points; a query then sums the entries inside its box (a lookup for a point query).
 // Queries without constraints (TRUE) are answered by the total, empty ones by 0.
+// Cost of Evaluate: O(sum over groups of (N |S| + table size |S'|) + sum over queries of 2^|S'|), memory one
+// table at a time (at most max(4N, 2^20) entries); a box query in a hashed group costs O(occupied points |S|).
 // Dense domains enumerate a query's cells directly in AddToQueryCells; sparse ones scan the cells.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "core/cell_domain.hpp"
+#include "core/cell_grid.hpp"
 #include "core/product_query.hpp"
 #include "core/workload.hpp"
 
@@ -20,8 +25,8 @@ namespace pap::core {
 
 class ProductWorkload final : public Workload {
 public:
-	// Copies what it needs of domain. Error(Internal) for a constraint on an axis outside the domain or a
-	// non-empty interval outside [0, radix - 1].
+	// Copies what it needs of domain (the points of a sparse one). Error(Internal) for a constraint on an axis
+	// outside the domain or a non-empty interval outside [0, radix - 1].
 	ProductWorkload(const CellDomain &domain, ProductQueryList queries);
 
 	std::size_t QueryCount() const override;
@@ -29,13 +34,44 @@ public:
 	void Evaluate(const std::vector<double> &weights, std::vector<double> &answers) const override;
 	// Exact; Error(LimitExceeded) on int64 overflow.
 	void EvaluateCounts(const std::vector<std::int64_t> &histogram, std::vector<std::int64_t> &counts) const override;
+	// Dense domain: visits exactly the query's cells (cost: its volume). Sparse: scans the cells, O(N |S|); PMW
+	// follows each update by a full Evaluate, which costs more, so a per-query cell index would not pay.
 	void AddToQueryCells(std::size_t q, double delta, std::vector<double> &log_weights) const override;
 	double EvaluateOne(std::size_t q, const std::vector<double> &weights) const override;
 	std::size_t GroupCount() const;
 	const ProductQueryList &queries() const;
 
 private:
-	// implementation-defined
+	// One set S of constrained axes. A dense table is the S-subgrid in row-major order (strides below); a hashed
+	// group has no layout: its table holds the occupied S-points only, rebuilt in each Evaluate.
+	struct Group {
+		std::vector<std::uint32_t> axes;          // S, increasing
+		bool hashed = false;
+		std::size_t table_size = 0;               // dense: the S-subgrid's size
+		std::vector<std::size_t> strides;         // dense: stride of axes[j] in the table
+		std::vector<std::size_t> domain_strides;  // dense: per DOMAIN axis, its table stride or 0 (not in S)
+		std::vector<char> prefix;                 // dense: prefix sums along axes[j] (some query wider than a bin)
+		std::vector<std::size_t> queries;         // of this group
+	};
+	std::size_t GroupOf(const AxisConstraint *constraints, std::size_t count,
+	                    std::map<std::vector<std::uint32_t>, std::size_t> &group_of);
+	bool Matches(std::size_t point, std::size_t q) const;
+	template <typename F>
+	void ForEachQueryCell(std::size_t q, F &&f) const;
+	template <typename T>
+	void FillDenseTable(const Group &g, const std::vector<T> &cells, T *table) const;
+	template <typename T, typename Sum>
+	void EvaluateAll(const std::vector<T> &cells, std::vector<T> &answers) const;
+
+	std::vector<std::int32_t> radices_;
+	std::size_t cell_count_ = 0;
+	bool has_outside_ = false;
+	std::optional<CellGrid> grid_;       // Dense domains
+	std::vector<std::int32_t> points_;   // sparse domains: point i (= cell i), axis a at i * AxisCount() + a
+	std::size_t point_count_ = 0;        // sparse domains: cells with coordinates (all but the outside cell)
+	ProductQueryList queries_;
+	std::vector<Group> groups_;
+	std::vector<std::size_t> true_queries_;  // no constraint: the total
 };
 
 }  // namespace pap::core

@@ -1,8 +1,10 @@
 #include "core/release_engine.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
@@ -11,7 +13,8 @@
 #include "core/errors.hpp"
 #include "core/interval_cover.hpp"  // NumericLiteralValue, FormatFloat8: no cover type is named here
 #include "core/pmw_plan.hpp"
-#include "core/query_class.hpp"
+#include "core/product_workload.hpp"
+#include "core/release_layout.hpp"
 
 namespace pap::core {
 
@@ -36,40 +39,6 @@ CopyString(Allocate allocate, const std::string &s)
 }
 
 }  // namespace
-
-ParsedClass
-ParseClassForDefine(const char *class_text, Allocate allocate)
-{
-	const QueryClass cls = ParseQueryClass(class_text);
-	return ParsedClass{CopyString(allocate, cls.Text()), CopyString(allocate, cls.column), cls.VcDimension()};
-}
-
-DefinedRelease
-BuildDefinedRelease(const char *class_text, const double *values, const std::int64_t *counts, std::size_t value_count,
-                    std::int64_t null_rows, std::size_t max_cover_queries, Allocate allocate)
-{
-	const QueryClass cls = ParseQueryClass(class_text);
-	NumericAxis axis = NumericAxis::FromPublicValues(std::vector<double>(values, values + value_count));
-	const std::unique_ptr<Cover> cover = MakeCover(cls, axis, max_cover_queries);
-	DefinedRelease out{};
-	out.cut_count = axis.cut_count();
-	out.cuts = AllocateArray<double>(allocate, out.cut_count);
-	std::copy(axis.cuts().begin(), axis.cuts().end(), out.cuts);
-	out.cell_count = cover->CellCount();
-	out.public_histogram = AllocateArray<std::int64_t>(allocate, out.cell_count);
-	std::fill(out.public_histogram, out.public_histogram + out.cell_count, 0);
-	std::int64_t rows = null_rows;
-	for (std::size_t i = 0; i < value_count; i++) {
-		if (counts[i] < 0)
-			throw Error(ErrorKind::Internal, "negative public count");
-		out.public_histogram[axis.BinOf(values[i])] += counts[i];
-		rows += counts[i];
-	}
-	out.public_histogram[axis.NullBin()] += null_rows;
-	out.cover_size = std::int64_t(cover->QueryCount());
-	out.public_rows = rows;
-	return out;
-}
 
 MechanismChoice
 ParseMechanism(const char *text)
@@ -107,13 +76,12 @@ MakePlan(const PlanRequest &r)
 {
 	ParseMechanism(r.mechanism);
 	ValidatePrivacyParameters(r.epsilon, r.delta);
-	const QueryClass cls = ParseQueryClass(r.class_text);
 	PmwPlanInput in;
 	in.private_rows = r.private_rows;
 	in.public_rows = r.public_rows;
 	in.cover_size = std::size_t(r.cover_size);
 	in.cells = std::size_t(r.cell_count);
-	in.vc_dimension = cls.VcDimension();
+	in.vc_dimension = r.vc_dimension;
 	in.epsilon = r.epsilon;
 	in.delta = r.delta;
 	in.alpha = r.alpha;
@@ -139,24 +107,110 @@ MakePlan(const PlanRequest &r)
 	return s;
 }
 
+// The layout of a stored release, checked as it is read: the catalog is trusted, but a mismatch must be an
+// internal error, never a wrong answer.
+ReleaseLayout
+LayoutFromCatalog(const CatalogLayout &c)
+{
+	ReleaseLayout layout;
+	layout.spec = ParseClassSpec(c.query_class);
+	std::size_t cut = 0, category = 0, value = 0;
+	for (std::size_t a = 0; a < c.axis_count; a++) {
+		ReleaseAxis axis;
+		axis.kind = AxisKindFromName(c.axis_kinds[a]);
+		axis.value_type = ValueTypeFromName(c.axis_value_types[a]);
+		axis.label = c.axis_labels[a];
+		axis.cuts.assign(c.cuts + cut, c.cuts + cut + c.cut_counts[a]);
+		cut += std::size_t(c.cut_counts[a]);
+		for (std::int32_t i = 0; i < c.category_counts[a]; i++)
+			axis.categories.emplace_back(c.categories[category++]);
+		axis.public_values.assign(c.public_values + value, c.public_values + value + c.public_value_counts[a]);
+		axis.public_counts.assign(c.public_value_rows + value, c.public_value_rows + value + c.public_value_counts[a]);
+		value += std::size_t(c.public_value_counts[a]);
+		layout.axes.push_back(std::move(axis));
+	}
+	layout.predicate_axis.assign(c.predicate_axis, c.predicate_axis + c.predicate_count);
+	layout.public_points.assign(c.public_points, c.public_points + c.public_point_count * c.axis_count);
+	layout.public_point_counts.assign(c.public_point_rows, c.public_point_rows + c.public_point_count);
+	const std::string domain(c.domain);
+	if (domain == "full grid")
+		layout.domain_kind = DomainKind::Dense;
+	else if (domain == "public support")
+		layout.domain_kind = DomainKind::Support;
+	else
+		throw Error(ErrorKind::Internal, "unknown domain \"" + domain + "\" in the release catalog");
+	return layout;
+}
+
+char *
+LayoutScanSelectList(const CatalogLayout &layout, Allocate allocate)
+{
+	return CopyString(allocate, LayoutFromCatalog(layout).ScanSelectList());
+}
+
+ScanParameterKind
+LayoutScanParameter(const CatalogLayout &c, std::size_t axis, const double **cuts, const char *const **categories,
+                    std::size_t *count)
+{
+	if (axis >= c.axis_count)
+		throw Error(ErrorKind::Internal, "scan parameter of an axis out of range");
+	const AxisKind kind = AxisKindFromName(c.axis_kinds[axis]);
+	std::size_t cut = 0, category = 0;
+	for (std::size_t a = 0; a < axis; a++) {
+		cut += std::size_t(c.cut_counts[a]);
+		category += std::size_t(c.category_counts[a]);
+	}
+	*count = 0;
+	if (kind == AxisKind::Numeric || kind == AxisKind::Linear) {
+		*cuts = c.cuts + cut;
+		*count = std::size_t(c.cut_counts[axis]);
+		return ScanParameterKind::Cuts;
+	}
+	if (kind == AxisKind::Categorical) {
+		*categories = c.categories + category;
+		*count = std::size_t(c.category_counts[axis]);
+		return ScanParameterKind::Categories;
+	}
+	return ScanParameterKind::None;
+}
+
 RunSummary
 RunRelease(const RunRequest &r, Allocate allocate)
 {
-	const QueryClass cls = ParseQueryClass(r.plan.class_text);
-	const std::unique_ptr<Cover> cover =
-	    MakeCover(cls, NumericAxis::FromCuts(std::vector<double>(r.cuts, r.cuts + r.cut_count)),
-	              std::size_t(r.plan.cover_size));
-	const std::size_t cells = cover->CellCount();
+	const ReleaseLayout layout = LayoutFromCatalog(*r.layout);
+	const CellDomain domain = layout.MakeDomain();
+	const std::unique_ptr<Cover> cover = layout.MakeReleaseCover(std::size_t(r.plan.cover_size));
+	const std::size_t cells = domain.CellCount();
 	if (std::int64_t(cells) != r.plan.cell_count || std::int64_t(cover->QueryCount()) != r.plan.cover_size)
 		throw Error(ErrorKind::Internal, "stored release does not match its class");
-	std::vector<std::int64_t> histogram(r.private_histogram, r.private_histogram + cells);
+
+	// The private rows, two ways: their grid points (exact true answers, also outside a public support) and the
+	// domain histogram the mechanism's synthetic data lives on.
+	const std::size_t d = layout.axes.size();
+	const std::vector<std::int32_t> points(r.private_points, r.private_points + r.private_point_count * d);
+	const CellDomain private_domain = CellDomain::Explicit(layout.Radices(), points);
+	std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0), histogram(cells, 0);
 	std::int64_t n = 0;
-	for (std::int64_t h : histogram)
-		n += h;
+	for (std::size_t i = 0; i < r.private_point_count; i++) {
+		const std::int64_t rows = r.private_rows[i];
+		if (rows < 0)
+			throw Error(ErrorKind::Internal, "negative private row count");
+		const std::size_t at = private_domain.CellOf(points.data() + i * d);
+		const std::size_t cell = domain.CellOf(points.data() + i * d);
+		if (at >= private_cells.size() || cell >= cells)
+			throw Error(ErrorKind::Internal, "a private grid point has no cell");
+		private_cells[at] += rows;
+		histogram[cell] += rows;
+		n += rows;
+	}
+	std::vector<std::int64_t> truth;
+	ProductWorkload(private_domain, cover->Queries()).EvaluateCounts(private_cells, truth);
+
 	PlanRequest plan_request = r.plan;
 	plan_request.private_rows = n;
 	RunSummary out{};
 	out.plan = MakePlan(plan_request);
+	out.private_rows = n;
 
 	// Rebuild the exact parameters the plan chose (MakePlan reports them as numbers; PlanPmw is deterministic).
 	PmwPlanInput in;
@@ -164,7 +218,7 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	in.public_rows = r.plan.public_rows;
 	in.cover_size = cover->QueryCount();
 	in.cells = cells;
-	in.vc_dimension = cover->VcDimension();
+	in.vc_dimension = r.plan.vc_dimension;
 	in.epsilon = r.plan.epsilon;
 	in.delta = r.plan.delta;
 	in.alpha = r.plan.alpha;
@@ -172,16 +226,14 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	in.uniform_prior = ParseUniformPrior(r.plan.prior);
 	const PmwPlan plan = PlanPmw(in);
 
-	const std::vector<double> prior =
-	    in.uniform_prior ? UniformPrior(cells)
-	                    : PublicPrior(std::vector<std::int64_t>(r.public_histogram, r.public_histogram + cells));
+	const std::vector<double> prior = in.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain));
 	std::unique_ptr<RandomBitSource> rng;
 	if (r.seed >= 0)
 		rng = std::make_unique<SeededRandomSource>(std::uint64_t(r.seed));
 	else
 		rng = std::make_unique<SecureRandomSource>(r.fill_secure, nullptr);
-	const std::unique_ptr<Workload> workload = cover->NewWorkload();
-	const PmwResult result = RunPmw(*workload, histogram, prior, plan.parameters, *rng, r.interrupted);
+	const ProductWorkload workload(domain, cover->Queries());
+	const PmwResult result = RunPmwOnCounts(workload, truth, n, prior, plan.parameters, *rng, r.interrupted);
 
 	out.synthetic = AllocateArray<double>(allocate, cells);
 	std::copy(result.synthetic.begin(), result.synthetic.end(), out.synthetic);
@@ -194,17 +246,19 @@ RunRelease(const RunRequest &r, Allocate allocate)
 
 class ReleaseModel {
 public:
-	ReleaseModel(QueryClass cls, NumericAxis axis, std::vector<double> synthetic, std::int64_t private_rows)
-	    : column_(cls.column), cover_(MakeCover(cls, std::move(axis), ~std::size_t(0))),
+	ReleaseModel(ReleaseLayout layout, std::vector<double> synthetic, std::int64_t private_rows)
+	    : layout_(std::move(layout)), domain_(layout_.MakeDomain()),
+	      cover_(layout_.MakeReleaseCover(std::numeric_limits<std::size_t>::max())),
 	      synthetic_(std::move(synthetic)), private_rows_(private_rows)
 	{
-		if (synthetic_.size() != cover_->CellCount())
+		if (synthetic_.size() != domain_.CellCount())
 			throw Error(ErrorKind::Internal, "stored synthetic distribution does not match the release's cells");
-		// Every answer at once through the cover's workload (prefix sums for intervals): O(queries + cells).
-		cover_->NewWorkload()->Evaluate(synthetic_, answers_);
+		// Every answer at once, by groups: O(groups x cells + queries).
+		ProductWorkload(domain_, cover_->Queries()).Evaluate(synthetic_, answers_);
 	}
+	const ReleaseLayout &layout() const { return layout_; }
+	const CellDomain &domain() const { return domain_; }
 	const Cover &cover() const { return *cover_; }
-	const std::string &column() const { return column_; }
 	double Answer(std::size_t q) const
 	{
 		if (q >= cover_->QueryCount())
@@ -214,9 +268,18 @@ public:
 	}
 	double Weight(std::size_t cell) const { return synthetic_.at(cell); }
 	std::int64_t private_rows() const { return private_rows_; }
+	// The axis a column of the class is read on (numeric and categorical classes), or nullptr.
+	const ReleaseAxis *AxisOfColumn(const std::string &column) const
+	{
+		for (const ReleaseAxis &axis : layout_.axes)
+			if ((axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Categorical) && axis.label == column)
+				return &axis;
+		return nullptr;
+	}
 
 private:
-	std::string column_;
+	ReleaseLayout layout_;
+	CellDomain domain_;
 	std::unique_ptr<Cover> cover_;
 	std::vector<double> synthetic_;
 	std::vector<double> answers_;  // per cover query, unclamped
@@ -224,17 +287,22 @@ private:
 };
 
 struct ParsedQuery {
+	std::string raw;
+	bool parsed = false;  // false for predicates: the text is matched as it is
 	QueryText text;
-	std::vector<const Literal *> literals;  // in reading order
+	struct Entry {
+		const Literal *literal;
+		const Condition *condition;
+	};
+	std::vector<Entry> literals;  // in reading order
 };
 
 ReleaseModel *
-LoadReleaseModel(const char *class_text, const double *cuts, std::size_t cut_count, const double *synthetic,
-                 std::size_t cell_count, std::int64_t private_rows)
+LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
+                 std::int64_t private_rows)
 {
-	return new ReleaseModel(ParseQueryClass(class_text),
-	                        NumericAxis::FromCuts(std::vector<double>(cuts, cuts + cut_count)),
-	                        std::vector<double>(synthetic, synthetic + cell_count), private_rows);
+	return new ReleaseModel(LayoutFromCatalog(layout), std::vector<double>(synthetic, synthetic + cell_count),
+	                        private_rows);
 }
 
 void
@@ -244,34 +312,47 @@ FreeReleaseModel(ReleaseModel *model) noexcept
 }
 
 std::size_t ModelCoverSize(const ReleaseModel *m) { return m->cover().QueryCount(); }
-std::size_t ModelCellCount(const ReleaseModel *m) { return m->cover().CellCount(); }
+std::size_t ModelCellCount(const ReleaseModel *m) { return m->domain().CellCount(); }
 double ModelAnswer(const ReleaseModel *m, std::size_t q) { return m->Answer(q); }
 double ModelCellWeight(const ReleaseModel *m, std::size_t cell) { return m->Weight(cell); }
 std::int64_t ModelPrivateRows(const ReleaseModel *m) { return m->private_rows(); }
-const char *ModelColumn(const ReleaseModel *m) { return m->column().c_str(); }
 
-std::size_t
-ModelProjectNumericQuery(const ReleaseModel *model, const char *query)
+char *
+ModelRenderQuery(const ReleaseModel *m, std::size_t q, Allocate allocate)
 {
-	const QueryText parsed = ParseQueryText(query);
-	std::vector<double> values;
-	for (const Condition &c : parsed.conditions) {
-		values.push_back(NumericLiteralValue(c.value));
-		if (c.op == Comparison::Between)
-			values.push_back(NumericLiteralValue(c.upper));
-	}
-	return model->cover().Project(parsed, values);
+	return CopyString(allocate, m->cover().Render(q));
+}
+
+void
+ModelDescribeCell(const ReleaseModel *m, std::size_t cell, char **bounds, char **json, Allocate allocate)
+{
+	std::string b, j;
+	m->layout().DescribeCell(m->domain(), cell, b, j);
+	*bounds = CopyString(allocate, b);
+	*json = CopyString(allocate, j);
 }
 
 ParsedQuery *
-ParseQueryForModel(const char *query)
+ParseQueryForModel(const ReleaseModel *model, const char *query)
 {
 	auto parsed = std::make_unique<ParsedQuery>();
+	parsed->raw = query;
+	if (model->layout().spec.kind == ClassKind::Predicates)
+		return parsed.release();
+	parsed->parsed = true;
+	// "TRUE", the query without conditions (pap.answers lists it for boxes and orthants), has no conditions.
+	std::string trimmed(query);
+	trimmed.erase(0, trimmed.find_first_not_of(" \t\r\n"));
+	trimmed.erase(trimmed.find_last_not_of(" \t\r\n") + 1);
+	for (char &c : trimmed)
+		c = char(std::tolower(static_cast<unsigned char>(c)));
+	if (trimmed == "true")
+		return parsed.release();
 	parsed->text = ParseQueryText(query);
 	for (const Condition &c : parsed->text.conditions) {
-		parsed->literals.push_back(&c.value);
+		parsed->literals.push_back({&c.value, &c});
 		if (c.op == Comparison::Between)
-			parsed->literals.push_back(&c.upper);
+			parsed->literals.push_back({&c.upper, &c});
 	}
 	return parsed.release();
 }
@@ -283,25 +364,39 @@ FreeParsedQuery(ParsedQuery *query) noexcept
 }
 
 std::size_t ParsedQueryLiteralCount(const ParsedQuery *q) { return q->literals.size(); }
-const char *ParsedQueryLiteral(const ParsedQuery *q, std::size_t i) { return q->literals.at(i)->text.c_str(); }
+
+LiteralTarget
+ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *q, std::size_t i)
+{
+	const ParsedQuery::Entry &e = q->literals.at(i);
+	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric, ValueType::Number, "", e.literal->quoted};
+	if (!e.condition->terms.empty())
+		return t;  // a linear condition's bound: a number
+	const ReleaseAxis *axis = model->AxisOfColumn(e.condition->column);
+	if (axis == nullptr)
+		return t;  // the cover reports the unknown column when it projects
+	t.kind = axis->kind;
+	t.type = axis->value_type;
+	t.column = axis->label.c_str();
+	return t;
+}
+
+double
+ReadNumberLiteral(const ParsedQuery *q, std::size_t i)
+{
+	return NumericLiteralValue(*q->literals.at(i).literal);
+}
 
 std::size_t
-ModelProjectParsedQuery(const ReleaseModel *model, const ParsedQuery *query, const double *literal_values)
+ModelProject(const ReleaseModel *model, const ParsedQuery *q, const double *numbers, const char *const *texts)
 {
-	return model->cover().Project(query->text,
-	                              std::vector<double>(literal_values, literal_values + query->literals.size()));
-}
-
-CoverQueryShape
-ModelCoverQueryShape(const ReleaseModel *model, std::size_t q)
-{
-	return model->cover().Shape(q);
-}
-
-CellShape
-ModelCellShape(const ReleaseModel *model, std::size_t cell)
-{
-	return model->cover().ShapeOfCell(cell);
+	std::vector<LiteralValue> values(q->literals.size());
+	for (std::size_t i = 0; i < values.size(); i++) {
+		values[i].number = numbers[i];
+		if (texts[i] != nullptr)
+			values[i].text = texts[i];
+	}
+	return model->cover().Project(q->raw, q->parsed ? &q->text : nullptr, values);
 }
 
 void

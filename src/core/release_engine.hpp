@@ -1,14 +1,15 @@
-// The core's entry points for the PostgreSQL glue. Everything crosses this boundary as plain data (pointers,
-// numbers, C strings) so that the glue never holds a C++ object while it calls PostgreSQL: a PostgreSQL error
-// longjmps, and must not jump over destructors (reference/anchors-pgext.md §7-8). Every function may throw
-// pap::core::Error; the glue catches it in one place (src/pg/error_bridge.hpp).
+// The core's entry points for the PostgreSQL glue. Plain data crosses this boundary (pointers, numbers, C strings)
+// and opaque handles (ReleaseDraft, ReleaseModel) that the glue frees from a memory-context reset callback, so it
+// never holds a C++ object on its stack while it calls PostgreSQL: a PostgreSQL error longjmps, and must not jump
+// over destructors (reference/anchors-pgext.md §7-8). Every function may throw pap::core::Error; the glue catches
+// it in one place (src/pg/error_bridge.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "core/cover.hpp"
 #include "core/pmw.hpp"
 #include "core/random_source.hpp"
+#include "core/release_axis.hpp"
 
 namespace pap::core {
 
@@ -16,29 +17,80 @@ namespace pap::core {
 // (the glue passes palloc_extended(..., MCXT_ALLOC_NO_OOM)). The core turns nullptr into std::bad_alloc.
 using Allocate = void *(*)(std::size_t bytes);
 
-// --- defining a release -------------------------------------------------------------------------------------
-struct ParsedClass {
-	char *canonical_text;  // e.g. "thresholds(price)"
-	char *column;          // the column name, unquoted
+// --- a release as stored in pap.release_data ------------------------------------------------------------------
+// Flat arrays, one entry per axis unless said otherwise (the catalog stores each as a PostgreSQL array).
+struct CatalogLayout {
+	const char *query_class;                // canonical text
+	std::size_t axis_count;
+	const char *const *axis_kinds;          // AxisKindName
+	const char *const *axis_value_types;    // ValueTypeName
+	const char *const *axis_labels;
+	const std::int32_t *cut_counts;         // per axis; cuts of all axes concatenated in `cuts`
+	const double *cuts;
+	const std::int32_t *category_counts;    // per axis; categories concatenated
+	const char *const *categories;
+	const std::int32_t *public_value_counts;  // per axis; the finest public marginals concatenated
+	const double *public_values;
+	const std::int64_t *public_value_rows;
+	std::size_t predicate_count;            // predicates only: listed predicate -> axis
+	const std::int32_t *predicate_axis;
+	std::size_t public_point_count;         // distinct public grid points (axis_count coordinates each)
+	const std::int32_t *public_points;
+	const std::int64_t *public_point_rows;
+	const char *domain;                     // "full grid" or "public support"
+};
+
+// --- defining a release ----------------------------------------------------------------------------------------
+// A release being defined: the glue feeds it what only PostgreSQL can read (column types, the public table),
+// step by step, in this order:
+//   1. BeginReleaseDraft parses the class; DraftColumnCount/DraftColumn name the columns it reads.
+//   2. DraftSetColumnType for every column (Error(InvalidParameter) when the class cannot use that type).
+//   3. predicates only: the glue checks each predicate (DraftPredicate) is one boolean expression, runs
+//      DraftPredicateLabelSql on the public table and passes the rows to DraftMergePredicates.
+//   4. for every axis a with DraftAxisMarginalSql(a) != nullptr: the glue runs
+//      "SELECT <sql>, count(*) FROM public GROUP BY 1" and passes the rows to
+//      DraftSetNumericMarginal (float8 values) or DraftSetCategories (text values) as DraftAxisIsNumeric(a) says.
+//   5. DraftScanSelectList + DraftScanParameter*: the glue runs the scan on the public table and passes the rows to
+//      DraftSetPublicPoints, which builds the domain and the cover (the limits apply here).
+//   6. DraftCatalogLayout and DraftSummary give what to store.
+class ReleaseDraft;
+enum class Granularity { Alpha, Finest };
+Granularity ParseGranularity(const char *text);  // "alpha" or "finest"; Error(InvalidParameter) otherwise
+ReleaseDraft *BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity);
+void FreeReleaseDraft(ReleaseDraft *draft) noexcept;
+const char *DraftCanonicalClass(const ReleaseDraft *draft);
+std::size_t DraftColumnCount(const ReleaseDraft *draft);
+const char *DraftColumn(const ReleaseDraft *draft, std::size_t i);
+void DraftSetColumnType(ReleaseDraft *draft, std::size_t i, ValueType type, const char *type_name);
+std::size_t DraftPredicateCount(const ReleaseDraft *draft);
+const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
+const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)
+void DraftMergePredicates(ReleaseDraft *draft, const std::int32_t *label_points, std::size_t point_count);
+std::size_t DraftAxisCount(const ReleaseDraft *draft);
+const char *DraftAxisMarginalSql(const ReleaseDraft *draft, std::size_t axis);  // nullptr: nothing to read
+bool DraftAxisIsNumeric(const ReleaseDraft *draft, std::size_t axis);
+// values/rows: the distinct non-NULL values and their public rows; null_rows: the public rows where it is NULL.
+void DraftSetNumericMarginal(ReleaseDraft *draft, std::size_t axis, const double *values, const std::int64_t *rows,
+                             std::size_t count, std::int64_t null_rows);
+void DraftSetCategories(ReleaseDraft *draft, std::size_t axis, const char *const *texts, std::size_t count);
+const char *DraftScanSelectList(ReleaseDraft *draft);
+// The scan's parameter $(axis+1): cut points (float8[]) or categories (text[]), or none (predicate axes).
+enum class ScanParameterKind { None, Cuts, Categories };
+ScanParameterKind DraftScanParameter(const ReleaseDraft *draft, std::size_t axis, const double **cuts,
+                                     const char *const **categories, std::size_t *count);
+void DraftSetPublicPoints(ReleaseDraft *draft, const std::int32_t *points, const std::int64_t *rows,
+                          std::size_t point_count, std::uint64_t cell_limit, std::size_t max_cover_queries);
+CatalogLayout DraftCatalogLayout(const ReleaseDraft *draft);  // valid while the draft lives
+struct DraftSummary {
+	std::int64_t public_rows, cover_size, cell_count;
+	const std::int64_t *public_histogram;  // per domain cell
+	const char *domain_reason;             // a sentence
+	const char *granularity;               // a sentence: finest, or the public mass per bin that alpha allows
 	int vc_dimension;
 };
-ParsedClass ParseClassForDefine(const char *class_text, Allocate allocate);
+DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives
 
-struct DefinedRelease {
-	double *cuts;                // sorted distinct public values
-	std::size_t cut_count;
-	std::int64_t *public_histogram;  // public rows per cell
-	std::size_t cell_count;
-	std::int64_t cover_size;
-	std::int64_t public_rows;
-};
-// values/counts: the distinct non-NULL public values (axis positions) with their row counts; null_rows: the
-// public rows whose value is NULL.
-DefinedRelease BuildDefinedRelease(const char *class_text, const double *values, const std::int64_t *counts,
-                                   std::size_t value_count, std::int64_t null_rows, std::size_t max_cover_queries,
-                                   Allocate allocate);
-
-// --- planning and running -----------------------------------------------------------------------------------
+// --- planning and running ------------------------------------------------------------------------------------
 enum class MechanismChoice { Pmw };
 // "pmw" or "auto" (which means pmw until more mechanisms exist); Error(InvalidParameter) otherwise.
 MechanismChoice ParseMechanism(const char *text);
@@ -48,7 +100,7 @@ bool ParseUniformPrior(const char *text);
 void ValidatePrivacyParameters(double epsilon, double delta);
 
 struct PlanRequest {
-	const char *class_text;
+	int vc_dimension;
 	std::int64_t cover_size;
 	std::int64_t cell_count;
 	std::int64_t public_rows;
@@ -72,12 +124,20 @@ struct PlanSummary {
 };
 PlanSummary MakePlan(const PlanRequest &request);
 
+// The private scan of a stored release: its SELECT list and parameters (as for the draft), from the layout.
+// The string is allocated with allocate.
+char *LayoutScanSelectList(const CatalogLayout &layout, Allocate allocate);
+ScanParameterKind LayoutScanParameter(const CatalogLayout &layout, std::size_t axis, const double **cuts,
+                                      const char *const **categories, std::size_t *count);
+
 struct RunRequest {
 	PlanRequest plan;
-	const double *cuts;
-	std::size_t cut_count;
-	const std::int64_t *public_histogram;   // cell_count entries
-	const std::int64_t *private_histogram;  // cell_count entries: the only private input
+	const CatalogLayout *layout;
+	// The private scan's rows: grid points (layout.axis_count coordinates each, flat) and their row counts. The
+	// only private input.
+	const std::int32_t *private_points;
+	const std::int64_t *private_rows;
+	std::size_t private_point_count;
 	std::int64_t seed;                      // >= 0: deterministic noise for tests (not private); < 0: secure
 	FillSecureBytes fill_secure;            // the secure source when seed < 0
 	InterruptCheck interrupted;
@@ -86,6 +146,7 @@ struct RunRequest {
 struct RunSummary {
 	PlanSummary plan;
 	double *synthetic;  // cell_count weights, summing to 1
+	std::int64_t private_rows;
 	std::int64_t updates, comparisons;
 	int passes;
 	bool cutoff_reached;
@@ -93,30 +154,42 @@ struct RunSummary {
 RunSummary RunRelease(const RunRequest &request, Allocate allocate);
 
 // --- answering ----------------------------------------------------------------------------------------------
-class ReleaseModel;  // a released cover with prefix sums of its synthetic distribution
-ReleaseModel *LoadReleaseModel(const char *class_text, const double *cuts, std::size_t cut_count,
-                               const double *synthetic, std::size_t cell_count, std::int64_t private_rows);
+class ReleaseModel;  // a released cover with the answers of its synthetic distribution
+ReleaseModel *LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
+                               std::int64_t private_rows);
 void FreeReleaseModel(ReleaseModel *model) noexcept;
 std::size_t ModelCoverSize(const ReleaseModel *model);
 std::size_t ModelCellCount(const ReleaseModel *model);
 double ModelAnswer(const ReleaseModel *model, std::size_t cover_query);    // fraction of the private rows
 double ModelCellWeight(const ReleaseModel *model, std::size_t cell);
 std::int64_t ModelPrivateRows(const ReleaseModel *model);
-// Parses a query on a numeric column (literals read as float8) and projects it onto the cover.
-std::size_t ModelProjectNumericQuery(const ReleaseModel *model, const char *query);
+// Readable text of a cover query / bounds of a cell (text and per-column JSON, "" for the outside cell's JSON);
+// allocated with allocate.
+char *ModelRenderQuery(const ReleaseModel *model, std::size_t cover_query, Allocate allocate);
+void ModelDescribeCell(const ReleaseModel *model, std::size_t cell, char **bounds, char **json, Allocate allocate);
 
-// Queries on date and timestamp columns: the glue converts each literal with the type's input function.
+// A query is parsed once; the glue converts each literal for the column it is compared with, then projects.
 struct ParsedQuery;
-ParsedQuery *ParseQueryForModel(const char *query);
+// Predicates releases take the text as is (no literals); every other class parses it.
+ParsedQuery *ParseQueryForModel(const ReleaseModel *model, const char *query);
 void FreeParsedQuery(ParsedQuery *query) noexcept;
 std::size_t ParsedQueryLiteralCount(const ParsedQuery *query);
-const char *ParsedQueryLiteral(const ParsedQuery *query, std::size_t i);  // text; valid while query lives
-std::size_t ModelProjectParsedQuery(const ReleaseModel *model, const ParsedQuery *query, const double *literal_values);
-
-// The readable shape of a cover query or cell: bounds on the column (see CoverQueryShape, CellShape).
-CoverQueryShape ModelCoverQueryShape(const ReleaseModel *model, std::size_t cover_query);
-CellShape ModelCellShape(const ReleaseModel *model, std::size_t cell);
-const char *ModelColumn(const ReleaseModel *model);  // valid while the model lives
+// The literal's text (valid while the query lives) and how the glue must read it: kind Numeric with type Number
+// -> the core reads it (LiteralValue.number via ReadNumberLiteral); Numeric with a temporal type -> the type's
+// input function, then the axis value; Categorical -> the canonical output text of the column's type
+// (booleans "true"/"false"). column: the column it is compared with (valid while the model lives).
+struct LiteralTarget {
+	const char *text;
+	AxisKind kind;
+	ValueType type;
+	const char *column;
+	bool quoted;
+};
+LiteralTarget ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *query, std::size_t i);
+double ReadNumberLiteral(const ParsedQuery *query, std::size_t i);
+// values[i] for literal i: numbers[i] for numeric targets, texts[i] for categorical ones (others ignored).
+std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                         const char *const *texts);
 
 // A float8 as PostgreSQL prints it, written to buf (at least 32 bytes); quoted for NaN and infinities.
 void FormatFloat8Into(double value, char *buf, std::size_t size);

@@ -14,6 +14,8 @@ constexpr std::size_t kWholeExcerptBytes = 200;
 constexpr std::size_t kExcerptRadius = 80;
 
 bool IsOperatorChar(char c) { return c == '<' || c == '>' || c == '=' || c == '!'; }
+// The arithmetic of linear conditions ("2*x - y"): one character each, so "x<=-1" still reads as <= then -1.
+bool IsArithmeticChar(char c) { return c == '+' || c == '-' || c == '*'; }
 bool IsPunctChar(char c, bool brackets)
 {
 	return c == '(' || c == ')' || c == ',' || c == ';' || (brackets && (c == '[' || c == ']'));
@@ -233,6 +235,10 @@ Token TextLexer::Lex()
 	} else if (rules_.operators && IsOperatorChar(c)) {
 		t.kind = TokenKind::Operator;
 		while (pos_ < text_.size() && IsOperatorChar(text_[pos_])) t.value += text_[pos_++];
+	} else if (rules_.operators && IsArithmeticChar(c)) {
+		t.kind = TokenKind::Operator;
+		t.value = std::string(1, c);
+		++pos_;
 	} else if (IsPunctChar(c, rules_.brackets)) {
 		t.kind = TokenKind::Punct;
 		t.value = std::string(1, c);

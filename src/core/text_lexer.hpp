@@ -56,7 +56,8 @@ struct LexerRules {
 	const char *what;        // "query", "query class": names the text in messages
 	std::size_t max_bytes;   // longer texts are rejected with LimitExceeded
 	const char *limit_hint;  // hint of that error
-	bool operators;          // runs of < > = ! are Operator tokens (else each such character is Other)
+	bool operators;          // runs of < > = ! are Operator tokens, and so are + - * alone when no number starts
+	                         // there (else each such character is Other)
 	bool brackets;           // [ and ] are punctuation (else Other)
 };
 

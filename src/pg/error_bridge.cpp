@@ -31,6 +31,7 @@ PapReportCoreError(const PapCoreError *err)
 	case int(ErrorKind::SyntaxError): code = ERRCODE_SYNTAX_ERROR; break;
 	case int(ErrorKind::QueryOutsideClass): code = ERRCODE_INVALID_PARAMETER_VALUE; break;
 	case int(ErrorKind::UndefinedColumn): code = ERRCODE_UNDEFINED_COLUMN; break;
+	case int(ErrorKind::DatatypeMismatch): code = ERRCODE_DATATYPE_MISMATCH; break;
 	case int(ErrorKind::DataException): code = ERRCODE_DATA_EXCEPTION; break;
 	case int(ErrorKind::LimitExceeded): code = ERRCODE_PROGRAM_LIMIT_EXCEEDED; break;
 	case int(ErrorKind::RandomSourceFailure): code = ERRCODE_SYSTEM_ERROR; break;

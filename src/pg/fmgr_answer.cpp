@@ -10,6 +10,8 @@ extern "C" {
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 PG_FUNCTION_INFO_V1(pap_answer);
 PG_FUNCTION_INFO_V1(pap_answer_count);
@@ -21,8 +23,7 @@ PG_FUNCTION_INFO_V1(pap_synthetic);
 // statement sees one snapshot). The C++ model is freed by a reset callback on the owning memory context.
 struct PapLoadedRelease {
 	char *name;
-	PapValueType value_type;
-	char *column;  // quoted for display
+	Oid private_table;
 	pap::core::ReleaseModel *model;
 	MemoryContextCallback free_model;
 };
@@ -45,13 +46,12 @@ LoadRelease(const char *name, MemoryContext context)
 	PapRequireReleased(r);
 	PapLoadedRelease *loaded = (PapLoadedRelease *) palloc0(sizeof(PapLoadedRelease));
 	loaded->name = pstrdup(name);
-	loaded->value_type = r->value_type;
-	loaded->column = pstrdup(quote_identifier(r->column_name));
+	loaded->private_table = r->private_table;
 	// The model is created and registered for freeing before any other PostgreSQL call can fail.
 	loaded->free_model.func = FreeModelCallback;
 	loaded->free_model.arg = loaded;
-	PAP_CORE(loaded->model = pap::core::LoadReleaseModel(r->query_class, r->cuts, size_t(r->cut_count), r->synthetic,
-	                                                     size_t(r->cell_count), r->private_rows));
+	PAP_CORE(loaded->model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count),
+	                                                     r->private_rows));
 	MemoryContextRegisterResetCallback(context, &loaded->free_model);
 	MemoryContextSwitchTo(spi);
 	SPI_finish();
@@ -76,32 +76,57 @@ CachedRelease(FunctionCallInfo fcinfo, const char *name)
 	return loaded;
 }
 
-// The cover query a query text projects to.
+static void
+FreeParsedQueryCallback(void *arg)
+{
+	pap::core::FreeParsedQuery((pap::core::ParsedQuery *) arg);
+}
+
+// A categorical literal as the canonical text of its column's type: the type's input then output function
+// (so that 037 and 37 are one integer category), "true"/"false" for booleans.
+static const char *
+CategoryText(const PapLoadedRelease *loaded, const pap::core::LiteralTarget &t)
+{
+	Oid type;
+	PapValueTypeOfColumn(loaded->private_table, t.column, &type);
+	Oid input, ioparam, output;
+	bool varlena;
+	getTypeInputInfo(type, &input, &ioparam);
+	Datum value = OidInputFunctionCall(input, (char *) t.text, ioparam, -1);
+	if (type == BOOLOID)
+		return DatumGetBool(value) ? "true" : "false";
+	getTypeOutputInfo(type, &output, &varlena);
+	return OidOutputFunctionCall(output, value);
+}
+
+// The cover query a query text projects to. Literals are read for the column they are compared with; a type's
+// input function may raise, so the parsed query lives in the core and is freed by a callback on the current
+// context, never skipped by a longjmp.
 static size_t
 ProjectQuery(const PapLoadedRelease *loaded, const char *query)
 {
-	size_t q = 0;
-	if (loaded->value_type == PAP_VALUE_NUMBER) {
-		PAP_CORE(q = pap::core::ModelProjectNumericQuery(loaded->model, query));
-		return q;
-	}
-	// Temporal literals go through the column type's input function, which may raise: the parsed query lives
-	// in the core and is freed by a callback on the current context, never skipped by a longjmp.
-	MemoryContextCallback *free_query = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
 	pap::core::ParsedQuery *parsed = nullptr;
-	PAP_CORE(parsed = pap::core::ParseQueryForModel(query));
-	free_query->func = [](void *arg) { pap::core::FreeParsedQuery((pap::core::ParsedQuery *) arg); };
+	PAP_CORE(parsed = pap::core::ParseQueryForModel(loaded->model, query));
+	MemoryContextCallback *free_query = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
+	free_query->func = FreeParsedQueryCallback;
 	free_query->arg = parsed;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_query);
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
-	double *values = (double *) palloc(sizeof(double) * (count + 1));
+	double *numbers = (double *) palloc0(sizeof(double) * (count + 1));
+	const char **texts = (const char **) palloc0(sizeof(char *) * (count + 1));
 	for (size_t i = 0; i < count; i++) {
-		const char *literal = nullptr;
-		PAP_CORE(literal = pap::core::ParsedQueryLiteral(parsed, i));
-		values[i] = PapTemporalLiteralToAxis(literal, loaded->value_type);
+		pap::core::LiteralTarget t;
+		PAP_CORE(t = pap::core::ParsedQueryLiteral(loaded->model, parsed, i));
+		if (t.kind == pap::core::AxisKind::Categorical)
+			texts[i] = CategoryText(loaded, t);
+		else if (t.type == pap::core::ValueType::Number)
+			PAP_CORE(numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
+		else
+			numbers[i] = PapTemporalLiteralToAxis(t.text, t.type);
 	}
-	PAP_CORE(q = pap::core::ModelProjectParsedQuery(loaded->model, parsed, values));
+	size_t q = 0;
+	PAP_CORE(q = pap::core::ModelProject(loaded->model, parsed, numbers, texts));
 	return q;
 }
 
@@ -134,31 +159,6 @@ pap_answer_count(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(fraction * rows);
 }
 
-// "col > a AND col <= b", "col <= b", "col > a", "col IS NOT NULL", "col < a" (empty), "col IS NULL".
-static char *
-RenderBounds(const PapLoadedRelease *loaded, bool is_empty, bool is_null, const pap::core::ValueBound &lower,
-             const pap::core::ValueBound &upper)
-{
-	StringInfoData buf;
-	initStringInfo(&buf);
-	if (is_null) {
-		appendStringInfo(&buf, "%s IS NULL", loaded->column);
-		return buf.data;
-	}
-	if (is_empty) {
-		appendStringInfo(&buf, "%s < %s", loaded->column, PapFormatAxisValue(upper.value, loaded->value_type));
-		return buf.data;
-	}
-	if (lower.present)
-		appendStringInfo(&buf, "%s > %s", loaded->column, PapFormatAxisValue(lower.value, loaded->value_type));
-	if (upper.present)
-		appendStringInfo(&buf, "%s%s <= %s", lower.present ? " AND " : "", loaded->column,
-		                 PapFormatAxisValue(upper.value, loaded->value_type));
-	if (!lower.present && !upper.present)
-		appendStringInfo(&buf, "%s IS NOT NULL", loaded->column);
-	return buf.data;
-}
-
 extern "C" Datum
 pap_answers(PG_FUNCTION_ARGS)
 {
@@ -169,16 +169,19 @@ pap_answers(PG_FUNCTION_ARGS)
 	size_t queries = 0;
 	int64 n = 0;
 	PAP_CORE(queries = pap::core::ModelCoverSize(loaded->model); n = pap::core::ModelPrivateRows(loaded->model));
+	MemoryContext row_context = AllocSetContextCreate(CurrentMemoryContext, "pap.answers row", ALLOCSET_SMALL_SIZES);
 	for (size_t q = 0; q < queries; q++) {
-		pap::core::CoverQueryShape shape;
+		MemoryContext old = MemoryContextSwitchTo(row_context);
+		char *text = nullptr;
 		double answer = 0.0;
-		PAP_CORE(shape = pap::core::ModelCoverQueryShape(loaded->model, q);
+		PAP_CORE(text = pap::core::ModelRenderQuery(loaded->model, q, PapAllocate);
 		         answer = pap::core::ModelAnswer(loaded->model, q));
-		Datum values[4] = {Int64GetDatum(int64(q)),
-		                   CStringGetTextDatum(RenderBounds(loaded, shape.empty, false, shape.lower, shape.upper)),
-		                   Float8GetDatum(answer), Float8GetDatum(answer * double(n))};
+		Datum values[4] = {Int64GetDatum(int64(q)), CStringGetTextDatum(text), Float8GetDatum(answer),
+		                   Float8GetDatum(answer * double(n))};
 		bool nulls[4] = {false, false, false, false};
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(row_context);
 		if ((q & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
@@ -195,18 +198,25 @@ pap_synthetic(PG_FUNCTION_ARGS)
 	size_t cells = 0;
 	int64 n = 0;
 	PAP_CORE(cells = pap::core::ModelCellCount(loaded->model); n = pap::core::ModelPrivateRows(loaded->model));
+	MemoryContext row_context = AllocSetContextCreate(CurrentMemoryContext, "pap.synthetic row", ALLOCSET_SMALL_SIZES);
 	for (size_t cell = 0; cell < cells; cell++) {
-		pap::core::CellShape shape;
 		double weight = 0.0;
-		PAP_CORE(shape = pap::core::ModelCellShape(loaded->model, cell);
-		         weight = pap::core::ModelCellWeight(loaded->model, cell));
+		PAP_CORE(weight = pap::core::ModelCellWeight(loaded->model, cell));
 		if (!(weight > 0.0))
 			continue;
-		Datum values[4] = {Int32GetDatum(int32(cell)),
-		                   CStringGetTextDatum(RenderBounds(loaded, false, shape.is_null, shape.lower, shape.upper)),
-		                   Float8GetDatum(weight), Float8GetDatum(weight * double(n))};
-		bool nulls[4] = {false, false, false, false};
+		MemoryContext old = MemoryContextSwitchTo(row_context);
+		char *bounds = nullptr, *json = nullptr;
+		PAP_CORE(pap::core::ModelDescribeCell(loaded->model, cell, &bounds, &json, PapAllocate));
+		Datum values[5] = {Int64GetDatum(int64(cell)), CStringGetTextDatum(bounds), (Datum) 0, Float8GetDatum(weight),
+		                   Float8GetDatum(weight * double(n))};
+		bool nulls[5] = {false, false, json[0] == '\0', false, false};
+		if (json[0] != '\0')
+			values[2] = DirectFunctionCall1(jsonb_in, CStringGetDatum(json));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(row_context);
+		if ((cell & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	return (Datum) 0;
 }

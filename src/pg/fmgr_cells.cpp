@@ -5,12 +5,15 @@
 
 extern "C" {
 #include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
 #include "utils/timestamp.h"
 PG_FUNCTION_INFO_V1(pap_axis_value_float8);
 PG_FUNCTION_INFO_V1(pap_axis_value_date);
 PG_FUNCTION_INFO_V1(pap_axis_value_timestamp);
 PG_FUNCTION_INFO_V1(pap_axis_value_timestamptz);
 PG_FUNCTION_INFO_V1(pap_cell_index);
+PG_FUNCTION_INFO_V1(pap_category_index);
 }
 
 extern "C" Datum
@@ -52,4 +55,74 @@ pap_cell_index(PG_FUNCTION_ARGS)
 		PG_RETURN_INT32(count + 1);
 	const double *data = (const double *) ARR_DATA_PTR(cuts);
 	PG_RETURN_INT32(int32(pap::core::CountBelowSorted(data, size_t(count), PG_GETARG_FLOAT8(1))));
+}
+
+// The categories of a categorical axis, unpacked once per scan: the array is the same parameter for every row,
+// so it is kept in fn_extra with a copy of its bytes to recognise it.
+struct PapCategoryCache {
+	struct varlena *raw;  // copy of the array's bytes
+	Size raw_size;
+	int count;
+	const char **data;
+	int *length;
+};
+
+static int
+CompareBytes(const char *a, int alen, const char *b, int blen)
+{
+	const int c = memcmp(a, b, size_t(Min(alen, blen)));
+	return c != 0 ? c : (alen < blen ? -1 : alen > blen ? 1 : 0);
+}
+
+// bins 0..C-1 are the categories (sorted by bytes, as the core sorts them), C is "other", C + 1 the NULL bin.
+extern "C" Datum
+pap_category_index(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("categories must not be NULL")));
+	struct varlena *raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	const Size raw_size = VARSIZE_ANY(raw);
+	PapCategoryCache *cache = (PapCategoryCache *) fcinfo->flinfo->fn_extra;
+	if (cache == nullptr || cache->raw_size != raw_size || memcmp(cache->raw, raw, raw_size) != 0) {
+		ArrayType *array = (ArrayType *) raw;
+		if (ARR_NDIM(array) > 1 || ARR_HASNULL(array) || ARR_ELEMTYPE(array) != TEXTOID)
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("categories must be a one-dimensional text array without NULLs")));
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		cache = (PapCategoryCache *) palloc0(sizeof(PapCategoryCache));
+		cache->raw = (struct varlena *) palloc(raw_size);
+		memcpy(cache->raw, raw, raw_size);
+		cache->raw_size = raw_size;
+		Datum *elements;
+		deconstruct_array((ArrayType *) cache->raw, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL, &cache->count);
+		cache->data = (const char **) palloc(sizeof(char *) * (cache->count + 1));
+		cache->length = (int *) palloc(sizeof(int) * (cache->count + 1));
+		for (int i = 0; i < cache->count; i++) {
+			text *t = DatumGetTextPP(elements[i]);
+			cache->data[i] = VARDATA_ANY(t);
+			cache->length[i] = int(VARSIZE_ANY_EXHDR(t));
+			if (i > 0 && CompareBytes(cache->data[i - 1], cache->length[i - 1], cache->data[i], cache->length[i]) >= 0)
+				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				                errmsg("categories must be distinct and sorted by bytes")));
+		}
+		MemoryContextSwitchTo(old);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (PG_ARGISNULL(1))
+		PG_RETURN_INT32(cache->count + 1);
+	text *value = PG_GETARG_TEXT_PP(1);
+	const char *v = VARDATA_ANY(value);
+	const int vlen = int(VARSIZE_ANY_EXHDR(value));
+	int lo = 0, hi = cache->count;
+	while (lo < hi) {
+		const int mid = lo + (hi - lo) / 2;
+		const int c = CompareBytes(cache->data[mid], cache->length[mid], v, vlen);
+		if (c == 0)
+			PG_RETURN_INT32(mid);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	PG_RETURN_INT32(cache->count);
 }

@@ -1,13 +1,16 @@
-// pap.define_release and pap.drop_release: a release's cover and cells come from the public table only.
+// pap.define_release and pap.drop_release: a release's axes, cover and cells come from the public table only.
 #include "core/release_engine.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 extern "C" {
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "parser/parser.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -22,39 +25,160 @@ RequireProbability(const char *what, double value)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must be in (0, 1), got %g", what, value)));
 }
 
+template <typename T>
 static Datum
-Float8ArrayDatum(const double *values, size_t count)
+ArrayDatum(const T *values, size_t count, Oid type)
+{
+	Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+	for (size_t i = 0; i < count; i++) {
+		if constexpr (std::is_same_v<T, double>)
+			d[i] = Float8GetDatum(values[i]);
+		else if constexpr (std::is_same_v<T, int64>)
+			d[i] = Int64GetDatum(values[i]);
+		else
+			d[i] = Int32GetDatum(values[i]);
+	}
+	int16 len;
+	bool byval;
+	char align;
+	get_typlenbyvalalign(type, &len, &byval, &align);
+	return PointerGetDatum(construct_array(d, int(count), type, len, byval, align));
+}
+
+static Datum
+TextArrayDatum(const char *const *values, size_t count)
 {
 	Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
 	for (size_t i = 0; i < count; i++)
-		d[i] = Float8GetDatum(values[i]);
-	return PointerGetDatum(construct_array(d, int(count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		d[i] = CStringGetTextDatum(values[i]);
+	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
 }
 
-static Datum
-Int8ArrayDatum(const int64 *values, size_t count)
+static size_t
+Total(const int32 *counts, size_t n)
 {
-	Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
-	for (size_t i = 0; i < count; i++)
-		d[i] = Int64GetDatum(values[i]);
-	return PointerGetDatum(construct_array(d, int(count), INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += size_t(counts[i]);
+	return total;
 }
 
-// The SQL expression that places a column's value on its axis, shared by the public and the private scan.
-static char *
-AxisExpression(const char *column, PapValueType type)
+// A predicate is inserted into the scans' SQL: it must be exactly one expression, nothing that closes the
+// parentheses around it and adds clauses. Parsed (not executed) as the target of a bare SELECT.
+static void
+CheckPredicate(const char *predicate)
 {
-	const char *col = quote_identifier(column);
-	if (type == PAP_VALUE_NUMBER)
-		return psprintf("pap.axis_value((%s)::pg_catalog.float8)", col);
-	return psprintf("pap.axis_value(%s)", col);
+	List *parsed = raw_parser(psprintf("SELECT (%s)", predicate), RAW_PARSE_DEFAULT);
+	bool single = list_length(parsed) == 1;
+	if (single) {
+		Node *stmt = linitial_node(RawStmt, parsed)->stmt;
+		SelectStmt *select = IsA(stmt, SelectStmt) ? (SelectStmt *) stmt : NULL;
+		single = select != NULL && select->op == SETOP_NONE && list_length(select->targetList) == 1 &&
+		         select->fromClause == NIL && select->whereClause == NULL && select->groupClause == NIL &&
+		         select->havingClause == NULL && select->windowClause == NIL && select->sortClause == NIL &&
+		         select->limitCount == NULL && select->limitOffset == NULL && select->lockingClause == NIL &&
+		         select->withClause == NULL && select->distinctClause == NIL && select->intoClause == NULL &&
+		         select->valuesLists == NIL;
+	}
+	if (!single)
+		ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("predicate is not a single SQL expression: %s", predicate),
+		                errhint("Each predicate of predicates('...', ...) is one boolean expression over the table's "
+		                        "columns, such as 'age > 40 AND sex = 1'.")));
 }
 
-char *
-PapHistogramQuery(Oid relid, const char *column, PapValueType type)
+// Draft callbacks for PapScanGridPoints.
+static pap::core::ScanParameterKind
+DraftParameter(const void *draft, size_t axis, const double **cuts, const char *const **categories, size_t *count)
 {
-	return psprintf("SELECT pap.cell_index($1, %s) AS cell, pg_catalog.count(*) AS rows FROM %s GROUP BY 1",
-	                AxisExpression(column, type), PapQualifiedRelationName(relid));
+	return pap::core::DraftScanParameter((const pap::core::ReleaseDraft *) draft, axis, cuts, categories, count);
+}
+
+static void
+FreeDraftCallback(void *arg)
+{
+	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *) arg);
+}
+
+// Reads from the public table, with the caller's rights, what the draft needs (release_engine.hpp, steps 2-5).
+static void
+LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid public_table, const char *public_name)
+{
+	size_t columns = 0, predicates = 0;
+	PAP_CORE(columns = pap::core::DraftColumnCount(draft); predicates = pap::core::DraftPredicateCount(draft));
+	for (size_t i = 0; i < columns; i++) {
+		const char *column = nullptr;
+		PAP_CORE(column = pap::core::DraftColumn(draft, i));
+		Oid private_type, public_type;
+		pap::core::ValueType type = PapValueTypeOfColumn(private_table, column, &private_type);
+		PapValueTypeOfColumn(public_table, column, &public_type);
+		if (private_type != public_type)
+			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+			                errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
+			                       PapQualifiedRelationName(private_table), format_type_be(public_type), public_name)));
+		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type)));
+	}
+	if (predicates > 0) {
+		for (size_t i = 0; i < predicates; i++) {
+			const char *predicate = nullptr;
+			PAP_CORE(predicate = pap::core::DraftPredicate(draft, i));
+			CheckPredicate(predicate);
+		}
+		const char *labels = nullptr;
+		PAP_CORE(labels = pap::core::DraftPredicateLabelSql(draft));
+		int32 *points;
+		int64 *rows;
+		size_t count;
+		PapScanGridPoints(public_table, pstrdup(labels), predicates, [](const void *, size_t, const double **,
+		                                                               const char *const **, size_t *count) {
+			*count = 0;
+			return pap::core::ScanParameterKind::None;
+		}, nullptr, &points, &rows, &count);
+		PAP_CORE(pap::core::DraftMergePredicates(draft, points, count));
+	}
+	size_t axes = 0;
+	PAP_CORE(axes = pap::core::DraftAxisCount(draft));
+	for (size_t a = 0; a < axes; a++) {
+		const char *sql = nullptr;
+		bool numeric = false;
+		PAP_CORE(sql = pap::core::DraftAxisMarginalSql(draft, a); numeric = pap::core::DraftAxisIsNumeric(draft, a));
+		if (sql == nullptr)
+			continue;
+		PapExecute(psprintf("SELECT %s, pg_catalog.count(*) FROM %s GROUP BY 1", sql, public_name), 0, NULL, NULL,
+		           true);
+		const uint64 groups = SPI_processed;
+		double *values = (double *) palloc(sizeof(double) * (groups + 1));
+		const char **texts = (const char **) palloc(sizeof(char *) * (groups + 1));
+		int64 *counts = (int64 *) palloc(sizeof(int64) * (groups + 1));
+		size_t count = 0;
+		int64 null_rows = 0;
+		for (uint64 i = 0; i < groups; i++) {
+			bool isnull_v, isnull_c;
+			Datum v = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull_v);
+			int64 c = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull_c));
+			if (isnull_v) {
+				null_rows += c;
+				continue;
+			}
+			if (numeric)
+				values[count] = DatumGetFloat8(v);
+			else
+				texts[count] = TextDatumGetCString(v);
+			counts[count++] = c;
+		}
+		if (numeric)
+			PAP_CORE(pap::core::DraftSetNumericMarginal(draft, a, values, counts, count, null_rows));
+		else
+			PAP_CORE(pap::core::DraftSetCategories(draft, a, texts, count));
+		SPI_freetuptable(SPI_tuptable);
+	}
+	const char *select_list = nullptr;
+	PAP_CORE(select_list = pap::core::DraftScanSelectList(draft));
+	int32 *points;
+	int64 *rows;
+	size_t count;
+	PapScanGridPoints(public_table, pstrdup(select_list), axes, DraftParameter, draft, &points, &rows, &count);
+	PAP_CORE(pap::core::DraftSetPublicPoints(draft, points, rows, count, uint64(pap_max_cells),
+	                                         size_t(pap_max_cover_queries)));
 }
 
 extern "C" Datum
@@ -66,14 +190,23 @@ pap_define_release(PG_FUNCTION_ARGS)
 	char *class_text = text_to_cstring(PG_GETARG_TEXT_PP(3));
 	double alpha = PG_GETARG_FLOAT8(4);
 	double beta = PG_GETARG_FLOAT8(5);
+	char *granularity_text = text_to_cstring(PG_GETARG_TEXT_PP(6));
 
 	if (name[0] == '\0')
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("release name must not be empty")));
 	RequireProbability("alpha", alpha);
 	RequireProbability("beta", beta);
-	pap::core::ParsedClass parsed;
-	PAP_CORE(parsed = pap::core::ParseClassForDefine(class_text, PapAllocate));
-	char *private_name = PapQualifiedRelationName(private_table);
+	pap::core::Granularity granularity;
+	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
+	// The draft lives in the current context and is freed with it, whatever fails below.
+	pap::core::ReleaseDraft *draft = nullptr;
+	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity));
+	MemoryContextCallback *free_draft = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
+	free_draft->func = FreeDraftCallback;
+	free_draft->arg = draft;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
+
+	PapQualifiedRelationName(private_table);  // raises if it no longer exists
 	char *public_name = PapQualifiedRelationName(public_table);
 	if (private_table == public_table)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -82,13 +215,6 @@ pap_define_release(PG_FUNCTION_ARGS)
 		                          "private ones.")));
 	PapRequireSelect(private_table);
 	PapRequireSelect(public_table);
-	Oid private_type, public_type;
-	PapValueType type = PapValueTypeOfColumn(private_table, parsed.column, &private_type);
-	PapValueType public_value_type = PapValueTypeOfColumn(public_table, parsed.column, &public_type);
-	if (type != public_value_type)
-		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-		                errmsg("column \"%s\" has type %s in %s but %s in %s", parsed.column,
-		                       format_type_be(private_type), private_name, format_type_be(public_type), public_name)));
 	const char *user = GetUserNameFromId(GetUserId(), false);
 
 	SPI_connect();
@@ -101,52 +227,55 @@ pap_define_release(PG_FUNCTION_ARGS)
 	if (SPI_processed > 0)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));
 
-	// The public table, read with the caller's rights: distinct axis positions and their row counts.
-	PapExecute(psprintf("SELECT %s AS v, pg_catalog.count(*) FROM %s GROUP BY 1", AxisExpression(parsed.column, type),
-	                    public_name),
-	           0, NULL, NULL, true);
-	const uint64 groups = SPI_processed;
-	double *values = (double *) palloc(sizeof(double) * (groups + 1));
-	int64 *counts = (int64 *) palloc(sizeof(int64) * (groups + 1));
-	size_t value_count = 0;
-	int64 null_rows = 0;
-	for (uint64 i = 0; i < groups; i++) {
-		bool isnull_v, isnull_c;
-		Datum v = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull_v);
-		int64 c = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull_c));
-		if (isnull_v) {
-			null_rows += c;
-			continue;
-		}
-		values[value_count] = DatumGetFloat8(v);
-		counts[value_count++] = c;
-	}
-	pap::core::DefinedRelease defined;
-	PAP_CORE(defined = pap::core::BuildDefinedRelease(parsed.canonical_text, values, counts, value_count, null_rows,
-	                                                  size_t(pap_max_cover_queries), PapAllocate));
-
-	Oid types[13] = {TEXTOID, REGCLASSOID, REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
-	                 FLOAT8OID, INT8OID, FLOAT8ARRAYOID, INT8ARRAYOID, INT8OID, INT8OID};
-	Datum args[13] = {CStringGetTextDatum(name),
+	LearnFromPublicTable(draft, private_table, public_table, public_name);
+	pap::core::CatalogLayout l;
+	pap::core::DraftSummary summary;
+	const char *canonical = nullptr;
+	PAP_CORE(l = pap::core::DraftCatalogLayout(draft); summary = pap::core::DraftSummaryOf(draft);
+	         canonical = pap::core::DraftCanonicalClass(draft));
+	const size_t axes = l.axis_count;
+	Oid types[28] = {TEXTOID,       REGCLASSOID,    REGCLASSOID,   TEXTOID,       FLOAT8OID,     FLOAT8OID,
+	                 TEXTOID,       INT8OID,        TEXTARRAYOID,  TEXTARRAYOID,  TEXTARRAYOID,  INT4ARRAYOID,
+	                 FLOAT8ARRAYOID, INT4ARRAYOID,  TEXTARRAYOID,  INT4ARRAYOID,  FLOAT8ARRAYOID, INT8ARRAYOID,
+	                 INT4ARRAYOID,  INT4ARRAYOID,   INT8ARRAYOID,  TEXTOID,       TEXTOID,       INT4OID,
+	                 INT8ARRAYOID,  INT8OID,        INT8OID,       TEXTOID};
+	Datum args[28] = {CStringGetTextDatum(name),
 	                  ObjectIdGetDatum(private_table),
 	                  ObjectIdGetDatum(public_table),
-	                  CStringGetTextDatum(parsed.canonical_text),
-	                  CStringGetTextDatum(parsed.column),
-	                  CStringGetTextDatum(PapValueTypeName(type)),
+	                  CStringGetTextDatum(canonical),
 	                  Float8GetDatum(alpha),
 	                  Float8GetDatum(beta),
-	                  Int64GetDatum(defined.public_rows),
-	                  Float8ArrayDatum(defined.cuts, defined.cut_count),
-	                  Int8ArrayDatum(defined.public_histogram, defined.cell_count),
-	                  Int64GetDatum(defined.cover_size),
-	                  Int64GetDatum(int64(defined.cell_count))};
+	                  CStringGetTextDatum(summary.granularity),
+	                  Int64GetDatum(summary.public_rows),
+	                  TextArrayDatum(l.axis_kinds, axes),
+	                  TextArrayDatum(l.axis_value_types, axes),
+	                  TextArrayDatum(l.axis_labels, axes),
+	                  ArrayDatum(l.cut_counts, axes, INT4OID),
+	                  ArrayDatum(l.cuts, Total(l.cut_counts, axes), FLOAT8OID),
+	                  ArrayDatum(l.category_counts, axes, INT4OID),
+	                  TextArrayDatum(l.categories, Total(l.category_counts, axes)),
+	                  ArrayDatum(l.public_value_counts, axes, INT4OID),
+	                  ArrayDatum(l.public_values, Total(l.public_value_counts, axes), FLOAT8OID),
+	                  ArrayDatum(l.public_value_rows, Total(l.public_value_counts, axes), INT8OID),
+	                  ArrayDatum(l.predicate_axis, l.predicate_count, INT4OID),
+	                  ArrayDatum(l.public_points, l.public_point_count * axes, INT4OID),
+	                  ArrayDatum(l.public_point_rows, l.public_point_count, INT8OID),
+	                  CStringGetTextDatum(l.domain),
+	                  CStringGetTextDatum(summary.domain_reason),
+	                  Int32GetDatum(summary.vc_dimension),
+	                  ArrayDatum(summary.public_histogram, size_t(summary.cell_count), INT8OID),
+	                  Int64GetDatum(summary.cover_size),
+	                  Int64GetDatum(summary.cell_count),
+	                  CStringGetTextDatum(user)};
 	PapBecomeCatalogOwner(&saved);
-	PapExecute(psprintf("INSERT INTO pap.release_data (name, private_table, public_table, query_class, column_name, "
-	                    "value_type, alpha, beta, public_rows, cuts, public_histogram, cover_size, cell_count, "
-	                    "defined_by, defined_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-	                    "%s, pg_catalog.now()) ON CONFLICT (name) DO NOTHING",
-	                    quote_literal_cstr(user)),
-	           13, types, args, false);
+	PapExecute("INSERT INTO pap.release_data (name, private_table, public_table, query_class, alpha, beta, "
+	           "granularity, public_rows, axis_kinds, axis_value_types, axis_labels, cut_counts, cuts, "
+	           "category_counts, categories, public_value_counts, public_values, public_value_rows, predicate_axis, "
+	           "public_points, public_point_rows, domain, domain_reason, vc_dimension, public_histogram, cover_size, "
+	           "cell_count, defined_by, defined_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+	           "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, pg_catalog.now()) "
+	           "ON CONFLICT (name) DO NOTHING",
+	           28, types, args, false);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));

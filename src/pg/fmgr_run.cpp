@@ -61,7 +61,7 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
                const char *prior)
 {
 	pap::core::PlanRequest req;
-	req.class_text = r->query_class;
+	req.vc_dimension = r->vc_dimension;
 	req.cover_size = r->cover_size;
 	req.cell_count = r->cell_count;
 	req.public_rows = r->public_rows;
@@ -73,6 +73,34 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	req.mechanism = mechanism;
 	req.prior = prior;
 	return req;
+}
+
+// The columns a release reads must still have the types it was defined over.
+static void
+RequireColumnTypes(const PapRelease *r)
+{
+	const pap::core::CatalogLayout &l = r->layout;
+	for (size_t a = 0; a < l.axis_count; a++) {
+		if (strcmp(l.axis_kinds[a], "numeric") != 0 && strcmp(l.axis_kinds[a], "categorical") != 0)
+			continue;
+		Oid type;
+		pap::core::ValueType now = PapValueTypeOfColumn(r->private_table, l.axis_labels[a], &type);
+		pap::core::ValueType then;
+		PAP_CORE(then = pap::core::ValueTypeFromName(l.axis_value_types[a]));
+		if (now != then)
+			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+			                errmsg("column \"%s\" of the private table now has type %s", l.axis_labels[a],
+			                       format_type_be(type)),
+			                errdetail("Release \"%s\" was defined over a column of value type %s.", r->name,
+			                          l.axis_value_types[a]),
+			                errhint("Define the release again.")));
+	}
+}
+
+static pap::core::ScanParameterKind
+LayoutParameter(const void *layout, size_t axis, const double **cuts, const char *const **categories, size_t *count)
+{
+	return pap::core::LayoutScanParameter(*(const pap::core::CatalogLayout *) layout, axis, cuts, categories, count);
 }
 
 static Datum
@@ -172,17 +200,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                errmsg("release \"%s\" has already been run", name),
 		                errhint("Its answers are final. To spend more budget, define a new release.")));
 	PapRequireSelect(r->private_table);
-	Oid column_type;
-	if (PapValueTypeOfColumn(r->private_table, r->column_name, &column_type) != r->value_type)
-		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-		                errmsg("column \"%s\" of the private table now has type %s", r->column_name,
-		                       format_type_be(column_type)),
-		                errdetail("Release \"%s\" was defined over a %s column.", name,
-		                          PapValueTypeName(r->value_type)),
-		                errhint("Define the release again.")));
+	RequireColumnTypes(r);
 	char *private_name = PapQualifiedRelationName(r->private_table);
 	MemoryContextSwitchTo(procedure_context);
-	char *histogram_sql = PapHistogramQuery(r->private_table, r->column_name, r->value_type);
+	char *select_list;
+	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
 	MemoryContextSwitchTo(old);
 
 	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
@@ -239,37 +261,21 @@ pap_run_release(PG_FUNCTION_ARGS)
 
 		// --- transaction 2: the one read of the private table, the mechanism, the stored result ---------------------
 		MemoryContextSwitchTo(procedure_context);
-		int64 *histogram = (int64 *) palloc0(sizeof(int64) * r->cell_count);
-		Datum cuts_datum;
-		{
-			Datum *d = (Datum *) palloc(sizeof(Datum) * r->cut_count);
-			for (int i = 0; i < r->cut_count; i++)
-				d[i] = Float8GetDatum(r->cuts[i]);
-			cuts_datum = PointerGetDatum(
-			    construct_array(d, r->cut_count, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		}
+		int32 *points;
+		int64 *rows;
+		size_t point_count;
+		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, &points,
+		                  &rows, &point_count);
 		MemoryContextSwitchTo(old);
-		Oid scan_types[1] = {FLOAT8ARRAYOID};
-		Datum scan_values[1] = {cuts_datum};
-		PapExecute(histogram_sql, 1, scan_types, scan_values, true);
-		for (uint64 i = 0; i < SPI_processed; i++) {
-			bool isnull;
-			int32 cell = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-			int64 rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
-			if (cell < 0 || cell >= r->cell_count)
-				elog(ERROR, "pap_release: cell index out of range in the private scan");
-			histogram[cell] += rows;
-		}
-		SPI_freetuptable(SPI_tuptable);
 		elog(DEBUG1, "pap_release: private table read; running pmw over " INT64_FORMAT " cover queries",
 		     r->cover_size);
 
 		pap::core::RunRequest req;
 		req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
-		req.cuts = r->cuts;
-		req.cut_count = size_t(r->cut_count);
-		req.public_histogram = r->public_histogram;
-		req.private_histogram = histogram;
+		req.layout = &r->layout;
+		req.private_points = points;
+		req.private_rows = rows;
+		req.private_point_count = point_count;
 		req.seed = seeded ? seed : -1;
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
@@ -278,9 +284,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		elog(DEBUG1, "pap_release: pmw made " INT64_FORMAT " updates in %d passes", out.updates, out.passes);
 
-		int64 n = 0;
-		for (int64 i = 0; i < r->cell_count; i++)
-			n += histogram[i];
+		const int64 n = out.private_rows;
 		Datum *weights = (Datum *) palloc(sizeof(Datum) * r->cell_count);
 		for (int64 i = 0; i < r->cell_count; i++)
 			weights[i] = Float8GetDatum(out.synthetic[i]);

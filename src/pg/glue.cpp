@@ -10,6 +10,7 @@ extern "C" {
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "common/pg_prng.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port.h"
 #include "utils/acl.h"
@@ -20,31 +21,7 @@ extern "C" {
 #include "utils/timestamp.h"
 }
 
-const char *
-PapValueTypeName(PapValueType type)
-{
-	switch (type) {
-	case PAP_VALUE_NUMBER: return "number";
-	case PAP_VALUE_DATE: return "date";
-	case PAP_VALUE_TIMESTAMP: return "timestamp";
-	case PAP_VALUE_TIMESTAMPTZ: return "timestamptz";
-	}
-	return "number";
-}
-
-PapValueType
-PapValueTypeFromName(const char *name)
-{
-	if (strcmp(name, "date") == 0)
-		return PAP_VALUE_DATE;
-	if (strcmp(name, "timestamp") == 0)
-		return PAP_VALUE_TIMESTAMP;
-	if (strcmp(name, "timestamptz") == 0)
-		return PAP_VALUE_TIMESTAMPTZ;
-	return PAP_VALUE_NUMBER;
-}
-
-PapValueType
+pap::core::ValueType
 PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 {
 	AttrNumber attnum = get_attnum(relid, column);
@@ -60,18 +37,13 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 	case INT8OID:
 	case FLOAT4OID:
 	case FLOAT8OID:
-	case NUMERICOID: return PAP_VALUE_NUMBER;
-	case DATEOID: return PAP_VALUE_DATE;
-	case TIMESTAMPOID: return PAP_VALUE_TIMESTAMP;
-	case TIMESTAMPTZOID: return PAP_VALUE_TIMESTAMPTZ;
-	default:
-		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-		                errmsg("column \"%s\" of relation \"%s\" has type %s, not a numeric, date or timestamp type",
-		                       column, get_rel_name(relid), format_type_be(type)),
-		                errhint("thresholds and ranges classes need a column of type smallint, integer, bigint, "
-		                        "real, double precision, numeric, date, timestamp or timestamptz.")));
+	case NUMERICOID: return pap::core::ValueType::Number;
+	case DATEOID: return pap::core::ValueType::Date;
+	case TIMESTAMPOID: return pap::core::ValueType::Timestamp;
+	case TIMESTAMPTZOID: return pap::core::ValueType::TimestampTz;
+	case BOOLOID: return pap::core::ValueType::Boolean;
+	default: return pap::core::ValueType::Text;
 	}
-	pg_unreachable();
 }
 
 double
@@ -95,49 +67,23 @@ PapTimestampToAxis(Timestamp ts)
 }
 
 double
-PapTemporalLiteralToAxis(const char *text, PapValueType type)
+PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type)
 {
+	using pap::core::ValueType;
 	switch (type) {
-	case PAP_VALUE_DATE:
+	case ValueType::Date:
 		return PapDateToAxis(DatumGetDateADT(
 		    DirectFunctionCall3(date_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
-	case PAP_VALUE_TIMESTAMP:
+	case ValueType::Timestamp:
 		return PapTimestampToAxis(DatumGetTimestamp(DirectFunctionCall3(
 		    timestamp_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
-	case PAP_VALUE_TIMESTAMPTZ:
+	case ValueType::TimestampTz:
 		return PapTimestampToAxis(DatumGetTimestampTz(DirectFunctionCall3(
 		    timestamptz_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
-	case PAP_VALUE_NUMBER: break;
+	default: break;
 	}
-	elog(ERROR, "numeric literals are converted by the core");
+	elog(ERROR, "pap_release: only temporal literals are converted by the glue");
 	pg_unreachable();
-}
-
-char *
-PapFormatAxisValue(double value, PapValueType type)
-{
-	if (type == PAP_VALUE_NUMBER || std::isnan(value)) {
-		char buf[64];
-		PAP_CORE(pap::core::FormatFloat8Into(value, buf, sizeof buf));
-		return pstrdup(buf);
-	}
-	// ISO 8601 whatever the session's DateStyle, so that the text reads back as the same value anywhere.
-	char text[MAXDATELEN + 1];
-	struct pg_tm tm;
-	fsec_t fsec = 0;
-	if (std::isinf(value)) {
-		strlcpy(text, value < 0 ? "-infinity" : "infinity", sizeof text);
-	} else if (type == PAP_VALUE_DATE) {
-		j2date(int(std::llround(value / double(USECS_PER_DAY))) + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon,
-		       &tm.tm_mday);
-		EncodeDateOnly(&tm, USE_ISO_DATES, text);
-	} else {
-		if (timestamp2tm(Timestamp(std::llround(value)), NULL, &tm, &fsec, NULL, NULL) != 0)
-			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
-		// timestamptz positions are UTC: print them with an explicit +00 offset
-		EncodeDateTime(&tm, fsec, type == PAP_VALUE_TIMESTAMPTZ, 0, NULL, USE_ISO_DATES, text);
-	}
-	return quote_literal_cstr(text);
 }
 
 void *
@@ -216,29 +162,38 @@ PapFillSecureBytes(void *context, unsigned char *buf, size_t len)
 	return pg_strong_random(buf, len);
 }
 
-static double *
-CopyFloat8Array(Datum d, int *count)
+// Catalog arrays as plain C arrays in the current memory context (one-dimensional, no NULLs: checked).
+static ArrayType *
+CatalogArray(Datum d, Oid element_type)
 {
 	ArrayType *a = DatumGetArrayTypeP(d);
-	if (ARR_NDIM(a) > 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != FLOAT8OID)
-		elog(ERROR, "pap_release: malformed float8 array in the catalog");
-	int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
-	double *out = (double *) palloc(sizeof(double) * (n > 0 ? n : 1));
-	memcpy(out, ARR_DATA_PTR(a), sizeof(double) * n);
-	*count = n;
+	if (ARR_NDIM(a) > 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != element_type)
+		elog(ERROR, "pap_release: malformed array in the release catalog");
+	return a;
+}
+
+template <typename T>
+static T *
+CatalogValues(Datum d, Oid element_type, size_t *count)
+{
+	ArrayType *a = CatalogArray(d, element_type);
+	*count = size_t(ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)));
+	T *out = (T *) palloc(sizeof(T) * (*count ? *count : 1));
+	memcpy(out, ARR_DATA_PTR(a), sizeof(T) * *count);
 	return out;
 }
 
-static int64 *
-CopyInt8Array(Datum d, int *count)
+static const char *const *
+CatalogStrings(Datum d, size_t *count)
 {
-	ArrayType *a = DatumGetArrayTypeP(d);
-	if (ARR_NDIM(a) > 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID)
-		elog(ERROR, "pap_release: malformed bigint array in the catalog");
-	int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
-	int64 *out = (int64 *) palloc(sizeof(int64) * (n > 0 ? n : 1));
-	memcpy(out, ARR_DATA_PTR(a), sizeof(int64) * n);
-	*count = n;
+	ArrayType *a = CatalogArray(d, TEXTOID);
+	Datum *elements;
+	int n;
+	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL, &n);
+	const char **out = (const char **) palloc(sizeof(char *) * (n ? n : 1));
+	for (int i = 0; i < n; i++)
+		out[i] = TextDatumGetCString(elements[i]);
+	*count = size_t(n);
 	return out;
 }
 
@@ -246,10 +201,13 @@ PapRelease *
 PapLoadRelease(const char *name, bool for_update)
 {
 	static const char *const select_sql =
-	    "SELECT r.private_table, r.public_table, r.query_class, r.column_name, r.value_type, r.alpha, r.beta, "
-	    "r.public_rows, r.cuts, r.public_histogram, r.cover_size, r.cell_count, r.defined_by, r.state, "
+	    "SELECT r.private_table, r.public_table, r.query_class, r.alpha, r.beta, r.public_rows, r.cover_size, "
+	    "r.cell_count, r.defined_by, r.state, "
 	    "(r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)), "
-	    "r.synthetic, r.private_rows, r.release_id "
+	    "r.synthetic, r.private_rows, r.release_id, r.vc_dimension, r.public_histogram, "
+	    "r.axis_kinds, r.axis_value_types, r.axis_labels, r.cut_counts, r.cuts, r.category_counts, r.categories, "
+	    "r.public_value_counts, r.public_values, r.public_value_rows, r.predicate_axis, r.public_points, "
+	    "r.public_point_rows, r.domain "
 	    "FROM pap.release_data r WHERE r.name OPERATOR(pg_catalog.=) $1";
 	MemoryContext caller = CurrentMemoryContext;
 	Oid types[1] = {TEXTOID};
@@ -266,36 +224,66 @@ PapLoadRelease(const char *name, bool for_update)
 	HeapTuple tuple = SPI_tuptable->vals[0];
 	TupleDesc desc = SPI_tuptable->tupdesc;
 	bool isnull;
+	auto column = [&](int i) { return SPI_getbinval(tuple, desc, i, &isnull); };
 	PapRelease *r = (PapRelease *) palloc0(sizeof(PapRelease));
 	r->name = pstrdup(name);
-	r->private_table = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
-	r->public_table = DatumGetObjectId(SPI_getbinval(tuple, desc, 2, &isnull));
-	r->query_class = TextDatumGetCString(SPI_getbinval(tuple, desc, 3, &isnull));
-	r->column_name = TextDatumGetCString(SPI_getbinval(tuple, desc, 4, &isnull));
-	r->value_type = PapValueTypeFromName(TextDatumGetCString(SPI_getbinval(tuple, desc, 5, &isnull)));
-	r->alpha = DatumGetFloat8(SPI_getbinval(tuple, desc, 6, &isnull));
-	r->beta = DatumGetFloat8(SPI_getbinval(tuple, desc, 7, &isnull));
-	r->public_rows = DatumGetInt64(SPI_getbinval(tuple, desc, 8, &isnull));
-	r->cuts = CopyFloat8Array(SPI_getbinval(tuple, desc, 9, &isnull), &r->cut_count);
-	int hist_count;
-	r->public_histogram = CopyInt8Array(SPI_getbinval(tuple, desc, 10, &isnull), &hist_count);
-	r->cover_size = DatumGetInt64(SPI_getbinval(tuple, desc, 11, &isnull));
-	r->cell_count = DatumGetInt64(SPI_getbinval(tuple, desc, 12, &isnull));
-	r->defined_by = pstrdup(NameStr(*DatumGetName(SPI_getbinval(tuple, desc, 13, &isnull))));
-	r->state = TextDatumGetCString(SPI_getbinval(tuple, desc, 14, &isnull));
-	r->run_live = DatumGetBool(SPI_getbinval(tuple, desc, 15, &isnull)) && !isnull;
-	Datum synthetic = SPI_getbinval(tuple, desc, 16, &isnull);
+	r->private_table = DatumGetObjectId(column(1));
+	r->public_table = DatumGetObjectId(column(2));
+	r->query_class = TextDatumGetCString(column(3));
+	r->alpha = DatumGetFloat8(column(4));
+	r->beta = DatumGetFloat8(column(5));
+	r->public_rows = DatumGetInt64(column(6));
+	r->cover_size = DatumGetInt64(column(7));
+	r->cell_count = DatumGetInt64(column(8));
+	r->defined_by = pstrdup(NameStr(*DatumGetName(column(9))));
+	r->state = TextDatumGetCString(column(10));
+	r->run_live = DatumGetBool(column(11)) && !isnull;
+	Datum synthetic = column(12);
 	if (!isnull) {
-		int n;
-		r->synthetic = CopyFloat8Array(synthetic, &n);
-		if (n != r->cell_count)
+		size_t n;
+		r->synthetic = CatalogValues<double>(synthetic, FLOAT8OID, &n);
+		if (int64(n) != r->cell_count)
 			elog(ERROR, "pap_release: release \"%s\" has a synthetic distribution of the wrong size", name);
 	}
-	Datum rows = SPI_getbinval(tuple, desc, 17, &isnull);
+	Datum rows = column(13);
 	r->private_rows = isnull ? 0 : DatumGetInt64(rows);
-	r->release_id = DatumGetInt64(SPI_getbinval(tuple, desc, 18, &isnull));
-	if (hist_count != r->cell_count)
+	r->release_id = DatumGetInt64(column(14));
+	r->vc_dimension = DatumGetInt32(column(15));
+	size_t hist_count;
+	r->public_histogram = CatalogValues<int64>(column(16), INT8OID, &hist_count);
+	if (int64(hist_count) != r->cell_count)
 		elog(ERROR, "pap_release: release \"%s\" has a public histogram of the wrong size", name);
+
+	pap::core::CatalogLayout &l = r->layout;
+	size_t n[14];
+	l.query_class = r->query_class;
+	l.axis_kinds = CatalogStrings(column(17), &n[0]);
+	l.axis_value_types = CatalogStrings(column(18), &n[1]);
+	l.axis_labels = CatalogStrings(column(19), &n[2]);
+	l.cut_counts = CatalogValues<int32>(column(20), INT4OID, &n[3]);
+	l.cuts = CatalogValues<double>(column(21), FLOAT8OID, &n[4]);
+	l.category_counts = CatalogValues<int32>(column(22), INT4OID, &n[5]);
+	l.categories = CatalogStrings(column(23), &n[6]);
+	l.public_value_counts = CatalogValues<int32>(column(24), INT4OID, &n[7]);
+	l.public_values = CatalogValues<double>(column(25), FLOAT8OID, &n[8]);
+	l.public_value_rows = CatalogValues<int64>(column(26), INT8OID, &n[9]);
+	l.predicate_axis = CatalogValues<int32>(column(27), INT4OID, &l.predicate_count);
+	l.public_points = CatalogValues<int32>(column(28), INT4OID, &n[10]);
+	l.public_point_rows = CatalogValues<int64>(column(29), INT8OID, &l.public_point_count);
+	l.domain = TextDatumGetCString(column(30));
+	l.axis_count = n[0];
+	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
+	size_t cuts = 0, categories = 0, marginal = 0;
+	bool consistent = n[1] == n[0] && n[2] == n[0] && n[3] == n[0] && n[5] == n[0] && n[7] == n[0] &&
+	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8];
+	for (size_t a = 0; consistent && a < l.axis_count; a++) {
+		consistent = l.cut_counts[a] >= 0 && l.category_counts[a] >= 0 && l.public_value_counts[a] >= 0;
+		cuts += size_t(l.cut_counts[a]);
+		categories += size_t(l.category_counts[a]);
+		marginal += size_t(l.public_value_counts[a]);
+	}
+	if (!consistent || cuts != n[4] || categories != n[6] || marginal != n[8])
+		elog(ERROR, "pap_release: release \"%s\" has an inconsistent layout in the catalog", name);
 	return r;
 }
 
@@ -306,4 +294,66 @@ PapRequireReleased(const PapRelease *release)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("release \"%s\" has not been run", release->name),
 		                errhint("Run it with CALL pap.run_release('%s', epsilon).", release->name)));
+}
+
+void
+PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
+                  const void *source, int32 **points, int64 **rows, size_t *point_count)
+{
+	Oid *types = (Oid *) palloc(sizeof(Oid) * (axis_count + 1));
+	Datum *values = (Datum *) palloc(sizeof(Datum) * (axis_count + 1));
+	char *nulls = (char *) palloc(axis_count + 1);
+	StringInfoData group_by;
+	initStringInfo(&group_by);
+	for (size_t a = 0; a < axis_count; a++) {
+		const double *cuts = nullptr;
+		const char *const *categories = nullptr;
+		size_t count = 0;
+		pap::core::ScanParameterKind kind;
+		PAP_CORE(kind = parameter(source, a, &cuts, &categories, &count));
+		nulls[a] = ' ';
+		if (kind == pap::core::ScanParameterKind::Cuts) {
+			Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+			for (size_t i = 0; i < count; i++)
+				d[i] = Float8GetDatum(cuts[i]);
+			types[a] = FLOAT8ARRAYOID;
+			values[a] = PointerGetDatum(construct_array(d, int(count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+			                                            TYPALIGN_DOUBLE));
+		} else if (kind == pap::core::ScanParameterKind::Categories) {
+			Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+			for (size_t i = 0; i < count; i++)
+				d[i] = CStringGetTextDatum(categories[i]);
+			types[a] = TEXTARRAYOID;
+			values[a] = PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
+		} else {
+			types[a] = INT4OID;
+			values[a] = (Datum) 0;
+			nulls[a] = 'n';
+		}
+		appendStringInfo(&group_by, "%s%zu", a ? ", " : "", a + 1);
+	}
+	nulls[axis_count] = '\0';
+	char *sql = axis_count == 0 ? psprintf("SELECT %s FROM %s", select_list, PapQualifiedRelationName(relid))
+	                            : psprintf("SELECT %s FROM %s GROUP BY %s", select_list,
+	                                       PapQualifiedRelationName(relid), group_by.data);
+	int rc = SPI_execute_with_args(sql, int(axis_count), types, values, nulls, true, 0);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "pap_release: SPI failed (%s) for: %s", SPI_result_code_string(rc), sql);
+	const uint64 n = SPI_processed;
+	*points = (int32 *) palloc(sizeof(int32) * (n * axis_count + 1));
+	*rows = (int64 *) palloc(sizeof(int64) * (n + 1));
+	for (uint64 i = 0; i < n; i++) {
+		bool isnull;
+		for (size_t a = 0; a < axis_count; a++) {
+			Datum bin = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, int(a + 1), &isnull);
+			if (isnull)
+				elog(ERROR, "pap_release: NULL bin in the grid scan");
+			(*points)[i * axis_count + a] = DatumGetInt32(bin);
+		}
+		(*rows)[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, int(axis_count + 1), &isnull));
+		if ((i & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	*point_count = size_t(n);
+	SPI_freetuptable(SPI_tuptable);
 }

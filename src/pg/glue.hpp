@@ -1,6 +1,7 @@
 // Helpers shared by the SQL-callable functions. Include after postgres.h (and after every core header).
 // Nothing here holds a C++ object: all state is palloc'd or plain.
 #pragma once
+#include "core/release_engine.hpp"
 
 extern "C" {
 #include "postgres.h"
@@ -14,21 +15,17 @@ extern "C" {
 // Settings (src/pg/module.cpp).
 extern int pap_test_seed;
 extern int pap_max_cover_queries;
+extern int pap_max_cells;
 
-// How a release column's values sit on the axis.
-enum PapValueType { PAP_VALUE_NUMBER, PAP_VALUE_DATE, PAP_VALUE_TIMESTAMP, PAP_VALUE_TIMESTAMPTZ };
-const char *PapValueTypeName(PapValueType type);
-PapValueType PapValueTypeFromName(const char *name);
-// The value type of a column type, or raises 42804 naming the table and column.
-PapValueType PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out);
+// The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
+// raises 42703 if the column does not exist. type_out: the column's base type.
+pap::core::ValueType PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out);
 
 // Axis positions of temporal values: microseconds since 2000-01-01, exact in a double for +-285 years.
 double PapDateToAxis(DateADT d);
 double PapTimestampToAxis(Timestamp ts);
-// A literal of the column's type as an axis position (temporal types only; uses the type's input function).
-double PapTemporalLiteralToAxis(const char *text, PapValueType type);
-// An axis position as a literal that reads back as the same value: 326, 'Infinity', '2020-01-01'.
-char *PapFormatAxisValue(double value, PapValueType type);
+// A literal of a temporal type as an axis position (uses the type's input function).
+double PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type);
 
 // palloc that returns NULL instead of raising: the allocator handed to the core.
 void *PapAllocate(size_t bytes);
@@ -50,9 +47,13 @@ void PapRequireSelect(Oid relid);
 // Fully qualified, quoted name of a relation; raises 42P01 if it no longer exists.
 char *PapQualifiedRelationName(Oid relid);
 
-// The private scan: one GROUP BY over the cell function ($1 = the cut points), planned and parallelised by
-// PostgreSQL. Defined in fmgr_define.cpp beside the public scan that shares its axis expression.
-char *PapHistogramQuery(Oid relid, const char *column, PapValueType type);
+// The one scan of a table that maps its rows to grid points (release_layout.hpp): runs
+// "SELECT <select_list> FROM table GROUP BY 1..axes" with the axes' parameters (layout or draft) and returns the
+// points (axis_count coordinates each, flat) and their row counts, palloc'd in the current context.
+typedef pap::core::ScanParameterKind (*PapScanParameter)(const void *source, size_t axis, const double **cuts,
+                                                        const char *const **categories, size_t *count);
+void PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
+                       const void *source, int32 **points, int64 **rows, size_t *point_count);
 
 // Interrupt poll and secure random bytes, in the shapes the core expects.
 bool PapInterruptPending();
@@ -64,21 +65,19 @@ struct PapRelease {
 	Oid private_table;
 	Oid public_table;
 	char *query_class;
-	char *column_name;
-	PapValueType value_type;
 	double alpha, beta;
 	int64 public_rows;
-	double *cuts;
-	int cut_count;
 	int64 *public_histogram;
 	int64 cover_size;
 	int64 cell_count;
+	int vc_dimension;
 	char *defined_by;
 	char *state;         // defined, running, released
 	bool run_live;       // state = running and the running statement is still executing
 	double *synthetic;   // cell_count weights, when released
 	int64 private_rows;  // when released
 	int64 release_id;    // the second key of the run's advisory lock
+	pap::core::CatalogLayout layout;
 };
 // The first key of a run's advisory lock: the OID of pap.release_data (pap.run_in_progress uses the same).
 uint32 PapReleaseLockKey();

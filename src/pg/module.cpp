@@ -10,6 +10,7 @@ void _PG_init(void);
 
 int pap_test_seed = -1;
 int pap_max_cover_queries = 1000000;
+int pap_max_cells = 1000000;
 int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
 
 void
@@ -23,6 +24,12 @@ _PG_init(void)
 	                        "Largest cover (number of cover queries) a release may have.",
 	                        "A query class whose cover would be larger is rejected when the release is defined.",
 	                        &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("pap_release.max_cells",
+	                        "Largest number of cells (the mechanism's domain) a release may have.",
+	                        "When the full grid of a class's axes is larger, the release runs on the cells that hold "
+	                        "public rows (public support); when even those are more, the release is rejected. A run "
+	                        "keeps about 40 bytes per cell and per cover query in memory.",
+	                        &pap_max_cells, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("pap_release.debug_inject_error",
 	                        "Test hook: makes every call into the C++ core throw (1 std::runtime_error, "
 	                        "2 std::bad_alloc, 3 internal pap::core::Error, 4 a non-exception type); 0 (the default) "

@@ -1,62 +1,54 @@
 // Tests of the boxes / orthants cover (Algorithm 3 steps 1-4; reference/seeds.md §1.4, §1.8) against brute force
-// on small random 2-D and 3-D public samples with ties, NULLs, NaN and the infinities: (a) the cover realises
-// exactly the labelings boxes (orthants) realise on the distinct public points, with duplicates (the cover is not
-// deduplicated); (b) Project returns a cover query that agrees with the query on every distinct public point;
-// (c) a point lies in a cell of a cover query iff it satisfies the query's representative; (d) the workload sums
-// cells exactly; (e) out-of-class queries, unknown columns and limits raise the right errors.
+// on small random 2-D and 3-D public samples with ties, NULLs, NaN and the infinities, at the finest granularity
+// and with coarse cuts (ChooseCuts): (a) the finest cover labels the distinct public points in every way the
+// class does (it is not deduplicated), and projects every such query to an agreeing cover query; (b) with coarse
+// cuts each constrained axis's component has the fewest disagreements on that axis's public marginal, and an
+// absent column stays unconstrained; (c) the mixed-radix layout; (d) rendered texts define exactly the cover
+// query's cells and project back to it; (e) out-of-class queries, unknown columns and the limit hint.
 #include "core/box_cover.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "core/box_workload.hpp"
+#include "core/axis_granularity.hpp"
 #include "core/class_spec.hpp"
 #include "core/errors.hpp"
+#include "core/interval_cover.hpp"
 #include "core/query_text.hpp"
 #include "test_support.hpp"
 
 namespace pap::core {
 namespace {
 
+using test::PgEq;
 using test::PgLe;
 using test::PgLt;
 using Row = std::vector<std::optional<double>>;
 using Labeling = std::vector<bool>;  // one entry per distinct public point
 
 constexpr std::size_t kNoLimit = std::size_t(1) << 30;
-constexpr std::uint64_t kNoCellLimit = std::uint64_t(1) << 30;
-
 const std::vector<std::string> kColumns = {"a", "b", "c"};
-
-struct Sample {
-	std::vector<Row> rows;      // the public table
-	std::vector<Row> distinct;  // its distinct points, by the hand-written float8 order
-};
 
 bool
 SameValue(const std::optional<double> &x, const std::optional<double> &y)
 {
-	if (!x || !y)
-		return !x && !y;
-	return test::PgEq(*x, *y);
+	return (!x || !y) ? !x && !y : PgEq(*x, *y);
 }
 
-bool
-SameRow(const Row &x, const Row &y)
-{
-	for (std::size_t a = 0; a < x.size(); a++)
-		if (!SameValue(x[a], y[a]))
-			return false;
-	return true;
-}
+struct Sample {
+	std::vector<Row> rows;      // the public table
+	std::vector<Row> distinct;  // its distinct points
+};
 
-// count rows of d values from the special pool, each NULL with probability 1/5; every column keeps a value.
+// count rows of d values from the special pool, each NULL with probability 1/5.
 Sample
 RandomSample(std::mt19937_64 &gen, std::size_t d, std::size_t count)
 {
@@ -65,60 +57,87 @@ RandomSample(std::mt19937_64 &gen, std::size_t d, std::size_t count)
 		const std::vector<double> values = test::RandomPublicSample(gen, d);
 		Row row(d);
 		for (std::size_t a = 0; a < d; a++)
-			if (gen() % 5 != 0 || i == 0)
+			if (gen() % 5 != 0)
 				row[a] = values[a];
 		s.rows.push_back(row);
 	}
 	for (const Row &row : s.rows) {
 		bool seen = false;
-		for (const Row &other : s.distinct)
-			seen = seen || SameRow(row, other);
+		for (const Row &other : s.distinct) {
+			bool same = true;
+			for (std::size_t a = 0; a < d; a++)
+				same = same && SameValue(row[a], other[a]);
+			seen = seen || same;
+		}
 		if (!seen)
 			s.distinct.push_back(row);
 	}
 	return s;
 }
 
-BoxCover
-MakeCover(ClassKind kind, const Sample &s, std::size_t limit = kNoLimit)
+// Axis a's public marginal by hand (non-NULL values, hand-written float8 order) and its cuts.
+ReleaseAxis
+AxisOf(const Sample &s, std::size_t a, double max_bin_rows)
 {
-	const std::size_t d = s.rows.front().size();
-	std::vector<NumericAxis> axes;
-	for (std::size_t a = 0; a < d; a++) {
-		std::vector<double> values;
-		for (const Row &row : s.rows)
-			if (row[a])
-				values.push_back(*row[a]);
-		axes.push_back(NumericAxis::FromPublicValues(values));
-	}
-	return BoxCover(kind, std::vector<std::string>(kColumns.begin(), kColumns.begin() + long(d)), axes, limit,
-	                kNoCellLimit);
-}
-
-bool
-InBox(const std::vector<CellInterval> &box, const std::vector<std::int32_t> &coordinates)
-{
-	for (std::size_t a = 0; a < box.size(); a++)
-		if (coordinates[a] < box[a].lo || coordinates[a] > box[a].hi)
-			return false;
-	return true;
-}
-
-Labeling
-CoverLabeling(const BoxCover &cover, std::size_t q, const std::vector<Row> &points)
-{
-	const std::vector<CellInterval> box = cover.Box(q);
-	Labeling out;
-	for (const Row &p : points)
-		out.push_back(InBox(box, cover.grid().CoordinatesOf(cover.CellOf(p))));
-	return out;
-}
-
-// A query as conditions plus the literal values Project takes, satisfied by brute force.
-struct RandomQuery {
-	QueryText text;
 	std::vector<double> values;
+	for (const Row &row : s.rows)
+		if (row[a])
+			values.push_back(*row[a]);
+	std::stable_sort(values.begin(), values.end(), PgLt);
+	ReleaseAxis axis;
+	axis.label = kColumns[a];
+	for (double v : values) {
+		if (!axis.public_values.empty() && PgEq(axis.public_values.back(), v)) {
+			axis.public_counts.back()++;
+		} else {
+			axis.public_values.push_back(v);
+			axis.public_counts.push_back(1);
+		}
+	}
+	axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows);
+	return axis;
+}
+
+std::vector<ReleaseAxis>
+AxesOf(const Sample &s, double max_bin_rows)
+{
+	std::vector<ReleaseAxis> axes;
+	for (std::size_t a = 0; a < s.rows.front().size(); a++)
+		axes.push_back(AxisOf(s, a, max_bin_rows));
+	return axes;
+}
+
+ClassSpec
+SpecOf(ClassKind kind, std::size_t d)
+{
+	ClassSpec spec;
+	spec.kind = kind;
+	spec.columns.assign(kColumns.begin(), kColumns.begin() + long(d));
+	return spec;
+}
+
+std::unique_ptr<Cover>
+Build(const ClassSpec &spec, const std::vector<ReleaseAxis> &axes, std::size_t limit = kNoLimit)
+{
+	return MakeBoxCover(CoverInput{&spec, &axes, nullptr, nullptr, nullptr, limit});
+}
+
+struct Query {
+	QueryText text;
+	std::vector<LiteralValue> literals;
 };
+
+void
+AddCondition(Query &query, std::size_t a, Comparison op, double c, double c2 = 0.0)
+{
+	Condition cond;
+	cond.column = kColumns[a];
+	cond.op = op;
+	query.text.conditions.push_back(cond);
+	query.literals.push_back(LiteralValue{c, {}});
+	if (op == Comparison::Between)
+		query.literals.push_back(LiteralValue{c2, {}});
+}
 
 bool
 Compare(Comparison op, double v, double c, double c2)
@@ -128,334 +147,339 @@ Compare(Comparison op, double v, double c, double c2)
 	case Comparison::Less: return PgLt(v, c);
 	case Comparison::GreaterEqual: return PgLe(c, v);
 	case Comparison::Greater: return PgLt(c, v);
-	case Comparison::Equal: return PgLe(c, v) && PgLe(v, c);
+	case Comparison::Equal: return PgEq(v, c);
 	case Comparison::Between: return PgLe(c, v) && PgLe(v, c2);
 	}
 	return false;
 }
 
+// only_axis: judge only the conditions on that column (the per-axis query), else all of them.
 bool
-Satisfies(const RandomQuery &query, const Row &p)
+Satisfies(const Query &query, const Row &p, std::optional<std::size_t> only_axis = std::nullopt)
 {
 	std::size_t next = 0;
 	for (const Condition &c : query.text.conditions) {
-		std::size_t a = 0;
-		while (kColumns[a] != c.column)
-			a++;
-		const double value = query.values[next++];
-		const double upper = c.op == Comparison::Between ? query.values[next++] : 0.0;
-		if (!p[a] || !Compare(c.op, *p[a], value, upper))
+		const double c1 = query.literals[next++].number;
+		const double c2 = c.op == Comparison::Between ? query.literals[next++].number : 0.0;
+		const std::size_t a = std::size_t(std::find(kColumns.begin(), kColumns.end(), c.column) - kColumns.begin());
+		if (only_axis && a != *only_axis)
+			continue;
+		if (!p[a] || !Compare(c.op, *p[a], c1, c2))
 			return false;
 	}
 	return true;
 }
 
-// Each axis absent or bounded by 1-2 random conditions on probe constants (orthants: <= and < only).
-RandomQuery
-MakeRandomQuery(std::mt19937_64 &gen, ClassKind kind, std::size_t d)
+Query
+Parse(const std::string &text)
 {
-	static const std::vector<double> probes = test::ProbeValues();
-	const auto constant = [&]() { return probes[gen() % probes.size()]; };
-	static const Comparison box_ops[] = {Comparison::LessEqual,    Comparison::Less,  Comparison::GreaterEqual,
-	                                     Comparison::Greater,      Comparison::Equal, Comparison::Between};
-	RandomQuery q;
-	for (std::size_t a = 0; a < d; a++) {
-		const std::size_t conditions = gen() % 3;  // 0 = column absent
-		for (std::size_t i = 0; i < conditions; i++) {
-			Condition c;
-			c.column = kColumns[a];
-			c.op = kind == ClassKind::Orthants ? (gen() % 2 ? Comparison::LessEqual : Comparison::Less)
-			                                   : box_ops[gen() % 6];
-			q.values.push_back(constant());
-			if (c.op == Comparison::Between)
-				q.values.push_back(constant());
-			q.text.conditions.push_back(c);
-		}
+	Query query;
+	query.text = ParseQueryText(text);
+	for (const Condition &c : query.text.conditions) {
+		query.literals.push_back(LiteralValue{NumericLiteralValue(c.value), {}});
+		if (c.op == Comparison::Between)
+			query.literals.push_back(LiteralValue{NumericLiteralValue(c.upper), {}});
 	}
-	return q;
+	return query;
 }
 
-// Brute force: every labeling the class realises on the points. A box's labeling is the AND over axes of its
-// per-axis labelings, so collect the per-axis labelings of many real one-dimensional conditions (absent, or a
-// lower and/or upper bound on probe constants and the infinities), then AND every combination.
-std::set<Labeling>
-RealisedLabelings(ClassKind kind, const std::vector<Row> &points, std::size_t d)
+std::int32_t
+BinOf(const ReleaseAxis &axis, const std::optional<double> &v)
 {
-	static const std::vector<double> probes = test::ProbeValues();
-	std::vector<std::set<Labeling>> per_axis(d);
-	for (std::size_t a = 0; a < d; a++) {
-		per_axis[a].insert(Labeling(points.size(), true));  // column absent
-		for (int lower_kind = 0; lower_kind < 3; lower_kind++)       // none, >=, >
-			for (int upper_kind = 0; upper_kind < 3; upper_kind++)   // none, <=, <
-				for (std::size_t li = 0; li < (lower_kind ? probes.size() : 1); li++)
-					for (std::size_t ui = 0; ui < (upper_kind ? probes.size() : 1); ui++) {
-						if (kind == ClassKind::Orthants && (lower_kind || !upper_kind))
-							continue;
-						if (!lower_kind && !upper_kind)
-							continue;  // "col IS NOT NULL" is the run of every value: covered by wide bounds
-						Labeling l;
-						for (const Row &p : points) {
-							bool in = bool(p[a]);
-							if (in && lower_kind == 1)
-								in = PgLe(probes[li], *p[a]);
-							if (in && lower_kind == 2)
-								in = PgLt(probes[li], *p[a]);
-							if (in && upper_kind == 1)
-								in = PgLe(*p[a], probes[ui]);
-							if (in && upper_kind == 2)
-								in = PgLt(*p[a], probes[ui]);
-							l.push_back(in);
-						}
-						per_axis[a].insert(l);
-					}
+	return v ? axis.NumericBin(*v) : axis.NullBin();
+}
+
+bool
+InCoverQuery(const Cover &cover, std::size_t q, const std::vector<ReleaseAxis> &axes, const Row &p)
+{
+	const ProductQueryList &list = cover.Queries();
+	for (const AxisConstraint *c = list.begin(q); c != list.end(q); ++c) {
+		EXPECT_TRUE(c->bins.empty() || c->bins.hi < axes[c->axis].NullBin()) << "NULL is in no constraint";
+		const std::int32_t bin = BinOf(axes[c->axis], p[c->axis]);
+		if (bin < c->bins.lo || bin > c->bins.hi)
+			return false;
 	}
-	std::set<Labeling> out = {Labeling(points.size(), true)};
-	for (std::size_t a = 0; a < d; a++) {
-		std::set<Labeling> next;
-		for (const Labeling &x : out)
-			for (const Labeling &y : per_axis[a]) {
-				Labeling z(points.size());
-				for (std::size_t i = 0; i < z.size(); i++)
-					z[i] = x[i] && y[i];
-				next.insert(z);
-			}
-		out.swap(next);
+	return true;
+}
+
+// Per-axis options that realise every labeling of one axis: none, empty, and closed runs of public values
+// (boxes) or "<= v" (orthants).
+std::vector<Query>
+AxisOptions(ClassKind kind, std::size_t a, const ReleaseAxis &axis)
+{
+	std::vector<Query> out(2);
+	AddCondition(out[1], a, Comparison::Less, -test::kInf);
+	const std::vector<double> &v = axis.public_values;
+	for (std::size_t j = 0; j < v.size(); j++) {
+		if (kind == ClassKind::Orthants) {
+			out.emplace_back();
+			AddCondition(out.back(), a, Comparison::LessEqual, v[j]);
+			continue;
+		}
+		for (std::size_t i = 0; i <= j; i++) {
+			out.emplace_back();
+			AddCondition(out.back(), a, Comparison::Between, v[i], v[j]);
+		}
 	}
 	return out;
 }
 
-struct Param {
-	ClassKind kind;
-	std::size_t d;
+Query
+Conjunction(const std::vector<const Query *> &parts)
+{
+	Query q;
+	for (const Query *p : parts) {
+		q.text.conditions.insert(q.text.conditions.end(), p->text.conditions.begin(), p->text.conditions.end());
+		q.literals.insert(q.literals.end(), p->literals.begin(), p->literals.end());
+	}
+	return q;
+}
+
+class BoxCoverTest : public ::testing::TestWithParam<ClassKind> {
+protected:
+	bool orthants() const { return GetParam() == ClassKind::Orthants; }
 };
 
-class BoxCoverRandom : public ::testing::TestWithParam<Param> {};
-
-std::string
-ParamName(const ::testing::TestParamInfo<Param> &info)
+TEST_P(BoxCoverTest, FinestCoverRealisesEveryClassLabelingAndProjectsExactly)
 {
-	return std::string(ClassKindName(info.param.kind)) + std::to_string(info.param.d) + "d";
-}
-
-INSTANTIATE_TEST_SUITE_P(Classes, BoxCoverRandom,
-                         ::testing::Values(Param{ClassKind::Boxes, 2}, Param{ClassKind::Boxes, 3},
-                                           Param{ClassKind::Orthants, 2}, Param{ClassKind::Orthants, 3}),
-                         ParamName);
-
-std::size_t
-Seed(const Param &p, std::size_t salt)
-{
-	return salt * 100 + p.d * 10 + (p.kind == ClassKind::Boxes ? 1 : 2);
-}
-
-// (a) The set of public labelings of the cover equals the set boxes (orthants) realise; the size formula holds,
-// and duplicates occur (documented choice: no deduplication).
-TEST_P(BoxCoverRandom, CoverRealisesExactlyTheClassLabelings)
-{
-	const Param p = GetParam();
-	std::mt19937_64 gen(Seed(p, 1));
-	std::size_t with_duplicates = 0;
-	for (int trial = 0; trial < (p.d == 2 ? 40 : 15); trial++) {
-		const Sample s = RandomSample(gen, p.d, 1 + gen() % (p.d == 2 ? 8 : 5));
-		const BoxCover cover = MakeCover(p.kind, s);
-		std::vector<std::size_t> distinct;
-		double expected_size = 1;
-		for (std::size_t a = 0; a < p.d; a++) {
-			distinct.push_back(cover.axis(a).cut_count());
-			const double m = double(cover.axis(a).cut_count());
-			expected_size *= p.kind == ClassKind::Boxes ? m * (m + 1) / 2 + 2 : m + 2;
+	std::mt19937_64 gen(21);
+	for (int round = 0; round < 40; round++) {
+		const std::size_t d = 2 + std::size_t(round % 2);
+		const Sample s = RandomSample(gen, d, 1 + gen() % (d == 2 ? 9 : 6));
+		const std::vector<ReleaseAxis> axes = AxesOf(s, 0.0);
+		const auto cover = Build(SpecOf(GetParam(), d), axes);
+		std::set<Labeling> covered;
+		for (std::size_t q = 0; q < cover->QueryCount(); q++) {
+			Labeling l;
+			for (const Row &p : s.distinct)
+				l.push_back(InCoverQuery(*cover, q, axes, p));
+			covered.insert(l);
 		}
-		EXPECT_EQ(double(cover.QueryCount()), expected_size);
-		EXPECT_EQ(BoxCover::CoverSize(p.kind, distinct), expected_size);
-		std::set<Labeling> cover_labelings;
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			EXPECT_EQ(cover.QueryIndex(cover.AxisIndexes(q)), q);
-			cover_labelings.insert(CoverLabeling(cover, q, s.distinct));
-		}
-		EXPECT_EQ(cover_labelings, RealisedLabelings(p.kind, s.distinct, p.d)) << "trial " << trial;
-		if (cover_labelings.size() < cover.QueryCount())
-			with_duplicates++;
-	}
-	EXPECT_GT(with_duplicates, 0u);  // the product cover is a superset of one-query-per-pattern
-}
-
-// (b) Project agrees with the query on every distinct public point (and on every public row).
-TEST_P(BoxCoverRandom, ProjectAgreesOnPublicPoints)
-{
-	const Param p = GetParam();
-	std::mt19937_64 gen(Seed(p, 2));
-	for (int trial = 0; trial < 60; trial++) {
-		const Sample s = RandomSample(gen, p.d, 1 + gen() % 10);
-		const BoxCover cover = MakeCover(p.kind, s);
-		for (int i = 0; i < 100; i++) {
-			const RandomQuery query = MakeRandomQuery(gen, p.kind, p.d);
-			const std::size_t projected = cover.Project(query.text, query.values);
-			ASSERT_LT(projected, cover.QueryCount());
-			Labeling expected;
-			for (const Row &point : s.rows)
-				expected.push_back(Satisfies(query, point));
-			EXPECT_EQ(CoverLabeling(cover, projected, s.rows), expected) << "trial " << trial << " query " << i;
+		std::vector<std::vector<Query>> options;
+		for (std::size_t a = 0; a < d; a++)
+			options.push_back(AxisOptions(GetParam(), a, axes[a]));
+		std::vector<std::size_t> pick(d, 0);
+		for (;;) {
+			std::vector<const Query *> parts;
+			for (std::size_t a = 0; a < d; a++)
+				parts.push_back(&options[a][pick[a]]);
+			const Query query = Conjunction(parts);
+			Labeling l;
+			for (const Row &p : s.distinct)
+				l.push_back(Satisfies(query, p));
+			EXPECT_TRUE(covered.count(l)) << "round " << round;
+			const std::size_t projected = cover->Project("", &query.text, query.literals);
+			for (std::size_t i = 0; i < s.distinct.size(); i++)
+				EXPECT_EQ(InCoverQuery(*cover, projected, axes, s.distinct[i]), l[i]) << "round " << round;
+			std::size_t a = d;
+			while (a-- > 0 && ++pick[a] == options[a].size())
+				pick[a] = 0;
+			if (a == std::size_t(-1))
+				break;
 		}
 	}
 }
 
-bool
-SatisfiesShape(const std::optional<CoverQueryShape> &shape, const std::optional<double> &v)
+TEST_P(BoxCoverTest, CoarseProjectionHasPerAxisFewestDisagreements)
 {
-	if (!shape)
-		return true;  // unconstrained: NULL included
-	if (shape->empty || !v)
-		return false;
-	if (shape->lower.present && !(shape->lower.inclusive ? PgLe(shape->lower.value, *v) : PgLt(shape->lower.value, *v)))
-		return false;
-	if (shape->upper.present && !(shape->upper.inclusive ? PgLe(*v, shape->upper.value) : PgLt(*v, shape->upper.value)))
-		return false;
-	return true;
-}
-
-// (c) A point (public values, probes, NULL) lies in a cell of cover query q iff it satisfies q's representative.
-TEST_P(BoxCoverRandom, CellsMatchTheRepresentative)
-{
-	const Param p = GetParam();
-	std::mt19937_64 gen(Seed(p, 3));
-	const std::vector<double> probes = test::ProbeValues();
-	for (int trial = 0; trial < 10; trial++) {
-		const Sample s = RandomSample(gen, p.d, 1 + gen() % 5);
-		const BoxCover cover = MakeCover(p.kind, s);
-		std::vector<Row> points = s.rows;
+	std::mt19937_64 gen(22);
+	static const Comparison kAll[] = {Comparison::LessEqual,    Comparison::Less,  Comparison::GreaterEqual,
+	                                  Comparison::Greater, Comparison::Equal, Comparison::Between};
+	const std::vector<double> constants = test::ProbeValues();
+	for (int round = 0; round < 60; round++) {
+		const std::size_t d = 2 + std::size_t(round % 2);
+		const Sample s = RandomSample(gen, d, 1 + gen() % 20);
+		const bool finest = round % 4 == 0;
+		const double limit = finest ? 0.0 : double(1 + gen() % s.rows.size());
+		const std::vector<ReleaseAxis> axes = AxesOf(s, limit);
+		const auto cover = Build(SpecOf(GetParam(), d), axes);
+		std::vector<OrderedAxisCover> axis_covers;
+		for (const ReleaseAxis &axis : axes)
+			axis_covers.emplace_back(!orthants(), axis);
 		for (int i = 0; i < 40; i++) {
-			Row row(p.d);
-			for (std::size_t a = 0; a < p.d; a++)
-				if (gen() % 6 != 0)
-					row[a] = probes[gen() % probes.size()];
-			points.push_back(row);
-		}
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			const Labeling in_cells = CoverLabeling(cover, q, points);
-			for (std::size_t i = 0; i < points.size(); i++) {
-				bool satisfied = true;
-				for (std::size_t a = 0; a < p.d; a++)
-					satisfied = satisfied && SatisfiesShape(cover.AxisShape(q, a), points[i][a]);
-				ASSERT_EQ(in_cells[i], satisfied) << "trial " << trial << " q " << q << " point " << i;
+			Query query;
+			std::vector<bool> mentioned(d, false);
+			for (std::size_t n = gen() % 4; n > 0; n--) {
+				const std::size_t a = gen() % d;
+				mentioned[a] = true;
+				AddCondition(query, a, kAll[gen() % (orthants() ? 2 : 6)], constants[gen() % constants.size()],
+				             constants[gen() % constants.size()]);
 			}
-		}
-	}
-}
-
-// (d) The workload's answers are the brute-force sums over each cover query's cells.
-TEST_P(BoxCoverRandom, WorkloadSumsCells)
-{
-	const Param p = GetParam();
-	std::mt19937_64 gen(Seed(p, 4));
-	for (int trial = 0; trial < 8; trial++) {
-		const Sample s = RandomSample(gen, p.d, 1 + gen() % 5);
-		const BoxCover cover = MakeCover(p.kind, s);
-		const BoxWorkload workload = cover.MakeWorkload();
-		ASSERT_EQ(workload.QueryCount(), cover.QueryCount());
-		ASSERT_EQ(workload.CellCount(), cover.CellCount());
-		std::vector<std::int64_t> histogram(cover.CellCount());
-		std::vector<double> weights(cover.CellCount());
-		for (std::size_t i = 0; i < histogram.size(); i++) {
-			histogram[i] = std::int64_t(gen() % 7);
-			weights[i] = double(gen() % 1000) / 1000.0;
-		}
-		std::vector<std::int64_t> counts;
-		std::vector<double> answers;
-		workload.EvaluateCounts(histogram, counts);
-		workload.Evaluate(weights, answers);
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			const std::vector<CellInterval> box = cover.Box(q);
-			std::int64_t count = 0;
-			double sum = 0;
-			for (std::size_t cell = 0; cell < cover.CellCount(); cell++)
-				if (InBox(box, cover.grid().CoordinatesOf(cell))) {
-					count += histogram[cell];
-					sum += weights[cell];
+			const std::size_t p = cover->Project("", &query.text, query.literals);
+			const ProductQueryList &list = cover->Queries();
+			for (std::size_t a = 0; a < d; a++) {
+				const AxisConstraint *c = list.begin(p);
+				while (c != list.end(p) && c->axis != a)
+					++c;
+				EXPECT_EQ(c != list.end(p), bool(mentioned[a])) << "an absent column is unconstrained";
+				if (c == list.end(p))
+					continue;
+				// disagreements on axis a's public marginal of a bin interval with the conditions on column a
+				const auto disagreements = [&](const CellInterval &bins) {
+					std::int64_t n = 0;
+					for (std::size_t k = 0; k < axes[a].public_values.size(); k++) {
+						Row p(d);
+						p[a] = axes[a].public_values[k];
+						const std::int32_t bin = axes[a].NumericBin(*p[a]);
+						if ((bins.lo <= bin && bin <= bins.hi) != Satisfies(query, p, a))
+							n += axes[a].public_counts[k];
+					}
+					return n;
+				};
+				const std::int64_t got = disagreements(c->bins);
+				std::int64_t best = got;
+				for (std::size_t k = 0; k < axis_covers[a].size(); k++)
+					best = std::min(best, disagreements(axis_covers[a].Bins(k)));
+				EXPECT_EQ(got, best) << "round " << round << " query " << i << " axis " << a;
+				if (finest) {
+					EXPECT_EQ(got, 0) << "round " << round << " query " << i << " axis " << a;
 				}
-			ASSERT_EQ(counts[q], count) << "q " << q;
-			ASSERT_NEAR(answers[q], sum, 1e-9) << "q " << q;
-			ASSERT_NEAR(workload.EvaluateOne(q, weights), sum, 1e-9) << "q " << q;
+			}
+			for (const Row &row : s.distinct)
+				if (finest) {
+					EXPECT_EQ(InCoverQuery(*cover, p, axes, row), Satisfies(query, row)) << "round " << round;
+				}
 		}
 	}
 }
 
-std::vector<double>
-LiteralValues(const QueryText &query)
+TEST_P(BoxCoverTest, MixedRadixLayoutOfPerAxisCovers)
 {
-	std::vector<double> values;
-	for (const Condition &c : query.conditions) {
-		values.push_back(NumericLiteralValue(c.value));
-		if (c.op == Comparison::Between)
-			values.push_back(NumericLiteralValue(c.upper));
+	std::mt19937_64 gen(23);
+	const Sample s = RandomSample(gen, 3, 12);
+	const std::vector<ReleaseAxis> axes = AxesOf(s, 3.0);
+	const auto cover = Build(SpecOf(GetParam(), 3), axes);
+	std::vector<OrderedAxisCover> axis_covers;
+	std::size_t size = 1;
+	for (const ReleaseAxis &axis : axes) {
+		axis_covers.emplace_back(!orthants(), axis);
+		size *= axis_covers.back().size() + 1;
 	}
-	return values;
+	ASSERT_EQ(cover->QueryCount(), size);
+	EXPECT_EQ(cover->VcDimension(), orthants() ? 3 : 6);
+	const ProductQueryList &list = cover->Queries();
+	for (std::size_t q = 0; q < size; q++) {
+		std::size_t rest = q;
+		std::vector<std::size_t> digits(3);
+		for (std::size_t a = 3; a-- > 0;) {
+			digits[a] = rest % (axis_covers[a].size() + 1);
+			rest /= axis_covers[a].size() + 1;
+		}
+		const AxisConstraint *c = list.begin(q);
+		for (std::size_t a = 0; a < 3; a++) {
+			if (digits[a] == axis_covers[a].size())
+				continue;  // unconstrained: no constraint on a
+			ASSERT_NE(c, list.end(q));
+			EXPECT_EQ(c->axis, a);
+			EXPECT_EQ(c->bins.lo, axis_covers[a].Bins(digits[a]).lo);
+			EXPECT_EQ(c->bins.hi, axis_covers[a].Bins(digits[a]).hi);
+			++c;
+		}
+		EXPECT_EQ(c, list.end(q));
+	}
+	EXPECT_EQ(cover->Render(size - 1), "TRUE");
+	EXPECT_EQ(list.ConstraintCount(size - 1), 0u);
 }
 
-std::size_t
-ProjectText(const BoxCover &cover, const char *text)
+TEST_P(BoxCoverTest, RenderedTextsDefineTheCellsAndProjectBack)
 {
-	const QueryText query = ParseQueryText(text);
-	return cover.Project(query, LiteralValues(query));
+	std::mt19937_64 gen(24);
+	for (int round = 0; round < 16; round++) {
+		const std::size_t d = 2 + std::size_t(round % 2);
+		const Sample s = RandomSample(gen, d, 1 + gen() % 8);
+		const std::vector<ReleaseAxis> axes = AxesOf(s, round % 4 < 2 ? 0.0 : 2.0);
+		const auto cover = Build(SpecOf(GetParam(), d), axes);
+		// points on and between public values, and NULLs
+		std::vector<Row> points = s.distinct;
+		const std::vector<double> probes = test::ProbeValues();
+		for (int i = 0; i < 40; i++) {
+			Row p(d);
+			for (std::size_t a = 0; a < d; a++)
+				if (gen() % 6 != 0)
+					p[a] = probes[gen() % probes.size()];
+			points.push_back(p);
+		}
+		for (std::size_t q = 0; q < cover->QueryCount(); q++) {
+			const std::string text = cover->Render(q);
+			if (text == "TRUE") {
+				EXPECT_EQ(cover->Queries().ConstraintCount(q), 0u);
+				const Query none;
+				EXPECT_EQ(cover->Project(text, &none.text, none.literals), q);
+				continue;
+			}
+			const Query parsed = Parse(text);
+			ASSERT_EQ(cover->Project(text, &parsed.text, parsed.literals), q) << text;
+			for (const Row &p : points)
+				ASSERT_EQ(Satisfies(parsed, p), InCoverQuery(*cover, q, axes, p)) << text;
+		}
+	}
 }
 
-BoxCover
-FixedCover(ClassKind kind)
+INSTANTIATE_TEST_SUITE_P(Classes, BoxCoverTest, ::testing::Values(ClassKind::Boxes, ClassKind::Orthants),
+                         [](const ::testing::TestParamInfo<ClassKind> &info) {
+	                         return std::string(ClassKindName(info.param));
+                         });
+
+TEST(BoxCover, OutsideTheClassAndOtherColumns)
 {
-	// a: {1, 2, 3}, b: {10, 20} with a NULL
+	std::mt19937_64 gen(25);
+	const Sample s = RandomSample(gen, 2, 6);
+	const std::vector<ReleaseAxis> axes = AxesOf(s, 0.0);
+	const auto orthants = Build(SpecOf(ClassKind::Orthants, 2), axes);
+	const auto boxes = Build(SpecOf(ClassKind::Boxes, 2), axes);
+	const auto project = [](const Cover &cover, const char *text) {
+		const Query q = Parse(text);
+		return cover.Project(text, &q.text, q.literals);
+	};
+	for (const char *text : {"a >= 1", "a <= 1 AND b > 2", "b = 3", "a BETWEEN 1 AND 2", "a + b <= 3"})
+		EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, project(*orthants, text)) << text;
+	try {
+		project(*orthants, "a > 1");
+		ADD_FAILURE();
+	} catch (const Error &e) {
+		EXPECT_NE(std::string(e.what()).find("orthants(a, b)"), std::string::npos) << e.what();
+		EXPECT_NE(e.detail().find("col <= c and col < c"), std::string::npos) << e.detail();
+	}
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, project(*boxes, "1*a + 2*b <= 3"));
+	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, project(*boxes, "a <= 1 AND z > 2"));
+	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, project(*orthants, "z <= 1"));
+	EXPECT_NO_THROW(project(*boxes, "a <= 1 AND a > -3 AND b BETWEEN 1 AND 2 AND b = 1"));
+	const ClassSpec wrong = SpecOf(ClassKind::Boxes, 3);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(wrong, axes));
+}
+
+TEST(BoxCover, LimitExceededHintsTheAlphaThatFits)
+{
 	Sample s;
-	s.rows = {{1.0, 10.0}, {2.0, std::nullopt}, {3.0, 20.0}, {2.0, 20.0}};
-	return MakeCover(kind, s);
-}
-
-std::string
-Format(double v, const void *)
-{
-	return FormatFloat8(v);
-}
-
-// (e) Out-of-class queries, unknown columns, limits; and a few fixed projections and renderings.
-TEST(BoxCover, ErrorsAndFixedCases)
-{
-	const BoxCover orthants = FixedCover(ClassKind::Orthants);
-	EXPECT_EQ(orthants.QueryCount(), 5u * 4u);
-	EXPECT_EQ(orthants.ClassText(), "orthants(a, b)");
-	for (const char *text : {"a >= 1", "a > 1", "a = 2", "a BETWEEN 1 AND 2", "a <= 2 AND b > 3", "b = 10"})
-		EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(orthants, text)) << text;
-	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(orthants, "z <= 1"));
-	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(orthants, "a <= 1 AND c <= 1"));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, orthants.Project(ParseQueryText("a <= 1"), {}));
-
-	const std::size_t q = ProjectText(orthants, "a <= 2.5 AND b < 20");
-	EXPECT_EQ(orthants.Render(q, Format, nullptr), "a <= 2 AND b <= 10");
-	EXPECT_EQ(orthants.Render(ProjectText(orthants, "b <= 100"), Format, nullptr), "b <= 20");
-	EXPECT_EQ(orthants.Render(ProjectText(orthants, "a <= 0 AND a <= 5"), Format, nullptr), "a < 1");
-
-	const BoxCover boxes = FixedCover(ClassKind::Boxes);
-	EXPECT_EQ(boxes.QueryCount(), 8u * 5u);
-	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(boxes, "a > 1 AND z < 3"));
-	EXPECT_EQ(boxes.Render(ProjectText(boxes, "a > 1 AND a < 3"), Format, nullptr), "a > 1 AND a <= 2");
-	EXPECT_EQ(boxes.Render(ProjectText(boxes, "b > 0"), Format, nullptr), "b IS NOT NULL");
-	EXPECT_EQ(boxes.Render(ProjectText(boxes, "a BETWEEN 2 AND 9 AND b = 20"), Format, nullptr), "a > 1 AND b > 10");
-	const std::size_t all = boxes.QueryIndex({boxes.UnconstrainedIndex(0), boxes.UnconstrainedIndex(1)});
-	EXPECT_EQ(boxes.Render(all, Format, nullptr), "TRUE");
-	EXPECT_EQ(boxes.Box(all)[1].hi, boxes.axis(1).NullBin());  // an absent column keeps the NULL rows
-
-	// Limits: 8 * 5 = 40 box queries; the grid is 5 * 4 = 20 cells.
-	Sample s;
-	s.rows = {{1.0, 10.0}, {2.0, std::nullopt}, {3.0, 20.0}, {2.0, 20.0}};
-	EXPECT_NO_THROW(MakeCover(ClassKind::Boxes, s, 40));
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MakeCover(ClassKind::Boxes, s, 39));
-	const std::vector<NumericAxis> axes = {NumericAxis::FromPublicValues({1, 2, 3}),
-	                                       NumericAxis::FromPublicValues({10, 20})};
-	EXPECT_NO_THROW(BoxCover(ClassKind::Boxes, {"a", "b"}, axes, 40, 20));
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, BoxCover(ClassKind::Boxes, {"a", "b"}, axes, 40, 19));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, BoxCover(ClassKind::Ranges, {"a", "b"}, axes, 40, 20));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, BoxCover(ClassKind::Boxes, {"a", "a"}, axes, 40, 20));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, BoxCover(ClassKind::Boxes, {"a"}, axes, 40, 20));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, boxes.AxisIndexes(boxes.QueryCount()));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, boxes.QueryIndex({0, 5}));
-	// 100 axes of 1000 values: the size is checked in doubles before anything is built.
-	EXPECT_GT(BoxCover::CoverSize(ClassKind::Boxes, std::vector<std::size_t>(100, 1000)), 1e300);
+	for (int v = 0; v < 2000; v++)
+		s.rows.push_back(Row{double(v % 200), double(v % 50)});
+	for (ClassKind kind : {ClassKind::Boxes, ClassKind::Orthants}) {
+		const ClassSpec spec = SpecOf(kind, 2);
+		const std::size_t limit = kind == ClassKind::Boxes ? 60000 : 200;
+		std::string hint;
+		try {
+			Build(spec, AxesOf(s, 0.0), limit);
+			ADD_FAILURE();
+		} catch (const Error &e) {
+			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+			hint = e.hint();
+		}
+		const std::size_t at = hint.find("alpha >= ");
+		ASSERT_NE(at, std::string::npos) << hint;
+		const double alpha = std::strtod(hint.c_str() + at + 9, nullptr);
+		const auto fits = [&](double x) {
+			return Build(spec, AxesOf(s, MaxBinRows(spec, x, std::int64_t(s.rows.size()))), limit)->QueryCount();
+		};
+		EXPECT_LE(fits(alpha), limit) << hint;
+		EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, fits(alpha * 0.85)) << hint;
+		// no alpha below 1 makes a cover of 10 queries
+		try {
+			Build(spec, AxesOf(s, 0.0), 10);
+			ADD_FAILURE();
+		} catch (const Error &e) {
+			EXPECT_EQ(e.hint().find("alpha"), std::string::npos) << e.hint();
+		}
+	}
 }
 
 }  // namespace

@@ -1,21 +1,25 @@
-// Tests of the one-dimensional cover (Algorithm 3 steps 1-4; reference/seeds.md §1.4, §1.8) against brute force
-// on small public samples with ties, NaN and infinities: one cover query per pattern the class realises on the
-// distinct public values, Project returns the unique cover query that agrees with a query on every public value,
-// cells agree with the readable representative, the workload sums cells exactly, and the rendered texts.
+// Tests of the one-dimensional covers thresholds(x) and ranges(x) (Algorithm 3 steps 1-4; reference/seeds.md
+// §1.8) against brute force on small public samples with ties, NaN and the infinities, at the finest granularity
+// and with coarse cuts (ChooseCuts): the finest cover's labelings of the distinct public values are exactly the
+// ones the class realises; Project returns a cover query with the fewest public disagreements (none at the
+// finest); rendered texts define exactly the cover query's bins and project back to it; errors and the limit hint.
 #include "core/interval_cover.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <map>
+#include <cstdlib>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/axis_granularity.hpp"
+#include "core/class_spec.hpp"
 #include "core/errors.hpp"
-#include "core/query_class.hpp"
 #include "core/query_text.hpp"
 #include "core/workload.hpp"
 #include "test_support.hpp"
@@ -25,324 +29,392 @@ namespace {
 
 using test::kInf;
 using test::kNaN;
+using test::PgEq;
 using test::PgLe;
 using test::PgLt;
 using Labeling = std::vector<bool>;  // one entry per distinct public value, in sorted order
 
 constexpr std::size_t kNoLimit = std::size_t(1) << 30;
 
-IntervalCover
-MakeCover(QueryClassKind kind, const std::vector<double> &values, std::size_t limit = kNoLimit)
-{
-	return IntervalCover(QueryClass{kind, "price"}, NumericAxis::FromPublicValues(values), limit);
-}
-
-bool
-InCells(const CellInterval &iv, std::int32_t cell)
-{
-	return iv.lo <= cell && cell <= iv.hi;
-}
-
-// How cover query q labels the distinct public values: through the cells their bins fall in.
-Labeling
-CoverLabeling(const IntervalCover &cover, std::size_t q)
-{
-	Labeling out;
-	for (double w : cover.axis().cuts())
-		out.push_back(InCells(cover.Cells(q), cover.axis().BinOf(w)));
-	return out;
-}
-
-// One SQL comparison "x op c" on float8, written out by hand.
-struct Cond {
-	Comparison op;
-	double a;
-	double b = 0.0;  // BETWEEN's upper bound
+// The public marginal by hand: sorted distinct values (hand-written float8 order) and their row counts.
+struct Marginal {
+	std::vector<double> values;
+	std::vector<std::int64_t> counts;
+	std::int64_t Rows() const
+	{
+		std::int64_t n = 0;
+		for (std::int64_t c : counts)
+			n += c;
+		return n;
+	}
 };
 
-bool
-Holds(const Cond &c, double x)
+Marginal
+MarginalOf(std::vector<double> sample)
 {
-	switch (c.op) {
-	case Comparison::LessEqual: return PgLe(x, c.a);
-	case Comparison::Less: return PgLt(x, c.a);
-	case Comparison::GreaterEqual: return PgLe(c.a, x);
-	case Comparison::Greater: return PgLt(c.a, x);
-	case Comparison::Equal: return PgLe(x, c.a) && PgLe(c.a, x);
-	case Comparison::Between: return PgLe(c.a, x) && PgLe(x, c.b);
+	std::stable_sort(sample.begin(), sample.end(), PgLt);
+	Marginal m;
+	for (double v : sample) {
+		if (!m.values.empty() && PgEq(m.values.back(), v)) {
+			m.counts.back()++;
+		} else {
+			m.values.push_back(v);
+			m.counts.push_back(1);
+		}
+	}
+	return m;
+}
+
+ReleaseAxis
+AxisOf(const Marginal &m, double max_bin_rows, const std::string &label = "x")
+{
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Numeric;
+	axis.value_type = ValueType::Number;
+	axis.label = label;
+	axis.cuts = ChooseCuts(m.values, m.counts, max_bin_rows);
+	axis.public_values = m.values;
+	axis.public_counts = m.counts;
+	return axis;
+}
+
+std::unique_ptr<Cover>
+Build(const ClassSpec &spec, const ReleaseAxis &axis, std::size_t limit = kNoLimit)
+{
+	const std::vector<ReleaseAxis> axes = {axis};
+	return MakeIntervalCover(CoverInput{&spec, &axes, nullptr, nullptr, nullptr, limit});
+}
+
+// A conjunction with its literal values, as the glue hands it to Project.
+struct Query {
+	QueryText text;
+	std::vector<LiteralValue> literals;
+};
+
+void
+AddCondition(Query &query, Comparison op, double c, double c2 = 0.0)
+{
+	Condition cond;
+	cond.column = "x";
+	cond.op = op;
+	query.text.conditions.push_back(cond);
+	query.literals.push_back(LiteralValue{c, {}});
+	if (op == Comparison::Between)
+		query.literals.push_back(LiteralValue{c2, {}});
+}
+
+bool
+Compare(Comparison op, double v, double c, double c2)
+{
+	switch (op) {
+	case Comparison::LessEqual: return PgLe(v, c);
+	case Comparison::Less: return PgLt(v, c);
+	case Comparison::GreaterEqual: return PgLe(c, v);
+	case Comparison::Greater: return PgLt(c, v);
+	case Comparison::Equal: return PgEq(v, c);
+	case Comparison::Between: return PgLe(c, v) && PgLe(v, c2);
 	}
 	return false;
 }
 
-Labeling
-QueryLabeling(const std::vector<Cond> &conds, const std::vector<double> &cuts)
-{
-	Labeling out;
-	for (double w : cuts) {
-		bool in = true;
-		for (const Cond &c : conds)
-			in = in && Holds(c, w);
-		out.push_back(in);
-	}
-	return out;
-}
-
-std::string
-Text(const std::vector<Cond> &conds, const std::string &column = "price")
-{
-	std::string text;
-	for (const Cond &c : conds) {
-		if (!text.empty())
-			text += " AND ";
-		text += column + " ";
-		if (c.op == Comparison::Between)
-			text += "BETWEEN " + FormatFloat8(c.a) + " AND " + FormatFloat8(c.b);
-		else
-			text += std::string(ComparisonText(c.op)) + " " + FormatFloat8(c.a);
-	}
-	return text;
-}
-
-// Literal values in reading order, through the same conversion the glue uses for numeric columns.
-std::vector<double>
-LiteralValues(const QueryText &query)
-{
-	std::vector<double> values;
-	for (const Condition &c : query.conditions) {
-		values.push_back(NumericLiteralValue(c.value));
-		if (c.op == Comparison::Between)
-			values.push_back(NumericLiteralValue(c.upper));
-	}
-	return values;
-}
-
-std::size_t
-ProjectText(const IntervalCover &cover, const std::string &text)
-{
-	const QueryText query = ParseQueryText(text);
-	return cover.Project(query, LiteralValues(query));
-}
-
-// Constants: every probe value and every public value (at and between public values).
-std::vector<double>
-Constants(const IntervalCover &cover)
-{
-	std::vector<double> out = test::ProbeValues();
-	out.insert(out.end(), cover.axis().cuts().begin(), cover.axis().cuts().end());
-	return out;
-}
-
-// Every pattern the class realises on the public values, by trying every query of the class with constants from
-// a set that contains every public value and values on both sides of each.
-std::set<Labeling>
-RealisedPatterns(QueryClassKind kind, const IntervalCover &cover)
-{
-	const std::vector<double> &cuts = cover.axis().cuts();
-	const std::vector<double> constants = Constants(cover);
-	std::set<Labeling> patterns;
-	if (kind == QueryClassKind::Thresholds) {
-		for (double c : constants)
-			for (Comparison op : {Comparison::LessEqual, Comparison::Less})
-				patterns.insert(QueryLabeling({{op, c}}, cuts));
-		return patterns;
-	}
-	std::vector<std::vector<Cond>> lowers = {{}}, uppers = {{}};
-	for (double c : constants) {
-		lowers.push_back({{Comparison::GreaterEqual, c}});
-		lowers.push_back({{Comparison::Greater, c}});
-		uppers.push_back({{Comparison::LessEqual, c}});
-		uppers.push_back({{Comparison::Less, c}});
-	}
-	for (const auto &lo : lowers)
-		for (const auto &up : uppers) {
-			std::vector<Cond> conds = lo;
-			conds.insert(conds.end(), up.begin(), up.end());
-			patterns.insert(QueryLabeling(conds, cuts));
-		}
-	return patterns;
-}
-
-std::string
-Show(const Labeling &l)
-{
-	std::string s;
-	for (bool b : l)
-		s += b ? '1' : '0';
-	return s;
-}
-
-class CoverOnRandomSamples : public ::testing::TestWithParam<QueryClassKind> {};
-
-// (a) Algorithm 3 steps 1-4: the cover holds exactly one query for each pattern the class realises.
-TEST_P(CoverOnRandomSamples, OneCoverQueryPerRealisedPattern)
-{
-	const QueryClassKind kind = GetParam();
-	std::mt19937_64 gen(kind == QueryClassKind::Thresholds ? 11 : 12);
-	for (int trial = 0; trial < 60; trial++) {
-		const std::vector<double> values = test::RandomPublicSample(gen, 1 + gen() % 9);
-		const IntervalCover cover = MakeCover(kind, values);
-		const std::size_t m = cover.axis().cut_count();
-		std::map<Labeling, std::size_t> seen;
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			const Labeling l = CoverLabeling(cover, q);
-			const auto [it, inserted] = seen.emplace(l, q);
-			EXPECT_TRUE(inserted) << "cover queries " << it->second << " and " << q << " both label " << Show(l);
-			// The NULL bin is in no query: a comparison with NULL is never true.
-			EXPECT_FALSE(InCells(cover.Cells(q), cover.axis().NullBin()));
-		}
-		std::set<Labeling> cover_patterns;
-		for (const auto &entry : seen)
-			cover_patterns.insert(entry.first);
-		EXPECT_EQ(cover_patterns, RealisedPatterns(kind, cover)) << "m = " << m;
-		EXPECT_EQ(double(cover.QueryCount()), IntervalCover::CoverSize(kind, m));
-		EXPECT_EQ(cover.CellCount(), m + 2);
-	}
-}
-
-// (b) Project returns the unique cover query agreeing with the query on every distinct public value.
-TEST_P(CoverOnRandomSamples, ProjectIsTheUniqueAgreeingCoverQuery)
-{
-	const QueryClassKind kind = GetParam();
-	const bool ranges = kind == QueryClassKind::Ranges;
-	std::mt19937_64 gen(ranges ? 22 : 21);
-	const std::vector<Comparison> single_ops =
-	    ranges ? std::vector<Comparison>{Comparison::LessEqual, Comparison::Less, Comparison::GreaterEqual,
-	                                     Comparison::Greater, Comparison::Equal, Comparison::Between}
-	           : std::vector<Comparison>{Comparison::LessEqual, Comparison::Less};
-	for (int trial = 0; trial < 60; trial++) {
-		const IntervalCover cover = MakeCover(kind, test::RandomPublicSample(gen, 1 + gen() % 9));
-		const std::vector<double> &cuts = cover.axis().cuts();
-		std::map<Labeling, std::size_t> by_labeling;
-		for (std::size_t q = 0; q < cover.QueryCount(); q++)
-			by_labeling.emplace(CoverLabeling(cover, q), q);
-		const std::vector<double> constants = Constants(cover);
-		std::uniform_int_distribution<std::size_t> pick_constant(0, constants.size() - 1);
-		std::uniform_int_distribution<std::size_t> pick_op(0, single_ops.size() - 1);
-		const auto random_cond = [&]() {
-			return Cond{single_ops[pick_op(gen)], constants[pick_constant(gen)], constants[pick_constant(gen)]};
-		};
-		for (int i = 0; i < 80; i++) {
-			std::vector<Cond> conds = {random_cond()};
-			if (gen() % 2)
-				conds.push_back(random_cond());
-			const std::string text = Text(conds);
-			const QueryText query = ParseQueryText(text);
-			const std::vector<double> literals = LiteralValues(query);
-			// The literal texts read back as the constants written (FormatFloat8 round trip).
-			std::size_t next = 0;
-			for (const Cond &c : conds) {
-				EXPECT_TRUE(test::SameDouble(literals[next++], c.a)) << text;
-				if (c.op == Comparison::Between) {
-					EXPECT_TRUE(test::SameDouble(literals[next++], c.b)) << text;
-				}
-			}
-			const Labeling expected = QueryLabeling(conds, cuts);
-			const auto match = by_labeling.find(expected);
-			ASSERT_NE(match, by_labeling.end()) << text << " labels " << Show(expected) << ": no cover query";
-			std::size_t projected = 0;
-			ASSERT_NO_THROW(projected = cover.Project(query, literals)) << text;
-			ASSERT_LT(projected, cover.QueryCount()) << text;
-			EXPECT_EQ(projected, match->second)
-			    << text << " labels " << Show(expected) << ", projected query labels "
-			    << Show(CoverLabeling(cover, projected));
-		}
-	}
-}
-
 bool
-SatisfiesShape(const CoverQueryShape &shape, double v)
+Satisfies(const Query &query, double v)
 {
-	if (shape.empty)
-		return false;
-	if (shape.lower.present && !(shape.lower.inclusive ? PgLe(shape.lower.value, v) : PgLt(shape.lower.value, v)))
-		return false;
-	if (shape.upper.present && !(shape.upper.inclusive ? PgLe(v, shape.upper.value) : PgLt(v, shape.upper.value)))
-		return false;
+	std::size_t next = 0;
+	for (const Condition &c : query.text.conditions) {
+		const double c1 = query.literals[next++].number;
+		const double c2 = c.op == Comparison::Between ? query.literals[next++].number : 0.0;
+		if (!Compare(c.op, v, c1, c2))
+			return false;
+	}
 	return true;
 }
 
-// (c) A private value lies in a cell of cover query q iff it satisfies q's readable representative.
-TEST_P(CoverOnRandomSamples, CellsMatchTheRepresentative)
+// Parses a query text the way the glue does for a numeric column.
+Query
+Parse(const std::string &text)
 {
-	const QueryClassKind kind = GetParam();
-	std::mt19937_64 gen(kind == QueryClassKind::Thresholds ? 31 : 32);
-	std::uniform_real_distribution<double> uniform(-12.0, 12.0);
-	for (int trial = 0; trial < 60; trial++) {
-		const IntervalCover cover = MakeCover(kind, test::RandomPublicSample(gen, 1 + gen() % 9));
-		std::vector<double> privates = Constants(cover);
-		for (int i = 0; i < 30; i++)
-			privates.push_back(uniform(gen));
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			const CoverQueryShape shape = cover.Shape(q);
-			EXPECT_EQ(shape.empty, cover.Cells(q).empty()) << "q = " << q;
-			if (shape.lower.present) {
-				EXPECT_FALSE(shape.lower.inclusive);
-			}
-			if (!shape.empty && shape.upper.present) {
-				EXPECT_TRUE(shape.upper.inclusive);
-			}
-			if (kind == QueryClassKind::Thresholds) {
-				EXPECT_FALSE(shape.lower.present);
-			}
-			for (double v : privates)
-				EXPECT_EQ(InCells(cover.Cells(q), cover.axis().BinOf(v)), SatisfiesShape(shape, v))
-				    << "q = " << q << ", v = " << v << ", cells [" << cover.Cells(q).lo << ", " << cover.Cells(q).hi
-				    << "]";
-		}
+	Query query;
+	query.text = ParseQueryText(text);
+	for (const Condition &c : query.text.conditions) {
+		query.literals.push_back(LiteralValue{NumericLiteralValue(c.value), {}});
+		if (c.op == Comparison::Between)
+			query.literals.push_back(LiteralValue{NumericLiteralValue(c.upper), {}});
 	}
+	return query;
 }
 
-// (f) The workload's grouped answers equal per-query sums over the cells.
-TEST_P(CoverOnRandomSamples, WorkloadEqualsPerQueryBruteForce)
+// Whether a non-NULL value lies in cover query q (bin by ReleaseAxis::NumericBin).
+bool
+InCoverQuery(const Cover &cover, std::size_t q, const ReleaseAxis &axis, double v)
 {
-	const QueryClassKind kind = GetParam();
-	std::mt19937_64 gen(kind == QueryClassKind::Thresholds ? 41 : 42);
-	std::uniform_real_distribution<double> uniform(0.0, 1.0);
-	for (int trial = 0; trial < 40; trial++) {
-		const IntervalCover cover = MakeCover(kind, test::RandomPublicSample(gen, 1 + gen() % 9));
-		const IntervalWorkload workload = cover.MakeWorkload();
-		ASSERT_EQ(workload.QueryCount(), cover.QueryCount());
-		ASSERT_EQ(workload.CellCount(), cover.CellCount());
-		const std::size_t cells = cover.CellCount();
-		std::vector<double> weights(cells);
-		std::vector<std::int64_t> histogram(cells);
-		for (std::size_t i = 0; i < cells; i++) {
-			weights[i] = uniform(gen);
-			histogram[i] = std::int64_t(gen() % 1000000007);
+	const std::int32_t bin = axis.NumericBin(v);
+	const ProductQueryList &list = cover.Queries();
+	EXPECT_EQ(list.ConstraintCount(q), 1u);
+	const AxisConstraint &c = *list.begin(q);
+	EXPECT_EQ(c.axis, 0u);
+	EXPECT_TRUE(c.bins.empty() || c.bins.hi < axis.NullBin()) << "the NULL bin is in no query";
+	return c.bins.lo <= bin && bin <= c.bins.hi;
+}
+
+std::int64_t
+Disagreements(const Cover &cover, std::size_t q, const ReleaseAxis &axis, const Marginal &m, const Query &query)
+{
+	std::int64_t n = 0;
+	for (std::size_t i = 0; i < m.values.size(); i++)
+		if (InCoverQuery(cover, q, axis, m.values[i]) != Satisfies(query, m.values[i]))
+			n += m.counts[i];
+	return n;
+}
+
+std::vector<double>
+Constants(const Marginal &m)
+{
+	std::vector<double> out = test::ProbeValues();
+	out.insert(out.end(), m.values.begin(), m.values.end());
+	return out;
+}
+
+Query
+RandomQuery(std::mt19937_64 &gen, bool thresholds, const std::vector<double> &constants)
+{
+	static const Comparison kAll[] = {Comparison::LessEqual,    Comparison::Less,  Comparison::GreaterEqual,
+	                                  Comparison::Greater, Comparison::Equal, Comparison::Between};
+	Query query;
+	const std::size_t conditions = 1 + gen() % 3;
+	for (std::size_t i = 0; i < conditions; i++) {
+		const Comparison op = kAll[gen() % (thresholds ? 2 : 6)];
+		AddCondition(query, op, constants[gen() % constants.size()], constants[gen() % constants.size()]);
+	}
+	return query;
+}
+
+class IntervalCoverTest : public ::testing::TestWithParam<ClassKind> {
+protected:
+	bool thresholds() const { return GetParam() == ClassKind::Thresholds; }
+	ClassSpec Spec() const { return ParseClassSpec(thresholds() ? "thresholds(x)" : "ranges(x)"); }
+};
+
+TEST_P(IntervalCoverTest, FinestCoverRealisesExactlyTheClassLabelings)
+{
+	std::mt19937_64 gen(11);
+	for (int round = 0; round < 150; round++) {
+		const Marginal m = MarginalOf(test::RandomPublicSample(gen, 1 + gen() % 12));
+		const ReleaseAxis axis = AxisOf(m, 0.0);
+		ASSERT_EQ(axis.cuts.size(), m.values.size());
+		const auto cover = Build(Spec(), axis);
+		std::set<Labeling> covered;
+		for (std::size_t q = 0; q < cover->QueryCount(); q++) {
+			Labeling l;
+			for (double v : m.values)
+				l.push_back(InCoverQuery(*cover, q, axis, v));
+			covered.insert(l);
 		}
-		std::vector<double> answers;
-		std::vector<std::int64_t> counts;
-		workload.Evaluate(weights, answers);
-		workload.EvaluateCounts(histogram, counts);
-		ASSERT_EQ(answers.size(), cover.QueryCount());
-		ASSERT_EQ(counts.size(), cover.QueryCount());
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			double sum = 0.0;
-			std::int64_t count = 0;
-			for (std::size_t i = 0; i < cells; i++)
-				if (InCells(cover.Cells(q), std::int32_t(i))) {
-					sum += weights[i];
-					count += histogram[i];
+		EXPECT_EQ(covered.size(), cover->QueryCount()) << "one-dimensional finest covers have no duplicates";
+		// every bound at a constant on or between public values, exclusive or inclusive
+		std::vector<Query> queries;
+		const std::vector<double> constants = Constants(m);
+		for (double lo : constants)
+			for (double hi : constants)
+				for (Comparison up : {Comparison::LessEqual, Comparison::Less}) {
+					Query only_upper;
+					AddCondition(only_upper, up, hi);
+					queries.push_back(only_upper);
+					if (thresholds())
+						continue;
+					for (Comparison low : {Comparison::GreaterEqual, Comparison::Greater}) {
+						Query both = only_upper, only_lower;
+						AddCondition(both, low, lo);
+						AddCondition(only_lower, low, lo);
+						queries.push_back(both);
+						queries.push_back(only_lower);
+					}
 				}
-			EXPECT_NEAR(answers[q], sum, 1e-12) << "q = " << q;
-			EXPECT_NEAR(workload.EvaluateOne(q, weights), sum, 1e-12) << "q = " << q;
-			EXPECT_EQ(counts[q], count) << "q = " << q;
+		std::set<Labeling> realised;
+		for (const Query &query : queries) {
+			Labeling l;
+			for (double v : m.values)
+				l.push_back(Satisfies(query, v));
+			realised.insert(l);
+		}
+		EXPECT_EQ(covered, realised) << "round " << round;
+	}
+}
 
-			std::vector<double> log_weights(cells, 0.25);
-			workload.AddToQueryCells(q, -1.5, log_weights);
-			for (std::size_t i = 0; i < cells; i++)
-				EXPECT_EQ(log_weights[i], InCells(cover.Cells(q), std::int32_t(i)) ? 0.25 - 1.5 : 0.25)
-				    << "q = " << q << ", cell " << i;
+TEST_P(IntervalCoverTest, ProjectionHasTheFewestPublicDisagreements)
+{
+	std::mt19937_64 gen(12);
+	for (int round = 0; round < 120; round++) {
+		const Marginal m = MarginalOf(test::RandomPublicSample(gen, 1 + gen() % 25));
+		const bool finest = round % 3 == 0;
+		const double limit = finest ? 0.0 : double(1 + gen() % std::uint64_t(m.Rows())) + (gen() % 2 ? 0.5 : 0.0);
+		const ReleaseAxis axis = AxisOf(m, limit);
+		const auto cover = Build(Spec(), axis);
+		const std::vector<double> constants = Constants(m);
+		for (int i = 0; i < 60; i++) {
+			const Query query = RandomQuery(gen, thresholds(), constants);
+			const std::size_t p = cover->Project("", &query.text, query.literals);
+			ASSERT_LT(p, cover->QueryCount());
+			const std::int64_t got = Disagreements(*cover, p, axis, m, query);
+			std::int64_t best = got;
+			for (std::size_t q = 0; q < cover->QueryCount(); q++)
+				best = std::min(best, Disagreements(*cover, q, axis, m, query));
+			EXPECT_EQ(got, best) << "round " << round << " query " << i;
+			if (finest) {
+				EXPECT_EQ(got, 0) << "round " << round << " query " << i;
+			}
 		}
 	}
 }
 
-INSTANTIATE_TEST_SUITE_P(Classes, CoverOnRandomSamples,
-                         ::testing::Values(QueryClassKind::Thresholds, QueryClassKind::Ranges),
-                         [](const ::testing::TestParamInfo<QueryClassKind> &info) {
-	                         return info.param == QueryClassKind::Thresholds ? "Thresholds" : "Ranges";
+TEST_P(IntervalCoverTest, RenderedTextsDefineTheBinsAndProjectBack)
+{
+	std::mt19937_64 gen(13);
+	for (int round = 0; round < 80; round++) {
+		const Marginal m = MarginalOf(test::RandomPublicSample(gen, 1 + gen() % 20));
+		const double limit = round % 2 ? 0.0 : double(1 + gen() % std::uint64_t(m.Rows()));
+		const ReleaseAxis axis = AxisOf(m, limit);
+		const auto cover = Build(Spec(), axis);
+		const std::vector<double> points = Constants(m);
+		for (std::size_t q = 0; q < cover->QueryCount(); q++) {
+			const std::string text = cover->Render(q);
+			const Query parsed = Parse(text);
+			EXPECT_EQ(cover->Project(text, &parsed.text, parsed.literals), q) << text;
+			for (double v : points)
+				EXPECT_EQ(Satisfies(parsed, v), InCoverQuery(*cover, q, axis, v)) << text << " at " << v;
+		}
+	}
+}
+
+INSTANTIATE_TEST_SUITE_P(Classes, IntervalCoverTest, ::testing::Values(ClassKind::Thresholds, ClassKind::Ranges),
+                         [](const ::testing::TestParamInfo<ClassKind> &info) {
+	                         return std::string(ClassKindName(info.param));
                          });
 
+std::size_t
+ProjectText(const Cover &cover, const std::string &text)
+{
+	const Query query = Parse(text);
+	return cover.Project(text, &query.text, query.literals);
+}
+
+TEST(IntervalCover, ExamplesOnFixedSample)
+{
+	// Public 1, 3, 3, 7, 7, 9. Finest: cuts at every value; coarse (3 rows a bin): cuts 3, 9, bins
+	// (-inf, 3] = {1, 3, 3} and (3, 9] = {7, 7, 9}.
+	const Marginal m = MarginalOf({7, 1, 3, 9, 3, 7});
+	const auto th = Build(ParseClassSpec("thresholds(x)"), AxisOf(m, 0.0));
+	EXPECT_EQ(ProjectText(*th, "x <= 7"), 3u);
+	EXPECT_EQ(ProjectText(*th, "x < 7"), 2u);
+	EXPECT_EQ(ProjectText(*th, "x <= 0.5"), 0u);
+	EXPECT_EQ(ProjectText(*th, "x <= 'NaN'"), 4u);
+	EXPECT_EQ(th->Render(3), "x <= 7");
+	EXPECT_EQ(th->Render(0), "x < '-Infinity'");
+
+	const ReleaseAxis coarse = AxisOf(m, 3.0);
+	ASSERT_EQ(coarse.cuts, (std::vector<double>{3, 9}));
+	const auto thc = Build(ParseClassSpec("thresholds(x)"), coarse);
+	EXPECT_EQ(ProjectText(*thc, "x <= 7"), 2u);  // 7, 7 in, 9 out: to x <= 9
+	EXPECT_EQ(ProjectText(*thc, "x < 7"), 1u);   // nothing of (3, 9] in: to x <= 3
+	EXPECT_EQ(ProjectText(*thc, "x <= 1"), 0u);  // 1 in, 3, 3 out: empty
+	EXPECT_EQ(ProjectText(*thc, "x <= 3"), 1u);
+
+	const auto rc = Build(ParseClassSpec("ranges(x)"), coarse);
+	ASSERT_EQ(rc->QueryCount(), 4u);  // empty, bins 0..0, 0..2 (the top bin with it), 1..2
+	EXPECT_EQ(rc->Render(1), "x <= 3");
+	EXPECT_EQ(rc->Render(2), "x >= '-Infinity'");
+	EXPECT_EQ(rc->Render(3), "x > 3");
+	EXPECT_EQ(ProjectText(*rc, "x BETWEEN 2 AND 8"), 2u);  // 3, 3 of bin 0 and 7, 7 of bin 1 in
+	EXPECT_EQ(ProjectText(*rc, "x BETWEEN 6 AND 8"), 3u);  // bin 1: 7, 7 in, 9 out
+	EXPECT_EQ(ProjectText(*rc, "x = 9"), 0u);              // bin 1: 9 in, 7, 7 out
+	EXPECT_EQ(ProjectText(*rc, "x > 1 AND x < 100"), 2u);
+
+	// A tie goes to the lower cut: public 1, 2 in one bin.
+	const ReleaseAxis tie = AxisOf(MarginalOf({1, 2}), 2.0);
+	ASSERT_EQ(tie.cuts, (std::vector<double>{2}));
+	EXPECT_EQ(ProjectText(*Build(ParseClassSpec("thresholds(x)"), tie), "x <= 1"), 0u);  // to x < -inf... empty
+	EXPECT_EQ(ProjectText(*Build(ParseClassSpec("ranges(x)"), tie), "x > 1"), 1u);       // to x > -inf
+	EXPECT_EQ(ProjectText(*Build(ParseClassSpec("ranges(x)"), tie), "x = 1"), 0u);       // same bin: empty
+}
+
+TEST(IntervalCover, OutsideTheClassAndOtherColumns)
+{
+	const ReleaseAxis axis = AxisOf(MarginalOf({1, 3, 7}), 0.0);
+	const auto th = Build(ParseClassSpec("thresholds(x)"), axis);
+	for (const char *text : {"x >= 3", "x = 3", "x > 3", "x BETWEEN 1 AND 3", "x <= 3 AND x > 1", "x + y <= 3"})
+		EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*th, text)) << text;
+	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(*th, "y <= 3"));
+	try {
+		ProjectText(*th, "x > 3");
+		ADD_FAILURE();
+	} catch (const Error &e) {
+		EXPECT_NE(std::string(e.what()).find("thresholds(x)"), std::string::npos) << e.what();
+		EXPECT_NE(e.detail().find("x <= c and x < c"), std::string::npos) << e.detail();
+	}
+	const auto r = Build(ParseClassSpec("ranges(x)"), axis);
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*r, "2*x <= 3"));
+	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(*r, "x > 1 AND y <= 3"));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, r->Project("x <= 1", nullptr, {}));
+	const Query two = Parse("x BETWEEN 1 AND 2");
+	EXPECT_PAP_ERROR(ErrorKind::Internal, r->Project("", &two.text, {two.literals[0]}));
+}
+
+TEST(IntervalCover, CutsMustBePublicValuesWithTheHighest)
+{
+	ReleaseAxis axis = AxisOf(MarginalOf({1, 3, 7}), 0.0);
+	axis.cuts = {1, 2, 7};
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(ParseClassSpec("ranges(x)"), axis));
+	axis.cuts = {1, 3};
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(ParseClassSpec("ranges(x)"), axis));
+	axis.cuts = {};
+	axis.public_values = {};
+	axis.public_counts = {};
+	const auto empty = Build(ParseClassSpec("ranges(x)"), axis);  // no public value: only the empty query
+	EXPECT_EQ(empty->QueryCount(), 1u);
+	EXPECT_EQ(ProjectText(*empty, "x > 1"), 0u);
+}
+
+TEST(IntervalCover, LimitExceededHintsTheAlphaThatFits)
+{
+	std::mt19937_64 gen(14);
+	std::vector<double> sample;
+	for (int v = 0; v < 40; v++)
+		for (std::uint64_t c = 0; c < 1 + gen() % 3; c++)
+			sample.push_back(v);
+	const Marginal m = MarginalOf(sample);
+	for (const char *text : {"ranges(x)", "thresholds(x)"}) {
+		const ClassSpec spec = ParseClassSpec(text);
+		const std::size_t limit = spec.kind == ClassKind::Ranges ? 100 : 10;
+		std::string hint;
+		try {
+			Build(spec, AxisOf(m, 0.0), limit);
+			ADD_FAILURE() << text;
+		} catch (const Error &e) {
+			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+			hint = e.hint();
+		}
+		const std::size_t at = hint.find("alpha >= ");
+		ASSERT_NE(at, std::string::npos) << hint;
+		const double alpha = std::strtod(hint.c_str() + at + 9, nullptr);
+		ASSERT_GT(alpha, 0.0) << hint;
+		const auto fits = [&](double a) {
+			return Build(spec, AxisOf(m, MaxBinRows(spec, a, m.Rows())), limit)->QueryCount() <= limit;
+		};
+		EXPECT_TRUE(fits(alpha)) << hint;
+		// two significant digits, rounded up: 15% less no longer fits
+		EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, fits(alpha * 0.85)) << hint;
+		// nothing below alpha = 1 gets ranges under 2 queries
+		try {
+			Build(spec, AxisOf(m, 0.0), 1);
+			ADD_FAILURE() << text;
+		} catch (const Error &e) {
+			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+			EXPECT_EQ(e.hint().find("alpha"), std::string::npos) << e.hint();
+		}
+	}
+}
+
+// IntervalWorkload (workload.hpp) stays until the engine drops it; its tests stay with it.
 TEST(IntervalWorkload, RejectsIntervalsOutsideTheCells)
 {
 	EXPECT_PAP_ERROR(ErrorKind::Internal, IntervalWorkload({{0, 3}}, 3));
@@ -356,128 +428,6 @@ TEST(IntervalWorkload, CountOverflowIsLimitExceeded)
 	std::vector<std::int64_t> counts;
 	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded,
 	                 workload.EvaluateCounts({std::numeric_limits<std::int64_t>::max(), 1}, counts));
-}
-
-TEST(IntervalCoverProject, ExamplesOnFixedSample)
-{
-	// Public values 1, 3, 7, 9 (with ties): bins (-inf,1] (1,3] (3,7] (7,9] (9,NaN] NULL.
-	const IntervalCover th = MakeCover(QueryClassKind::Thresholds, {7, 1, 3, 9, 3, 7});
-	EXPECT_EQ(ProjectText(th, "price <= 7"), 3u);
-	EXPECT_EQ(ProjectText(th, "price < 7"), 2u);
-	EXPECT_EQ(ProjectText(th, "price <= 6.5"), 2u);
-	EXPECT_EQ(ProjectText(th, "price < 1"), 0u);
-	EXPECT_EQ(ProjectText(th, "price <= 0"), 0u);
-	EXPECT_EQ(ProjectText(th, "price <= 1e9"), 4u);
-	EXPECT_EQ(ProjectText(th, "price <= 'NaN'"), 4u);
-	EXPECT_EQ(ProjectText(th, "price < '-Infinity'"), 0u);
-	EXPECT_EQ(ProjectText(th, "PRICE <= 7"), 3u);  // identifiers fold to lower case
-	const CellInterval &c3 = th.Cells(3);
-	EXPECT_EQ(c3.lo, 0);
-	EXPECT_EQ(c3.hi, 2);
-
-	const IntervalCover rg = MakeCover(QueryClassKind::Ranges, {7, 1, 3, 9});
-	const std::size_t q = ProjectText(rg, "price > 3 AND price <= 7");
-	EXPECT_EQ(rg.Cells(q).lo, 2);
-	EXPECT_EQ(rg.Cells(q).hi, 2);
-	EXPECT_EQ(ProjectText(rg, "price BETWEEN 3.5 AND 7"), q);
-	EXPECT_EQ(ProjectText(rg, "price = 7"), q);
-	EXPECT_EQ(ProjectText(rg, "price >= 5 AND price < 8"), q);
-	EXPECT_EQ(ProjectText(rg, "price = 5"), 0u);               // no public value: the empty query
-	EXPECT_EQ(ProjectText(rg, "price > 9 AND price < 1"), 0u);  // contradictory bounds
-	EXPECT_EQ(ProjectText(rg, "price > 'NaN'"), 0u);
-	const std::size_t all = ProjectText(rg, "price >= '-Infinity'");
-	EXPECT_EQ(rg.Cells(all).lo, 0);
-	EXPECT_EQ(rg.Cells(all).hi, rg.axis().TopBin());  // one-sided queries keep the mass beyond the last value
-	const std::size_t tail = ProjectText(rg, "price > 7");
-	EXPECT_EQ(rg.Cells(tail).lo, 3);
-	EXPECT_EQ(rg.Cells(tail).hi, rg.axis().TopBin());
-}
-
-// (d) Queries of another shape and conditions on other columns.
-TEST(IntervalCoverProject, OutsideTheClassAndOtherColumns)
-{
-	const IntervalCover th = MakeCover(QueryClassKind::Thresholds, {1, 3, 7, 9});
-	const IntervalCover rg = MakeCover(QueryClassKind::Ranges, {1, 3, 7, 9});
-	for (const char *text : {"price >= 3", "price > 3", "price BETWEEN 1 AND 3", "price = 3", "price > 1 AND price <= 7",
-	                         "price <= 7 AND price >= 1"})
-		EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(th, text)) << text;
-	for (const IntervalCover *cover : {&th, &rg})
-		for (const char *text : {"qty <= 3", "price <= 3 AND qty <= 3", "qty <= 3 AND price <= 3", "\"Price\" <= 3"})
-			EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(*cover, text)) << text;
-	// Literal values that do not match the parsed query are a caller bug.
-	EXPECT_PAP_ERROR(ErrorKind::Internal, th.Project(ParseQueryText("price <= 3"), {}));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, rg.Project(ParseQueryText("price BETWEEN 1 AND 3"), {1.0}));
-}
-
-// (e) The cover-size limit.
-TEST(IntervalCover, CoverSizeLimit)
-{
-	const std::vector<double> five = {1, 2, 3, 4, 5};
-	EXPECT_EQ(IntervalCover::CoverSize(QueryClassKind::Thresholds, 5), 6.0);
-	EXPECT_EQ(IntervalCover::CoverSize(QueryClassKind::Ranges, 5), 16.0);
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MakeCover(QueryClassKind::Thresholds, five, 5));
-	EXPECT_NO_THROW(MakeCover(QueryClassKind::Thresholds, five, 6));
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MakeCover(QueryClassKind::Ranges, five, 15));
-	EXPECT_NO_THROW(MakeCover(QueryClassKind::Ranges, five, 16));
-	// Ties do not count: the limit is on distinct public values.
-	EXPECT_NO_THROW(MakeCover(QueryClassKind::Thresholds, {1, 1, 2, 2, 3, 3, 4, 5, 5}, 6));
-	std::vector<double> many(3000);
-	for (std::size_t i = 0; i < many.size(); i++)
-		many[i] = double(i);
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MakeCover(QueryClassKind::Ranges, many, 1000000));
-}
-
-std::string
-FormatForTest(double value, const void *)
-{
-	return FormatFloat8(value);
-}
-
-// (g) Rendered texts, and every rendered text projects back onto its own cover query.
-TEST(IntervalCoverRender, Texts)
-{
-	const IntervalCover rg = MakeCover(QueryClassKind::Ranges, {1, 3, 7, 9});
-	const auto render = [&](const std::string &query) {
-		return rg.Render(ProjectText(rg, query), FormatForTest, nullptr);
-	};
-	EXPECT_EQ(render("price > 3 AND price <= 7"), "price > 3 AND price <= 7");
-	EXPECT_EQ(render("price <= 7"), "price <= 7");
-	EXPECT_EQ(render("price > 3"), "price > 3");
-	EXPECT_EQ(render("price >= 0"), "price IS NOT NULL");
-	EXPECT_EQ(render("price = 5"), "price < 1");
-	EXPECT_EQ(rg.Render(0, FormatForTest, nullptr), "price < 1");
-
-	const IntervalCover th = MakeCover(QueryClassKind::Thresholds, {1, 3, 7, 9});
-	EXPECT_EQ(th.Render(0, FormatForTest, nullptr), "price < 1");
-	EXPECT_EQ(th.Render(1, FormatForTest, nullptr), "price <= 1");
-	EXPECT_EQ(th.Render(4, FormatForTest, nullptr), "price <= 9");
-
-	const IntervalCover quoted(QueryClass{QueryClassKind::Thresholds, "Unit Price"},
-	                           NumericAxis::FromPublicValues({2.5}), kNoLimit);
-	EXPECT_EQ(quoted.Render(1, FormatForTest, nullptr), "\"Unit Price\" <= 2.5");
-
-	// The context pointer reaches the formatter.
-	const std::string suffix = "::numeric";
-	EXPECT_EQ(th.Render(2, [](double v, const void *ctx) { return FormatFloat8(v) + *static_cast<const std::string *>(ctx); },
-	                    &suffix),
-	          "price <= 3::numeric");
-}
-
-TEST(IntervalCoverRender, RoundTripsThroughProject)
-{
-	std::mt19937_64 gen(51);
-	for (QueryClassKind kind : {QueryClassKind::Thresholds, QueryClassKind::Ranges})
-		for (int trial = 0; trial < 40; trial++) {
-			const IntervalCover cover = MakeCover(kind, test::RandomPublicSample(gen, 1 + gen() % 9));
-			for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-				const std::string text = cover.Render(q, FormatForTest, nullptr);
-				if (text == "price IS NOT NULL")
-					continue;  // not a comparison the query language has
-				std::size_t back = 0;
-				ASSERT_NO_THROW(back = ProjectText(cover, text)) << text;
-				EXPECT_EQ(back, q) << text;
-			}
-		}
 }
 
 Literal

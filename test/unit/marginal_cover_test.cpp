@@ -1,8 +1,8 @@
-// MarginalCover and MarginalDomain (marginals(k; ...) and stumps over categorical bin coordinates), checked
-// against brute force on small random public and private samples: the cover is exactly the first query of every
-// distinct labeling of the distinct public cells (Algorithm 3 steps 1-4, dedup across attribute sets, one
-// empty-pattern query); true counts; domain histograms with the outside-support cell; grouped evaluation against
-// per-query sums; dense and public-support domains agreeing; the limits.
+// MakeMarginalCover (marginals(k; ...) and stumps over categorical axes), checked against brute force on small
+// random public points: the cover is exactly the first query (canonical order) of every distinct labeling of the
+// public points (Algorithm 3 steps 1-4, dedup across attribute sets, one empty-pattern query); every query of the
+// class projects to the cover query with its labeling; Render reads back (ParseQueryText + Project) to the same
+// cover query; errors and limits.
 #include "core/marginal_cover.hpp"
 
 #include <gtest/gtest.h>
@@ -17,58 +17,135 @@
 #include <string>
 #include <vector>
 
+#include "core/class_spec.hpp"
 #include "core/errors.hpp"
+#include "core/query_text.hpp"
 #include "test_support.hpp"
 
 namespace pap::core {
 namespace {
 
-constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
-using Cell = std::vector<std::int32_t>;
+constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 
-bool
-Satisfies(const Cell &cell, const MarginalQuery &q)
+// A class, its axes and public points, owning what CoverInput points to.
+struct Fixture {
+	ClassSpec spec;
+	std::vector<ReleaseAxis> axes;
+	std::vector<std::int32_t> points;  // flat, distinct, sorted
+	std::vector<std::int64_t> counts;
+	CoverInput Input(std::size_t max_queries = kNoLimit) const
+	{
+		return CoverInput{&spec, &axes, &points, &counts, nullptr, max_queries};
+	}
+};
+
+ReleaseAxis
+Categorical(const std::string &column, ValueType type, std::vector<std::string> categories)
 {
-	for (std::size_t j = 0; j < q.axes.size(); j++)
-		if (cell[q.axes[j]] != q.values[j])
-			return false;
-	return true;
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Categorical;
+	axis.value_type = type;
+	axis.label = column;
+	std::sort(categories.begin(), categories.end());
+	axis.categories = categories;
+	return axis;
 }
 
-// Every query of marginals(k; ...) in the canonical order: k-subsets lexicographically, then NULL-free value tuples
-// in mixed-radix order (last axis fastest). Written independently of the code under test.
+// Class values of an axis, as the class defines them: categories, then "other" unless boolean.
+std::int32_t
+ValueCount(const ReleaseAxis &axis)
+{
+	return std::int32_t(axis.categories.size()) + (axis.value_type == ValueType::Boolean ? 0 : 1);
+}
+
 void
-EnumerateSubsets(std::size_t d, std::size_t k, std::size_t from, std::vector<std::size_t> &axes,
-                 std::vector<std::vector<std::size_t>> &out)
+SetPoints(Fixture &f, std::vector<std::vector<std::int32_t>> rows)
+{
+	std::sort(rows.begin(), rows.end());
+	rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+	f.points.clear();
+	for (const auto &r : rows)
+		f.points.insert(f.points.end(), r.begin(), r.end());
+	f.counts.assign(rows.size(), 1);
+}
+
+// Random axes of every value type; points skewed to low bins, sometimes NULL, rarely "other".
+Fixture
+RandomFixture(std::mt19937_64 &gen, bool stumps)
+{
+	Fixture f;
+	const std::size_t d = 1 + gen() % 4;
+	for (std::size_t a = 0; a < d; a++) {
+		const std::string column = std::string(1, char('a' + a));
+		f.spec.columns.push_back(column);
+		const int type = stumps ? 2 : int(gen() % 3);
+		if (type == 2) {
+			f.axes.push_back(Categorical(column, ValueType::Boolean, {"false", "true"}));
+		} else {
+			std::vector<std::string> pool = type == 0 ? std::vector<std::string>{"M", "F", "O'Brien", "x y"}
+			                                          : std::vector<std::string>{"37", "-3", "1.5", "100"};
+			pool.resize(gen() % 4);  // 0..3 categories
+			f.axes.push_back(Categorical(column, type == 0 ? ValueType::Text : ValueType::Number, pool));
+		}
+	}
+	f.spec.kind = stumps ? ClassKind::Stumps : ClassKind::Marginals;
+	f.spec.k = stumps ? 0 : int(1 + gen() % d);
+	std::vector<std::vector<std::int32_t>> rows(gen() % 10);
+	for (auto &r : rows)
+		for (const ReleaseAxis &axis : f.axes) {
+			const std::int32_t c = std::int32_t(axis.categories.size());
+			if (gen() % 8 == 0)
+				r.push_back(axis.NullBin());
+			else if (c == 0 || (gen() % 16 == 0 && axis.value_type != ValueType::Boolean))
+				r.push_back(axis.OtherBin());
+			else
+				r.push_back(std::int32_t(std::min(gen() % std::uint64_t(c), gen() % std::uint64_t(c))));
+		}
+	SetPoints(f, rows);
+	return f;
+}
+
+struct Query {
+	std::vector<std::int32_t> axes;    // increasing
+	std::vector<std::int32_t> values;  // bins
+};
+
+// Every query of the class in canonical order, written independently: k-subsets lexicographically, then value
+// tuples in mixed-radix order (last axis fastest).
+void
+Subsets(std::size_t d, std::size_t k, std::size_t from, std::vector<std::int32_t> &axes,
+        std::vector<std::vector<std::int32_t>> &out)
 {
 	if (axes.size() == k) {
 		out.push_back(axes);
 		return;
 	}
 	for (std::size_t a = from; a < d; a++) {
-		axes.push_back(a);
-		EnumerateSubsets(d, k, a + 1, axes, out);
+		axes.push_back(std::int32_t(a));
+		Subsets(d, k, a + 1, axes, out);
 		axes.pop_back();
 	}
 }
 
-std::vector<MarginalQuery>
-AllClassQueries(const std::vector<std::int32_t> &radices, std::size_t k)
+std::vector<Query>
+AllQueries(const Fixture &f)
 {
-	std::vector<std::vector<std::size_t>> subsets;
-	std::vector<std::size_t> axes;
-	EnumerateSubsets(radices.size(), k, 0, axes, subsets);
-	std::vector<MarginalQuery> all;
+	const std::size_t k = f.spec.kind == ClassKind::Stumps ? 1 : std::size_t(f.spec.k);
+	std::vector<std::vector<std::int32_t>> subsets;
+	std::vector<std::int32_t> axes;
+	Subsets(f.axes.size(), k, 0, axes, subsets);
+	std::vector<Query> all;
 	for (const auto &s : subsets) {
 		std::size_t count = 1;
-		for (std::size_t a : s)
-			count *= std::size_t(radices[a] - 1);
+		for (std::int32_t a : s)
+			count *= std::size_t(ValueCount(f.axes[std::size_t(a)]));
 		for (std::size_t i = 0; i < count; i++) {
-			MarginalQuery q{s, std::vector<std::int32_t>(k)};
+			Query q{s, std::vector<std::int32_t>(k)};
 			std::size_t rest = i;
 			for (std::size_t j = k; j-- > 0;) {
-				q.values[j] = std::int32_t(rest % std::size_t(radices[s[j]] - 1));
-				rest /= std::size_t(radices[s[j]] - 1);
+				const std::size_t n = std::size_t(ValueCount(f.axes[std::size_t(s[j])]));
+				q.values[j] = std::int32_t(rest % n);
+				rest /= n;
 			}
 			all.push_back(q);
 		}
@@ -77,346 +154,205 @@ AllClassQueries(const std::vector<std::int32_t> &radices, std::size_t k)
 }
 
 std::vector<std::size_t>
-BruteLabeling(const std::vector<Cell> &distinct, const MarginalQuery &q)
+Labeling(const Fixture &f, const Query &q)
 {
+	const std::size_t d = f.axes.size();
 	std::vector<std::size_t> l;
-	for (std::size_t p = 0; p < distinct.size(); p++)
-		if (Satisfies(distinct[p], q))
+	for (std::size_t p = 0; p * d < f.points.size(); p++) {
+		bool match = true;
+		for (std::size_t j = 0; j < q.axes.size(); j++)
+			match = match && f.points[p * d + std::size_t(q.axes[j])] == q.values[j];
+		if (match)
 			l.push_back(p);
+	}
 	return l;
 }
 
-std::vector<std::int32_t>
-RandomRadices(std::mt19937_64 &gen)
+// The query as the glue hands it over: conditions in the given order, literal texts canonical ("other" = a value
+// never seen publicly).
+std::size_t
+ProjectQuery(const Cover &cover, const Fixture &f, const Query &q, const std::vector<std::size_t> &order)
 {
-	std::vector<std::int32_t> radices(1 + gen() % 4);
-	for (std::int32_t &r : radices)
-		r = 2 + std::int32_t(gen() % 4);  // 2..5: at least "other" (or one value) and NULL
-	return radices;
-}
-
-// Skewed: low bins are frequent, so high categories (and "other") are often absent; NULL appears sometimes.
-Cell
-RandomCell(std::mt19937_64 &gen, const std::vector<std::int32_t> &radices)
-{
-	Cell c(radices.size());
-	for (std::size_t a = 0; a < radices.size(); a++) {
-		const std::int32_t r = radices[a];
-		if (gen() % 8 == 0)
-			c[a] = r - 1;
-		else
-			c[a] = std::int32_t(std::min<std::uint64_t>(gen() % std::uint64_t(r), gen() % std::uint64_t(r)));
+	QueryText text;
+	std::vector<LiteralValue> literals;
+	for (std::size_t j : order) {
+		const ReleaseAxis &axis = f.axes[std::size_t(q.axes[j])];
+		Condition c;
+		c.column = f.spec.columns[std::size_t(q.axes[j])];
+		c.op = Comparison::Equal;
+		text.conditions.push_back(c);
+		LiteralValue v;
+		v.text = q.values[j] < std::int32_t(axis.categories.size()) ? axis.categories[std::size_t(q.values[j])]
+		                                                           : "never seen";
+		literals.push_back(v);
 	}
-	return c;
+	return cover.Project("", &text, literals);
 }
 
-std::vector<Cell>
-RandomCells(std::mt19937_64 &gen, const std::vector<std::int32_t> &radices, std::size_t n)
+// Parses a rendered query and projects it, literal texts as written (what the glue would pass for these types).
+std::size_t
+ProjectText(const Cover &cover, const std::string &text)
 {
-	std::vector<Cell> cells(n);
-	for (Cell &c : cells)
-		c = RandomCell(gen, radices);
-	return cells;
-}
-
-std::vector<Cell>
-AllCells(const std::vector<std::int32_t> &radices)
-{
-	std::vector<Cell> cells(1, Cell());
-	for (std::int32_t r : radices) {
-		std::vector<Cell> next;
-		for (const Cell &c : cells)
-			for (std::int32_t v = 0; v < r; v++) {
-				Cell e = c;
-				e.push_back(v);
-				next.push_back(e);
-			}
-		cells = next;
+	const QueryText parsed = ParseQueryText(text);
+	std::vector<LiteralValue> literals;
+	for (const Condition &c : parsed.conditions) {
+		LiteralValue v;
+		v.text = c.value.text;
+		literals.push_back(v);
 	}
-	return cells;
+	return cover.Project(text, &parsed, literals);
 }
 
-std::uint64_t
-GridSize(const std::vector<std::int32_t> &radices)
+void
+CheckAgainstBruteForce(const Fixture &f, std::mt19937_64 &gen)
 {
-	std::uint64_t n = 1;
-	for (std::int32_t r : radices)
-		n *= std::uint64_t(r);
-	return n;
+	const std::unique_ptr<Cover> cover = MakeMarginalCover(f.Input());
+	const std::vector<Query> all = AllQueries(f);
+	std::map<std::vector<std::size_t>, std::size_t> first;  // labeling -> expected cover index
+	std::vector<Query> expected;
+	for (const Query &q : all)
+		if (first.emplace(Labeling(f, q), expected.size()).second)
+			expected.push_back(q);
+	const ProductQueryList &queries = cover->Queries();
+	ASSERT_EQ(queries.size(), expected.size()) << f.spec.CanonicalText();
+	for (std::size_t q = 0; q < expected.size(); q++) {
+		ASSERT_EQ(queries.ConstraintCount(q), expected[q].axes.size());
+		for (std::size_t j = 0; j < expected[q].axes.size(); j++) {
+			const AxisConstraint &c = queries.begin(q)[j];
+			EXPECT_EQ(c.axis, std::uint32_t(expected[q].axes[j]));
+			EXPECT_EQ(c.bins.lo, expected[q].values[j]);
+			EXPECT_EQ(c.bins.hi, expected[q].values[j]);
+		}
+		// Render reads back to the same cover query, unless it shows "other" (NOT IN / IS NOT NULL).
+		const std::string text = cover->Render(q);
+		bool other = false;
+		for (std::size_t j = 0; j < expected[q].axes.size(); j++)
+			other = other || expected[q].values[j] >= std::int32_t(f.axes[std::size_t(expected[q].axes[j])]
+			                                                           .categories.size());
+		EXPECT_EQ(other, text.find("NOT IN (") != std::string::npos || text.find("IS NOT NULL") != std::string::npos)
+		    << text;
+		if (!other) {
+			EXPECT_EQ(ProjectText(*cover, text), q) << text;
+		}
+	}
+	for (const Query &q : all) {
+		std::vector<std::size_t> order(q.axes.size());
+		for (std::size_t j = 0; j < order.size(); j++)
+			order[j] = j;
+		std::shuffle(order.begin(), order.end(), gen);
+		ASSERT_EQ(ProjectQuery(*cover, f, q, order), first.at(Labeling(f, q)));
+	}
 }
 
-TEST(MarginalCover, ClassSizeIsElementarySymmetricPolynomial)
-{
-	const MarginalCover c({4, 3, 2}, 2, {}, kNoLimit);
-	EXPECT_EQ(c.ClassSize(), 3u * 2 + 3u * 1 + 2u * 1);
-	EXPECT_EQ(MarginalCover({4, 3, 2}, 3, {}, kNoLimit).ClassSize(), 6u);
-	EXPECT_EQ(MarginalCover({4, 3, 2}, 1, {}, kNoLimit).ClassSize(), 6u);
-	// 64 axes of 1000 bins, k = 20: saturates; the attribute-set count C(64, 20) is over any sane limit.
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MarginalCover(std::vector<std::int32_t>(64, 1000), 20, {}, 1000000));
-}
-
-TEST(MarginalCover, AbsentCategoriesAreOneEmptyPatternQuery)
-{
-	// One axis: bins 0 = "a", 1 = "b", 2 = "c", 3 = other, 4 = NULL. Public rows only "a" and NULL.
-	const MarginalCover c({5}, 1, {{0}, {4}, {0}}, kNoLimit);
-	ASSERT_EQ(c.DistinctPublicCells().size(), 2u);
-	// "= a" labels {a}; "= b", "= c", "= other" all label nothing: one cover query, represented by "= b".
-	ASSERT_EQ(c.QueryCount(), 2u);
-	EXPECT_EQ(c.Query(0).values, std::vector<std::int32_t>{0});
-	EXPECT_EQ(c.Query(1).values, std::vector<std::int32_t>{1});
-	EXPECT_EQ(c.EmptyPatternQuery(), 1u);
-	for (std::int32_t v : {1, 2, 3})
-		EXPECT_EQ(c.Project(MarginalQuery{{0}, {v}}), 1u);
-	EXPECT_EQ(c.Project(MarginalQuery{{0}, {0}}), 0u);
-	// NULL, out-of-range values, wrong arity and unsorted axes are outside the class.
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, c.Project(MarginalQuery{{0}, {4}}));
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, c.Project(MarginalQuery{{0}, {7}}));
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, c.Project(MarginalQuery{{}, {}}));
-	const MarginalCover c2({3, 3}, 2, {}, kNoLimit);
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, c2.Project(MarginalQuery{{1, 0}, {0, 0}}));
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, c2.Project(MarginalQuery{{0, 0}, {0, 0}}));
-	// No public rows: the whole class is one empty-pattern query.
-	EXPECT_EQ(c2.QueryCount(), 1u);
-	EXPECT_EQ(c2.EmptyPatternQuery(), 0u);
-	// Every value realised: no empty pattern.
-	const MarginalCover c3({3}, 1, {{0}, {1}}, kNoLimit);
-	EXPECT_EQ(c3.QueryCount(), 2u);
-	EXPECT_EQ(c3.EmptyPatternQuery(), c3.QueryCount());
-}
-
-TEST(MarginalCover, DedupAcrossAttributeSets)
-{
-	// Stumps over three booleans (0 false, 1 true, 2 NULL); public a and b always equal, c NULL.
-	const MarginalCover s = MarginalCover::Stumps(3, {{0, 0, 2}, {1, 1, 2}, {1, 1, 2}}, kNoLimit);
-	// a = false ~ b = false, a = true ~ b = true, c = false ~ c = true ~ empty.
-	ASSERT_EQ(s.QueryCount(), 3u);
-	EXPECT_EQ(s.Project(MarginalQuery{{1}, {1}}), s.Project(MarginalQuery{{0}, {1}}));
-	EXPECT_EQ(s.Project(MarginalQuery{{2}, {0}}), s.EmptyPatternQuery());
-	EXPECT_EQ(s.Query(s.EmptyPatternQuery()).axes, std::vector<std::size_t>{2});
-	EXPECT_EQ(s.AttributeSetCount(), 2u);  // {a}, {c}: {b} contributes no new labeling
-	EXPECT_EQ(s.ClassSize(), 6u);
-}
-
-// (a) exactly one cover query per distinct labeling, the first in canonical order; Project matches labelings.
 TEST(MarginalCover, CoverIsFirstQueryOfEveryDistinctLabeling)
 {
 	std::mt19937_64 gen(101);
-	for (int trial = 0; trial < 300; trial++) {
-		const std::vector<std::int32_t> radices = RandomRadices(gen);
-		const std::size_t k = 1 + gen() % radices.size();
-		const std::vector<Cell> pub = RandomCells(gen, radices, gen() % 12);
-		const MarginalCover cover(radices, int(k), pub, kNoLimit);
-		std::vector<Cell> distinct(pub);
-		std::sort(distinct.begin(), distinct.end());
-		distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-		ASSERT_EQ(cover.DistinctPublicCells(), distinct);
-
-		const std::vector<MarginalQuery> all = AllClassQueries(radices, k);
-		ASSERT_EQ(cover.ClassSize(), all.size());
-		std::map<std::vector<std::size_t>, std::size_t> first;  // labeling -> index into expected
-		std::vector<MarginalQuery> expected;
-		for (const MarginalQuery &q : all) {
-			const std::vector<std::size_t> l = BruteLabeling(distinct, q);
-			if (first.emplace(l, expected.size()).second)
-				expected.push_back(q);
-		}
-		ASSERT_EQ(cover.QueryCount(), expected.size()) << "trial " << trial;
-		std::set<std::vector<std::size_t>> sets;
-		for (std::size_t q = 0; q < expected.size(); q++) {
-			EXPECT_EQ(cover.Query(q).axes, expected[q].axes);
-			EXPECT_EQ(cover.Query(q).values, expected[q].values);
-			EXPECT_EQ(cover.Labeling(cover.Query(q)), BruteLabeling(distinct, expected[q]));
-			EXPECT_EQ(cover.AttributeSet(cover.GroupOf(q)), cover.Query(q).axes);
-			sets.insert(cover.Query(q).axes);
-		}
-		EXPECT_EQ(sets.size(), cover.AttributeSetCount());
-		const auto empty = first.find(std::vector<std::size_t>{});
-		EXPECT_EQ(cover.EmptyPatternQuery(), empty == first.end() ? cover.QueryCount() : empty->second);
-		for (const MarginalQuery &q : all)
-			ASSERT_EQ(cover.Project(q), first.at(BruteLabeling(distinct, q)));
-	}
+	for (int trial = 0; trial < 400; trial++)
+		CheckAgainstBruteForce(RandomFixture(gen, false), gen);
 }
 
-// (b) true counts over the full histogram; the domain histogram (support + outside cell); index mapping.
-TEST(MarginalCover, TrueCountsAndDomainHistogram)
+TEST(MarginalCover, StumpsAgainstBruteForce)
 {
 	std::mt19937_64 gen(202);
-	for (int trial = 0; trial < 200; trial++) {
-		const std::vector<std::int32_t> radices = RandomRadices(gen);
-		const std::size_t k = 1 + gen() % radices.size();
-		const MarginalCover cover(radices, int(k), RandomCells(gen, radices, gen() % 10), kNoLimit);
-		const std::vector<Cell> priv = RandomCells(gen, radices, gen() % 40);
-		const std::vector<std::int64_t> ones(priv.size(), 1);
-		const std::vector<std::int64_t> truth = cover.TrueCounts(priv, ones);
-		ASSERT_EQ(truth.size(), cover.QueryCount());
-		const std::uint64_t full = GridSize(radices);
-		// Dense (limit = full grid) and support (limit one below) domains.
-		for (const std::uint64_t limit : {full, full - 1}) {
-			const std::size_t support = cover.DistinctPublicCells().size() + 1;
-			if (limit < support)
-				continue;
-			const MarginalDomain domain(cover, limit);
-			const bool dense = limit == full;
-			ASSERT_EQ(domain.Kind(), dense ? MarginalDomainKind::Dense : MarginalDomainKind::PublicSupport);
-			const std::vector<std::int64_t> hist = domain.DomainHistogram(priv, ones);
-			ASSERT_EQ(hist.size(), domain.CellCount());
-			std::int64_t total = 0;
-			for (std::int64_t h : hist)
-				total += h;
-			EXPECT_EQ(total, std::int64_t(priv.size()));
-			std::vector<std::int64_t> via_domain;
-			domain.MakeWorkload().EvaluateCounts(hist, via_domain);
-			std::size_t outside_rows = 0;
-			for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-				std::int64_t brute = 0, lost = 0;
-				for (const Cell &c : priv) {
-					const bool in_support = std::binary_search(cover.DistinctPublicCells().begin(),
-					                                           cover.DistinctPublicCells().end(), c);
-					if (Satisfies(c, cover.Query(q))) {
-						brute++;
-						lost += in_support ? 0 : 1;
-					}
-				}
-				EXPECT_EQ(truth[q], brute);
-				// Dense: the same. Support: exactly the rows outside the support are missing (why true answers
-				// must come from TrueCounts, never from the domain histogram).
-				EXPECT_EQ(via_domain[q], dense ? brute : brute - lost);
-			}
-			for (const Cell &c : priv) {
-				std::uint64_t index = 0;
-				for (std::size_t a = 0; a < radices.size(); a++)
-					index = index * std::uint64_t(radices[a]) + std::uint64_t(c[a]);
-				const std::size_t cell = domain.DomainCellOf(c);
-				EXPECT_EQ(domain.DomainCellOfGridIndex(index), cell);
-				if (dense) {
-					EXPECT_EQ(cell, index);
-				} else {
-					const auto &sup = cover.DistinctPublicCells();
-					const auto it = std::lower_bound(sup.begin(), sup.end(), c);
-					if (it != sup.end() && *it == c) {
-						EXPECT_EQ(cell, std::size_t(it - sup.begin()));
-					} else {
-						EXPECT_EQ(cell, domain.OutsideCell());
-						outside_rows++;
-					}
-				}
-			}
-			if (!dense) {
-				EXPECT_EQ(hist[domain.OutsideCell()], std::int64_t(outside_rows));
-			}
-		}
-		// Private rows all inside the support: the support domain's counts equal the true counts.
-		if (!cover.DistinctPublicCells().empty() && full - 1 >= cover.DistinctPublicCells().size() + 1) {
-			std::vector<Cell> inside;
-			for (std::size_t i = 0; i < 20; i++)
-				inside.push_back(cover.DistinctPublicCells()[gen() % cover.DistinctPublicCells().size()]);
-			const MarginalDomain domain(cover, full - 1);
-			std::vector<std::int64_t> via_domain;
-			const std::vector<std::int64_t> w(inside.size(), 3);
-			domain.MakeWorkload().EvaluateCounts(domain.DomainHistogram(inside, w), via_domain);
-			EXPECT_EQ(via_domain, cover.TrueCounts(inside, w));
-		}
-	}
+	for (int trial = 0; trial < 200; trial++)
+		CheckAgainstBruteForce(RandomFixture(gen, true), gen);
 }
 
-// (c) grouped evaluation equals per-query sums, both domains; (d) dense and support agree on a distribution that
-// lives on the support (any weight on the outside cell changes no answer).
-TEST(MarginalCover, GroupedEvaluationAndDenseSupportAgreement)
+TEST(MarginalCover, DedupAcrossAttributeSetsAndRender)
 {
-	std::mt19937_64 gen(303);
-	std::uniform_real_distribution<double> unit(0.0, 1.0);
-	for (int trial = 0; trial < 200; trial++) {
-		const std::vector<std::int32_t> radices = RandomRadices(gen);
-		const std::size_t k = 1 + gen() % radices.size();
-		const MarginalCover cover(radices, int(k), RandomCells(gen, radices, 1 + gen() % 10), kNoLimit);
-		const std::uint64_t full = GridSize(radices);
-		const std::size_t support = cover.DistinctPublicCells().size() + 1;
-		if (full - 1 < support)
-			continue;
-		const MarginalDomain dense(cover, full), sparse(cover, full - 1);
-		ASSERT_EQ(dense.Kind(), MarginalDomainKind::Dense);
-		ASSERT_EQ(sparse.Kind(), MarginalDomainKind::PublicSupport);
-		const MarginalWorkload wd = dense.MakeWorkload(), ws = sparse.MakeWorkload();
-		ASSERT_EQ(wd.QueryCount(), cover.QueryCount());
-		ASSERT_EQ(ws.CellCount(), support);
+	// stumps(a, b, c): public a and b always equal, c always NULL (bins: false 0, true 1, other 2, NULL 3).
+	Fixture f;
+	f.spec = ParseClassSpec("stumps(a, b, c)");
+	for (const char *c : {"a", "b", "c"})
+		f.axes.push_back(Categorical(c, ValueType::Boolean, {"false", "true"}));
+	SetPoints(f, {{0, 0, 3}, {1, 1, 3}});
+	const std::unique_ptr<Cover> s = MakeMarginalCover(f.Input());
+	// a = false ~ b = false, a = true ~ b = true, c = false ~ c = true (empty).
+	ASSERT_EQ(s->QueryCount(), 3u);
+	EXPECT_EQ(s->Render(0), "a = false");
+	EXPECT_EQ(s->Render(1), "a = true");
+	EXPECT_EQ(s->Render(2), "c = false");
+	EXPECT_EQ(ProjectText(*s, "b = TRUE"), 1u);
+	EXPECT_EQ(ProjectText(*s, "c = true"), 2u);
 
-		std::vector<double> ww(ws.CellCount());
-		for (double &x : ww)
-			x = unit(gen);
-		std::vector<double> wdense(wd.CellCount(), 0.0);
-		for (std::size_t i = 0; i + 1 < support; i++)
-			wdense[dense.DomainCellOf(cover.DistinctPublicCells()[i])] = ww[i];
-		std::vector<double> full_weights(wd.CellCount());
-		for (double &x : full_weights)
-			x = unit(gen);
-
-		std::vector<double> as, ad, afull;
-		ws.Evaluate(ww, as);
-		wd.Evaluate(wdense, ad);
-		wd.Evaluate(full_weights, afull);
-		const std::vector<Cell> grid = AllCells(radices);
-		for (std::size_t q = 0; q < cover.QueryCount(); q++) {
-			// (c) per-query sums by brute force.
-			double bs = 0, bfull = 0;
-			for (std::size_t i = 0; i + 1 < support; i++)
-				if (Satisfies(cover.DistinctPublicCells()[i], cover.Query(q)))
-					bs += ww[i];
-			for (std::size_t i = 0; i < grid.size(); i++)
-				if (Satisfies(grid[i], cover.Query(q)))
-					bfull += full_weights[i];
-			EXPECT_NEAR(as[q], bs, 1e-9);
-			EXPECT_NEAR(ws.EvaluateOne(q, ww), bs, 1e-9);
-			EXPECT_NEAR(afull[q], bfull, 1e-9);
-			EXPECT_NEAR(wd.EvaluateOne(q, full_weights), bfull, 1e-9);
-			// (d) same answers on the support-restricted distribution.
-			EXPECT_NEAR(as[q], ad[q], 1e-9);
-		}
-		// The outside cell is in no query: AddToQueryCells never touches it.
-		std::vector<double> log_w(ws.CellCount(), 0.0);
-		for (std::size_t q = 0; q < ws.QueryCount(); q++)
-			ws.AddToQueryCells(q, 1.0, log_w);
-		EXPECT_EQ(log_w[sparse.OutsideCell()], 0.0);
-	}
+	// marginals(2; age, sex, name): values print as literals of their type; "other" as NOT IN.
+	Fixture m;
+	m.spec = ParseClassSpec("marginals(1; age, name)");
+	m.axes = {Categorical("age", ValueType::Number, {"37", "-3"}), Categorical("name", ValueType::Text, {"O'Brien"})};
+	SetPoints(m, {{0, 0}, {1, 2}});
+	const std::unique_ptr<Cover> c = MakeMarginalCover(m.Input());
+	// age = -3 {0}, age = 37 {1}, age = other {} (empty), name = 'O''Brien' ~ age = -3.
+	ASSERT_EQ(c->QueryCount(), 3u);
+	EXPECT_EQ(c->Render(0), "age = -3");
+	EXPECT_EQ(c->Render(1), "age = 37");
+	EXPECT_EQ(c->Render(2), "age NOT IN (-3, 37)");
+	EXPECT_EQ(ProjectText(*c, "name = 'O''Brien'"), 0u);
+	EXPECT_EQ(ProjectText(*c, "name = 'nobody'"), 2u);
+	EXPECT_EQ(c->VcDimension(), 3);  // two families: 2^3 <= 2 * 4, 2^4 > 2 * 5
+	// No categories at all: "other" is any non-NULL value.
+	Fixture e;
+	e.spec = ParseClassSpec("marginals(1; t)");
+	e.axes = {Categorical("t", ValueType::Text, {})};
+	SetPoints(e, {{1}});
+	const std::unique_ptr<Cover> ec = MakeMarginalCover(e.Input());
+	ASSERT_EQ(ec->QueryCount(), 1u);
+	EXPECT_EQ(ec->Render(0), "t IS NOT NULL");
 }
 
-// (e) the limits.
-TEST(MarginalCover, Limits)
+TEST(MarginalCover, Errors)
 {
-	// 3 axes of 4 bins: 64 cells. Public support: 3 distinct cells, + outside = 4 domain cells.
-	const MarginalCover cover({4, 4, 4}, 2, {{0, 0, 0}, {1, 2, 3}, {0, 0, 0}, {2, 1, 0}}, kNoLimit);
-	EXPECT_EQ(MarginalDomain(cover, 64).Kind(), MarginalDomainKind::Dense);
-	EXPECT_EQ(MarginalDomain(cover, 63).Kind(), MarginalDomainKind::PublicSupport);
-	EXPECT_EQ(MarginalDomain(cover, 4).CellCount(), 4u);
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MarginalDomain(cover, 3));
+	Fixture f;
+	f.spec = ParseClassSpec("marginals(2; a, b, c)");
+	for (const char *c : {"a", "b", "c"})
+		f.axes.push_back(Categorical(c, ValueType::Text, {"u", "v"}));
+	SetPoints(f, {{0, 1, 2}, {1, 1, 0}, {3, 0, 1}});
+	const std::unique_ptr<Cover> c = MakeMarginalCover(f.Input());
+	EXPECT_NO_THROW(ProjectText(*c, "c = 'u' AND a = 'v'"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*c, "a = 'u'"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*c, "a = 'u' AND b = 'u' AND c = 'u'"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*c, "a = 'u' AND a = 'v'"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*c, "a = 'u' AND b <= 'v'"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ProjectText(*c, "a = 'u' AND 1*b + 2*c <= 3"));
+	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, ProjectText(*c, "a = 'u' AND d = 'v'"));
 	try {
-		MarginalDomain d(cover, 3);
+		ProjectText(*c, "a = 'u'");
 		FAIL();
 	} catch (const Error &e) {
-		EXPECT_EQ(std::string(e.what()), "cell domain exceeds 3 cells");
-		EXPECT_NE(e.detail().find("3 distinct public cells plus one cell outside the support"), std::string::npos);
+		EXPECT_EQ(std::string(e.what()), "query is outside the release's query class marginals(2; a, b, c)");
+		EXPECT_NE(e.detail().find("contains conjunctions of exactly 2 equalities"), std::string::npos) << e.detail();
 	}
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalDomain(cover, 64).OutsideCell());
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalDomain(cover, 64).DomainCellOfGridIndex(64));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalDomain(cover, 10).DomainCellOf({0, 0, 4}));
-	// A grid too large for 64 bits: support only, mapping by coordinates only.
-	const MarginalCover huge(std::vector<std::int32_t>(40, 5000), 1, {std::vector<std::int32_t>(40, 7)}, kNoLimit);
-	const MarginalDomain hd(huge, 1000);
-	EXPECT_EQ(hd.Kind(), MarginalDomainKind::PublicSupport);
-	EXPECT_FALSE(hd.GridIndexFits());
-	EXPECT_EQ(hd.DomainCellOf(std::vector<std::int32_t>(40, 7)), 0u);
-	EXPECT_EQ(hd.DomainCellOf(std::vector<std::int32_t>(40, 8)), 1u);
-	EXPECT_PAP_ERROR(ErrorKind::Internal, hd.DomainCellOfGridIndex(0));
-	EXPECT_EQ(hd.MakeWorkload().CellCount(), 2u);
-	// Query limit: C(3, 2) = 3 attribute sets over a limit of 2; cover size over the limit.
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MarginalCover({4, 4, 4}, 2, {}, 2));
-	const std::size_t n = cover.QueryCount();
-	EXPECT_NO_THROW(MarginalCover({4, 4, 4}, 2, {{0, 0, 0}, {1, 2, 3}, {2, 1, 0}}, n));
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MarginalCover({4, 4, 4}, 2, {{0, 0, 0}, {1, 2, 3}, {2, 1, 0}}, n - 1));
-	// Malformed input.
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalCover({4, 1}, 1, {}, kNoLimit));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalCover({4, 4}, 3, {}, kNoLimit));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalCover({4, 4}, 1, {{0}}, kNoLimit));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, MarginalCover({4, 4}, 1, {{0, 4}}, kNoLimit));
+	// Limits: C(3, 2) = 3 attribute sets; the cover itself.
+	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MakeMarginalCover(f.Input(2)));
+	const std::size_t n = c->QueryCount();
+	EXPECT_NO_THROW(MakeMarginalCover(f.Input(n)));
+	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, MakeMarginalCover(f.Input(n - 1)));
+	// Stumps over a text column; a boolean axis must have exactly false and true.
+	Fixture s = f;
+	s.spec = ParseClassSpec("stumps(a, b, c)");
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, MakeMarginalCover(s.Input()));
+	s.axes[0] = Categorical("a", ValueType::Boolean, {"true"});
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MakeMarginalCover(s.Input()));
+	// Points outside the axes, wrong axis count.
+	Fixture bad = f;
+	bad.points[0] = 4;
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MakeMarginalCover(bad.Input()));
+	bad = f;
+	bad.axes.pop_back();
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MakeMarginalCover(bad.Input()));
+}
+
+TEST(MarginalCover, VcDimensionOfUnion)
+{
+	EXPECT_EQ(VcDimensionOfUnion(1), 1);   // 2^1 <= 1 * 2
+	EXPECT_EQ(VcDimensionOfUnion(2), 3);   // 2^3 <= 2 * 4, 2^4 > 2 * 5
+	EXPECT_EQ(VcDimensionOfUnion(10), 6);  // 2^6 <= 10 * 7, 2^7 > 10 * 8
+	// The largest s in 1..200 with 2^s <= families * (s + 1), searched from the top.
+	for (double families : {3.0, 1000.0, 1e6, 1e30}) {
+		int s = 200;
+		while (s > 1 && std::ldexp(1.0, s) > families * (s + 1))
+			s--;
+		EXPECT_EQ(VcDimensionOfUnion(families), s) << families;
+	}
 }
 
 }  // namespace

@@ -25,6 +25,28 @@
 namespace pap::core {
 namespace {
 
+// The workload of thresholds(x) or ranges(x) over an axis of `cuts` cut points (bins 0..cuts, then NULL): the
+// shapes the one-dimensional covers produce, built here so the mechanism is tested apart from any cover.
+IntervalWorkload
+OneAxisWorkload(bool ranges, std::size_t cuts)
+{
+	std::vector<CellInterval> intervals{{1, 0}};  // the empty query
+	const std::int32_t m = std::int32_t(cuts);
+	for (std::int32_t lo = 0; lo <= (ranges ? m - 1 : 0); lo++)
+		for (std::int32_t hi = lo; hi <= m; hi++)
+			if (ranges || hi < m)
+				intervals.push_back({lo, hi});
+	return IntervalWorkload(intervals, cuts + 2);
+}
+
+std::size_t
+DistinctCount(std::vector<double> values)
+{
+	std::sort(values.begin(), values.end());
+	return std::size_t(std::unique(values.begin(), values.end()) - values.begin());
+}
+
+
 PmwParameters
 Params(std::int64_t cutoff, double threshold, double threshold_scale, double compare_scale, int max_passes = 1,
        double first_pass_factor = 1.0, bool resample = false)
@@ -140,17 +162,15 @@ TEST(RunPmw, OutputIsADistributionAndCutoffIsHonoured)
 TEST(RunPmw, CutoffOfOneStopsAfterTheFirstUpdate)
 {
 	std::mt19937_64 gen(2);
-	const IntervalCover cover(QueryClass{QueryClassKind::Ranges, "x"},
-	                          NumericAxis::FromPublicValues({1, 2, 3, 4, 5, 6, 7, 8}), 1000);
-	const IntervalWorkload workload = cover.MakeWorkload();
-	std::vector<std::int64_t> histogram(cover.CellCount(), 0);
+	const IntervalWorkload workload = OneAxisWorkload(true, 8);
+	std::vector<std::int64_t> histogram(workload.CellCount(), 0);
 	histogram[0] = 10000;  // all mass in one cell, far from the uniform prior
 	SeededRandomSource rng(3);
-	const PmwResult r = RunPmw(workload, histogram, UniformPrior(cover.CellCount()), Params(1, 10, 1, 2, 8), rng);
+	const PmwResult r = RunPmw(workload, histogram, UniformPrior(workload.CellCount()), Params(1, 10, 1, 2, 8), rng);
 	EXPECT_EQ(r.updates, 1);
 	EXPECT_TRUE(r.cutoff_reached);
 	EXPECT_EQ(r.passes, 1);
-	ExpectDistribution(r.synthetic, cover.CellCount());
+	ExpectDistribution(r.synthetic, workload.CellCount());
 }
 
 // (c) With an unreachable threshold nothing is updated and the prior comes back.
@@ -287,14 +307,13 @@ TEST(RunPmw, DeterministicForASeed)
 TEST(RunPmw, ConvergesWithNegligibleNoise)
 {
 	std::mt19937_64 gen(8);
-	for (QueryClassKind kind : {QueryClassKind::Thresholds, QueryClassKind::Ranges})
+	for (bool ranges : {false, true})
 		for (int trial = 0; trial < 6; trial++) {
 			std::vector<double> public_values;
 			for (int i = 0; i < 12; i++)
 				public_values.push_back(double(gen() % 100));
-			const IntervalCover cover(QueryClass{kind, "x"}, NumericAxis::FromPublicValues(public_values), 1000);
-			const IntervalWorkload workload = cover.MakeWorkload();
-			const std::size_t cells = cover.CellCount();
+			const IntervalWorkload workload = OneAxisWorkload(ranges, DistinctCount(public_values));
+			const std::size_t cells = workload.CellCount();
 			std::vector<std::int64_t> histogram = RandomHistogram(gen, cells, 300);
 			histogram[cells - 1] = 0;  // no NULLs: the NULL cell is in no query
 			histogram[0] += 1;
@@ -387,20 +406,18 @@ TEST(RunPmw, InterruptThrowsCancelled)
 	std::vector<double> values;
 	for (int i = 0; i < 600; i++)
 		values.push_back(double(i));
-	const IntervalCover cover(QueryClass{QueryClassKind::Thresholds, "x"}, NumericAxis::FromPublicValues(values),
-	                          100000);
-	const IntervalWorkload workload = cover.MakeWorkload();
-	std::vector<std::int64_t> histogram(cover.CellCount(), 1);
+	const IntervalWorkload workload = OneAxisWorkload(false, values.size());
+	std::vector<std::int64_t> histogram(workload.CellCount(), 1);
 	histogram.back() = 0;
 	const PmwParameters p = Params(10, 1e9, 1, 2, 2);
 	g_interrupt_calls = 0;
 	SeededRandomSource rng(1);
-	EXPECT_PAP_ERROR(ErrorKind::Cancelled, RunPmw(workload, histogram, UniformPrior(cover.CellCount()), p, rng,
+	EXPECT_PAP_ERROR(ErrorKind::Cancelled, RunPmw(workload, histogram, UniformPrior(workload.CellCount()), p, rng,
 	                                              AlwaysInterrupted));
 	EXPECT_EQ(g_interrupt_calls, 1);
 	g_interrupt_calls = 0;
 	SeededRandomSource rng2(1);
-	EXPECT_NO_THROW(RunPmw(workload, histogram, UniformPrior(cover.CellCount()), p, rng2, NeverInterrupted));
+	EXPECT_NO_THROW(RunPmw(workload, histogram, UniformPrior(workload.CellCount()), p, rng2, NeverInterrupted));
 	EXPECT_GE(g_interrupt_calls, 1);
 }
 

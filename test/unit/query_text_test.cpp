@@ -6,6 +6,8 @@
 
 #include <cctype>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -449,6 +451,245 @@ TEST(ParseQueryText, Errors)
 	});
 }
 
+TEST(ParseQueryText, BareBooleans)
+{
+	struct Case {
+		const char *text;
+		const char *value;
+	};
+	for (const Case &c : {Case{"b = true", "true"}, Case{"b = FALSE", "false"}, Case{"b = True", "true"},
+	                      Case{"b = fAlSe", "false"}, Case{"b <= TRUE", "true"}}) {
+		const QueryText q = ParseQueryText(c.text);
+		ASSERT_EQ(q.conditions.size(), 1u) << c.text;
+		EXPECT_EQ(q.conditions[0].column, "b");
+		EXPECT_TRUE(q.conditions[0].terms.empty());
+		EXPECT_EQ(q.conditions[0].value.text, c.value) << c.text;
+		EXPECT_FALSE(q.conditions[0].value.quoted) << c.text;
+		EXPECT_EQ(q.conditions[0].value.position, std::string(c.text).find_first_of("tTfF", 1)) << c.text;
+	}
+	const QueryText q = ParseQueryText("sex = 'Male' AND smoker = TRUE AND b BETWEEN false AND true");
+	ASSERT_EQ(q.conditions.size(), 3u);
+	EXPECT_EQ(q.conditions[0].value.text, "Male");
+	EXPECT_TRUE(q.conditions[0].value.quoted);
+	EXPECT_EQ(q.conditions[1].value.text, "true");
+	EXPECT_EQ(q.conditions[1].value.position, 26u);
+	EXPECT_EQ(q.conditions[2].value.text, "false");
+	EXPECT_EQ(q.conditions[2].upper.text, "true");
+	// Quoted, they are a string and a column name.
+	EXPECT_TRUE(ParseQueryText("b = 'true'").conditions[0].value.quoted);
+	EXPECT_EQ(QueryError("b = \"true\"").what(),
+	          std::string("syntax error in query \"b = \"true\"\" at position 4: expected a number or a quoted string "
+	                      "but found \"true\""));
+	EXPECT_EQ(ParseQueryText("\"true\" = 1").conditions[0].column, "true");
+}
+
+// The expected terms of a linear condition.
+struct TermCase {
+	double coefficient;
+	const char *column;
+	std::size_t position;
+};
+
+void ExpectLinear(const std::string &text, const std::vector<TermCase> &terms, Comparison op, const char *bound,
+                  std::size_t bound_position)
+{
+	SCOPED_TRACE("input: \"" + text + "\"");
+	const QueryText q = ParseQueryText(text);
+	ASSERT_EQ(q.conditions.size(), 1u);
+	const Condition &c = q.conditions[0];
+	EXPECT_TRUE(c.column.empty());
+	ASSERT_EQ(c.terms.size(), terms.size());
+	for (std::size_t i = 0; i < terms.size(); ++i) {
+		EXPECT_EQ(c.terms[i].coefficient, terms[i].coefficient) << i;
+		EXPECT_EQ(std::signbit(c.terms[i].coefficient), std::signbit(terms[i].coefficient)) << i;
+		EXPECT_EQ(c.terms[i].column, terms[i].column) << i;
+		EXPECT_EQ(c.terms[i].position, terms[i].position) << i;
+	}
+	EXPECT_EQ(c.op, op);
+	EXPECT_EQ(c.value.text, bound);
+	EXPECT_EQ(c.value.position, bound_position);
+	EXPECT_EQ(LiteralCount(q), 1u);
+}
+
+TEST(ParseQueryText, LinearConditions)
+{
+	const Comparison LE = Comparison::LessEqual, LT = Comparison::Less, GE = Comparison::GreaterEqual,
+	                 GT = Comparison::Greater;
+	ExpectLinear("1*x + 2*y <= 3.5", {{1, "x", 0}, {2, "y", 4}}, LE, "3.5", 13);
+	ExpectLinear("x + y <= 3", {{1, "x", 0}, {1, "y", 2}}, LE, "3", 9);
+	ExpectLinear("2.5*x - y > 0", {{2.5, "x", 0}, {-1, "y", 6}}, GT, "0", 12);
+	ExpectLinear("-x + 2*\"Y\" >= -1", {{-1, "x", 0}, {2, "Y", 3}}, GE, "-1", 14);
+	ExpectLinear("1e3*x < 2", {{1000, "x", 0}}, LT, "2", 8);
+	ExpectLinear("2*x <= 3", {{2, "x", 0}}, LE, "3", 7);
+	ExpectLinear("-x <= 3", {{-1, "x", 0}}, LE, "3", 6);
+	ExpectLinear("+x <= 3", {{1, "x", 0}}, LE, "3", 6);
+	ExpectLinear("- x <= 3", {{-1, "x", 0}}, LE, "3", 7);
+	ExpectLinear("-2*x <= 3", {{-2, "x", 0}}, LE, "3", 8);
+	ExpectLinear("- 2 * x <= 3", {{-2, "x", 0}}, LE, "3", 11);
+	ExpectLinear("x - 2.5*y > 0", {{1, "x", 0}, {-2.5, "y", 2}}, GT, "0", 12);
+	// A sign glued to its number is still the term's sign.
+	ExpectLinear("x -2.5*y+3*z>=.5", {{1, "x", 0}, {-2.5, "y", 2}, {3, "z", 8}}, GE, ".5", 14);
+	ExpectLinear("x+y<=-3", {{1, "x", 0}, {1, "y", 1}}, LE, "-3", 5);
+	// The same column twice: kept as two terms (the consumer sums them).
+	ExpectLinear("x + 2*x - y <= 1", {{1, "x", 0}, {2, "x", 2}, {-1, "y", 8}}, LE, "1", 15);
+	// Coefficients: any finite double, zeros and denormals included; the bound may be a quoted number.
+	ExpectLinear("0*x -0*y <= '3.5'", {{0, "x", 0}, {-0.0, "y", 4}}, LE, "3.5", 12);
+	ExpectLinear("- 0*x <= 1", {{-0.0, "x", 0}}, LE, "1", 9);
+	ExpectLinear("5e-324*x <= 1", {{5e-324, "x", 0}}, LE, "1", 12);
+	ExpectLinear("1.7976931348623157e308*x - 1.7976931348623157e308*y <= 1",
+	             {{1.7976931348623157e308, "x", 0}, {-1.7976931348623157e308, "y", 25}}, LE, "1", 55);
+	ExpectLinear("0.1*X + 007*\"a b\" < 1", {{0.1, "x", 0}, {7, "a b", 6}}, LT, "1", 20);
+	EXPECT_TRUE(ParseQueryText("x + y <= 'abc'").conditions[0].value.quoted);  // the caller reads the bound
+	// A lone column stays a plain condition.
+	const QueryText plain = ParseQueryText("x <= 3");
+	EXPECT_EQ(plain.conditions[0].column, "x");
+	EXPECT_TRUE(plain.conditions[0].terms.empty());
+}
+
+TEST(ParseQueryText, LinearAndPlainConditionsMix)
+{
+	const QueryText q = ParseQueryText("age = 37 AND x + y <= 3 AND sex = 1 AND -2*x > 1 AND p BETWEEN 1 AND 2");
+	ASSERT_EQ(q.conditions.size(), 5u);
+	EXPECT_EQ(q.conditions[0].column, "age");
+	EXPECT_EQ(q.conditions[1].terms.size(), 2u);
+	EXPECT_EQ(q.conditions[1].value.text, "3");
+	EXPECT_EQ(q.conditions[2].column, "sex");
+	EXPECT_EQ(q.conditions[3].terms.size(), 1u);
+	EXPECT_EQ(q.conditions[3].terms[0].coefficient, -2.0);
+	EXPECT_EQ(q.conditions[3].terms[0].position, 40u);
+	EXPECT_EQ(q.conditions[4].op, Comparison::Between);
+	EXPECT_EQ(LiteralCount(q), 6u);
+}
+
+TEST(LiteralCount, CountsLiteralsNotCoefficients)
+{
+	EXPECT_EQ(LiteralCount(ParseQueryText("a <= 1")), 1u);
+	EXPECT_EQ(LiteralCount(ParseQueryText("a BETWEEN 1 AND 2")), 2u);
+	EXPECT_EQ(LiteralCount(ParseQueryText("a <= 1 AND b BETWEEN 1 AND 2 AND 2*x + 3*y <= 3 AND b = true")), 5u);
+	EXPECT_EQ(LiteralCount(QueryText{}), 0u);
+}
+
+TEST(ParseQueryText, LinearErrors)
+{
+	const ErrorKind S = ErrorKind::SyntaxError;
+	const std::string op = "expected \"+\", \"-\" or a comparison operator (<=, <, >= or >) but found ";
+	const std::string term = "expected a coefficient or a column name but found ";
+	CheckErrors(QueryError, {
+	    // coefficient after the column, or a second factor
+	    {"x*2 <= 3", S, 1, op + "\"*\""},
+	    {"x * y <= 1", S, 2, op + "\"*\""},
+	    {"x + y*2 <= 3", S, 5, op + "\"*\""},
+	    {"2 * x * 3 <= 1", S, 6, op + "\"*\""},
+	    {"2*3*x <= 1", S, 2, "expected a column name but found \"3\""},
+	    {"2* <= 1", S, 3, "expected a column name but found \"<=\""},
+	    {"2*", S, 2, "expected a column name but found end of input"},
+	    {"2*AND <= 1", S, 2, "expected a column name but found keyword \"AND\""},
+	    {"2*'x' <= 1", S, 2, "expected a column name but found 'x'"},
+	    {"2**x <= 1", S, 2, "expected a column name but found \"*\""},
+	    {"*x <= 1", S, 0, "expected a column name but found \"*\""},
+	    // a number that is not a coefficient
+	    {"2 x <= 3", S, 0, "expected a column name but found \"2\""},
+	    {"x + 2 <= 3", S, 4, "expected a column name but found \"2\""},
+	    {"x +2 <= 3", S, 2, "expected a column name but found \"+2\""},
+	    {"x - 1.2.3*y <= 3", S, 4, "invalid number \"1.2.3\""},
+	    // signs
+	    {"x - -2*y <= 3", S, 4, term + "\"-2\""},
+	    {"x + - y <= 3", S, 4, term + "\"-\""},
+	    {"x +", S, 3, term + "end of input"},
+	    {"-", S, 1, term + "end of input"},
+	    {"- <= 3", S, 2, term + "\"<=\""},
+	    {"x + AND <= 1", S, 4, term + "keyword \"AND\""},
+	    {"x + 'a' <= 1", S, 4, term + "'a'"},
+	    {"x + (y) <= 1", S, 4, term + "\"(\""},
+	    // comparison
+	    {"x + y", S, 5, op + "end of input"},
+	    {"2*x = 3", S, 4, op + "\"=\""},
+	    {"x + y == 3", S, 6, op + "\"==\""},
+	    {"x + y <> 3", S, 6, op + "\"<>\""},
+	    {"x + y BETWEEN 1 AND 2", S, 6, op + "keyword \"BETWEEN\""},
+	    {"x + y 3", S, 6, op + "\"3\""},
+	    {"x + y AND z < 1", S, 6, op + "keyword \"AND\""},
+	    // bound
+	    {"x + y <=", S, 8, "expected a number but found end of input"},
+	    {"x + y <= z", S, 9, "expected a number but found \"z\""},
+	    {"x + y <= true", S, 9, "expected a number but found \"true\""},
+	    {"x + y <= - 3", S, 9, "expected a number but found \"-\""},
+	    {"x + y <= 1 + 2", S, 11, "expected AND or end of input but found \"+\""},
+	    {"x + y <= 1 * 2", S, 11, "expected AND or end of input but found \"*\""},
+	    // coefficients out of float8's range
+	    {"1e309*x <= 1", S, 0, "coefficient \"1e309\" is out of range for type double precision"},
+	    {"x - 1e-400*y <= 1", S, 4, "coefficient \"1e-400\" is out of range for type double precision"},
+	    {"x -1e999*y <= 1", S, 2, "coefficient \"-1e999\" is out of range"},
+	    {"x <= 1 AND " + std::string(400, '9') + "*y <= 1", S, 11, "coefficient \"9999"},
+	});
+}
+
+TEST(ParseQueryText, LinearHints)
+{
+	EXPECT_EQ(QueryError("x*2 <= 3").hint(), "Write the coefficient before its column, such as \"2*x\".");
+	EXPECT_EQ(QueryError("2 x <= 3").hint(), "Write a coefficient followed by * and a column name, such as \"2*x\".");
+	EXPECT_EQ(QueryError("3 <= price").hint(),
+	          "Write the column on the left of the comparison, such as \"price >= 3\".");
+	EXPECT_EQ(QueryError("x + 2 <= 3").hint(), "Move constant terms to the right-hand side of the comparison.");
+	EXPECT_EQ(QueryError("x - -2*y <= 3").hint(), "Write one sign before each term, such as \"x - 2*y\".");
+	EXPECT_TRUE(Contains(QueryError("2*x = 3").hint(), "Equality does not apply to a linear condition"));
+	EXPECT_EQ(QueryError("x + y == 3").hint(), "Equality does not apply to a linear condition.");
+	EXPECT_TRUE(Contains(QueryError("x + y BETWEEN 1 AND 2").hint(), "two conditions joined by AND"));
+	EXPECT_EQ(QueryError("x + y <= z").hint(), "Move every term to the left-hand side, such as \"x - y <= 0\".");
+	EXPECT_EQ(QueryError("x + y <= - 3").hint(), "Write the sign and the number together, such as \"-3\".");
+	EXPECT_EQ(QueryError("x + y <= true").hint(), "");
+	EXPECT_TRUE(Contains(QueryError("x + y <= z").detail(), "x + 2*y <= 3.5")) << QueryError("x + y <= z").detail();
+	EXPECT_TRUE(Contains(QueryError("1e309*x <= 1").detail(), "finite"));
+	EXPECT_TRUE(Contains(QueryError("price <").detail(), "x + 2*y <= 3.5"));  // the grammar names linear forms
+}
+
+// Random linear queries written in every accepted spelling parse to the terms they were built from.
+TEST(ParseQueryText, RandomLinearConditionsReadBack)
+{
+	std::mt19937_64 rng(99);
+	const char *columns[] = {"x", "y", "\"Z z\"", "_a$1"};
+	const char *names[] = {"x", "y", "Z z", "_a$1"};
+	const char *ops[] = {"<=", "<", ">=", ">"};
+	const char *spaces[] = {"", " ", "\t", "\n "};
+	for (int i = 0; i < 3000; ++i) {
+		std::string text;
+		std::vector<TermCase> expected;
+		const int count = 1 + static_cast<int>(rng() % 4);
+		const auto space = [&] { return std::string(spaces[rng() % 4]); };
+		for (int k = 0; k < count; ++k) {
+			const double magnitude = double(rng() % 2000) / 8.0;  // exact in binary and in decimal
+			const bool negative = rng() % 2 != 0;
+			const int column = static_cast<int>(rng() % 4);
+			const int form = static_cast<int>(rng() % 3);  // 0: no coefficient, 1: separate sign, 2: signed number
+			if (k == 0 && form == 0 && !negative && count == 1) {
+				--k;  // a lone unsigned column is a plain condition
+				continue;
+			}
+			text += space();
+			const std::size_t position = text.size();
+			std::string number = std::to_string(magnitude);
+			if (form == 0) {
+				if (k > 0 || negative) text += std::string(negative ? "-" : "+") + space();
+				expected.push_back({negative ? -1.0 : 1.0, names[column], position});
+			} else if (form == 1 || (k == 0 && !negative)) {
+				if (k > 0 || negative) text += std::string(negative ? "-" : "+") + space();
+				text += number + space() + "*" + space();
+				expected.push_back({negative ? -magnitude : magnitude, names[column], position});
+			} else {
+				text += (negative ? "-" : "+") + number + space() + "*" + space();
+				expected.push_back({negative ? -magnitude : magnitude, names[column], position});
+			}
+			text += columns[column];
+		}
+		const Comparison op = static_cast<Comparison>(rng() % 4);
+		text += space() + ops[static_cast<int>(op)] + space();
+		const std::size_t bound_position = text.size();
+		text += "-1.5";
+		ExpectLinear(text, expected, op, "-1.5", bound_position);
+		if (HasFailure()) return;
+	}
+}
+
 TEST(ParseQueryText, Hints)
 {
 	EXPECT_EQ(QueryError("price == 3").hint(), "Use = for equality.");
@@ -590,6 +831,8 @@ TEST(QuoteIdentifier, RoundTripsThroughBothParsers)
 // ---------------------------------------------------------------------------------------------------------------
 // Randomized: any byte sequence returns or throws Error, and results keep their invariants.
 
+bool IsDigitOrIdentStart(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 template <typename Parse, typename Check>
 void MustReturnOrThrowError(Parse parse, Check check, const std::string &text)
 {
@@ -613,13 +856,22 @@ TEST(Randomized, ParsersReturnOrThrowErrorOnAnyInput)
 	const std::vector<std::string> seeds = {
 	    "price <= 1000", "price > 1000", "price BETWEEN 500 AND 1000", "carat <= 1 AND price <= 2000",
 	    "age = 37 AND sex = 1", "x = 'it''s' AND \"Y\"\"z\" >= -1.5e-3", "a between .5 and +7E2 AND b < 'q'",
-	    "thresholds(price)", "boxes(carat, price)", "orthants(\"A\", b, \"and\")", "ranges( x )"};
+	    "thresholds(price)", "boxes(carat, price)", "orthants(\"A\", b, \"and\")", "ranges( x )",
+	    "1*x + 2*y <= 3.5 AND b = TRUE", "-x + 2.5*\"Y\" - y > -1e3", "x -2*y >= '4' AND s = 'Male'"};
 	// Bytes that matter to the grammar, weighted up so that random strings get past the first token.
-	const std::string grammar = " \t\n\"'(),;<>=!+-.eE0123456789aAnNdDbtwBTW_$xyz";
+	const std::string grammar = " \t\n\"'(),;<>=!+-*.eE0123456789aAnNdDbtwBTW_$xyzru";
 	std::size_t returned = 0;
 	const auto check_query = [&](const QueryText &q) {
 		++returned;
 		if (q.conditions.empty()) ADD_FAILURE() << "empty query accepted";
+		for (const Condition &c : q.conditions) {
+			// Exactly one of a column and terms; linear conditions only with an order comparison.
+			if (c.column.empty() == c.terms.empty()) ADD_FAILURE() << "condition with both or neither of column, terms";
+			if (!c.terms.empty() && (c.op == Comparison::Equal || c.op == Comparison::Between))
+				ADD_FAILURE() << "linear condition with " << ComparisonText(c.op);
+			for (const LinearTerm &t : c.terms)
+				if (!std::isfinite(t.coefficient) || t.column.empty()) ADD_FAILURE() << "bad term";
+		}
 	};
 	const auto check_class = [&](const ClassText &c) {
 		++returned;
@@ -670,8 +922,19 @@ TEST(Randomized, ParsersReturnOrThrowErrorOnAnyInput)
 					if (l->quoted) {
 						ASSERT_EQ(text[l->position], '\'');
 					} else {
-						ASSERT_EQ(text.compare(l->position, l->text.size(), l->text), 0) << text;
+						// As written, but TRUE and FALSE are folded to lower case.
+						std::string written = text.substr(l->position, l->text.size());
+						if (l->text == "true" || l->text == "false")
+							for (char &ch : written)
+								ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+						ASSERT_EQ(written, l->text) << text;
 					}
+				}
+				// A term starts at its sign, its coefficient or its column.
+				for (const LinearTerm &t : c.terms) {
+					ASSERT_LT(t.position, text.size());
+					const char ch = text[t.position];
+					ASSERT_TRUE(ch == '+' || ch == '-' || ch == '.' || ch == '"' || IsDigitOrIdentStart(ch)) << text;
 				}
 			}
 		} catch (const Error &) {

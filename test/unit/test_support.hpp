@@ -25,6 +25,7 @@ KindName(ErrorKind kind)
 	case ErrorKind::SyntaxError: return "SyntaxError";
 	case ErrorKind::QueryOutsideClass: return "QueryOutsideClass";
 	case ErrorKind::UndefinedColumn: return "UndefinedColumn";
+	case ErrorKind::DatatypeMismatch: return "DatatypeMismatch";
 	case ErrorKind::DataException: return "DataException";
 	case ErrorKind::LimitExceeded: return "LimitExceeded";
 	case ErrorKind::RandomSourceFailure: return "RandomSourceFailure";

@@ -1,0 +1,144 @@
+-- Every query class over several columns: defined, run and answered on small tables; malformed classes and
+-- queries outside a class rejected; the cell limit and the public-support domain.
+SET pap_release.test_seed = 7;
+SET extra_float_digits = 0;
+
+CREATE TABLE people AS
+SELECT i AS id,
+       (20 + (i * 37) % 50)::int AS age,
+       (ARRAY['F', 'M'])[1 + (i * 13) % 2] AS sex,
+       (ARRAY['north', 'south', 'east', 'west', 'O''Hara'])[1 + (i * 7) % 5] AS region,
+       ((i * 11) % 3 = 0) AS smoker,
+       ((i * 5) % 4 = 1) AS married,
+       ((i * 7919) % 1000)::float8 AS income,
+       ((i * 104729) % 97)::float8 AS hours
+  FROM generate_series(1, 2000) AS i;
+-- a disjoint public sample of about a fifth of the rows, by hash
+CREATE TABLE people_pub AS SELECT * FROM people WHERE md5(id::text) < '3';
+CREATE TABLE people_priv AS SELECT * FROM people WHERE md5(id::text) >= '3';
+-- a private category never seen publicly, and NULLs
+INSERT INTO people_priv (id, age, sex, region, smoker, married, income, hours)
+VALUES (5001, 33, 'X', 'moon', NULL, true, NULL, 3), (5002, NULL, NULL, NULL, true, NULL, 10, NULL);
+SELECT pap.set_budget('people_priv', 20);
+
+-- boxes over two numeric columns: the full grid, cut points from public quantiles (alpha)
+SELECT pap.define_release('b2', 'people_priv', 'people_pub', 'boxes(income, hours)', alpha => 0.5);
+SELECT query_class, domain, granularity, cover_size, cell_count FROM pap.releases WHERE name = 'b2';
+-- at alpha 0.2 the cover would be too large: the hint says which alpha fits
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'boxes(income, hours)', alpha => 0.2);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+CALL pap.run_release('b2', 1.0);
+SELECT round(pap.answer('b2', 'income <= 500 AND hours <= 50')::numeric, 2) AS a,
+       round(pap.answer('b2', 'income BETWEEN 100 AND 900')::numeric, 2) AS b,
+       round(pap.answer('b2', 'hours > 10')::numeric, 2) AS c;
+-- projection: a bound between cut points answers like a neighbouring cut
+SELECT pap.answer('b2', 'income <= 500.5') = pap.answer('b2', 'income <= 500') AS between_cuts;
+-- every listed cover query projects back to itself
+SELECT count(*) AS cover_queries, bool_and(pap.answer('b2', query) = answer) AS all_round_trip
+  FROM pap.answers('b2');
+SELECT sum(weight) BETWEEN 0.999999 AND 1.000001 AS weights_sum_to_one, count(*) > 0 AS has_cells
+  FROM pap.synthetic('b2');
+SELECT bounds, columns FROM pap.synthetic('b2') ORDER BY cell LIMIT 2;
+SELECT pap.answer('b2', 'income = 5');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer('b2', 'age <= 5');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- orthants: only upper bounds; finest granularity keeps every public value
+SELECT pap.define_release('o2', 'people_priv', 'people_pub', 'orthants(income, hours)', granularity => 'finest');
+SELECT granularity, cover_size, cell_count FROM pap.releases WHERE name = 'o2';
+CALL pap.run_release('o2', 1.0);
+SELECT round(pap.answer('o2', 'income <= 300 AND hours < 40')::numeric, 2) AS a;
+SELECT pap.answer('o2', 'income > 300');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'boxes(income, hours)', granularity => 'coarse');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- marginals over text, integer and boolean columns; a value never seen publicly falls in "other"
+SELECT pap.define_release('m2', 'people_priv', 'people_pub', 'marginals(2; sex, region, smoker, age)');
+SELECT query_class, domain, cover_size, cell_count FROM pap.releases WHERE name = 'm2';
+CALL pap.run_release('m2', 1.0);
+SELECT round(pap.answer('m2', 'sex = ''F'' AND region = ''north''')::numeric, 2) AS a,
+       round(pap.answer('m2', 'smoker = true AND age = 37')::numeric, 3) AS b,
+       round(pap.answer('m2', 'region = ''O''''Hara'' AND sex = ''M''')::numeric, 2) AS c;
+SELECT pap.answer('m2', 'sex = ''X'' AND region = ''moon''') = pap.answer('m2', 'sex = ''Y'' AND region = ''mars''')
+       AS unseen_values_share_other;
+SELECT pap.answer('m2', 'age = 037 AND smoker = TRUE') = pap.answer('m2', 'age = 37 AND smoker = true') AS canonical;
+SELECT count(*) AS cover_queries, bool_and(pap.answer('m2', query) = answer) AS all_round_trip
+  FROM pap.answers('m2') WHERE query NOT LIKE '%NOT IN%';
+SELECT pap.answer('m2', 'sex = ''F''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer('m2', 'sex = ''F'' AND sex = ''M''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer('m2', 'age = ''abc'' AND sex = ''F''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bounds, columns FROM pap.synthetic('m2') ORDER BY weight DESC, cell LIMIT 1;
+
+-- stumps over boolean columns
+SELECT pap.define_release('s2', 'people_priv', 'people_pub', 'stumps(smoker, married)');
+CALL pap.run_release('s2', 1.0);
+SELECT query, round(answer::numeric, 2) AS answer FROM pap.answers('s2') ORDER BY cover_query;
+SELECT round((pap.answer('s2', 'smoker = true') + pap.answer('s2', 'smoker = false'))::numeric, 1) AS about_one;
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'stumps(sex)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- halfspaces: fixed directions, free offsets
+SELECT pap.define_release('h2', 'people_priv', 'people_pub', 'halfspaces(income, hours; [1, 2], [1, -1])',
+                          alpha => 0.2);
+SELECT domain, cover_size FROM pap.releases WHERE name = 'h2';
+CALL pap.run_release('h2', 1.0);
+SELECT round(pap.answer('h2', '1*income + 2*hours <= 600')::numeric, 2) AS a,
+       pap.answer('h2', '2*income + 4*hours <= 1200') = pap.answer('h2', '1*income + 2*hours <= 600') AS scaled,
+       round(pap.answer('h2', 'income - hours < 100')::numeric, 2) AS b;
+SELECT count(*) AS cover_queries, bool_and(pap.answer('h2', query) = answer) AS all_round_trip
+  FROM pap.answers('h2');
+SELECT pap.answer('h2', '1*income + 3*hours <= 600');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'halfspaces(income, sex; [1, 1])');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- predicates: any SQL boolean expressions, evaluated by PostgreSQL on both tables; identical public labelings
+-- merge into one cover query
+SELECT pap.define_release('p3', 'people_priv', 'people_pub',
+  $$predicates('age > 40 AND sex = ''F''', 'income < 100', 'income <= 99.5', 'region IN (''north'', ''south'')')$$);
+SELECT cover_size FROM pap.releases WHERE name = 'p3';
+CALL pap.run_release('p3', 1.0);
+SELECT query, round(answer::numeric, 2) AS answer FROM pap.answers('p3') ORDER BY cover_query;
+SELECT pap.answer('p3', '  income <= 99.5 ') = pap.answer('p3', 'income < 100') AS merged;
+SELECT pap.answer('p3', 'income < 101');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', $$predicates('true) FROM pg_class WHERE (true')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', $$predicates('age + 1')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', $$predicates('no_such_column > 1')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- the cell limit: a grid larger than pap_release.max_cells runs on the public support, reported with the reason
+SET pap_release.max_cells = 100;
+SELECT pap.define_release('m4', 'people_priv', 'people_pub', 'marginals(2; sex, region, smoker, age)');
+SELECT domain, domain_reason, cell_count FROM pap.releases WHERE name = 'm4';
+CALL pap.run_release('m4', 1.0);
+-- the same answers' totals: every private row still counts in the true answers
+SELECT count(*) > 0 AS answered FROM pap.answers('m4');
+SELECT bounds FROM pap.synthetic('m4') WHERE columns IS NULL;
+-- even the public support too large: a clear error with a hint
+SET pap_release.max_cells = 10;
+SELECT pap.define_release('m5', 'people_priv', 'people_pub', 'marginals(2; sex, region, smoker, age)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET pap_release.max_cells;
+SET pap_release.max_cover_queries = 50;
+SELECT pap.define_release('b5', 'people_priv', 'people_pub', 'boxes(income, hours)', granularity => 'finest');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET pap_release.max_cover_queries;
+
+-- malformed class texts
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'marginals(5; sex, region)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'boxes(income, income)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'cubes(income)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'boxes(income, nope)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS releases FROM pap.releases WHERE name = 'bad';
