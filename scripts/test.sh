@@ -50,6 +50,8 @@ step sql pg_virtualenv -t -v 15 make -s installcheck
 [ -f regression.diffs ] && head -c 20000 regression.diffs
 [ -f output_iso/regression.diffs ] && head -c 20000 output_iso/regression.diffs
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
+# Real data, bounded (1000 random boxes): prints max and mean errors of two multi-column releases (docs/experiments.md).
+step experiment-classes bash scripts/experiments/classes.sh
 
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

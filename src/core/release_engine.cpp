@@ -369,12 +369,15 @@ LiteralTarget
 ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *q, std::size_t i)
 {
 	const ParsedQuery::Entry &e = q->literals.at(i);
-	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric, ValueType::Number, "", e.literal->quoted};
-	if (!e.condition->terms.empty())
-		return t;  // a linear condition's bound: a number
+	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric, ValueType::Number, "", e.literal->quoted, true};
+	// A linear condition's bound is a number; so is a plain bound on a column of halfspaces (direction (1, 0)).
+	if (!e.condition->terms.empty() || model->layout().spec.kind == ClassKind::Halfspaces)
+		return t;
 	const ReleaseAxis *axis = model->AxisOfColumn(e.condition->column);
-	if (axis == nullptr)
-		return t;  // the cover reports the unknown column when it projects
+	if (axis == nullptr) {
+		t.known = false;  // the cover reports the unknown column when it projects
+		return t;
+	}
 	t.kind = axis->kind;
 	t.type = axis->value_type;
 	t.column = axis->label.c_str();

@@ -178,12 +178,15 @@ std::size_t ParsedQueryLiteralCount(const ParsedQuery *query);
 // -> the core reads it (LiteralValue.number via ReadNumberLiteral); Numeric with a temporal type -> the type's
 // input function, then the axis value; Categorical -> the canonical output text of the column's type
 // (booleans "true"/"false"). column: the column it is compared with (valid while the model lives).
+// known = false: the literal is compared with a column outside the class; the glue passes nothing for it and
+// ModelProject reports the column (42703).
 struct LiteralTarget {
 	const char *text;
 	AxisKind kind;
 	ValueType type;
 	const char *column;
 	bool quoted;
+	bool known;
 };
 LiteralTarget ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *query, std::size_t i);
 double ReadNumberLiteral(const ParsedQuery *query, std::size_t i);

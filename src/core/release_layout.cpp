@@ -159,7 +159,7 @@ ReleaseLayout::DescribeCell(const CellDomain &domain, std::size_t cell, std::str
 			text = (axis.kind == AxisKind::Linear ? "(" + name + ")" : name) + " IS NULL";
 			value = "null";
 		} else if (axis.kind == AxisKind::Predicate) {
-			text = bin == 1 ? "(" + name + ")" : "NOT (" + name + ")";
+			text = "(" + name + (bin == 1 ? ") IS TRUE" : ") IS NOT TRUE");  // bin 0 also holds NULL
 			value = bin == 1 ? "true" : "false";
 		} else if (axis.kind == AxisKind::Categorical) {
 			if (bin == axis.OtherBin()) {

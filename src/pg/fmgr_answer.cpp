@@ -92,11 +92,22 @@ CategoryText(const PapLoadedRelease *loaded, const pap::core::LiteralTarget &t)
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(type, &input, &ioparam);
+	// Texts, integers and booleans print alike in every session; other types read and print under the settings
+	// the scans used (PapBeginStableOutput).
+	const bool stable = type == TEXTOID || type == VARCHAROID || type == BPCHAROID || type == INT2OID ||
+	                    type == INT4OID || type == INT8OID || type == BOOLOID;
+	const int level = stable ? 0 : PapBeginStableOutput();
 	Datum value = OidInputFunctionCall(input, (char *) t.text, ioparam, -1);
-	if (type == BOOLOID)
-		return DatumGetBool(value) ? "true" : "false";
-	getTypeOutputInfo(type, &output, &varlena);
-	return OidOutputFunctionCall(output, value);
+	const char *text;
+	if (type == BOOLOID) {
+		text = DatumGetBool(value) ? "true" : "false";
+	} else {
+		getTypeOutputInfo(type, &output, &varlena);
+		text = OidOutputFunctionCall(output, value);
+	}
+	if (!stable)
+		PapEndStableOutput(level);
+	return text;
 }
 
 // The cover query a query text projects to. Literals are read for the column they are compared with; a type's
@@ -118,6 +129,8 @@ ProjectQuery(const PapLoadedRelease *loaded, const char *query)
 	for (size_t i = 0; i < count; i++) {
 		pap::core::LiteralTarget t;
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(loaded->model, parsed, i));
+		if (!t.known)
+			continue;
 		if (t.kind == pap::core::AxisKind::Categorical)
 			texts[i] = CategoryText(loaded, t);
 		else if (t.type == pap::core::ValueType::Number)

@@ -110,8 +110,8 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		PAP_CORE(column = pap::core::DraftColumn(draft, i));
 		Oid private_type, public_type;
 		pap::core::ValueType type = PapValueTypeOfColumn(private_table, column, &private_type);
-		PapValueTypeOfColumn(public_table, column, &public_type);
-		if (private_type != public_type)
+		// The same kind of type is enough (integer and bigint, text and varchar): both scans read the same axis.
+		if (PapValueTypeOfColumn(public_table, column, &public_type) != type)
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
 			                       PapQualifiedRelationName(private_table), format_type_be(public_type), public_name)));
@@ -132,7 +132,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		                                                               const char *const **, size_t *count) {
 			*count = 0;
 			return pap::core::ScanParameterKind::None;
-		}, nullptr, &points, &rows, &count);
+		}, nullptr, false, &points, &rows, &count);
 		PAP_CORE(pap::core::DraftMergePredicates(draft, points, count));
 	}
 	size_t axes = 0;
@@ -176,7 +176,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 	int32 *points;
 	int64 *rows;
 	size_t count;
-	PapScanGridPoints(public_table, pstrdup(select_list), axes, DraftParameter, draft, &points, &rows, &count);
+	PapScanGridPoints(public_table, pstrdup(select_list), axes, DraftParameter, draft, false, &points, &rows, &count);
 	PAP_CORE(pap::core::DraftSetPublicPoints(draft, points, rows, count, uint64(pap_max_cells),
 	                                         size_t(pap_max_cover_queries)));
 }
@@ -227,7 +227,9 @@ pap_define_release(PG_FUNCTION_ARGS)
 	if (SPI_processed > 0)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));
 
+	const int output_level = PapBeginStableOutput();
 	LearnFromPublicTable(draft, private_table, public_table, public_name);
+	PapEndStableOutput(output_level);
 	pap::core::CatalogLayout l;
 	pap::core::DraftSummary summary;
 	const char *canonical = nullptr;

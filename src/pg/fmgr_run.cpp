@@ -206,6 +206,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 	char *select_list;
 	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
 	MemoryContextSwitchTo(old);
+	// Every column and predicate must fit the private table before anything is charged.
+	PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
 
 	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
 	// dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
@@ -264,8 +266,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 		int32 *points;
 		int64 *rows;
 		size_t point_count;
-		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, &points,
-		                  &rows, &point_count);
+		const int output_level = PapBeginStableOutput();
+		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
+		                  &points, &rows, &point_count);
+		PapEndStableOutput(output_level);
 		MemoryContextSwitchTo(old);
 		elog(DEBUG1, "pap_release: private table read; running pmw over " INT64_FORMAT " cover queries",
 		     r->cover_size);

@@ -15,6 +15,7 @@ extern "C" {
 #include "port.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/datetime.h"
@@ -296,13 +297,21 @@ PapRequireReleased(const PapRelease *release)
 		                errhint("Run it with CALL pap.run_release('%s', epsilon).", release->name)));
 }
 
-void
-PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
-                  const void *source, int32 **points, int64 **rows, size_t *point_count)
+// The scan's statement and parameters (shared by PapCheckScan and PapScanGridPoints).
+struct PapScanStatement {
+	char *sql;
+	Oid *types;
+	Datum *values;
+	char *nulls;
+};
+
+static PapScanStatement
+BuildScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source)
 {
-	Oid *types = (Oid *) palloc(sizeof(Oid) * (axis_count + 1));
-	Datum *values = (Datum *) palloc(sizeof(Datum) * (axis_count + 1));
-	char *nulls = (char *) palloc(axis_count + 1);
+	PapScanStatement scan;
+	scan.types = (Oid *) palloc(sizeof(Oid) * (axis_count + 1));
+	scan.values = (Datum *) palloc(sizeof(Datum) * (axis_count + 1));
+	scan.nulls = (char *) palloc(axis_count + 1);
 	StringInfoData group_by;
 	initStringInfo(&group_by);
 	for (size_t a = 0; a < axis_count; a++) {
@@ -311,34 +320,73 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 		size_t count = 0;
 		pap::core::ScanParameterKind kind;
 		PAP_CORE(kind = parameter(source, a, &cuts, &categories, &count));
-		nulls[a] = ' ';
+		scan.nulls[a] = ' ';
 		if (kind == pap::core::ScanParameterKind::Cuts) {
 			Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
 			for (size_t i = 0; i < count; i++)
 				d[i] = Float8GetDatum(cuts[i]);
-			types[a] = FLOAT8ARRAYOID;
-			values[a] = PointerGetDatum(construct_array(d, int(count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-			                                            TYPALIGN_DOUBLE));
+			scan.types[a] = FLOAT8ARRAYOID;
+			scan.values[a] = PointerGetDatum(construct_array(d, int(count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+			                                                 TYPALIGN_DOUBLE));
 		} else if (kind == pap::core::ScanParameterKind::Categories) {
 			Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
 			for (size_t i = 0; i < count; i++)
 				d[i] = CStringGetTextDatum(categories[i]);
-			types[a] = TEXTARRAYOID;
-			values[a] = PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
+			scan.types[a] = TEXTARRAYOID;
+			scan.values[a] = PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
 		} else {
-			types[a] = INT4OID;
-			values[a] = (Datum) 0;
-			nulls[a] = 'n';
+			scan.types[a] = INT4OID;
+			scan.values[a] = (Datum) 0;
+			scan.nulls[a] = 'n';
 		}
 		appendStringInfo(&group_by, "%s%zu", a ? ", " : "", a + 1);
 	}
-	nulls[axis_count] = '\0';
-	char *sql = axis_count == 0 ? psprintf("SELECT %s FROM %s", select_list, PapQualifiedRelationName(relid))
-	                            : psprintf("SELECT %s FROM %s GROUP BY %s", select_list,
-	                                       PapQualifiedRelationName(relid), group_by.data);
-	int rc = SPI_execute_with_args(sql, int(axis_count), types, values, nulls, true, 0);
+	scan.nulls[axis_count] = '\0';
+	scan.sql = psprintf("SELECT %s FROM %s GROUP BY %s", select_list, PapQualifiedRelationName(relid), group_by.data);
+	return scan;
+}
+
+void
+PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source)
+{
+	PapScanStatement scan = BuildScan(relid, select_list, axis_count, parameter, source);
+	SPIPlanPtr plan = SPI_prepare(scan.sql, int(axis_count), scan.types);
+	if (plan == NULL)
+		elog(ERROR, "pap_release: SPI_prepare failed (%s) for: %s", SPI_result_code_string(SPI_result), scan.sql);
+	SPI_freeplan(plan);
+}
+
+void
+PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
+                  const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count)
+{
+	PapScanStatement scan = BuildScan(relid, select_list, axis_count, parameter, source);
+	MemoryContext context = CurrentMemoryContext;
+	int rc = 0;
+	PG_TRY();
+	{
+		rc = SPI_execute_with_args(scan.sql, int(axis_count), scan.types, scan.values, scan.nulls, true, 0);
+	}
+	PG_CATCH();
+	{
+		// An error raised while reading private rows may quote a private value (a failing cast in a predicate):
+		// only its SQLSTATE leaves. Cancellation and shutdown carry no row data and go on unchanged.
+		MemoryContextSwitchTo(context);
+		ErrorData *error = CopyErrorData();
+		if (!is_private || error->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		    ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION)
+			PG_RE_THROW();
+		FlushErrorState();
+		ereport(ERROR, (errcode(error->sqlerrcode), errmsg("the scan of the private table failed"),
+		                errdetail("The error's text is withheld because it could quote a private value; its "
+		                          "SQLSTATE is %s.", unpack_sql_state(error->sqlerrcode)),
+		                errhint("Check that every column and predicate of the class is valid for every row the "
+		                        "private table can hold.")));
+	}
+	PG_END_TRY();
 	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "pap_release: SPI failed (%s) for: %s", SPI_result_code_string(rc), sql);
+		elog(ERROR, "pap_release: SPI failed (%s) for: %s", SPI_result_code_string(rc), scan.sql);
+	MemoryContextSwitchTo(context);
 	const uint64 n = SPI_processed;
 	*points = (int32 *) palloc(sizeof(int32) * (n * axis_count + 1));
 	*rows = (int64 *) palloc(sizeof(int64) * (n + 1));
@@ -356,4 +404,22 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 	}
 	*point_count = size_t(n);
 	SPI_freetuptable(SPI_tuptable);
+}
+
+int
+PapBeginStableOutput()
+{
+	const int level = NewGUCNestLevel();
+	(void) set_config_option("datestyle", "ISO, YMD", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("intervalstyle", "postgres", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+	                         false);
+	(void) set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("timezone", "UTC", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
+void
+PapEndStableOutput(int level)
+{
+	AtEOXact_GUC(true, level);
 }

@@ -52,8 +52,20 @@ char *PapQualifiedRelationName(Oid relid);
 // points (axis_count coordinates each, flat) and their row counts, palloc'd in the current context.
 typedef pap::core::ScanParameterKind (*PapScanParameter)(const void *source, size_t axis, const double **cuts,
                                                         const char *const **categories, size_t *count);
+// is_private: an error of the scan is re-raised with its SQLSTATE only (its text could quote a private value).
 void PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
-                       const void *source, int32 **points, int64 **rows, size_t *point_count);
+                       const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count);
+// Parses and plans the scan without running it: a column or predicate that does not fit the table fails here,
+// before run_release charges the budget.
+void PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
+                  const void *source);
+
+// Session-independent text output while categories are read or compared (DateStyle ISO, IntervalStyle postgres,
+// extra_float_digits 1, TimeZone UTC): a category is the text of a value, so the public scan, the private scan
+// and a query's literal must print it alike whatever each session set. Returns the level PapEndStableOutput
+// restores; an error restores it with the transaction.
+int PapBeginStableOutput();
+void PapEndStableOutput(int level);
 
 // Interrupt poll and secure random bytes, in the shapes the core expects.
 bool PapInterruptPending();
