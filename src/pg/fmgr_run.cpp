@@ -206,8 +206,14 @@ pap_run_release(PG_FUNCTION_ARGS)
 	char *select_list;
 	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
 	MemoryContextSwitchTo(old);
-	// Every column and predicate must fit the private table before anything is charged.
-	PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
+	// Predicates and linear axes are SQL the catalog checks above do not cover: they must fit the private table
+	// before anything is charged. (Planning locks the table; plain column axes need no lock here.)
+	bool expressions = false;
+	for (size_t a = 0; a < r->layout.axis_count; a++)
+		expressions = expressions || strcmp(r->layout.axis_kinds[a], "linear") == 0 ||
+		              strcmp(r->layout.axis_kinds[a], "predicate") == 0;
+	if (expressions)
+		PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
 
 	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
 	// dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.

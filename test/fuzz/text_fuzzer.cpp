@@ -11,9 +11,17 @@
 //     float8 order: NaN above everything and equal to itself);
 //   - both projection paths agree, and the index is inside the cover;
 //   - FormatFloat8 of every literal value reads back as the same float8;
-//   - the cover query's rendered text projects back to itself.
+//   - the cover query's rendered text projects back to itself;
+//   - a parsed query keeps its invariants (a column or linear terms, finite coefficients, positions inside the
+//     text), LiteralCount counts its literals, and its canonical rendering (QuoteIdentifier, QuoteLiteral,
+//     FormatFloat8 coefficients) parses back to the same query;
+//   - ParseClassSpec's canonical text parses back to the same class;
+//   - FormatAxisLiteral of every numeric literal, as each temporal type, and FormatCategoryLiteral of every
+//     literal read back through the query parser as the text they print.
 //
 // Build and run: make fuzz (bounded, CI) or make fuzz-long. Needs clang-14 and libclang-rt-14-dev.
+// -DPAP_FUZZ_PARSERS_ONLY leaves out the engine and cover steps, so that the parser checks build from
+// query_text, text_lexer, class_spec, value_format and interval_cover (FormatFloat8, NumericLiteralValue) alone.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -25,12 +33,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/class_spec.hpp"
 #include "core/errors.hpp"
 #include "core/interval_cover.hpp"
+#include "core/query_text.hpp"
+#include "core/value_format.hpp"
+#ifndef PAP_FUZZ_PARSERS_ONLY
 #include "core/numeric_axis.hpp"
 #include "core/query_class.hpp"
-#include "core/query_text.hpp"
 #include "core/release_engine.hpp"
+#endif
 
 using namespace pap::core;  // test code only
 
@@ -43,33 +55,9 @@ Fail(const char *what, const std::string &detail = {})
 	std::abort();
 }
 
-// The fixed public values: the float8 edge cases included. Sorted and distinct in PostgreSQL's order.
-const double kInf = std::numeric_limits<double>::infinity();
-const std::vector<double> kCuts = {-kInf, -1e300, -2.5, 0.0, 1.5, 10.0, 1000.0, 1e300, kInf,
-                                   std::numeric_limits<double>::quiet_NaN()};
-
-struct Fixture {
-	IntervalCover *cover[2];
-	ReleaseModel *model[2];
-};
-
-Fixture *
-MakeFixture()
-{
-	Fixture *f = new Fixture;
-	const char *classes[2] = {"thresholds(x)", "ranges(x)"};
-	for (int i = 0; i < 2; i++) {
-		f->cover[i] = new IntervalCover(ParseQueryClass(classes[i]), NumericAxis::FromCuts(kCuts), 1000000);
-		const std::size_t cells = f->cover[i]->CellCount();
-		std::vector<double> synthetic(cells, 1.0 / double(cells));
-		f->model[i] = LoadReleaseModel(classes[i], kCuts.data(), kCuts.size(), synthetic.data(), cells, 1000);
-	}
-	return f;
-}
-
 // Allocations handed to the core for one input, all freed at its end (LeakSanitizer sees any the core keeps).
 std::vector<void *> g_allocations;
-void *
+[[maybe_unused]] void *
 TrackedAllocate(std::size_t bytes)
 {
 	void *p = std::malloc(bytes);
@@ -109,6 +97,135 @@ SameFloat8(double a, double b)
 	if (std::isnan(a) || std::isnan(b))
 		return std::isnan(a) && std::isnan(b);
 	return a == b && std::signbit(a) == std::signbit(b);
+}
+
+// The canonical text of a parsed query: every term with its coefficient, so a single term stays linear.
+std::string
+RenderQuery(const QueryText &query)
+{
+	std::string out;
+	for (const Condition &c : query.conditions) {
+		if (!out.empty())
+			out += " AND ";
+		if (c.terms.empty()) {
+			out += QuoteIdentifier(c.column);
+		} else {
+			for (std::size_t i = 0; i < c.terms.size(); i++) {
+				const LinearTerm &t = c.terms[i];
+				if (i == 0)
+					out += FormatFloat8(t.coefficient);
+				else
+					out += std::string(std::signbit(t.coefficient) ? " - " : " + ") +
+					       FormatFloat8(std::fabs(t.coefficient));
+				out += "*" + QuoteIdentifier(t.column);
+			}
+		}
+		const auto literal = [](const Literal &l) { return l.quoted ? QuoteLiteral(l.text) : l.text; };
+		out += std::string(" ") + ComparisonText(c.op) + " " + literal(c.value);
+		if (c.op == Comparison::Between)
+			out += " AND " + literal(c.upper);
+	}
+	return out;
+}
+
+bool
+SameQuery(const QueryText &a, const QueryText &b)
+{
+	if (a.conditions.size() != b.conditions.size())
+		return false;
+	for (std::size_t i = 0; i < a.conditions.size(); i++) {
+		const Condition &x = a.conditions[i], &y = b.conditions[i];
+		if (x.column != y.column || x.op != y.op || x.terms.size() != y.terms.size() || x.value.text != y.value.text ||
+		    x.value.quoted != y.value.quoted)
+			return false;
+		if (x.op == Comparison::Between && (x.upper.text != y.upper.text || x.upper.quoted != y.upper.quoted))
+			return false;
+		for (std::size_t k = 0; k < x.terms.size(); k++)
+			if (x.terms[k].column != y.terms[k].column || !SameFloat8(x.terms[k].coefficient, y.terms[k].coefficient))
+				return false;
+	}
+	return true;
+}
+
+void
+CheckParsedQuery(const QueryText &query, std::string_view input)
+{
+	const std::string text(input);
+	if (query.conditions.empty())
+		Fail("empty query accepted", text);
+	std::size_t literals = 0;
+	for (const Condition &c : query.conditions) {
+		literals += c.op == Comparison::Between ? 2 : 1;
+		if (c.column.empty() == c.terms.empty())
+			Fail("condition with both or neither of a column and terms", text);
+		if (!c.terms.empty() && (c.op == Comparison::Equal || c.op == Comparison::Between))
+			Fail("linear condition with = or BETWEEN", text);
+		for (const LinearTerm &t : c.terms)
+			if (!std::isfinite(t.coefficient) || t.column.empty() || t.position >= input.size())
+				Fail("malformed linear term", text);
+		if (c.value.position >= input.size() || (c.op == Comparison::Between && c.upper.position >= input.size()))
+			Fail("literal position outside the text", text);
+	}
+	if (LiteralCount(query) != literals)
+		Fail("LiteralCount disagrees with the conditions", text);
+	const std::string rendered = RenderQuery(query);
+	QueryText again;
+	if (!Try("reparse rendered query", [&] { again = ParseQueryText(rendered); }))
+		Fail("rendered query does not parse", rendered + " <- " + text);
+	if (!SameQuery(query, again))
+		Fail("rendered query parses to another query", rendered + " <- " + text);
+}
+
+// A literal printed by value_format reads back through the query parser as the text it quotes.
+void
+CheckLiteralReadsBack(const std::string &literal, const std::string &expected_text)
+{
+	QueryText q;
+	if (!Try("parse formatted literal", [&] { q = ParseQueryText("x = " + literal); }) || q.conditions.size() != 1 ||
+	    q.conditions[0].value.text != expected_text || q.conditions[0].value.quoted != (literal[0] == '\''))
+		Fail("formatted literal does not read back", literal);
+}
+
+void
+CheckValueFormat(const Literal &lit, const double *numeric_value)
+{
+	for (const ValueType type : {ValueType::Number, ValueType::Text, ValueType::Boolean, ValueType::Date})
+		CheckLiteralReadsBack(FormatCategoryLiteral(lit.text, type), lit.text);
+	if (numeric_value == nullptr)
+		return;
+	for (const ValueType type : {ValueType::Date, ValueType::Timestamp, ValueType::TimestampTz}) {
+		std::string formatted;
+		if (!Try("FormatAxisLiteral", [&] { formatted = FormatAxisLiteral(*numeric_value, type); }))
+			continue;
+		if (formatted.size() < 2 || formatted.front() != '\'' || formatted.back() != '\'')
+			Fail("temporal literal not quoted", formatted);
+		CheckLiteralReadsBack(formatted, formatted.substr(1, formatted.size() - 2));
+	}
+}
+
+#ifndef PAP_FUZZ_PARSERS_ONLY
+// The fixed public values: the float8 edge cases included. Sorted and distinct in PostgreSQL's order.
+const double kInf = std::numeric_limits<double>::infinity();
+const std::vector<double> kCuts = {-kInf, -1e300, -2.5, 0.0, 1.5, 10.0, 1000.0, 1e300, kInf,
+                                   std::numeric_limits<double>::quiet_NaN()};
+
+struct Fixture {
+	IntervalCover *cover[2];
+	ReleaseModel *model[2];
+};
+
+Fixture *
+MakeFixture()
+{
+	Fixture *f = new Fixture;
+	const char *classes[2] = {"thresholds(x)", "ranges(x)"};
+	for (int i = 0; i < 2; i++) {
+		f->cover[i] = new IntervalCover(ParseQueryClass(classes[i]), NumericAxis::FromCuts(kCuts), 1000000);
+		const std::size_t cells = f->cover[i]->CellCount();
+		std::vector<double> synthetic(cells, 1.0 / double(cells));
+		f->model[i] = LoadReleaseModel(classes[i], kCuts.data(), kCuts.size(), synthetic.data(), cells, 1000);
+	}
+	return f;
 }
 
 // SQL semantics of one condition on a value, with PostgreSQL's float8 order.
@@ -179,10 +296,14 @@ CheckProjection(const Fixture &f, int which, const QueryText &query, const std::
 	}
 }
 
-void
-FuzzOne(const Fixture &f, std::string_view input)
+#endif  // PAP_FUZZ_PARSERS_ONLY
+
+// The parser steps: class texts, the query text and its literals. Returns whether the query parsed with every
+// literal numeric (values then holds them in reading order).
+bool
+FuzzParsers(std::string_view input, QueryText &query, std::vector<double> &values)
 {
-	const std::string text(input);  // for the C-string entry points (stops at the first NUL)
+	const std::string text(input);
 
 	// --- class texts ---
 	Try("ParseClassText", [&] {
@@ -190,6 +311,55 @@ FuzzOne(const Fixture &f, std::string_view input)
 		if (ct.name.empty())
 			Fail("class text with an empty name", text);
 	});
+	Try("ParseClassSpec", [&] {
+		const ClassSpec spec = ParseClassSpec(input);
+		const std::string canonical = spec.CanonicalText();
+		ClassSpec again;
+		if (!Try("reparse canonical class", [&] { again = ParseClassSpec(canonical); }) || again != spec)
+			Fail("canonical class text does not read back", text + " -> " + canonical);
+	});
+
+	// --- query texts ---
+	if (!Try("ParseQueryText", [&] { query = ParseQueryText(input); }))
+		return false;
+	CheckParsedQuery(query, input);
+	bool numeric = true;
+	for (const Condition &c : query.conditions) {
+		for (const Literal *lit : {&c.value, &c.upper}) {
+			if (lit == &c.upper && c.op != Comparison::Between)
+				break;
+			double v = 0.0;
+			if (!Try("NumericLiteralValue", [&] { v = NumericLiteralValue(*lit); })) {
+				numeric = false;
+				CheckValueFormat(*lit, nullptr);
+				continue;
+			}
+			values.push_back(v);
+			CheckValueFormat(*lit, &v);
+			// FormatFloat8 reads back as the same float8 (its quotes, for NaN and infinities, removed).
+			std::string formatted = FormatFloat8(v);
+			if (formatted.size() >= 2 && formatted.front() == '\'')
+				formatted = formatted.substr(1, formatted.size() - 2);
+			Literal back;
+			back.text = formatted;
+			double again = 0.0;
+			if (!Try("NumericLiteralValue(FormatFloat8)", [&] { again = NumericLiteralValue(back); }) ||
+			    !SameFloat8(v, again))
+				Fail("FormatFloat8 does not read back", lit->text + " -> " + formatted);
+		}
+	}
+	if (numeric && LiteralCount(query) != values.size())
+		Fail("LiteralCount disagrees with the conditions", text);
+	return numeric;
+}
+
+#ifndef PAP_FUZZ_PARSERS_ONLY
+void
+FuzzOne(const Fixture &f, std::string_view input)
+{
+	const std::string text(input);  // for the C-string entry points (stops at the first NUL)
+
+	// --- class texts (the parsers' own steps run in FuzzParsers) ---
 	Try("ParseQueryClass", [&] {
 		const QueryClass cls = ParseQueryClass(input);
 		const QueryClass again = ParseQueryClass(cls.Text());  // canonical text is stable
@@ -219,34 +389,10 @@ FuzzOne(const Fixture &f, std::string_view input)
 
 	// --- query texts ---
 	QueryText query;
-	if (!Try("ParseQueryText", [&] { query = ParseQueryText(input); }))
-		return;
 	std::vector<double> values;
-	bool numeric = true;
-	for (const Condition &c : query.conditions) {
-		for (const Literal *lit : {&c.value, &c.upper}) {
-			if (lit == &c.upper && c.op != Comparison::Between)
-				break;
-			double v = 0.0;
-			if (!Try("NumericLiteralValue", [&] { v = NumericLiteralValue(*lit); })) {
-				numeric = false;
-				continue;
-			}
-			values.push_back(v);
-			// FormatFloat8 reads back as the same float8 (its quotes, for NaN and infinities, removed).
-			std::string formatted = FormatFloat8(v);
-			if (formatted.size() >= 2 && formatted.front() == '\'')
-				formatted = formatted.substr(1, formatted.size() - 2);
-			Literal back;
-			back.text = formatted;
-			double again = 0.0;
-			if (!Try("NumericLiteralValue(FormatFloat8)", [&] { again = NumericLiteralValue(back); }) ||
-			    !SameFloat8(v, again))
-				Fail("FormatFloat8 does not read back", lit->text + " -> " + formatted);
-		}
-	}
-	if (numeric && LiteralCount(query) != values.size())
-		Fail("LiteralCount disagrees with the conditions", text);
+	const bool numeric = FuzzParsers(input, query, values);
+	if (query.conditions.empty())
+		return;
 
 	// The temporal path: literals handed out one by one, values supplied by the caller.
 	Try("ParseQueryForModel", [&] {
@@ -265,15 +411,23 @@ FuzzOne(const Fixture &f, std::string_view input)
 		CheckProjection(f, which, query, values, text);
 }
 
+#endif  // PAP_FUZZ_PARSERS_ONLY
+
 }  // namespace
 
 extern "C" int
 LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-	static Fixture *fixture = MakeFixture();
 	const std::string_view input(reinterpret_cast<const char *>(data), size);
 	try {
+#ifdef PAP_FUZZ_PARSERS_ONLY
+		QueryText query;
+		std::vector<double> values;
+		(void) FuzzParsers(input, query, values);
+#else
+		static Fixture *fixture = MakeFixture();
 		FuzzOne(*fixture, input);
+#endif
 	} catch (const std::exception &e) {
 		FreeAllocations();
 		Fail("exception other than pap::core::Error", e.what());
