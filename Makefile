@@ -65,7 +65,7 @@ FUZZ_TIME      ?= 60
 FUZZ_LONG_TIME ?= 3600
 FUZZ_JOBS      ?= 4
 FUZZ_RUN        = mkdir -p test/fuzz/work test/fuzz/artifacts && $(FUZZ_BIN) -timeout=5 -max_len=4096 \
-                  -print_final_stats=1 -artifact_prefix=test/fuzz/artifacts/
+                  -dict=test/fuzz/text.dict -print_final_stats=1 -artifact_prefix=test/fuzz/artifacts/
 $(FUZZ_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) test/fuzz/text_fuzzer.cpp
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) $(CORE_SRCS) test/fuzz/text_fuzzer.cpp -o $@
 fuzz: $(FUZZ_BIN)

@@ -2,7 +2,7 @@
 // the catalog see it. Bins by kind (the NULL bin, when there is one, is always the last):
 //   Numeric, Linear  cuts w_1 < ... < w_M: bins (w_j, w_{j+1}] for j = 0..M (w_0 = below all, w_{M+1} = above
 //                    all), then NULL at M + 1. Radix M + 2. A Linear axis is the derived value w.x of the class
-//                    columns (NULL when any of them is NULL).
+//                    columns (NULL when a column with a non-zero weight is NULL).
 //   Categorical      categories c_0 < ... < c_{C-1} (byte order): bins 0..C-1, "other" at C, NULL at C + 1.
 //                    Radix C + 2. A boolean column is categorical with categories {"false", "true"}.
 //   Predicate        bin 0 = the predicate is false or NULL, bin 1 = true. Radix 2, no NULL bin.

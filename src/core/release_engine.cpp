@@ -179,7 +179,8 @@ RunRelease(const RunRequest &r, Allocate allocate)
 {
 	const ReleaseLayout layout = LayoutFromCatalog(*r.layout);
 	const CellDomain domain = layout.MakeDomain();
-	const std::unique_ptr<Cover> cover = layout.MakeReleaseCover(std::size_t(r.plan.cover_size));
+	// No limit here: the limit applied at definition; a stored size that disagrees is a damaged catalog.
+	const std::unique_ptr<Cover> cover = layout.MakeReleaseCover(std::numeric_limits<std::size_t>::max());
 	const std::size_t cells = domain.CellCount();
 	if (std::int64_t(cells) != r.plan.cell_count || std::int64_t(cover->QueryCount()) != r.plan.cover_size)
 		throw Error(ErrorKind::Internal, "stored release does not match its class");

@@ -1,17 +1,19 @@
 // libFuzzer target for every text the core parses (docs/robustness.md). The same input bytes go to each parser:
-// class texts (ParseClassText, ParseQueryClass, ParseClassForDefine, BuildDefinedRelease, LoadReleaseModel),
-// query texts (ParseQueryText, NumericLiteralValue on every literal, ParseQueryForModel), the mechanism and prior
-// names, and a full projection of the query onto small fixed covers, thresholds(x) and ranges(x), through both
-// IntervalCover::Project and the engine's ModelProjectNumericQuery.
+// class texts (ParseClassText, ParseClassSpec, and a whole release definition through the engine's draft steps
+// over a small fixed public table, then the model it loads), query texts (ParseQueryText, NumericLiteralValue on
+// every literal, ParseQueryForModel), the mechanism, prior and granularity names, and a full projection of the
+// query through the engine (pap.answer's path: ParseQueryForModel, ParsedQueryLiteral, ReadNumberLiteral,
+// ModelProject) onto two fixed releases, thresholds(x) and ranges(x) at the finest granularity.
 //
 // Contract checked: every input either succeeds or throws pap::core::Error of a kind other than Internal (an
 // Internal error would reach users as XX000, a broken invariant). Any other exception, a crash or a sanitizer
 // report is a failure, and so is a wrong answer to the oracles below:
 //   - a projected cover query labels every public value exactly as the query does (SQL semantics, PostgreSQL's
-//     float8 order: NaN above everything and equal to itself);
-//   - both projection paths agree, and the index is inside the cover;
+//     float8 order: NaN above everything and equal to itself), its rendered text evaluated on them;
+//   - the index is inside the cover and the answer in [0, 1];
 //   - FormatFloat8 of every literal value reads back as the same float8;
-//   - the cover query's rendered text projects back to itself;
+//   - a cover query's rendered text projects back to itself (for the fixed releases and for every release the
+//     input defines as a class, its first 64 cover queries), and the public histogram sums to the public rows;
 //   - a parsed query keeps its invariants (a column or linear terms, finite coefficients, positions inside the
 //     text), LiteralCount counts its literals, and its canonical rendering (QuoteIdentifier, QuoteLiteral,
 //     FormatFloat8 coefficients) parses back to the same query;
@@ -20,8 +22,6 @@
 //     literal read back through the query parser as the text they print.
 //
 // Build and run: make fuzz (bounded, CI) or make fuzz-long. Needs clang-14 and libclang-rt-14-dev.
-// -DPAP_FUZZ_PARSERS_ONLY leaves out the engine and cover steps, so that the parser checks build from
-// query_text, text_lexer, class_spec, value_format and interval_cover (FormatFloat8, NumericLiteralValue) alone.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,12 +38,9 @@
 #include "core/errors.hpp"
 #include "core/interval_cover.hpp"
 #include "core/query_text.hpp"
-#include "core/value_format.hpp"
-#ifndef PAP_FUZZ_PARSERS_ONLY
 #include "core/numeric_axis.hpp"
-#include "core/query_class.hpp"
 #include "core/release_engine.hpp"
-#endif
+#include "core/value_format.hpp"
 
 using namespace pap::core;  // test code only
 
@@ -203,28 +201,137 @@ CheckValueFormat(const Literal &lit, const double *numeric_value)
 	}
 }
 
-#ifndef PAP_FUZZ_PARSERS_ONLY
 // The fixed public values: the float8 edge cases included. Sorted and distinct in PostgreSQL's order.
 const double kInf = std::numeric_limits<double>::infinity();
 const std::vector<double> kCuts = {-kInf, -1e300, -2.5, 0.0, 1.5, 10.0, 1000.0, 1e300, kInf,
                                    std::numeric_limits<double>::quiet_NaN()};
 
+void
+FreeDraft(ReleaseDraft *d)
+{
+	FreeReleaseDraft(d);
+}
+
+// Defines a release of class_text as the glue does (release_engine.hpp steps 1-6) over a small fixed public
+// table: every column a number (public values kCuts or {1.5, 10, inf}), categories {"a", "b"}, predicates true
+// on alternate rows, one public row on a few grid points. Returns the model (uniform synthetic), or throws.
+ReleaseModel *
+DefineModel(const char *class_text, const std::vector<double> &values)
+{
+	std::unique_ptr<ReleaseDraft, void (*)(ReleaseDraft *)> draft(
+	    BeginReleaseDraft(class_text, 0.1, Granularity::Finest), FreeDraft);
+	ReleaseDraft *d = draft.get();
+	for (std::size_t i = 0; i < DraftColumnCount(d); i++)
+		DraftSetColumnType(d, i, ValueType::Number, "double precision");
+	const std::size_t predicates = DraftPredicateCount(d);
+	if (predicates > 0) {
+		(void) DraftPredicateLabelSql(d);
+		std::vector<std::int32_t> labels;
+		for (std::size_t row = 0; row < 2; row++)
+			for (std::size_t p = 0; p < predicates; p++)
+				labels.push_back(std::int32_t((row + p) % 2));
+		DraftMergePredicates(d, labels.data(), 2);
+	}
+	const std::size_t axes = DraftAxisCount(d);
+	const std::vector<std::int64_t> ones(values.size(), 1);
+	const char *const categories[2] = {"b", "a"};
+	for (std::size_t a = 0; a < axes; a++) {
+		if (DraftAxisMarginalSql(d, a) == nullptr)
+			continue;
+		if (DraftAxisIsNumeric(d, a))
+			DraftSetNumericMarginal(d, a, values.data(), ones.data(), values.size(), 1);
+		else
+			DraftSetCategories(d, a, categories, 2);
+	}
+	(void) DraftScanSelectList(d);
+	std::vector<std::int32_t> radices;
+	for (std::size_t a = 0; a < axes; a++) {
+		const double *cuts = nullptr;
+		const char *const *cats = nullptr;
+		std::size_t count = 0;
+		const ScanParameterKind kind = DraftScanParameter(d, a, &cuts, &cats, &count);
+		radices.push_back(kind == ScanParameterKind::None ? 2 : std::int32_t(count) + 2);
+	}
+	// Point i has bin (i + a) mod (radix - 1) on axis a: never the NULL bin of the last row only.
+	std::vector<std::int32_t> points;
+	std::vector<std::int64_t> rows;
+	for (std::int32_t i = 0; i < 4; i++) {
+		for (std::size_t a = 0; a < axes; a++)
+			points.push_back(radices[a] == 2 ? (i + std::int32_t(a)) % 2 : (i + std::int32_t(a)) % (radices[a] - 1));
+		rows.push_back(1 + i);
+	}
+	DraftSetPublicPoints(d, points.data(), rows.data(), rows.size(), 100000, 100000);
+	const CatalogLayout layout = DraftCatalogLayout(d);
+	const DraftSummary summary = DraftSummaryOf(d);
+	std::int64_t histogram = 0;
+	for (std::int64_t c = 0; c < summary.cell_count; c++)
+		histogram += summary.public_histogram[c];
+	if (histogram != summary.public_rows || summary.public_rows != 10)
+		Fail("public histogram does not sum to the public rows", class_text);
+	std::vector<double> synthetic(std::size_t(summary.cell_count), 1.0 / double(summary.cell_count));
+	ReleaseModel *model = LoadReleaseModel(layout, synthetic.data(), synthetic.size(), 1000);
+	if (std::int64_t(ModelCoverSize(model)) != summary.cover_size)
+		Fail("model and draft disagree on the cover size", class_text);
+	return model;
+}
+
+struct ModelDeleter {
+	void operator()(ReleaseModel *m) const { FreeReleaseModel(m); }
+};
+using Model = std::unique_ptr<ReleaseModel, ModelDeleter>;
+
+// pap.answer's path: parse, read the literals for their columns, project. Categorical literals as written.
+std::size_t
+EngineProject(const ReleaseModel *model, const char *text)
+{
+	std::unique_ptr<ParsedQuery, void (*)(ParsedQuery *)> parsed(ParseQueryForModel(model, text), FreeParsedQuery);
+	const std::size_t n = ParsedQueryLiteralCount(parsed.get());
+	std::vector<double> numbers(n + 1, 0.0);
+	std::vector<const char *> texts(n + 1, nullptr);
+	for (std::size_t i = 0; i < n; i++) {
+		const LiteralTarget t = ParsedQueryLiteral(model, parsed.get(), i);
+		if (t.kind == AxisKind::Categorical)
+			texts[i] = t.text;
+		else
+			numbers[i] = ReadNumberLiteral(parsed.get(), i);
+	}
+	return ModelProject(model, parsed.get(), numbers.data(), texts.data());
+}
+
+// Every cover query's text projects back to it (but marginals' "other" texts, which are not of the class).
+void
+CheckRenderRoundTrip(const ReleaseModel *model, const std::string &what)
+{
+	const std::size_t size = ModelCoverSize(model);
+	for (std::size_t q = 0; q < size && q < 64; q++) {
+		const std::string rendered = ModelRenderQuery(model, q, TrackedAllocate);
+		if (rendered.find(" NOT IN (") != std::string::npos || rendered.find(" IS NOT NULL") != std::string::npos)
+			continue;
+		std::size_t back = size;
+		if (!Try("project rendered cover query", [&] { back = EngineProject(model, rendered.c_str()); }))
+			Fail("rendered cover query does not project", rendered + " [" + what + "]");
+		if (back != q)
+			Fail("rendered cover query projects elsewhere", rendered + " [" + what + "]");
+		const double answer = ModelAnswer(model, q);
+		if (!(answer >= 0.0 && answer <= 1.0))
+			Fail("answer outside [0, 1]", rendered);
+	}
+	for (std::size_t c = 0; c < ModelCellCount(model) && c < 64; c++) {
+		char *bounds = nullptr, *json = nullptr;
+		ModelDescribeCell(model, c, &bounds, &json, TrackedAllocate);
+	}
+}
+
 struct Fixture {
-	IntervalCover *cover[2];
-	ReleaseModel *model[2];
+	Model model[2];  // thresholds(x), ranges(x) over the public values kCuts (bin j - 1 holds w_j)
 };
 
 Fixture *
 MakeFixture()
 {
 	Fixture *f = new Fixture;
-	const char *classes[2] = {"thresholds(x)", "ranges(x)"};
-	for (int i = 0; i < 2; i++) {
-		f->cover[i] = new IntervalCover(ParseQueryClass(classes[i]), NumericAxis::FromCuts(kCuts), 1000000);
-		const std::size_t cells = f->cover[i]->CellCount();
-		std::vector<double> synthetic(cells, 1.0 / double(cells));
-		f->model[i] = LoadReleaseModel(classes[i], kCuts.data(), kCuts.size(), synthetic.data(), cells, 1000);
-	}
+	f->model[0].reset(DefineModel("thresholds(x)", kCuts));
+	f->model[1].reset(DefineModel("ranges(x)", kCuts));
 	return f;
 }
 
@@ -243,60 +350,52 @@ Holds(Comparison op, double x, double v, double upper)
 	Fail("unknown comparison");
 }
 
-std::string
-FormatForRender(double value, const void *)
-{
-	return FormatFloat8(value);
-}
-
+// The query's labeling of the public values against the projected cover query's, read from its rendered text.
 void
 CheckProjection(const Fixture &f, int which, const QueryText &query, const std::vector<double> &values,
                 const std::string &text)
 {
-	const IntervalCover &cover = *f.cover[which];
+	const ReleaseModel *model = f.model[which].get();
 	std::size_t q = 0;
-	if (!Try("IntervalCover::Project", [&] { q = cover.Project(query, values); }))
+	if (!Try("ModelProject", [&] { q = EngineProject(model, text.c_str()); }))
 		return;
-	if (q >= cover.QueryCount())
+	if (q >= ModelCoverSize(model))
 		Fail("projection outside the cover", text);
-	// Oracle: the cover query labels every public value w_j (bin j-1) as the query does.
-	const CellInterval &iv = cover.Cells(q);
-	for (std::size_t j = 0; j < kCuts.size(); j++) {
-		bool in_query = true;
-		std::size_t next = 0;
-		for (const Condition &c : query.conditions) {
-			const double v = values[next++];
-			const double upper = c.op == Comparison::Between ? values[next++] : 0.0;
-			in_query = in_query && Holds(c.op, kCuts[j], v, upper);
-		}
-		const bool in_cover = !iv.empty() && iv.lo <= std::int32_t(j) && std::int32_t(j) <= iv.hi;
-		if (in_query != in_cover)
-			Fail("projection labels a public value differently from the query",
-			     text + " [class " + std::to_string(which) + ", public value " + FormatFloat8(kCuts[j]) +
-			         ", cover query " + std::to_string(q) + "]");
-	}
-	// The engine's path agrees (it parses the text itself: stop at an embedded NUL as a C string would).
-	std::size_t q2 = 0;
-	if (!Try("ModelProjectNumericQuery", [&] { q2 = ModelProjectNumericQuery(f.model[which], text.c_str()); }))
-		Fail("engine refused a query the cover accepted", text);
-	if (q2 != q)
-		Fail("engine and cover projections differ", text);
-	const double answer = ModelAnswer(f.model[which], q);
+	const double answer = ModelAnswer(model, q);
 	if (!(answer >= 0.0 && answer <= 1.0))
 		Fail("answer outside [0, 1]", text);
-	(void) ModelCoverQueryShape(f.model[which], q);
-	// The rendered cover query reads back as itself.
-	const std::string rendered = cover.Render(q, FormatForRender, nullptr);
-	if (rendered.find("IS NOT NULL") == std::string::npos) {
-		std::size_t back = 0;
-		if (!Try("reparse rendered", [&] { back = ModelProjectNumericQuery(f.model[which], rendered.c_str()); }))
-			Fail("rendered cover query does not parse", rendered);
-		if (back != q)
-			Fail("rendered cover query projects elsewhere", rendered + " <- " + text);
+	const std::string rendered = ModelRenderQuery(model, q, TrackedAllocate);
+	QueryText cover;
+	if (!Try("parse rendered", [&] { cover = ParseQueryText(rendered); }))
+		Fail("rendered cover query does not parse", rendered);
+	std::vector<double> cover_values;
+	for (const Condition &c : cover.conditions) {
+		cover_values.push_back(NumericLiteralValue(c.value));
+		if (c.op == Comparison::Between)
+			cover_values.push_back(NumericLiteralValue(c.upper));
 	}
+	const auto labels = [](const QueryText &qt, const std::vector<double> &vals, double x) {
+		bool in = true;
+		std::size_t next = 0;
+		for (const Condition &c : qt.conditions) {
+			const double v = vals[next++];
+			const double upper = c.op == Comparison::Between ? vals[next++] : 0.0;
+			in = in && Holds(c.op, x, v, upper);
+		}
+		return in;
+	};
+	// Oracle: at the finest granularity the cover query labels every public value as the query does.
+	for (std::size_t j = 0; j < kCuts.size(); j++)
+		if (labels(query, values, kCuts[j]) != labels(cover, cover_values, kCuts[j]))
+			Fail("projection labels a public value differently from the query",
+			     text + " [class " + std::to_string(which) + ", public value " + FormatFloat8(kCuts[j]) +
+			         ", cover query " + rendered + "]");
+	std::size_t back = 0;
+	if (!Try("reparse rendered", [&] { back = EngineProject(model, rendered.c_str()); }))
+		Fail("rendered cover query does not project", rendered);
+	if (back != q)
+		Fail("rendered cover query projects elsewhere", rendered + " <- " + text);
 }
-
-#endif  // PAP_FUZZ_PARSERS_ONLY
 
 // The parser steps: class texts, the query text and its literals. Returns whether the query parsed with every
 // literal numeric (values then holds them in reading order).
@@ -353,39 +452,22 @@ FuzzParsers(std::string_view input, QueryText &query, std::vector<double> &value
 	return numeric;
 }
 
-#ifndef PAP_FUZZ_PARSERS_ONLY
 void
 FuzzOne(const Fixture &f, std::string_view input)
 {
 	const std::string text(input);  // for the C-string entry points (stops at the first NUL)
 
-	// --- class texts (the parsers' own steps run in FuzzParsers) ---
-	Try("ParseQueryClass", [&] {
-		const QueryClass cls = ParseQueryClass(input);
-		const QueryClass again = ParseQueryClass(cls.Text());  // canonical text is stable
-		if (again.Text() != cls.Text() || again.column != cls.column || again.kind != cls.kind)
-			Fail("canonical class text does not read back", text + " -> " + cls.Text());
-	});
-	Try("ParseClassForDefine", [&] {
-		const ParsedClass pc = ParseClassForDefine(text.c_str(), TrackedAllocate);
-		if (pc.canonical_text == nullptr || pc.column == nullptr)
-			Fail("ParseClassForDefine returned NULL");
-	});
-	Try("BuildDefinedRelease", [&] {
-		const double values[3] = {1.5, 10.0, kInf};
-		const std::int64_t counts[3] = {2, 3, 1};
-		const DefinedRelease d = BuildDefinedRelease(text.c_str(), values, counts, 3, 1, 1000, TrackedAllocate);
-		if (d.cut_count != 3 || d.public_rows != 7)
-			Fail("BuildDefinedRelease miscounted", text);
-	});
-	Try("LoadReleaseModel", [&] {
-		const std::size_t cells = kCuts.size() + 2;
-		std::vector<double> synthetic(cells, 1.0 / double(cells));
-		ReleaseModel *m = LoadReleaseModel(text.c_str(), kCuts.data(), kCuts.size(), synthetic.data(), cells, 10);
-		FreeReleaseModel(m);
-	});
+	// --- class texts (the parsers' own steps run in FuzzParsers): a whole definition over a fixed table ---
+	const std::vector<double> few = {1.5, 10.0, kInf};
+	for (const std::vector<double> *values : {&kCuts, &few}) {
+		Try("DefineModel", [&] {
+			const Model model(DefineModel(text.c_str(), *values));
+			CheckRenderRoundTrip(model.get(), text);
+		});
+	}
 	Try("ParseMechanism", [&] { (void) ParseMechanism(text.c_str()); });
 	Try("ParseUniformPrior", [&] { (void) ParseUniformPrior(text.c_str()); });
+	Try("ParseGranularity", [&] { (void) ParseGranularity(text.c_str()); });
 
 	// --- query texts ---
 	QueryText query;
@@ -393,25 +475,11 @@ FuzzOne(const Fixture &f, std::string_view input)
 	const bool numeric = FuzzParsers(input, query, values);
 	if (query.conditions.empty())
 		return;
-
-	// The temporal path: literals handed out one by one, values supplied by the caller.
-	Try("ParseQueryForModel", [&] {
-		ParsedQuery *pq = ParseQueryForModel(text.c_str());
-		const std::size_t n = ParsedQueryLiteralCount(pq);
-		std::vector<double> axis(n, 0.0);
-		for (std::size_t i = 0; i < n; i++)
-			(void) ParsedQueryLiteral(pq, i);
-		Try("ModelProjectParsedQuery", [&] { (void) ModelProjectParsedQuery(f.model[1], pq, axis.data()); });
-		FreeParsedQuery(pq);
-	});
-
 	if (!numeric || text.size() != input.size())
 		return;  // not a numeric query, or an embedded NUL the C-string path would cut
 	for (int which = 0; which < 2; which++)
 		CheckProjection(f, which, query, values, text);
 }
-
-#endif  // PAP_FUZZ_PARSERS_ONLY
 
 }  // namespace
 
@@ -420,14 +488,8 @@ LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
 	const std::string_view input(reinterpret_cast<const char *>(data), size);
 	try {
-#ifdef PAP_FUZZ_PARSERS_ONLY
-		QueryText query;
-		std::vector<double> values;
-		(void) FuzzParsers(input, query, values);
-#else
 		static Fixture *fixture = MakeFixture();
 		FuzzOne(*fixture, input);
-#endif
 	} catch (const std::exception &e) {
 		FreeAllocations();
 		Fail("exception other than pap::core::Error", e.what());

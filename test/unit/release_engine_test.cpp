@@ -1022,7 +1022,7 @@ TEST_F(ReleaseEngine, PredicatesMerge)
 	EXPECT_EQ(Project(model.get(), "  x <= 9.5 "), Project(model.get(), "x < 10"));
 	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, Project(model.get(), "x <= 9"));
 	std::string json;
-	EXPECT_EQ(Describe(model.get(), 2, &json), "(x < 10) AND NOT (y > 5)");
+	EXPECT_EQ(Describe(model.get(), 2, &json), "(x < 10) IS TRUE AND (y > 5) IS NOT TRUE");
 	EXPECT_EQ(json, "{\"x < 10\": true, \"y > 5\": false}");
 
 	// The private scan reads the stored predicates.
@@ -1128,7 +1128,7 @@ TEST_F(ReleaseEngine, RunIsReproducibleForASeedAndDependsOnIt)
 	priv.Add({Null(), Num(1)}, 100);
 	for (const char *cls : {"thresholds(x)", "ranges(x)", "boxes(x, y)"}) {
 		SCOPED_TRACE(cls);
-		const Release r = Define(pub, cls, Granularity::Alpha, 0.3);
+		const Release r = Define(pub, cls);
 		const GridPoints points = PrivateScan(r, priv);
 		const std::size_t cells = std::size_t(r.summary.cell_count);
 		const RunSummary a = RunOn(r, points, 12345, Plan(r, 1.0));
@@ -1225,10 +1225,9 @@ TEST_F(ReleaseEngine, RunRejectsBadRequests)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, LoadReleaseModel(corrupt, uniform.data(), uniform.size(), 1));
 }
 
-// DISABLED: a stored cover_size below the class's cover is catalog corruption, but RunRelease builds the cover
-// with max_queries = plan.cover_size (release_engine.cpp RunRelease, MakeReleaseCover(r.plan.cover_size)), so
-// the cover's own limit check reports LimitExceeded, with a hint to the user, before the Internal mismatch check.
-TEST_F(ReleaseEngine, DISABLED_RunReportsASmallerStoredCoverAsInternal)
+// A stored cover_size below the class's cover is catalog corruption: an internal error, not a limit the user
+// could raise.
+TEST_F(ReleaseEngine, RunReportsASmallerStoredCoverAsInternal)
 {
 	const Table pub = NumericTable();
 	const Release r = Define(pub, "thresholds(x)");
