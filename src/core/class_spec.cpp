@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/value_format.hpp"
 #include "core/query_text.hpp"
 #include "core/text_lexer.hpp"
 
@@ -358,17 +359,6 @@ std::string FormatWeight(double value)
 	return std::string(buf, result.ptr);
 }
 
-std::string QuoteString(std::string_view text)
-{
-	std::string out = "'";
-	for (const char c : text) {
-		if (c == '\'') out += '\'';
-		out += c;
-	}
-	out += '\'';
-	return out;
-}
-
 }  // namespace
 
 const char *ClassKindName(ClassKind kind)
@@ -410,7 +400,7 @@ std::string ClassSpec::CanonicalText() const
 	case ClassKind::Predicates:
 		for (std::size_t i = 0; i < predicates.size(); ++i) {
 			if (i > 0) out += ", ";
-			out += QuoteString(predicates[i]);
+			out += QuoteLiteral(predicates[i]);
 		}
 		break;
 	default:
