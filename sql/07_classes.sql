@@ -168,3 +168,10 @@ RESET extra_float_digits;
 SET extra_float_digits = 0;
 CALL pap.run_release('m_settings', 0.5);
 SELECT pap.answer('m_settings', 'hours = 42') = pap.answer('m_settings', 'hours = 42.0') AS same_category;
+
+-- the synthetic data as a private summary others can query with plain SQL
+CREATE MATERIALIZED VIEW m2_summary AS SELECT * FROM pap.synthetic('m2');
+SELECT columns->>'sex' AS sex, round(sum(count)) AS estimated_rows
+  FROM m2_summary GROUP BY 1 ORDER BY 1;
+SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'halfspaces(income, hours; [1, 0], [8, -0])');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE

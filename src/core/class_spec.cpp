@@ -4,7 +4,9 @@
 // of loops, never recursive, and stops at a limit as soon as it is passed, so every input takes linear time.
 #include "core/class_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <system_error>
 #include <utility>
 
@@ -360,6 +362,22 @@ std::string FormatWeight(double value)
 }
 
 }  // namespace
+
+double PositiveMultiple(const std::vector<double> &v, const std::vector<double> &w)
+{
+	if (v.size() != w.size() || w.empty()) return 0.0;
+	std::size_t largest = 0;
+	double scale = 0.0;
+	for (std::size_t i = 0; i < w.size(); ++i) {
+		if (std::fabs(w[i]) > std::fabs(w[largest])) largest = i;
+		scale = std::max(scale, std::fabs(v[i]));
+	}
+	const double lambda = v[largest] / w[largest];
+	if (!(lambda > 0.0) || !std::isfinite(lambda)) return 0.0;
+	for (std::size_t i = 0; i < w.size(); ++i)
+		if (!(std::fabs(v[i] - lambda * w[i]) <= 1e-12 * scale)) return 0.0;
+	return lambda;
+}
 
 const char *ClassKindName(ClassKind kind)
 {

@@ -58,6 +58,11 @@ struct ClassSpec {
 bool operator==(const ClassSpec &a, const ClassSpec &b);
 bool operator!=(const ClassSpec &a, const ClassSpec &b);
 
+// lambda > 0 when v = lambda * w up to a relative 1e-12 of v's largest weight (a positive multiple: the same
+// half-spaces w.x <= t), else 0. Used to refuse parallel directions and to match a query's
+// coefficients to a direction (halfspace_cover.hpp).
+double PositiveMultiple(const std::vector<double> &v, const std::vector<double> &w);
+
 // Parses and validates a class text; see the error contract above.
 ClassSpec ParseClassSpec(std::string_view text);
 

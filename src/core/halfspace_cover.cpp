@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
@@ -11,6 +12,31 @@
 #include "core/value_format.hpp"
 
 namespace pap::core {
+
+void
+RequireDistinctDirections(const ClassSpec &spec)
+{
+	const std::vector<std::vector<double>> &w = spec.directions;
+	std::vector<std::vector<double>> unit(w.size());
+	for (std::size_t d = 0; d < w.size(); d++) {
+		double scale = 0.0;
+		for (double x : w[d])
+			scale = std::max(scale, std::fabs(x));
+		for (double x : w[d])
+			unit[d].push_back(scale > 0.0 ? x / scale : x);
+	}
+	std::vector<std::size_t> order(w.size());
+	std::iota(order.begin(), order.end(), std::size_t(0));
+	std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return unit[a] < unit[b]; });
+	for (std::size_t i = 1; i < order.size(); i++) {
+		const std::size_t a = std::min(order[i - 1], order[i]), b = std::max(order[i - 1], order[i]);
+		if (PositiveMultiple(w[b], w[a]) > 0.0)
+			throw Error(ErrorKind::InvalidParameter,
+			            "direction " + std::to_string(b + 1) + " of " + spec.CanonicalText() +
+			                " is a positive multiple of direction " + std::to_string(a + 1),
+			            "Both give the same half-spaces w.x <= t.", "List each direction once.");
+	}
+}
 
 namespace {
 
@@ -70,6 +96,7 @@ HalfspaceCover::HalfspaceCover(const CoverInput &input)
 	const ClassSpec &spec = *input.spec;
 	if (spec.kind != ClassKind::Halfspaces)
 		throw Error(ErrorKind::Internal, "halfspace cover built for another class");
+	RequireDistinctDirections(spec);
 	class_text_ = spec.CanonicalText();
 	columns_ = spec.columns;
 	directions_ = spec.directions;
@@ -232,22 +259,9 @@ HalfspaceCover::Project(std::string_view, const QueryText *parsed, const std::ve
 			x = -x;
 		t = -t;
 	}
-	double scale = 0.0;
-	for (double x : v)
-		scale = std::max(scale, std::fabs(x));
-	for (std::size_t d = 0; d < directions_.size() && scale > 0.0; d++) {
-		const std::vector<double> &w = directions_[d];
-		std::size_t largest = 0;
-		for (std::size_t i = 1; i < w.size(); i++)
-			if (std::fabs(w[i]) > std::fabs(w[largest]))
-				largest = i;
-		const double lambda = v[largest] / w[largest];
-		if (!(lambda > 0.0) || !std::isfinite(lambda))
-			continue;
-		bool parallel = true;
-		for (std::size_t i = 0; i < w.size() && parallel; i++)
-			parallel = std::fabs(v[i] - lambda * w[i]) <= 1e-12 * scale;
-		if (parallel)
+	for (std::size_t d = 0; d < directions_.size(); d++) {
+		const double lambda = PositiveMultiple(v, directions_[d]);
+		if (lambda > 0.0)
 			return cover_of_[d][std::size_t(ThresholdIndex(d, t / lambda, strict))];
 	}
 	OutsideClass("The query's condition is not a threshold of one of the directions.");

@@ -119,6 +119,7 @@ public:
 				if (!column_types_[i])
 					throw Error(ErrorKind::Internal, "a column's type is unknown");
 			if (spec.kind == ClassKind::Halfspaces) {
+				RequireDistinctDirections(spec);  // before any scan of the public table
 				for (const std::vector<double> &w : spec.directions) {
 					ReleaseAxis axis;
 					axis.kind = AxisKind::Linear;

@@ -226,10 +226,16 @@ DefineModel(const char *class_text, const std::vector<double> &values)
 	const std::size_t predicates = DraftPredicateCount(d);
 	if (predicates > 0) {
 		(void) DraftPredicateLabelSql(d);
+		// As PostgreSQL would: a predicate's labels depend on its text (surrounding whitespace aside), so the same
+		// predicate listed twice labels the rows alike.
 		std::vector<std::int32_t> labels;
 		for (std::size_t row = 0; row < 2; row++)
-			for (std::size_t p = 0; p < predicates; p++)
-				labels.push_back(std::int32_t((row + p) % 2));
+			for (std::size_t p = 0; p < predicates; p++) {
+				std::string text = DraftPredicate(d, p);
+				text.erase(0, text.find_first_not_of(" \t\n\r\f\v"));
+				text.erase(text.find_last_not_of(" \t\n\r\f\v") + 1);
+				labels.push_back(std::int32_t((row + std::hash<std::string>{}(text)) % 2));
+			}
 		DraftMergePredicates(d, labels.data(), 2);
 	}
 	const std::size_t axes = DraftAxisCount(d);

@@ -1029,4 +1029,13 @@ TEST(Randomized, ParserReturnsValidSpecOrThrowsErrorOnAnyInput)
 }
 
 }  // namespace
+// PositiveMultiple: the same half-spaces (halfspace_cover_test.cpp tests the refusal of parallel directions).
+TEST(PositiveMultiple, OnlyPositiveScalings)
+{
+	EXPECT_EQ(PositiveMultiple({2, 4}, {1, 2}), 2.0);
+	EXPECT_EQ(PositiveMultiple({-2, -4}, {1, 2}), 0.0);
+	EXPECT_EQ(PositiveMultiple({1, 3}, {1, 2}), 0.0);
+	EXPECT_EQ(PositiveMultiple({8, -0.0}, {1, 0}), 8.0);
+}
+
 }  // namespace pap::core

@@ -110,18 +110,26 @@ RandomFixture(std::mt19937_64 &gen, bool coarse)
 	for (std::size_t i = 0; i < k; i++)
 		f.spec.columns.push_back(std::string(1, char('x' + i)));
 	const std::size_t directions = 1 + gen() % 4;
-	while (f.spec.directions.size() < directions) {
+	// Bounded: one column has only two distinct directions (w and -w).
+	for (int attempt = 0; attempt < 100 && f.spec.directions.size() < directions; attempt++) {
 		std::vector<double> w(k);
 		for (double &x : w)
 			x = double(int(gen() % 5) - 2);
 		if (std::all_of(w.begin(), w.end(), [](double x) { return x == 0; }))
 			continue;
+		// Parallel directions are refused (RequireDistinctDirections); opposite ones are distinct classes.
+		auto parallel_to_one = [&](const std::vector<double> &v) {
+			return std::any_of(f.spec.directions.begin(), f.spec.directions.end(),
+			                   [&](const std::vector<double> &u) { return PositiveMultiple(v, u) > 0.0; });
+		};
+		if (parallel_to_one(w))
+			continue;
 		f.spec.directions.push_back(w);
-		if (gen() % 4 == 0) {  // a parallel or an opposite direction right after it
-			const double scale = gen() % 2 ? 2.0 : -1.0;
+		if (gen() % 4 == 0) {  // the opposite direction right after it
 			for (double &x : w)
-				x = x * scale + 0.0;
-			f.spec.directions.push_back(w);
+				x = -x + 0.0;
+			if (!parallel_to_one(w))
+				f.spec.directions.push_back(w);
 		}
 	}
 	f.rows.resize(gen() % 12);
@@ -352,6 +360,22 @@ TEST(HalfspaceCover, RenderAndErrors)
 	ASSERT_EQ(ec->QueryCount(), 1u);
 	EXPECT_EQ(ec->Render(0), "1*x < '-Infinity'");
 	EXPECT_EQ(ProjectText(*ec, ec->Render(0)), 0u);
+}
+
+// Found by the fuzzer: halfspaces(x, y; [1, 0], [8, -0]) listed the same half-spaces under two directions, and a
+// cover query of the second rendered as a query that projects onto the first.
+TEST(HalfspaceCover, ParallelDirectionsAreRefused)
+{
+	for (const char *text : {"halfspaces(x, y; [1, 0], [8, -0])", "halfspaces(x, y; [1, 2], [0, 1], [0.5, 1])"}) {
+		try {
+			RequireDistinctDirections(ParseClassSpec(text));
+			ADD_FAILURE() << text << " was accepted";
+		} catch (const Error &e) {
+			EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter) << text;
+			EXPECT_NE(std::string(e.what()).find("positive multiple"), std::string::npos) << e.what();
+		}
+	}
+	EXPECT_NO_THROW(RequireDistinctDirections(ParseClassSpec("halfspaces(x, y; [1, 2], [-1, -2], [2, 1])")));
 }
 
 }  // namespace
