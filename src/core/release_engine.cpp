@@ -185,23 +185,21 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	if (std::int64_t(cells) != r.plan.cell_count || std::int64_t(cover->QueryCount()) != r.plan.cover_size)
 		throw Error(ErrorKind::Internal, "stored release does not match its class");
 
-	// The private rows, two ways: their grid points (exact true answers, also outside a public support) and the
-	// domain histogram the mechanism's synthetic data lives on.
+	// The private rows enter only as the exact counts of the cover queries (and n), computed from their own grid
+	// points by groups: on a public-support domain a row outside the support still counts in every true answer.
 	const std::size_t d = layout.axes.size();
 	const std::vector<std::int32_t> points(r.private_points, r.private_points + r.private_point_count * d);
 	const CellDomain private_domain = CellDomain::Explicit(layout.Radices(), points);
-	std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0), histogram(cells, 0);
+	std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0);
 	std::int64_t n = 0;
 	for (std::size_t i = 0; i < r.private_point_count; i++) {
 		const std::int64_t rows = r.private_rows[i];
 		if (rows < 0)
 			throw Error(ErrorKind::Internal, "negative private row count");
-		const std::size_t at = private_domain.CellOf(points.data() + i * d);
-		const std::size_t cell = domain.CellOf(points.data() + i * d);
-		if (at >= private_cells.size() || cell >= cells)
+		const std::size_t at = private_domain.CellOf(points.data() + i * d);  // Internal outside the axes
+		if (at >= private_cells.size())
 			throw Error(ErrorKind::Internal, "a private grid point has no cell");
 		private_cells[at] += rows;
-		histogram[cell] += rows;
 		n += rows;
 	}
 	std::vector<std::int64_t> truth;
