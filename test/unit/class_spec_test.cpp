@@ -20,6 +20,7 @@
 
 #include "core/errors.hpp"
 #include "core/query_text.hpp"
+#include "test_support.hpp"
 
 namespace pap::core {
 namespace {
@@ -960,34 +961,7 @@ TEST(Randomized, ParserReturnsValidSpecOrThrowsErrorOnAnyInput)
 	std::size_t returned = 0;
 	std::size_t kinds[3] = {0, 0, 0};
 	for (int i = 0; i < 100000; ++i) {
-		std::string text;
-		if (i % 4 == 0) {
-			const std::size_t length = rng() % 24;
-			for (std::size_t k = 0; k < length; ++k) text += random_byte();
-		} else {
-			text = seeds[rng() % seeds.size()];
-			const int mutations = 1 + static_cast<int>(rng() % 3);
-			for (int m = 0; m < mutations; ++m) {
-				const std::size_t at = text.empty() ? 0 : rng() % (text.size() + 1);
-				switch (rng() % 5) {
-				case 0:  // insert
-					text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), random_byte());
-					break;
-				case 1:  // delete
-					if (at < text.size()) text.erase(at, 1);
-					break;
-				case 2:  // replace
-					if (at < text.size()) text[at] = random_byte();
-					break;
-				case 3:  // truncate
-					text.resize(at);
-					break;
-				default:  // duplicate a slice
-					if (at < text.size()) text.insert(at, text.substr(at, 1 + rng() % 8));
-					break;
-				}
-			}
-		}
+		const std::string text = test::MutatedText(i, 4, 3, rng, seeds, random_byte);
 		try {
 			const ClassSpec s = ParseClassSpec(text);
 			++returned;

@@ -1,6 +1,7 @@
 // Tests of the class and query text parsers: accepted forms, exact error kinds and positions for malformed
 // input, and a randomized check that no byte sequence makes them do anything but return or throw Error.
 #include "core/query_text.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -882,34 +883,7 @@ TEST(Randomized, ParsersReturnOrThrowErrorOnAnyInput)
 		return grammar[rng() % grammar.size()];
 	};
 	for (int i = 0; i < 100000; ++i) {
-		std::string text;
-		if (i % 2 == 0) {
-			const std::size_t length = rng() % 24;
-			for (std::size_t k = 0; k < length; ++k) text += random_byte();
-		} else {
-			text = seeds[rng() % seeds.size()];
-			const int mutations = 1 + static_cast<int>(rng() % 4);
-			for (int m = 0; m < mutations; ++m) {
-				const std::size_t at = text.empty() ? 0 : rng() % (text.size() + 1);
-				switch (rng() % 5) {
-				case 0:  // insert
-					text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), random_byte());
-					break;
-				case 1:  // delete
-					if (at < text.size()) text.erase(at, 1);
-					break;
-				case 2:  // replace
-					if (at < text.size()) text[at] = random_byte();
-					break;
-				case 3:  // truncate
-					text.resize(at);
-					break;
-				default:  // duplicate a slice
-					if (at < text.size()) text.insert(at, text.substr(at, 1 + rng() % 8));
-					break;
-				}
-			}
-		}
+		const std::string text = test::MutatedText(i, 2, 4, rng, seeds, random_byte);
 		MustReturnOrThrowError(ParseQueryText, check_query, text);
 		MustReturnOrThrowError(ParseClassText, check_class, text);
 		// Every literal position points at the literal as written.

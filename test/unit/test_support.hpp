@@ -116,4 +116,43 @@ ProbeValues()
 	return probes;
 }
 
+// A text for the parsers' robustness tests: with probability 1/random_every a random string of up to 23 bytes,
+// else a seed with 1..max_mutations edits (insert, delete, replace, truncate, duplicate a slice). random_byte
+// draws the bytes; the draws from rng are those the tests were written with, so their sequences are unchanged.
+template <typename Rng, typename RandomByte>
+std::string
+MutatedText(int i, int random_every, int max_mutations, Rng &rng, const std::vector<std::string> &seeds,
+            RandomByte &&random_byte)
+{
+	std::string text;
+	if (i % random_every == 0) {
+		const std::size_t length = rng() % 24;
+		for (std::size_t k = 0; k < length; ++k) text += random_byte();
+		return text;
+	}
+	text = seeds[rng() % seeds.size()];
+	const int mutations = 1 + static_cast<int>(rng() % std::uint64_t(max_mutations));
+	for (int m = 0; m < mutations; ++m) {
+		const std::size_t at = text.empty() ? 0 : rng() % (text.size() + 1);
+		switch (rng() % 5) {
+		case 0:  // insert
+			text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), random_byte());
+			break;
+		case 1:  // delete
+			if (at < text.size()) text.erase(at, 1);
+			break;
+		case 2:  // replace
+			if (at < text.size()) text[at] = random_byte();
+			break;
+		case 3:  // truncate
+			text.resize(at);
+			break;
+		default:  // duplicate a slice
+			if (at < text.size()) text.insert(at, text.substr(at, 1 + rng() % 8));
+			break;
+		}
+	}
+	return text;
+}
+
 }  // namespace pap::core::test
