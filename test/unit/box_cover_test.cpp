@@ -122,35 +122,12 @@ Build(const ClassSpec &spec, const std::vector<ReleaseAxis> &axes, std::size_t l
 	return MakeBoxCover(CoverInput{&spec, &axes, nullptr, nullptr, nullptr, limit});
 }
 
-struct Query {
-	QueryText text;
-	std::vector<LiteralValue> literals;
-};
+using Query = test::ProjectedQuery;
 
 void
 AddCondition(Query &query, std::size_t a, Comparison op, double c, double c2 = 0.0)
 {
-	Condition cond;
-	cond.column = kColumns[a];
-	cond.op = op;
-	query.text.conditions.push_back(cond);
-	query.literals.push_back(LiteralValue{c, {}});
-	if (op == Comparison::Between)
-		query.literals.push_back(LiteralValue{c2, {}});
-}
-
-bool
-Compare(Comparison op, double v, double c, double c2)
-{
-	switch (op) {
-	case Comparison::LessEqual: return PgLe(v, c);
-	case Comparison::Less: return PgLt(v, c);
-	case Comparison::GreaterEqual: return PgLe(c, v);
-	case Comparison::Greater: return PgLt(c, v);
-	case Comparison::Equal: return PgEq(v, c);
-	case Comparison::Between: return PgLe(c, v) && PgLe(v, c2);
-	}
-	return false;
+	test::AddNumericCondition(query, kColumns[a], op, c, c2);
 }
 
 // only_axis: judge only the conditions on that column (the per-axis query), else all of them.
@@ -164,7 +141,7 @@ Satisfies(const Query &query, const Row &p, std::optional<std::size_t> only_axis
 		const std::size_t a = std::size_t(std::find(kColumns.begin(), kColumns.end(), c.column) - kColumns.begin());
 		if (only_axis && a != *only_axis)
 			continue;
-		if (!p[a] || !Compare(c.op, *p[a], c1, c2))
+		if (!p[a] || !test::SatisfiesAsPostgres(c.op, *p[a], c1, c2))
 			return false;
 	}
 	return true;

@@ -85,36 +85,12 @@ Build(const ClassSpec &spec, const ReleaseAxis &axis, std::size_t limit = kNoLim
 	return MakeIntervalCover(CoverInput{&spec, &axes, nullptr, nullptr, nullptr, limit});
 }
 
-// A conjunction with its literal values, as the glue hands it to Project.
-struct Query {
-	QueryText text;
-	std::vector<LiteralValue> literals;
-};
+using Query = test::ProjectedQuery;
 
 void
 AddCondition(Query &query, Comparison op, double c, double c2 = 0.0)
 {
-	Condition cond;
-	cond.column = "x";
-	cond.op = op;
-	query.text.conditions.push_back(cond);
-	query.literals.push_back(LiteralValue{c, {}});
-	if (op == Comparison::Between)
-		query.literals.push_back(LiteralValue{c2, {}});
-}
-
-bool
-Compare(Comparison op, double v, double c, double c2)
-{
-	switch (op) {
-	case Comparison::LessEqual: return PgLe(v, c);
-	case Comparison::Less: return PgLt(v, c);
-	case Comparison::GreaterEqual: return PgLe(c, v);
-	case Comparison::Greater: return PgLt(c, v);
-	case Comparison::Equal: return PgEq(v, c);
-	case Comparison::Between: return PgLe(c, v) && PgLe(v, c2);
-	}
-	return false;
+	test::AddNumericCondition(query, "x", op, c, c2);
 }
 
 bool
@@ -124,7 +100,7 @@ Satisfies(const Query &query, double v)
 	for (const Condition &c : query.text.conditions) {
 		const double c1 = query.literals[next++].number;
 		const double c2 = c.op == Comparison::Between ? query.literals[next++].number : 0.0;
-		if (!Compare(c.op, v, c1, c2))
+		if (!test::SatisfiesAsPostgres(c.op, v, c1, c2))
 			return false;
 	}
 	return true;

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "core/cover.hpp"
 #include "core/errors.hpp"
+#include "core/query_text.hpp"
 
 namespace pap::core::test {
 
@@ -114,6 +116,40 @@ ProbeValues()
 	                 std::numeric_limits<double>::lowest(), std::numeric_limits<double>::denorm_min()})
 		probes.push_back(v);
 	return probes;
+}
+
+// A conjunction with its literal values, as the glue hands it to Cover::Project.
+struct ProjectedQuery {
+	QueryText text;
+	std::vector<LiteralValue> literals;
+};
+
+// Appends "column op c" (BETWEEN c AND c2) with its numeric literal values.
+inline void
+AddNumericCondition(ProjectedQuery &query, const std::string &column, Comparison op, double c, double c2 = 0.0)
+{
+	Condition cond;
+	cond.column = column;
+	cond.op = op;
+	query.text.conditions.push_back(cond);
+	query.literals.push_back(LiteralValue{c, {}});
+	if (op == Comparison::Between)
+		query.literals.push_back(LiteralValue{c2, {}});
+}
+
+// Whether a non-NULL value v satisfies "v op c" (BETWEEN c AND c2) in PostgreSQL's float8 order.
+inline bool
+SatisfiesAsPostgres(Comparison op, double v, double c, double c2)
+{
+	switch (op) {
+	case Comparison::LessEqual: return PgLe(v, c);
+	case Comparison::Less: return PgLt(v, c);
+	case Comparison::GreaterEqual: return PgLe(c, v);
+	case Comparison::Greater: return PgLt(c, v);
+	case Comparison::Equal: return PgEq(v, c);
+	case Comparison::Between: return PgLe(c, v) && PgLe(v, c2);
+	}
+	return false;
 }
 
 // A text for the parsers' robustness tests: with probability 1/random_every a random string of up to 23 bytes,
