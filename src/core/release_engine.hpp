@@ -141,6 +141,9 @@ struct RunRequest {
 	std::int64_t seed;                      // >= 0: deterministic noise for tests (not private); < 0: secure
 	FillSecureBytes fill_secure;            // the secure source when seed < 0
 	InterruptCheck interrupted;
+	// Benchmarks only (pap_release.reference_workload): the mechanism reads the cover through ReferenceWorkload,
+	// the straightforward query-by-query implementation, instead of the grouped ProductWorkload. Same output.
+	bool reference_workload;
 };
 
 struct RunSummary {

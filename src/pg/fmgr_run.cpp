@@ -289,6 +289,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.seed = seeded ? seed : -1;
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
+		req.reference_workload = false;
 		pap::core::RunSummary out;
 		PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
 		CHECK_FOR_INTERRUPTS();
