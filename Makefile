@@ -78,12 +78,12 @@ clean-robustness:
 	rm -f $(UNIT_SAN_BIN) $(FUZZ_BIN)
 .PHONY: clean-robustness
 
-# Empirical privacy audit of PMW and its sparse vector (docs/audit.md): `audit` is the bounded run for CI
-# (2e5 runs per side), `audit-full` the full one (1e6 runs per side). Exit status 1 on a violation or a missed
-# broken variant.
-AUDIT_SRCS = test/audit/sparse_vector_audit.cpp
-AUDIT_BIN  = test/audit/sparse_vector_audit
-$(AUDIT_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(AUDIT_SRCS)
+# Empirical privacy audit of PMW, its sparse vector, MWEM, identity, hierarchical and their histogram noise
+# (docs/audit.md): `audit` is the bounded run for CI (2e5 runs per side), `audit-full` the full one (1e6 runs per
+# side). Exit status 1 on a violation or a missed broken variant.
+AUDIT_SRCS = $(sort $(wildcard test/audit/*.cpp))
+AUDIT_BIN  = test/audit/privacy_audit
+$(AUDIT_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(AUDIT_SRCS) $(wildcard test/audit/*.hpp)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(CORE_SRCS) $(AUDIT_SRCS) -pthread -o $@
 audit: $(AUDIT_BIN)
 	$(AUDIT_BIN)
@@ -92,7 +92,7 @@ audit-full: $(AUDIT_BIN)
 .PHONY: audit audit-full
 clean: clean-audit
 clean-audit:
-	rm -f $(AUDIT_BIN)
+	rm -f $(AUDIT_BIN) test/audit/sparse_vector_audit
 .PHONY: clean-audit
 
 clean: clean-unit

@@ -156,6 +156,31 @@ CREATE FUNCTION pap.category_index(categories pg_catalog.text[], value pg_catalo
 	AS 'MODULE_PATHNAME', 'pap_category_index' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.category_index(pg_catalog.text[], pg_catalog.text) IS 'bin of a value on a categorical axis: its position among the categories (sorted by bytes), the "other" bin after them, or the NULL bin last';
 
+-- pap.grid_counts: rows per grid point key, the private scan's one aggregate (src/pg/fmgr_grid_counts.cpp). Its
+-- support functions take or return internal, so SQL cannot call them directly.
+CREATE FUNCTION pap.grid_counts_transfn(state internal, key pg_catalog.int8) RETURNS internal
+	AS 'MODULE_PATHNAME', 'pap_grid_counts_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION pap.grid_counts_combinefn(state internal, other internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'pap_grid_counts_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION pap.grid_counts_serialfn(state internal) RETURNS pg_catalog.bytea
+	AS 'MODULE_PATHNAME', 'pap_grid_counts_serialfn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.grid_counts_deserialfn(bytes pg_catalog.bytea, unused internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'pap_grid_counts_deserialfn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.grid_counts_finalfn(state internal) RETURNS pg_catalog.int8[]
+	AS 'MODULE_PATHNAME', 'pap_grid_counts_finalfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE pap.grid_counts(key pg_catalog.int8) (
+	SFUNC = pap.grid_counts_transfn,
+	STYPE = internal,
+	SSPACE = 65536,
+	COMBINEFUNC = pap.grid_counts_combinefn,
+	SERIALFUNC = pap.grid_counts_serialfn,
+	DESERIALFUNC = pap.grid_counts_deserialfn,
+	FINALFUNC = pap.grid_counts_finalfn,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE pap.grid_counts(pg_catalog.int8) IS 'rows per distinct non-NULL key, as [key0, rows0, key1, rows1, ...] sorted by key';
+
 --------------------------------------------------------------------------------------------------------------
 -- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes
 -- are made in C as the owner of schema pap, with fully qualified SQL. Catalog writers pin search_path; the
@@ -190,11 +215,12 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT cutoff pg_catalog.int8, OUT cutoff_suffices pg_catalog.bool,
                          OUT threshold pg_catalog.float8,
                          OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
-                         OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4)
+                         OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
+                         OUT predictions pg_catalog.jsonb)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
-	'the parameters a run would choose and its predicted error, beside the sizes the source papers require; free: reads no private row';
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted error, and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
 
 CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
                                  mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public')
@@ -202,14 +228,14 @@ CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8
 COMMENT ON PROCEDURE pap.run_release(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'runs a release: commits the budget charge, then reads the private table once and stores the private answers';
 
-CREATE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text) RETURNS pg_catalog.float8
-	AS 'MODULE_PATHNAME', 'pap_answer' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION pap.answer(pg_catalog.text, pg_catalog.text) IS
-	'released answer to a query of the release''s class, as a fraction of the private rows; free';
+CREATE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT false)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+	'released answer to a query of the release''s class, as a fraction of the private rows (refine: a bin a bound cuts through counts with the share of its public rows on the query''s side); free';
 
-CREATE FUNCTION pap.answer_count(name pg_catalog.text, query pg_catalog.text) RETURNS pg_catalog.float8
-	AS 'MODULE_PATHNAME', 'pap_answer_count' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION pap.answer_count(pg_catalog.text, pg_catalog.text) IS
+CREATE FUNCTION pap.answer_count(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT false)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_count' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_count(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
 	'released answer to a query of the release''s class, as an estimated number of private rows; free';
 
 CREATE FUNCTION pap.answers(name pg_catalog.text, OUT cover_query pg_catalog.int8, OUT query pg_catalog.text,

@@ -50,8 +50,13 @@ step sql pg_virtualenv -t -v 15 make -s installcheck
 [ -f regression.diffs ] && head -c 20000 regression.diffs
 [ -f output_iso/regression.diffs ] && head -c 20000 output_iso/regression.diffs
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
+# Two extra local servers hold partitions of the private table as postgres_fdw foreign tables (docs/distributed.md).
+step multiserver pg_virtualenv -t -v 15 bash test/multiserver/run_multiserver_test.sh
 # Real data, bounded (1000 random boxes): prints max and mean errors of two multi-column releases (docs/experiments.md).
 step experiment-classes bash scripts/experiments/classes.sh
+# The accuracy harness, reduced (one repetition, two epsilons): it must complete and its outputs be well formed
+# (bash eval/run.sh runs the full experiment).
+step eval-ci env PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
 
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -26,6 +26,6 @@ SELECT pap.cell_index('{1,2,3}', NULL) AS null_cell, pap.cell_index('{1,2,3}', '
 SELECT pap.cell_index(NULL, 1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.axis_value(date '2000-01-02') AS one_day_in_microseconds, pap.axis_value('infinity'::date) AS end_of_time;
--- the private scan is one GROUP BY the planner may parallelise (the cell function is parallel safe)
+-- the private scan is one aggregate the planner may parallelise (the cell functions and pap.grid_counts are parallel safe)
 SELECT proname, provolatile, proparallel FROM pg_proc
  WHERE pronamespace = 'pap'::regnamespace ORDER BY proname, provolatile;

@@ -209,6 +209,20 @@ ZcdpToApproxEpsilon(double rho, double delta)
 }
 
 double
+LargestZcdpRho(double epsilon, double delta)
+{
+	// rho + 2 sqrt(rho L) = epsilon, L = ln(1/delta): sqrt(rho) = sqrt(L + epsilon) - sqrt(L), written as
+	// epsilon / (sqrt(L + epsilon) + sqrt(L)) to avoid cancellation for large L; then shrunk until the
+	// conversion the accounting uses (which rounds up) agrees.
+	const double L = std::log(1.0 / delta);
+	const double root = epsilon / (std::sqrt(L + epsilon) + std::sqrt(L));
+	double rho = root * root;
+	while (ZcdpToApproxEpsilon(rho, delta) > epsilon)
+		rho *= 1.0 - 1e-12;
+	return rho;
+}
+
+double
 ZcdpDelta(double rho, double epsilon)
 {
 	if (!(rho >= 0))

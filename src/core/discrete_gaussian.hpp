@@ -41,6 +41,9 @@ double DiscreteGaussianRho(double sensitivity, double sigma2);
 // epsilon such that rho-zCDP implies (epsilon, delta)-DP by the simple bound rho + 2 sqrt(rho ln(1/delta))
 // (Bun & Steinke 2016, Proposition 1.3). delta in (0, 1].
 double ZcdpToApproxEpsilon(double rho, double delta);
+// The largest rho whose ZcdpToApproxEpsilon(rho, delta) <= epsilon (the zCDP budget of an (epsilon, delta)
+// charge). epsilon > 0, delta in (0, 1).
+double LargestZcdpRho(double epsilon, double delta);
 
 // delta such that rho-zCDP implies (epsilon, delta)-DP by the tight conversion of CKS20 Corollary 13 (as in
 // Steinke's cdp2adp.py cdp_delta and OpenDP): inf over alpha > 1 of

@@ -144,8 +144,10 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 			throw Error(ErrorKind::Internal, "public marginal is not sorted, distinct and positive");
 		cum_[i + 1] = cum_[i] + axis.public_counts[i];
 	}
-	for (std::size_t j = 0; j < cuts_.size(); j++) {
-		const std::size_t at = CountBelow(values_, cuts_[j]);
+	// Linear merges of the two sorted lists (a release's axis may hold 10^5 values: no search per value).
+	for (std::size_t j = 0, at = 0; j < cuts_.size(); j++) {
+		while (at < m && PgFloatLess(values_[at], cuts_[j]))
+			at++;
 		if (at == m || PgFloatLess(cuts_[j], values_[at]) || (j > 0 && !PgFloatLess(cuts_[j - 1], cuts_[j])))
 			throw Error(ErrorKind::Internal, "axis cuts are not sorted public values");
 	}
@@ -153,12 +155,17 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 		throw Error(ErrorKind::Internal, "axis cuts do not include the highest public value");
 	const std::int32_t M = std::int32_t(cuts_.size());
 	value_bin_.resize(m);
-	for (std::size_t i = 0; i < m; i++)
-		value_bin_[i] = axis.NumericBin(values_[i]);
+	for (std::size_t i = 0, below = 0; i < m; i++) {
+		while (below < cuts_.size() && PgFloatLess(cuts_[below], values_[i]))
+			below++;
+		value_bin_[i] = std::int32_t(below);  // axis.NumericBin(values_[i]): the cuts strictly below
+	}
 	bin_begin_.resize(std::size_t(M) + 1);
-	for (std::int32_t b = 0; b <= M; b++)
-		bin_begin_[std::size_t(b)] =
-		    std::size_t(std::lower_bound(value_bin_.begin(), value_bin_.end(), b) - value_bin_.begin());
+	for (std::size_t b = 0, i = 0; b <= std::size_t(M); b++) {
+		while (i < m && std::size_t(value_bin_[i]) < b)
+			i++;
+		bin_begin_[b] = i;
+	}
 
 	bins_.reserve(std::size_t(Size(ranges_, cuts_.size())));
 	if (!ranges_) {

@@ -28,21 +28,6 @@ CeilToInt(double x)
 	return std::int64_t(c);
 }
 
-// Turns log-weights into a distribution, re-centring them so exp never overflows.
-void
-Normalise(std::vector<double> &log_weights, std::vector<double> &weights)
-{
-	const double top = *std::max_element(log_weights.begin(), log_weights.end());
-	double sum = 0.0;
-	for (std::size_t i = 0; i < log_weights.size(); i++) {
-		log_weights[i] -= top;
-		weights[i] = std::exp(log_weights[i]);
-		sum += weights[i];
-	}
-	for (double &w : weights)
-		w /= sum;
-}
-
 // The multiplicative-weights step that moves the synthetic answer of query q to target (the KL projection onto
 // that constraint): the learning rate of this update. Post-processing of public state only.
 void
@@ -56,10 +41,24 @@ Project(const Workload &workload, std::size_t q, double target_fraction, double 
 	if (!std::isfinite(step) || step == 0.0)
 		return;
 	workload.AddToQueryCells(q, step, log_weights);
-	Normalise(log_weights, weights);
+	NormaliseLogWeights(log_weights, weights);
 }
 
 }  // namespace
+
+void
+NormaliseLogWeights(std::vector<double> &log_weights, std::vector<double> &weights)
+{
+	const double top = *std::max_element(log_weights.begin(), log_weights.end());
+	double sum = 0.0;
+	for (std::size_t i = 0; i < log_weights.size(); i++) {
+		log_weights[i] -= top;
+		weights[i] = std::exp(log_weights[i]);
+		sum += weights[i];
+	}
+	for (double &w : weights)
+		w /= sum;
+}
 
 std::vector<std::size_t>
 PassOrder(std::size_t count)
@@ -136,7 +135,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
 		log_weights[i] = std::log(prior[i]);
 	}
-	Normalise(log_weights, weights);
+	NormaliseLogWeights(log_weights, weights);
 	workload.Evaluate(weights, synthetic);
 
 	const double nd = double(n);

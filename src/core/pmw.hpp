@@ -66,6 +66,10 @@ std::vector<std::size_t> PassOrder(std::size_t query_count);
 std::vector<double> PublicPrior(const std::vector<std::int64_t> &public_histogram);
 std::vector<double> UniformPrior(std::size_t cells);
 
+// Turns log-weights into a distribution (weights), re-centring the log-weights so exp never overflows. Shared by
+// the multiplicative-weights mechanisms.
+void NormaliseLogWeights(std::vector<double> &log_weights, std::vector<double> &weights);
+
 }  // namespace pap::core
 
 #include "core/core_only.hpp"

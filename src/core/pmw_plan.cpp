@@ -46,7 +46,10 @@ Evaluate(PmwParameters p, const PmwPlanInput &in, double e0_count)
 	const double tau = p.threshold;
 	const double needed = 2.0 * (e0_count / tau) * (e0_count / tau);
 	c.converges = double(p.cutoff) >= needed;
-	const double noise = (p.compare_noise.value() + p.threshold_noise.value()) * std::log(1.0 / in.beta);
+	// After the last pass, every query's deciding comparison stayed below the threshold: its error is below tau
+	// plus its own comparison noise (the largest of |H~| draws, both directions) and the threshold's noise.
+	const double noise = p.compare_noise.value() * std::log(2.0 * double(in.cover_size) / in.beta) +
+	                     p.threshold_noise.value() * std::log(1.0 / in.beta);
 	const double n = double(in.private_rows);
 	// What c updates leave of the prior's error (e0 sqrt(2/c), equal to tau exactly when c = needed) ...
 	const double residual = e0_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
@@ -95,13 +98,17 @@ PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
 	       p.threshold_noise.value() * std::log(threshold_draws / beta);
 }
 
-PmwPlan
-PlanPmw(const PmwPlanInput &in)
+void
+ValidatePrivacyParameters(double epsilon, double delta)
 {
-	Require(std::isfinite(in.epsilon) && in.epsilon > 0.0,
-	        "epsilon must be finite and positive, got " + FormatFloat8(in.epsilon));
-	Require(std::isfinite(in.delta) && in.delta >= 0.0 && in.delta < 1.0,
-	        "delta must be in [0, 1), got " + FormatFloat8(in.delta));
+	Require(std::isfinite(epsilon) && epsilon > 0.0, "epsilon must be finite and positive, got " + FormatFloat8(epsilon));
+	Require(std::isfinite(delta) && delta >= 0.0 && delta < 1.0, "delta must be in [0, 1), got " + FormatFloat8(delta));
+}
+
+void
+ValidatePlanInput(const PmwPlanInput &in)
+{
+	ValidatePrivacyParameters(in.epsilon, in.delta);
 	Require(std::isfinite(in.alpha) && in.alpha > 0.0 && in.alpha < 1.0,
 	        "alpha must be in (0, 1), got " + FormatFloat8(in.alpha));
 	Require(std::isfinite(in.beta) && in.beta > 0.0 && in.beta < 1.0,
@@ -110,12 +117,29 @@ PlanPmw(const PmwPlanInput &in)
 		throw Error(ErrorKind::DataException, "private table has no rows", "A release needs at least one private row.");
 	if (in.public_rows <= 0 || in.cover_size == 0 || in.cells == 0)
 		throw Error(ErrorKind::DataException, "public table has no usable rows");
+}
 
-	PmwPlan plan;
+double
+PublicOnlyError(const PmwPlanInput &in)
+{
 	// An interval's answer is a difference of two CDF values: twice the error of one.
-	plan.public_only_error = ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
+	return ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
+}
+
+double
+PriorError(const PmwPlanInput &in)
+{
 	// A uniform start knows nothing: assume the error of a fair coin's guess, 1/2, rather than anything measured.
-	plan.prior_error = in.uniform_prior ? 0.5 : plan.public_only_error;
+	return in.uniform_prior ? 0.5 : PublicOnlyError(in);
+}
+
+PmwPlan
+PlanPmw(const PmwPlanInput &in)
+{
+	ValidatePlanInput(in);
+	PmwPlan plan;
+	plan.public_only_error = PublicOnlyError(in);
+	plan.prior_error = std::max(PriorError(in), kPriorErrorAllowance);
 	const double e0_count = plan.prior_error * double(in.private_rows);
 
 	// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest

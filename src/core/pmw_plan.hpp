@@ -35,8 +35,26 @@ struct PmwPlan {
 	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2
 };
 
-// Validates the input (Error(InvalidParameter) for epsilon <= 0 or not finite, delta outside [0, 1),
-// alpha or beta outside (0, 1); Error(DataException) for no rows) and returns the plan.
+// Error(InvalidParameter) unless epsilon is finite and > 0 and delta in [0, 1).
+void ValidatePrivacyParameters(double epsilon, double delta);
+// Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
+// Error(DataException) for no private rows, no public rows, no cover query or no cell.
+void ValidatePlanInput(const PmwPlanInput &input);
+// The expected max error of the public table alone over the class (fraction): Kolmogorov's mean deviation for m
+// rows, doubled unless the class's VC dimension is 1.
+double PublicOnlyError(const PmwPlanInput &input);
+// The error the MW planners assume for their starting point (fraction): PublicOnlyError for the public prior, 1/2
+// for the uniform one.
+double PriorError(const PmwPlanInput &input);
+
+// The prior error (fraction) the MW planners (PlanPmw, PlanMwem) plan and predict for at least. A public sample may
+// come from a shifted population, which no public information reveals; planning for a good prior then leaves
+// the mechanism too few updates to correct it (docs/eval.md measured it). So both assume the start may be as far
+// off as a fair coin's guess, the uniform prior's assumption, whatever the prior: the public prior's advantage is
+// then in the run (fewer updates needed), not in the plan.
+constexpr double kPriorErrorAllowance = 0.5;
+
+// Validates the input (ValidatePlanInput) and returns the plan.
 PmwPlan PlanPmw(const PmwPlanInput &input);
 
 // Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare = epsilon. Approximate:

@@ -1,32 +1,59 @@
 #include "core/release_engine.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/engine_support.hpp"
 #include "core/errors.hpp"
-#include "core/interval_cover.hpp"  // NumericLiteralValue, FormatFloat8: no cover type is named here
+#include "core/hierarchical_mechanism.hpp"
+#include "core/identity_mechanism.hpp"
+#include "core/interval_cover.hpp"  // FormatFloat8: no cover type is named here
+#include "core/mwem.hpp"
 #include "core/pmw_plan.hpp"
 #include "core/product_workload.hpp"
+#include "core/reference_workload.hpp"
 #include "core/release_layout.hpp"
 
 namespace pap::core {
+
+const char *
+MechanismName(MechanismChoice m)
+{
+	switch (m) {
+	case MechanismChoice::Pmw:
+		return "pmw";
+	case MechanismChoice::Mwem:
+		return "mwem";
+	case MechanismChoice::Identity:
+		return "identity";
+	case MechanismChoice::Hierarchical:
+		return "hierarchical";
+	case MechanismChoice::Auto:
+		return "auto";
+	}
+	throw Error(ErrorKind::Internal, "unknown mechanism");
+}
 
 MechanismChoice
 ParseMechanism(const char *text)
 {
 	const std::string m(text);
-	if (m == "pmw" || m == "auto")
-		return MechanismChoice::Pmw;
+	for (MechanismChoice c : {MechanismChoice::Pmw, MechanismChoice::Mwem, MechanismChoice::Identity,
+	                          MechanismChoice::Hierarchical, MechanismChoice::Auto})
+		if (m == MechanismName(c))
+			return c;
 	throw Error(ErrorKind::InvalidParameter, "unknown mechanism \"" + m + "\"", {},
-	            "Mechanisms available: pmw, auto (auto chooses pmw).");
+	            "Mechanisms available: pmw, mwem, identity, hierarchical, auto (the smallest predicted error).");
 }
 
 bool
@@ -41,34 +68,96 @@ ParseUniformPrior(const char *text)
 	            "Priors available: public (the public histogram over the cells), uniform.");
 }
 
-void
-ValidatePrivacyParameters(double epsilon, double delta)
+namespace {
+
+// A stored release opened for planning or running: its layout, domain and cover, built once.
+struct OpenRelease {
+	ReleaseLayout layout;
+	CellDomain domain;
+	std::unique_ptr<Cover> cover;
+
+	explicit OpenRelease(const CatalogLayout &catalog)
+	    : layout(LayoutFromCatalog(catalog)), domain(layout.MakeDomain()),
+	      // No limit here: the limit applied at definition; a stored size that disagrees is a damaged catalog.
+	      cover(layout.MakeReleaseCover(std::numeric_limits<std::size_t>::max()))
+	{
+	}
+};
+
+// Everything the mechanisms' planners read, all public: sizes, privacy parameters, the prior's kind, and the
+// release's shape (how many cells a cover query spans; the dense grid's radices when hierarchical applies).
+struct PlanInputs {
+	PmwPlanInput sizes;
+	std::size_t max_query_cells = 0;
+	bool hierarchical_applies = false;
+	std::vector<std::int32_t> radices;
+};
+
+constexpr const char *kHierarchicalShape =
+    "hierarchical needs a full grid of one or two ordered axes (numeric columns or halfspace directions)";
+
+bool
+HierarchicalApplies(const ReleaseLayout &layout)
 {
-	if (!(std::isfinite(epsilon) && epsilon > 0.0))
-		throw Error(ErrorKind::InvalidParameter, "epsilon must be finite and positive, got " + FormatFloat8(epsilon));
-	if (!(std::isfinite(delta) && delta >= 0.0 && delta < 1.0))
-		throw Error(ErrorKind::InvalidParameter, "delta must be in [0, 1), got " + FormatFloat8(delta));
+	const auto &axes = layout.axes;
+	return layout.domain_kind == DomainKind::Dense && !axes.empty() && axes.size() <= 2 &&
+	       std::all_of(axes.begin(), axes.end(),
+	                   [](const ReleaseAxis &a) { return a.kind == AxisKind::Numeric || a.kind == AxisKind::Linear; });
+}
+
+PlanInputs
+PlanInputsFor(const PlanRequest &r, const OpenRelease &release)
+{
+	const std::size_t cells = release.domain.CellCount();
+	if (std::int64_t(cells) != r.cell_count || std::int64_t(release.cover->QueryCount()) != r.cover_size)
+		throw Error(ErrorKind::Internal, "stored release does not match its class");
+	PlanInputs in;
+	in.sizes.private_rows = r.private_rows;
+	in.sizes.public_rows = r.public_rows;
+	in.sizes.cover_size = std::size_t(r.cover_size);
+	in.sizes.cells = cells;
+	in.sizes.vc_dimension = r.vc_dimension;
+	in.sizes.epsilon = r.epsilon;
+	in.sizes.delta = r.delta;
+	in.sizes.alpha = r.alpha;
+	in.sizes.beta = r.beta;
+	in.sizes.uniform_prior = ParseUniformPrior(r.prior);
+	// Cells per cover query: the cover's counts on a histogram of ones (one grouped pass; public shape only).
+	const ProductWorkload workload(release.domain, release.cover->Queries());
+	std::vector<std::int64_t> sizes;
+	workload.EvaluateCounts(std::vector<std::int64_t>(cells, 1), sizes);
+	for (std::int64_t q : sizes)
+		in.max_query_cells = std::max(in.max_query_cells, std::size_t(q));
+	in.hierarchical_applies = HierarchicalApplies(release.layout);
+	in.radices = release.layout.Radices();
+	return in;
+}
+
+// The four plans; hierarchical only when it applies.
+struct MechanismPlans {
+	PmwPlan pmw;
+	MwemPlan mwem;
+	IdentityPlan identity;
+	std::optional<HierarchicalPlan> hierarchical;
+};
+
+MechanismPlans
+PlanAll(const PlanInputs &in)
+{
+	MechanismPlans plans;
+	plans.pmw = PlanPmw(in.sizes);  // validates the sizes and parameters first
+	plans.mwem = PlanMwem(in.sizes);
+	plans.identity = PlanIdentity(in.sizes, in.max_query_cells);
+	if (in.hierarchical_applies)
+		plans.hierarchical = PlanHierarchical(in.sizes, in.radices);
+	return plans;
 }
 
 PlanSummary
-MakePlan(const PlanRequest &r)
+Summarise(const PlanRequest &r, const MechanismPlans &plans)
 {
-	ParseMechanism(r.mechanism);
-	ValidatePrivacyParameters(r.epsilon, r.delta);
-	PmwPlanInput in;
-	in.private_rows = r.private_rows;
-	in.public_rows = r.public_rows;
-	in.cover_size = std::size_t(r.cover_size);
-	in.cells = std::size_t(r.cell_count);
-	in.vc_dimension = r.vc_dimension;
-	in.epsilon = r.epsilon;
-	in.delta = r.delta;
-	in.alpha = r.alpha;
-	in.beta = r.beta;
-	in.uniform_prior = ParseUniformPrior(r.prior);
-	const PmwPlan plan = PlanPmw(in);
+	const PmwPlan &plan = plans.pmw;
 	PlanSummary s{};
-	s.predicted_error = plan.predicted_error;
 	s.public_only_error = plan.public_only_error;
 	s.converges = plan.converges;
 	s.book_private_rows = plan.book_private_rows;
@@ -83,7 +172,78 @@ MakePlan(const PlanRequest &r)
 	s.noise_scales[1] = plan.parameters.compare_noise.value();
 	s.first_pass_factor = plan.parameters.first_pass_factor;
 	s.max_passes = plan.parameters.max_passes;
+	s.mwem_rounds = plans.mwem.parameters.rounds;
+	s.predictions[std::size_t(MechanismChoice::Pmw)] = {true, plan.predicted_error, ""};
+	s.predictions[std::size_t(MechanismChoice::Mwem)] = {true, plans.mwem.predicted_error, ""};
+	s.predictions[std::size_t(MechanismChoice::Identity)] = {true, plans.identity.predicted_error, ""};
+	if (plans.hierarchical) {
+		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {true, plans.hierarchical->predicted_error, ""};
+		s.hierarchical_branching = plans.hierarchical->branching;
+	} else {
+		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {false, 0.0, kHierarchicalShape};
+	}
+
+	const MechanismChoice requested = ParseMechanism(r.mechanism);
+	if (requested == MechanismChoice::Auto) {
+		// The smallest prediction; ties go to the earlier mechanism (pmw first: it carries the paper's guarantee).
+		s.chosen = MechanismChoice::Pmw;
+		for (std::size_t m = 0; m < kMechanismCount; m++)
+			if (s.predictions[m].applies &&
+			    s.predictions[m].predicted_error < s.predictions[std::size_t(s.chosen)].predicted_error)
+				s.chosen = MechanismChoice(m);
+	} else {
+		const MechanismPrediction &p = s.predictions[std::size_t(requested)];
+		if (!p.applies)
+			throw Error(ErrorKind::InvalidParameter,
+			            std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
+			            std::string(p.reason) + ".", "Use mechanism => 'auto', or another mechanism.");
+		s.chosen = requested;
+	}
+	s.predicted_error = s.predictions[std::size_t(s.chosen)].predicted_error;
 	return s;
+}
+
+}  // namespace
+
+PlanSummary
+MakePlan(const PlanRequest &r)
+{
+	ParseMechanism(r.mechanism);
+	ValidatePrivacyParameters(r.epsilon, r.delta);
+	if (r.layout == nullptr)
+		throw Error(ErrorKind::Internal, "a plan needs the release's layout");
+	const OpenRelease release(*r.layout);
+	return Summarise(r, PlanAll(PlanInputsFor(r, release)));
+}
+
+void
+RequireMechanismApplies(const CatalogLayout &layout, const char *mechanism)
+{
+	if (ParseMechanism(mechanism) == MechanismChoice::Hierarchical && !HierarchicalApplies(LayoutFromCatalog(layout)))
+		throw Error(ErrorKind::InvalidParameter, "mechanism \"hierarchical\" does not apply to this release",
+		            std::string(kHierarchicalShape) + ".", "Use mechanism => 'auto', or another mechanism.");
+}
+
+char *
+PlanPredictionsJson(const PlanSummary &plan, Allocate allocate)
+{
+	std::string json = "{";
+	for (std::size_t m = 0; m < kMechanismCount; m++) {
+		const MechanismPrediction &p = plan.predictions[m];
+		json += std::string(m == 0 ? "" : ", ") + "\"" + MechanismName(MechanismChoice(m)) + "\": {";
+		if (p.applies) {
+			json += "\"predicted_error\": " + FormatFloat8(p.predicted_error);
+			if (MechanismChoice(m) == MechanismChoice::Mwem)
+				json += ", \"rounds\": " + std::to_string(plan.mwem_rounds);
+			if (MechanismChoice(m) == MechanismChoice::Hierarchical)
+				json += ", \"branching\": " + std::to_string(plan.hierarchical_branching);
+		} else {
+			json += "\"applies\": false, \"reason\": \"" + std::string(p.reason) + "\"";
+		}
+		json += "}";
+	}
+	json += "}";
+	return CopyString(allocate, json);
 }
 
 ReleaseLayout
@@ -154,72 +314,92 @@ LayoutScanParameter(const CatalogLayout &c, std::size_t axis, const double **cut
 RunSummary
 RunRelease(const RunRequest &r, Allocate allocate)
 {
-	const ReleaseLayout layout = LayoutFromCatalog(*r.layout);
-	const CellDomain domain = layout.MakeDomain();
-	// No limit here: the limit applied at definition; a stored size that disagrees is a damaged catalog.
-	const std::unique_ptr<Cover> cover = layout.MakeReleaseCover(std::numeric_limits<std::size_t>::max());
+	const OpenRelease release(*r.layout);
+	const ReleaseLayout &layout = release.layout;
+	const CellDomain &domain = release.domain;
+	const Cover &cover = *release.cover;
 	const std::size_t cells = domain.CellCount();
-	if (std::int64_t(cells) != r.plan.cell_count || std::int64_t(cover->QueryCount()) != r.plan.cover_size)
-		throw Error(ErrorKind::Internal, "stored release does not match its class");
 
-	// The private rows enter only as the exact counts of the cover queries (and n), computed from their own grid
-	// points by groups: on a public-support domain a row outside the support still counts in every true answer.
+	// The private rows enter only as their grid points' counts. The MW mechanisms read the exact counts of the
+	// cover queries, computed from the points by groups (on a public-support domain a row outside the support
+	// still counts in every true answer); identity and hierarchical read the domain histogram (a row outside the
+	// support lands in the outside cell).
 	const std::size_t d = layout.axes.size();
 	const std::vector<std::int32_t> points(r.private_points, r.private_points + r.private_point_count * d);
 	const CellDomain private_domain = CellDomain::Explicit(layout.Radices(), points);
 	std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0);
+	std::vector<std::int64_t> domain_histogram(cells, 0);
 	std::int64_t n = 0;
 	for (std::size_t i = 0; i < r.private_point_count; i++) {
 		const std::int64_t rows = r.private_rows[i];
 		if (rows < 0)
 			throw Error(ErrorKind::Internal, "negative private row count");
 		const std::size_t at = private_domain.CellOf(points.data() + i * d);  // Internal outside the axes
-		if (at >= private_cells.size())
+		const std::size_t cell = domain.CellOf(points.data() + i * d);
+		if (at >= private_cells.size() || cell >= cells)
 			throw Error(ErrorKind::Internal, "a private grid point has no cell");
 		private_cells[at] += rows;
+		domain_histogram[cell] += rows;
 		n += rows;
 	}
-	std::vector<std::int64_t> truth;
-	ProductWorkload(private_domain, cover->Queries()).EvaluateCounts(private_cells, truth);
 
 	PlanRequest plan_request = r.plan;
 	plan_request.private_rows = n;
+	plan_request.layout = r.layout;
+	const PlanInputs inputs = PlanInputsFor(plan_request, release);
+	const MechanismPlans plans = PlanAll(inputs);
 	RunSummary out{};
-	out.plan = MakePlan(plan_request);
+	out.plan = Summarise(plan_request, plans);
 	out.private_rows = n;
 
-	// Rebuild the exact parameters the plan chose (MakePlan reports them as numbers; PlanPmw is deterministic).
-	PmwPlanInput in;
-	in.private_rows = n;
-	in.public_rows = r.plan.public_rows;
-	in.cover_size = cover->QueryCount();
-	in.cells = cells;
-	in.vc_dimension = r.plan.vc_dimension;
-	in.epsilon = r.plan.epsilon;
-	in.delta = r.plan.delta;
-	in.alpha = r.plan.alpha;
-	in.beta = r.plan.beta;
-	in.uniform_prior = ParseUniformPrior(r.plan.prior);
-	const PmwPlan plan = PlanPmw(in);
-
-	const std::vector<double> prior = in.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain));
 	std::unique_ptr<RandomBitSource> rng;
 	if (r.seed >= 0)
 		rng = std::make_unique<SeededRandomSource>(std::uint64_t(r.seed));
 	else
 		rng = std::make_unique<SecureRandomSource>(r.fill_secure, nullptr);
-	const ProductWorkload workload(domain, cover->Queries());
-	const PmwResult result = RunPmwOnCounts(workload, truth, n, prior, plan.parameters, *rng, r.interrupted);
+
+	std::vector<double> synthetic;
+	const MechanismChoice chosen = out.plan.chosen;
+	std::chrono::steady_clock::time_point started;
+	auto start_clock = [&started] { started = std::chrono::steady_clock::now(); };
+	if (chosen == MechanismChoice::Pmw || chosen == MechanismChoice::Mwem) {
+		std::vector<std::int64_t> truth;
+		ProductWorkload(private_domain, cover.Queries()).EvaluateCounts(private_cells, truth);
+		const std::vector<double> prior =
+		    inputs.sizes.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain));
+		const ProductWorkload grouped(domain, cover.Queries());
+		std::unique_ptr<ReferenceWorkload> reference;
+		if (r.reference_workload)
+			reference = std::make_unique<ReferenceWorkload>(grouped);
+		const Workload &workload = reference ? static_cast<const Workload &>(*reference) : grouped;
+		start_clock();
+		if (chosen == MechanismChoice::Pmw) {
+			PmwResult result = RunPmwOnCounts(workload, truth, n, prior, plans.pmw.parameters, *rng, r.interrupted);
+			synthetic = std::move(result.synthetic);
+			out.updates = result.updates;
+			out.comparisons = result.comparisons;
+			out.passes = result.passes;
+			out.cutoff_reached = result.cutoff_reached;
+		} else {
+			MwemResult result = RunMwemOnCounts(workload, truth, n, prior, plans.mwem.parameters, *rng, r.interrupted);
+			synthetic = std::move(result.synthetic);
+			out.updates = result.rounds;
+		}
+	} else if (chosen == MechanismChoice::Identity) {
+		start_clock();
+		synthetic = RunIdentity(domain_histogram, n, plans.identity.noise, *rng, r.interrupted);
+	} else {
+		start_clock();
+		synthetic = RunHierarchical(domain_histogram, inputs.radices, n, *plans.hierarchical, *rng, r.interrupted);
+	}
+	out.mechanism_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+	if (synthetic.size() != cells)
+		throw Error(ErrorKind::Internal, "a mechanism returned the wrong number of cells");
 
 	out.synthetic = AllocateArray<double>(allocate, cells);
-	std::copy(result.synthetic.begin(), result.synthetic.end(), out.synthetic);
-	out.updates = result.updates;
-	out.comparisons = result.comparisons;
-	out.passes = result.passes;
-	out.cutoff_reached = result.cutoff_reached;
+	std::copy(synthetic.begin(), synthetic.end(), out.synthetic);
 	return out;
 }
-
 
 void
 FormatFloat8Into(double value, char *buf, std::size_t size)

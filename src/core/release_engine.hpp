@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/pmw.hpp"
+#include "core/pmw_plan.hpp"
 #include "core/random_source.hpp"
 #include "core/release_axis.hpp"
 
@@ -91,13 +92,15 @@ struct DraftSummary {
 DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives
 
 // --- planning and running ------------------------------------------------------------------------------------
-enum class MechanismChoice { Pmw };
-// "pmw" or "auto" (which means pmw until more mechanisms exist); Error(InvalidParameter) otherwise.
+// The mechanisms over the cells (DESIGN.md §2 step 5; docs/mechanisms.md). Auto is a request only: the plan
+// resolves it to the mechanism with the smallest predicted error, from public information only.
+enum class MechanismChoice { Pmw, Mwem, Identity, Hierarchical, Auto };
+constexpr std::size_t kMechanismCount = 4;  // the real ones, in the order above
+const char *MechanismName(MechanismChoice m);
+// "pmw", "mwem", "identity", "hierarchical" or "auto"; Error(InvalidParameter) otherwise.
 MechanismChoice ParseMechanism(const char *text);
-// "public" (the public histogram, smoothed) or "uniform": MW's starting point. Error(InvalidParameter) otherwise.
 bool ParseUniformPrior(const char *text);
-// Error(InvalidParameter) unless epsilon is finite and > 0 and delta in [0, 1).
-void ValidatePrivacyParameters(double epsilon, double delta);
+// ValidatePrivacyParameters (pmw_plan.hpp) checks epsilon and delta.
 
 struct PlanRequest {
 	int vc_dimension;
@@ -108,6 +111,16 @@ struct PlanRequest {
 	double epsilon, delta, alpha, beta;
 	const char *mechanism;
 	const char *prior;  // "public" or "uniform"
+	// The stored release: which mechanisms apply and how many cells a cover query spans are read from it.
+	const CatalogLayout *layout;
+};
+
+// What the planner predicts for one mechanism; applies = false with a reason (a static sentence) when the
+// mechanism cannot run on this release (hierarchical needs a dense grid of one or two ordered axes).
+struct MechanismPrediction {
+	bool applies;
+	double predicted_error;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
+	const char *reason;
 };
 
 struct PlanSummary {
@@ -121,8 +134,21 @@ struct PlanSummary {
 	double noise_scales[2];   // threshold and comparison noise scales in counts (the exact values used)
 	double first_pass_factor;
 	int max_passes;
+	// Every mechanism's prediction (indexed by MechanismChoice), and the one the request resolves to: the request
+	// itself, or for auto the applicable mechanism with the smallest prediction. predicted_error above is the
+	// chosen mechanism's; the PMW fields describe PMW's plan whatever is chosen.
+	MechanismPrediction predictions[kMechanismCount];
+	MechanismChoice chosen;
+	int mwem_rounds;
+	int hierarchical_branching;
 };
+// Error(InvalidParameter) when the requested mechanism does not apply to the release (before anything is spent).
 PlanSummary MakePlan(const PlanRequest &request);
+// Error(InvalidParameter) when the named mechanism cannot run on the release (checked before the charge, from the
+// layout alone; auto always applies).
+void RequireMechanismApplies(const CatalogLayout &layout, const char *mechanism);
+// The predictions as a JSON object {"pmw": {...}, ...} for pap.plan, allocated with allocate.
+char *PlanPredictionsJson(const PlanSummary &plan, Allocate allocate);
 
 // The private scan of a stored release: its SELECT list and parameters (as for the draft), from the layout.
 // The string is allocated with allocate.
@@ -131,7 +157,7 @@ ScanParameterKind LayoutScanParameter(const CatalogLayout &layout, std::size_t a
                                       const char *const **categories, std::size_t *count);
 
 struct RunRequest {
-	PlanRequest plan;
+	PlanRequest plan;  // its layout and private_rows are ignored: the run plans over layout and the scanned n
 	const CatalogLayout *layout;
 	// The private scan's rows: grid points (layout.axis_count coordinates each, flat) and their row counts. The
 	// only private input.
@@ -147,17 +173,22 @@ struct RunRequest {
 };
 
 struct RunSummary {
-	PlanSummary plan;
+	PlanSummary plan;  // plan.chosen is the mechanism that ran
 	double *synthetic;  // cell_count weights, summing to 1
 	std::int64_t private_rows;
-	std::int64_t updates, comparisons;
+	std::int64_t updates, comparisons;  // pmw; mwem: updates = rounds
 	int passes;
 	bool cutoff_reached;
+	// Wall time of the mechanism alone (not the cover's construction or the true counts), for the caller's
+	// DEBUG1 line and bench/ only: it depends on the private data, so it is never stored.
+	double mechanism_seconds;
 };
 RunSummary RunRelease(const RunRequest &request, Allocate allocate);
 
 // --- answering ----------------------------------------------------------------------------------------------
 class ReleaseModel;  // a released cover with the answers of its synthetic distribution
+// O(cells x axes) for thresholds, ranges, boxes and orthants (their cover is listed only when rendered), plus the
+// cover's construction for the other classes.
 ReleaseModel *LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
                                std::int64_t private_rows);
 void FreeReleaseModel(ReleaseModel *model) noexcept;
@@ -196,6 +227,15 @@ double ReadNumberLiteral(const ParsedQuery *query, std::size_t i);
 // values[i] for literal i: numbers[i] for numeric targets, texts[i] for categorical ones (others ignored).
 std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                          const char *const *texts);
+// The query's answer (fraction of the private rows), O(2^k) for k bounded axes, never a scan of the cover.
+// refine = false: ModelAnswer(ModelProject(...)). refine = true, ordered classes (thresholds, ranges, boxes,
+// orthants): a bin that a bound cuts through counts with the share of its public rows (the finest public
+// marginal) on the query's side, independently per axis; a bin without public rows (above the highest cut) as
+// the projection takes it. Other classes ignore refine.
+double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                        const char *const *texts, bool refine);
+// What the model holds in memory, in bytes (approximate), for the glue's cache bound.
+std::size_t ModelMemoryBytes(const ReleaseModel *model);
 
 // A float8 as PostgreSQL prints it, written to buf (at least 32 bytes); quoted for NaN and infinities.
 void FormatFloat8Into(double value, char *buf, std::size_t size);

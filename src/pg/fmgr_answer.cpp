@@ -3,6 +3,7 @@
 #include "core/release_engine.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/model_cache.hpp"
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -19,8 +20,9 @@ PG_FUNCTION_INFO_V1(pap_answers);
 PG_FUNCTION_INFO_V1(pap_synthetic);
 }
 
-// A loaded release, kept for the rest of the statement in fn_extra (answers are fixed once released, and a
-// statement sees one snapshot). The C++ model is freed by a reset callback on the owning memory context.
+// A release loaded for one pap.answers or pap.synthetic call (they list every cover query or cell, so the
+// answer cache, src/pg/model_cache.hpp, would not pay). The C++ model is freed by a reset callback on the
+// owning memory context.
 struct PapLoadedRelease {
 	char *name;
 	Oid private_table;
@@ -58,24 +60,6 @@ LoadRelease(const char *name, MemoryContext context)
 	return loaded;
 }
 
-static PapLoadedRelease *
-CachedRelease(FunctionCallInfo fcinfo, const char *name)
-{
-	PapLoadedRelease *loaded = (PapLoadedRelease *) fcinfo->flinfo->fn_extra;
-	if (loaded != nullptr && strcmp(loaded->name, name) == 0)
-		return loaded;
-	// A different name in the same statement: load into a fresh child context so the old one can go.
-	MemoryContext context = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "pap_release answers",
-	                                              ALLOCSET_SMALL_SIZES);
-	loaded = LoadRelease(name, context);
-	if (fcinfo->flinfo->fn_extra != nullptr) {
-		PapLoadedRelease *previous = (PapLoadedRelease *) fcinfo->flinfo->fn_extra;
-		MemoryContextDelete(GetMemoryChunkContext(previous));
-	}
-	fcinfo->flinfo->fn_extra = loaded;
-	return loaded;
-}
-
 static void
 FreeParsedQueryCallback(void *arg)
 {
@@ -85,10 +69,10 @@ FreeParsedQueryCallback(void *arg)
 // A categorical literal as the canonical text of its column's type: the type's input then output function
 // (so that 037 and 37 are one integer category), "true"/"false" for booleans.
 static const char *
-CategoryText(const PapLoadedRelease *loaded, const pap::core::LiteralTarget &t)
+CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 {
 	Oid type;
-	PapValueTypeOfColumn(loaded->private_table, t.column, &type);
+	PapValueTypeOfColumn(private_table, t.column, &type);
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(type, &input, &ioparam);
@@ -110,14 +94,14 @@ CategoryText(const PapLoadedRelease *loaded, const pap::core::LiteralTarget &t)
 	return text;
 }
 
-// The cover query a query text projects to. Literals are read for the column they are compared with; a type's
+// The answer (fraction) of a query text. Literals are read for the column they are compared with; a type's
 // input function may raise, so the parsed query lives in the core and is freed by a callback on the current
 // context, never skipped by a longjmp.
-static size_t
-ProjectQuery(const PapLoadedRelease *loaded, const char *query)
+static double
+AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
-	PAP_CORE(parsed = pap::core::ParseQueryForModel(loaded->model, query));
+	PAP_CORE(parsed = pap::core::ParseQueryForModel(release->model, query));
 	MemoryContextCallback *free_query = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
 	free_query->func = FreeParsedQueryCallback;
 	free_query->arg = parsed;
@@ -128,31 +112,31 @@ ProjectQuery(const PapLoadedRelease *loaded, const char *query)
 	const char **texts = (const char **) palloc0(sizeof(char *) * (count + 1));
 	for (size_t i = 0; i < count; i++) {
 		pap::core::LiteralTarget t;
-		PAP_CORE(t = pap::core::ParsedQueryLiteral(loaded->model, parsed, i));
+		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, i));
 		if (!t.known)
 			continue;
 		if (t.kind == pap::core::AxisKind::Categorical)
-			texts[i] = CategoryText(loaded, t);
+			texts[i] = CategoryText(release->private_table, t);
 		else if (t.type == pap::core::ValueType::Number)
 			PAP_CORE(numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
 		else
 			numbers[i] = PapTemporalLiteralToAxis(t.text, t.type);
 	}
-	size_t q = 0;
-	PAP_CORE(q = pap::core::ModelProject(loaded->model, parsed, numbers, texts));
-	return q;
+	double answer = 0.0;
+	PAP_CORE(answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
+	return answer;
 }
 
+// pap.answer and pap.answer_count: (name, query [, refine]); the release comes from the answer cache.
 static double
 AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 {
-	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
 	char *query = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	PapLoadedRelease *loaded = CachedRelease(fcinfo, name);
-	const size_t q = ProjectQuery(loaded, query);
-	double answer = 0.0;
+	const bool refine = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	const double answer = AnswerQuery(release, query, refine);
 	int64 n = 0;
-	PAP_CORE(answer = pap::core::ModelAnswer(loaded->model, q); n = pap::core::ModelPrivateRows(loaded->model));
+	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
 	*rows = double(n);
 	return answer;
 }

@@ -1,5 +1,7 @@
 // The deterministic helpers of the private scan: axis positions and the cell of a value. IMMUTABLE and
 // PARALLEL SAFE, so that the histogram query parallelises and can be shipped to remote servers.
+#include <cmath>
+
 #include "core/numeric_axis.hpp"
 #include "pg/glue.hpp"
 
@@ -40,31 +42,74 @@ pap_axis_value_timestamptz(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(PapTimestampToAxis(PG_GETARG_TIMESTAMPTZ(0)));
 }
 
+// The bin of x among sorted cuts, as CountBelowSorted (PostgreSQL's float8 order) but without branches in the
+// loop: the scan calls this once per row and axis, and a mispredicted branch per halving is most of its cost.
+// For x not NaN, "cut below x" in that order is the IEEE cut < x (a NaN cut sorts last and is below nothing;
+// -0.0 equals 0.0 in both), so a plain comparison gives the same count; NaN takes the general path.
+static inline int32
+CutIndex(const double *cuts, int count, double x)
+{
+	if (unlikely(std::isnan(x)))
+		return int32(pap::core::CountBelowSorted(cuts, size_t(count), x));
+	if (count == 0)
+		return 0;
+	const double *base = cuts;
+	size_t n = size_t(count);
+	while (n > 1) {
+		const size_t half = n / 2;
+		base = base[half] < x ? base + half : base;  // everything before base is below x
+		n -= half;
+	}
+	return int32(base - cuts) + int32(*base < x);
+}
+
+// The cut points of a call site whose array cannot change during the query (a Const or an external Param, as
+// in the private scan), checked and copied once into fn_extra: the rows then skip the detoasting and the checks.
+struct PapCutCache {
+	int count;
+	double cuts[FLEXIBLE_ARRAY_MEMBER];
+};
+
 // cells 0..M are the ordered bins of the M cut points; M + 1 is the NULL cell.
 extern "C" Datum
 pap_cell_index(PG_FUNCTION_ARGS)
 {
+	const PapCutCache *cache = (const PapCutCache *) fcinfo->flinfo->fn_extra;
+	if (likely(cache != nullptr)) {
+		if (PG_ARGISNULL(1))
+			PG_RETURN_INT32(cache->count + 1);
+		PG_RETURN_INT32(CutIndex(cache->cuts, cache->count, PG_GETARG_FLOAT8(1)));
+	}
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("cut points must not be NULL")));
 	ArrayType *cuts = PG_GETARG_ARRAYTYPE_P(0);
 	if (ARR_NDIM(cuts) > 1 || ARR_HASNULL(cuts) || ARR_ELEMTYPE(cuts) != FLOAT8OID)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("cut points must be a one-dimensional float8 array without NULLs")));
-	const int count = ArrayGetNItems(ARR_NDIM(cuts), ARR_DIMS(cuts));
+	const int count = ARR_NDIM(cuts) == 0 ? 0 : ARR_DIMS(cuts)[0];
+	const double *data = (const double *) ARR_DATA_PTR(cuts);
+	if (get_fn_expr_arg_stable(fcinfo->flinfo, 0)) {
+		PapCutCache *c = (PapCutCache *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
+		                                                    offsetof(PapCutCache, cuts) + sizeof(double) * size_t(count));
+		c->count = count;
+		memcpy(c->cuts, data, sizeof(double) * size_t(count));
+		fcinfo->flinfo->fn_extra = c;
+	}
 	if (PG_ARGISNULL(1))
 		PG_RETURN_INT32(count + 1);
-	const double *data = (const double *) ARR_DATA_PTR(cuts);
-	PG_RETURN_INT32(int32(pap::core::CountBelowSorted(data, size_t(count), PG_GETARG_FLOAT8(1))));
+	PG_RETURN_INT32(CutIndex(data, count, PG_GETARG_FLOAT8(1)));
 }
 
-// The categories of a categorical axis, unpacked once per scan: the array is the same parameter for every row,
-// so it is kept in fn_extra with a copy of its bytes to recognise it.
+// The categories of a categorical axis, unpacked once per scan and kept in fn_extra with a copy of the array's
+// bytes, which recognise it on the next row; when the argument cannot change during the query (a Const or an
+// external Param, as in the private scan) the rows skip that comparison too.
 struct PapCategoryCache {
 	struct varlena *raw;  // copy of the array's bytes
 	Size raw_size;
 	int count;
 	const char **data;
 	int *length;
+	bool stable;  // get_fn_expr_arg_stable: the array is the same for every call
 };
 
 static int
@@ -80,33 +125,36 @@ pap_category_index(PG_FUNCTION_ARGS)
 {
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("categories must not be NULL")));
-	struct varlena *raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	const Size raw_size = VARSIZE_ANY(raw);
 	PapCategoryCache *cache = (PapCategoryCache *) fcinfo->flinfo->fn_extra;
-	if (cache == nullptr || cache->raw_size != raw_size || memcmp(cache->raw, raw, raw_size) != 0) {
-		ArrayType *array = (ArrayType *) raw;
-		if (ARR_NDIM(array) > 1 || ARR_HASNULL(array) || ARR_ELEMTYPE(array) != TEXTOID)
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("categories must be a one-dimensional text array without NULLs")));
-		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-		cache = (PapCategoryCache *) palloc0(sizeof(PapCategoryCache));
-		cache->raw = (struct varlena *) palloc(raw_size);
-		memcpy(cache->raw, raw, raw_size);
-		cache->raw_size = raw_size;
-		Datum *elements;
-		deconstruct_array((ArrayType *) cache->raw, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL, &cache->count);
-		cache->data = (const char **) palloc(sizeof(char *) * (cache->count + 1));
-		cache->length = (int *) palloc(sizeof(int) * (cache->count + 1));
-		for (int i = 0; i < cache->count; i++) {
-			text *t = DatumGetTextPP(elements[i]);
-			cache->data[i] = VARDATA_ANY(t);
-			cache->length[i] = int(VARSIZE_ANY_EXHDR(t));
-			if (i > 0 && CompareBytes(cache->data[i - 1], cache->length[i - 1], cache->data[i], cache->length[i]) >= 0)
+	if (cache == nullptr || !cache->stable) {
+		struct varlena *raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+		const Size raw_size = VARSIZE_ANY(raw);
+		if (cache == nullptr || cache->raw_size != raw_size || memcmp(cache->raw, raw, raw_size) != 0) {
+			ArrayType *array = (ArrayType *) raw;
+			if (ARR_NDIM(array) > 1 || ARR_HASNULL(array) || ARR_ELEMTYPE(array) != TEXTOID)
 				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				                errmsg("categories must be distinct and sorted by bytes")));
+				                errmsg("categories must be a one-dimensional text array without NULLs")));
+			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+			cache = (PapCategoryCache *) palloc0(sizeof(PapCategoryCache));
+			cache->raw = (struct varlena *) palloc(raw_size);
+			memcpy(cache->raw, raw, raw_size);
+			cache->raw_size = raw_size;
+			Datum *elements;
+			deconstruct_array((ArrayType *) cache->raw, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL, &cache->count);
+			cache->data = (const char **) palloc(sizeof(char *) * (cache->count + 1));
+			cache->length = (int *) palloc(sizeof(int) * (cache->count + 1));
+			for (int i = 0; i < cache->count; i++) {
+				text *t = DatumGetTextPP(elements[i]);
+				cache->data[i] = VARDATA_ANY(t);
+				cache->length[i] = int(VARSIZE_ANY_EXHDR(t));
+				if (i > 0 && CompareBytes(cache->data[i - 1], cache->length[i - 1], cache->data[i], cache->length[i]) >= 0)
+					ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					                errmsg("categories must be distinct and sorted by bytes")));
+			}
+			cache->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0);
+			MemoryContextSwitchTo(old);
+			fcinfo->flinfo->fn_extra = cache;
 		}
-		MemoryContextSwitchTo(old);
-		fcinfo->flinfo->fn_extra = cache;
 	}
 	if (PG_ARGISNULL(1))
 		PG_RETURN_INT32(cache->count + 1);

@@ -14,6 +14,7 @@ extern "C" {
 #include "nodes/parsenodes.h"
 #include "storage/lock.h"
 #include "utils/builtins.h"
+#include "portability/instr_time.h"
 #include "utils/lsyscache.h"
 PG_FUNCTION_INFO_V1(pap_plan);
 PG_FUNCTION_INFO_V1(pap_run_release);
@@ -72,6 +73,7 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	req.beta = r->beta;
 	req.mechanism = mechanism;
 	req.prior = prior;
+	req.layout = &r->layout;
 	return req;
 }
 
@@ -136,9 +138,9 @@ pap_plan(PG_FUNCTION_ARGS)
 	pap::core::PlanSummary s;
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	PAP_CORE(s = pap::core::MakePlan(req));
-	Datum values[20];
-	bool nulls[20] = {false};
-	values[0] = CStringGetTextDatum("pmw");
+	Datum values[21];
+	bool nulls[21] = {false};
+	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
 	values[1] = Int64GetDatum(n);
 	values[2] = Int64GetDatum(r->public_rows);
 	values[3] = Int64GetDatum(r->cover_size);
@@ -159,6 +161,9 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[17] = Float8Array2(s.epsilon_split);
 	values[18] = Float8Array2(s.noise_scales);
 	values[19] = Int32GetDatum(s.max_passes);
+	char *predictions;
+	PAP_CORE(predictions = pap::core::PlanPredictionsJson(s, PapAllocate));
+	values[20] = DirectFunctionCall1(jsonb_in, CStringGetDatum(predictions));
 	if (s.approximate_accounting)
 		nulls[17] = true;
 	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);
@@ -167,7 +172,7 @@ pap_plan(PG_FUNCTION_ARGS)
 
 static const char *const kRunDetailsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = $4::pg_catalog.jsonb, "
-    "is_private = $5, released_at = pg_catalog.clock_timestamp() WHERE name OPERATOR(pg_catalog.=) $1";
+    "is_private = $5, mechanism = $6, released_at = pg_catalog.clock_timestamp() WHERE name OPERATOR(pg_catalog.=) $1";
 
 extern "C" Datum
 pap_run_release(PG_FUNCTION_ARGS)
@@ -201,6 +206,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                errhint("Its answers are final. To spend more budget, define a new release.")));
 	PapRequireSelect(r->private_table);
 	RequireColumnTypes(r);
+	PAP_CORE(pap::core::RequireMechanismApplies(r->layout, mechanism));
 	char *private_name = PapQualifiedRelationName(r->private_table);
 	MemoryContextSwitchTo(procedure_context);
 	char *select_list;
@@ -223,9 +229,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
-		Oid charge_types[4] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID};
-		Datum charge_values[4] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
-		                          CStringGetTextDatum(name)};
+		Oid charge_types[5] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID, TEXTOID};
+		Datum charge_values[5] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
+		                          CStringGetTextDatum(name), CStringGetTextDatum(mechanism)};
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
@@ -255,13 +261,13 @@ pap_run_release(PG_FUNCTION_ARGS)
 		}
 		PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
 		                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
-		                    "'pmw', %s, pg_catalog.now())",
+		                    "$5, %s, pg_catalog.now())",
 		                    quote_literal_cstr(user)),
-		           4, charge_types, charge_values, false);
+		           5, charge_types, charge_values, false);
 		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
-		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, mechanism = 'pmw', "
+		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, mechanism = $5, "
 		           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
-		           4, charge_types, charge_values, false);
+		           5, charge_types, charge_values, false);
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
 		elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
@@ -272,13 +278,20 @@ pap_run_release(PG_FUNCTION_ARGS)
 		int32 *points;
 		int64 *rows;
 		size_t point_count;
+		// Timings go to the caller only, at DEBUG1 (bench/ reads them), never to the catalog: the mechanism's time
+		// depends on the private data. (The glue logs the scan's exact statement.)
+		instr_time started, elapsed;
+		INSTR_TIME_SET_CURRENT(started);
 		const int output_level = PapBeginStableOutput();
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
 		                  &points, &rows, &point_count);
 		PapEndStableOutput(output_level);
 		MemoryContextSwitchTo(old);
-		elog(DEBUG1, "pap_release: private table read; running pmw over " INT64_FORMAT " cover queries",
-		     r->cover_size);
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, started);
+		elog(DEBUG1, "pap_release: mapping (private scan) took %.3f ms", INSTR_TIME_GET_MILLISEC(elapsed));
+		elog(DEBUG1, "pap_release: private table read; running %s over " INT64_FORMAT " cover queries%s", mechanism,
+		     r->cover_size, pap_reference_workload ? " (reference workload)" : "");
 
 		pap::core::RunRequest req;
 		req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
@@ -289,36 +302,49 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.seed = seeded ? seed : -1;
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
-		req.reference_workload = false;
+		req.reference_workload = pap_reference_workload;
 		pap::core::RunSummary out;
+		INSTR_TIME_SET_CURRENT(started);
 		PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
 		CHECK_FOR_INTERRUPTS();
-		elog(DEBUG1, "pap_release: pmw made " INT64_FORMAT " updates in %d passes", out.updates, out.passes);
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, started);
+		const char *chosen = pap::core::MechanismName(out.plan.chosen);
+		// The mechanism alone (measured in the core), and the whole core step (cover, true counts, plan, mechanism).
+		elog(DEBUG1, "pap_release: mechanism (%s%s) took %.3f ms", chosen,
+		     pap_reference_workload ? ", reference workload" : "", out.mechanism_seconds * 1000.0);
+		elog(DEBUG1, "pap_release: cover, true counts, plan and mechanism took %.3f ms", INSTR_TIME_GET_MILLISEC(elapsed));
+		elog(DEBUG1, "pap_release: %s made " INT64_FORMAT " updates in %d passes", chosen, out.updates, out.passes);
 
 		const int64 n = out.private_rows;
 		Datum *weights = (Datum *) palloc(sizeof(Datum) * r->cell_count);
 		for (int64 i = 0; i < r->cell_count; i++)
 			weights[i] = Float8GetDatum(out.synthetic[i]);
 		// Only public quantities and counts of the mechanism's own steps: nothing here depends on a private value
-		// except through the differentially private output.
+		// except through the differentially private output. accounting .. passes describe PMW's plan (and its run,
+		// when PMW ran); predicted_error is the chosen mechanism's.
+		char *predictions;
+		PAP_CORE(predictions = pap::core::PlanPredictionsJson(out.plan, PapAllocate));
 		char *details = psprintf(
-		    "{\"mechanism\": \"pmw\", \"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
+		    "{\"mechanism\": \"%s\", \"requested\": \"%s\", \"predictions\": %s, \"mwem_rounds\": %d, "
+		    "\"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
 		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
 		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
 		    "\"predicted_error\": %.17g, \"public_only_error\": %.17g, \"prior\": \"%s\"}",
-		    out.plan.approximate_accounting ? "approximate" : "pure", out.plan.cutoff, out.plan.threshold,
+		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "approximate" : "pure",
+		    out.plan.cutoff, out.plan.threshold,
 		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
 		    out.plan.max_passes, out.updates, out.passes,
-		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false", out.plan.predicted_error,
-		    out.plan.public_only_error, prior);
-		Oid store_types[5] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID};
-		Datum store_values[5] = {
+		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false",
+		    out.plan.predicted_error, out.plan.public_only_error, prior);
+		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
+		Datum store_values[6] = {
 		    CStringGetTextDatum(name),
 		    PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
 		                                    TYPALIGN_DOUBLE)),
-		    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded)};
+		    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded), CStringGetTextDatum(chosen)};
 		PapBecomeCatalogOwner(&saved);
-		PapExecute(kRunDetailsSql, 5, store_types, store_values, false);
+		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);
 	}
 	PG_FINALLY();

@@ -1,6 +1,7 @@
 #include "core/release_engine.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/partition_scan.hpp"
 
 #include <cmath>
 
@@ -300,13 +301,16 @@ PapRequireReleased(const PapRelease *release)
 // The scan's statement and parameters (shared by PapCheckScan and PapScanGridPoints).
 struct PapScanStatement {
 	char *sql;
+	bool aggregate;  // the pap.grid_counts form of the select list (release_layout.hpp), else GROUP BY
 	Oid *types;
 	Datum *values;
 	char *nulls;
 };
 
+// only: the statement reads relid alone ("FROM ONLY"), not its partitions or children.
 static PapScanStatement
-BuildScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source)
+BuildScan(Oid relid, bool only, const char *select_list, size_t axis_count, PapScanParameter parameter,
+          const void *source)
 {
 	PapScanStatement scan;
 	scan.types = (Oid *) palloc(sizeof(Oid) * (axis_count + 1));
@@ -342,25 +346,92 @@ BuildScan(Oid relid, const char *select_list, size_t axis_count, PapScanParamete
 		appendStringInfo(&group_by, "%s%zu", a ? ", " : "", a + 1);
 	}
 	scan.nulls[axis_count] = '\0';
-	scan.sql = psprintf("SELECT %s FROM %s GROUP BY %s", select_list, PapQualifiedRelationName(relid), group_by.data);
+	scan.aggregate = strncmp(select_list, "pap.grid_counts(", strlen("pap.grid_counts(")) == 0;
+	scan.sql = psprintf("SELECT %s FROM %s%s%s%s", select_list, only ? "ONLY " : "", PapQualifiedRelationName(relid),
+	                    scan.aggregate ? "" : " GROUP BY ", scan.aggregate ? "" : group_by.data);
 	return scan;
 }
 
 void
 PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source)
 {
-	PapScanStatement scan = BuildScan(relid, select_list, axis_count, parameter, source);
+	PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source);
 	SPIPlanPtr plan = SPI_prepare(scan.sql, int(axis_count), scan.types);
 	if (plan == NULL)
 		elog(ERROR, "pap_release: SPI_prepare failed (%s) for: %s", SPI_result_code_string(SPI_result), scan.sql);
 	SPI_freeplan(plan);
 }
 
-void
-PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
-                  const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count)
+// Grid points read so far (palloc'd, grown as scans append).
+struct PapGridPoints {
+	int32 *points;
+	int64 *rows;
+	size_t count, capacity;
+};
+
+// Room for n more grid points in out.
+static void
+ReserveGridPoints(PapGridPoints *out, size_t n, size_t axis_count)
 {
-	PapScanStatement scan = BuildScan(relid, select_list, axis_count, parameter, source);
+	if (out->count + n > out->capacity) {
+		const size_t capacity = Max(out->count + n, 2 * out->capacity) + 1;
+		out->points = (int32 *) repalloc_huge(out->points, sizeof(int32) * capacity * axis_count + 1);
+		out->rows = (int64 *) repalloc_huge(out->rows, sizeof(int64) * capacity);
+		out->capacity = capacity;
+	}
+}
+
+// An int8[] column of the grid scan as a palloc'd C array (one-dimensional, no NULLs: checked).
+static int64 *
+ScanInt64Array(HeapTuple tuple, TupleDesc desc, int column, size_t *count)
+{
+	bool isnull;
+	Datum d = SPI_getbinval(tuple, desc, column, &isnull);
+	ArrayType *a = isnull ? nullptr : DatumGetArrayTypeP(d);
+	if (a == nullptr || ARR_NDIM(a) > 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID)
+		elog(ERROR, "pap_release: malformed grid counts in the grid scan");
+	*count = size_t(ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)));
+	int64 *out = (int64 *) palloc_extended(sizeof(int64) * (*count ? *count : 1), MCXT_ALLOC_HUGE);
+	memcpy(out, ARR_DATA_PTR(a), sizeof(int64) * *count);
+	return out;
+}
+
+// The one row of the pap.grid_counts form: [key, rows, ...] and the radices, the keys decoded into grid points
+// (the last axis varies fastest).
+static void
+DecodeGridCounts(HeapTuple tuple, TupleDesc desc, size_t axis_count, PapGridPoints *out)
+{
+	size_t pair_values, radix_count;
+	int64 *pairs = ScanInt64Array(tuple, desc, 1, &pair_values);
+	int64 *radices = ScanInt64Array(tuple, desc, 2, &radix_count);
+	if (radix_count != axis_count || pair_values % 2 != 0)
+		elog(ERROR, "pap_release: malformed grid counts in the grid scan");
+	const size_t n = pair_values / 2;
+	ReserveGridPoints(out, n, axis_count);
+	for (size_t i = 0; i < n; i++) {
+		int64 key = pairs[2 * i];
+		int32 *point = out->points + (out->count + i) * axis_count;
+		for (size_t a = axis_count; a-- > 0;) {
+			if (key < 0 || radices[a] <= 0)
+				elog(ERROR, "pap_release: grid key out of range in the grid scan");
+			point[a] = int32(key % radices[a]);
+			key /= radices[a];
+		}
+		if (key != 0)
+			elog(ERROR, "pap_release: grid key out of range in the grid scan");
+		out->rows[out->count + i] = pairs[2 * i + 1];
+		if ((i & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	out->count += n;
+	pfree(pairs);
+	pfree(radices);
+}
+
+// Runs one scan statement and appends its grid points to out.
+static void
+RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGridPoints *out)
+{
 	MemoryContext context = CurrentMemoryContext;
 	int rc = 0;
 	PG_TRY();
@@ -369,12 +440,14 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 	}
 	PG_CATCH();
 	{
-		// An error raised while reading private rows may quote a private value (a failing cast in a predicate):
-		// only its SQLSTATE leaves. Cancellation and shutdown carry no row data and go on unchanged.
+		// An error raised while reading private rows may quote a private value (a failing cast in a predicate,
+		// here or on a remote server): only its SQLSTATE leaves. Cancellation, shutdown and a failed connection to
+		// a remote server carry no row data and go on unchanged.
 		MemoryContextSwitchTo(context);
 		ErrorData *error = CopyErrorData();
 		if (!is_private || error->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-		    ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION)
+		    ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ||
+		    ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_CONNECTION_EXCEPTION)
 			PG_RE_THROW();
 		FlushErrorState();
 		ereport(ERROR, (errcode(error->sqlerrcode), errmsg("the scan of the private table failed"),
@@ -388,22 +461,73 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 		elog(ERROR, "pap_release: SPI failed (%s) for: %s", SPI_result_code_string(rc), scan.sql);
 	MemoryContextSwitchTo(context);
 	const uint64 n = SPI_processed;
-	*points = (int32 *) palloc(sizeof(int32) * (n * axis_count + 1));
-	*rows = (int64 *) palloc(sizeof(int64) * (n + 1));
+	if (scan.aggregate) {
+		if (n != 1)
+			elog(ERROR, "pap_release: the grid scan returned " UINT64_FORMAT " rows instead of one", n);
+		DecodeGridCounts(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, axis_count, out);
+		SPI_freetuptable(SPI_tuptable);
+		return;
+	}
+	ReserveGridPoints(out, size_t(n), axis_count);
 	for (uint64 i = 0; i < n; i++) {
 		bool isnull;
+		int32 *point = out->points + (out->count + i) * axis_count;
 		for (size_t a = 0; a < axis_count; a++) {
 			Datum bin = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, int(a + 1), &isnull);
 			if (isnull)
 				elog(ERROR, "pap_release: NULL bin in the grid scan");
-			(*points)[i * axis_count + a] = DatumGetInt32(bin);
+			point[a] = DatumGetInt32(bin);
 		}
-		(*rows)[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, int(axis_count + 1), &isnull));
+		out->rows[out->count + i] =
+		    DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, int(axis_count + 1), &isnull));
 		if ((i & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	*point_count = size_t(n);
+	out->count += size_t(n);
 	SPI_freetuptable(SPI_tuptable);
+}
+
+void
+PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
+                  const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count)
+{
+	PapGridPoints out;
+	out.capacity = 1;
+	out.count = 0;
+	out.points = (int32 *) palloc(sizeof(int32) * axis_count + 1);
+	out.rows = (int64 *) palloc(sizeof(int64));
+	// A partitioned table with foreign partitions is read leaf by leaf, so that each foreign leaf's aggregate runs
+	// on its own server (docs/distributed.md); only when the caller may query every leaf directly.
+	List *leaves = PapForeignPartitionLeaves(relid);
+	List *scans = NIL;
+	ListCell *lc;
+	foreach (lc, leaves) {
+		PapScanStatement *scan = (PapScanStatement *) palloc(sizeof(PapScanStatement));
+		*scan = BuildScan(lfirst_oid(lc), true, select_list, axis_count, parameter, source);
+		if (!PapMayScanDirectly(scan->sql, scan->types, int(axis_count))) {
+			elog(DEBUG1, "pap_release: scanning %s through its parent: the current user may not query partition %s "
+			     "directly", get_rel_name(relid), get_rel_name(lfirst_oid(lc)));
+			scans = NIL;
+			break;
+		}
+		scans = lappend(scans, scan);
+	}
+	if (scans == NIL) {
+		PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source);
+		elog(DEBUG1, "pap_release: scan: %s", scan.sql);
+		RunScan(scan, axis_count, is_private, &out);
+	} else {
+		elog(DEBUG1, "pap_release: scanning %s leaf by leaf", get_rel_name(relid));
+		foreach (lc, scans) {
+			const PapScanStatement *scan = (const PapScanStatement *) lfirst(lc);
+			elog(DEBUG1, "pap_release: leaf scan: %s", scan->sql);
+			RunScan(*scan, axis_count, is_private, &out);
+		}
+		PapMergeGridPoints(out.points, out.rows, &out.count, axis_count);
+	}
+	*points = out.points;
+	*rows = out.rows;
+	*point_count = out.count;
 }
 
 int

@@ -16,6 +16,7 @@ extern "C" {
 extern int pap_test_seed;
 extern int pap_max_cover_queries;
 extern int pap_max_cells;
+extern bool pap_reference_workload;
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
@@ -48,11 +49,13 @@ void PapRequireSelect(Oid relid);
 char *PapQualifiedRelationName(Oid relid);
 
 // The one scan of a table that maps its rows to grid points (release_layout.hpp): runs
+// "SELECT <select_list> FROM table" (its pap.grid_counts form, keys decoded here) or
 // "SELECT <select_list> FROM table GROUP BY 1..axes" with the axes' parameters (layout or draft) and returns the
 // points (axis_count coordinates each, flat) and their row counts, palloc'd in the current context.
 typedef pap::core::ScanParameterKind (*PapScanParameter)(const void *source, size_t axis, const double **cuts,
                                                         const char *const **categories, size_t *count);
 // is_private: an error of the scan is re-raised with its SQLSTATE only (its text could quote a private value).
+// A partitioned table with foreign partitions is read leaf by leaf and the points merged (partition_scan.hpp).
 void PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
                        const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count);
 // Parses and plans the scan without running it: a column or predicate that does not fit the table fails here,

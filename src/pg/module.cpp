@@ -1,6 +1,7 @@
 // Module entry: PG_MODULE_MAGIC and the settings under the reserved prefix pap_release.
 #include "pg/error_bridge.hpp"  // declares pap_debug_inject_error
 #include "pg/glue.hpp"
+#include "pg/model_cache.hpp"
 
 extern "C" {
 #include "utils/guc.h"
@@ -12,6 +13,7 @@ int pap_test_seed = -1;
 int pap_max_cover_queries = 1000000;
 int pap_max_cells = 1000000;
 int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
+bool pap_reference_workload = false;  // read by pap.run_release (src/pg/fmgr_run.cpp)
 
 void
 _PG_init(void)
@@ -37,5 +39,11 @@ _PG_init(void)
 	                        "Only for tests of the exception boundary (sql/06_exception_boundary.sql). Every "
 	                        "function that calls the core fails while it is set.",
 	                        &pap_debug_inject_error, 0, 0, 4, PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomBoolVariable("pap_release.reference_workload",
+	                         "Benchmarks only: runs the mechanism through the straightforward query-by-query "
+	                         "workload instead of the grouped one.",
+	                         "Same output under the same seed, much slower; bench/ compares the two. Off by default.",
+	                         &pap_reference_workload, false, PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	PapDefineModelCacheSettings();
 	MarkGUCPrefixReserved("pap_release");
 }

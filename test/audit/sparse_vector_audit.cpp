@@ -1,33 +1,18 @@
-// Empirical privacy audit of PMW and of its sparse vector (docs/audit.md; reference/anchors-reliability.md §3,
-// §8 ). Black box: every sample is one call of the product's RunPmw with PmwParameters from the
+// Empirical privacy audit of PMW and of its sparse vector: the instances (docs/audit.md; the estimator is
+// audit_estimator.hpp). Black box: every sample is one call of the product's RunPmw with PmwParameters from the
 // product's PmwNoiseFor and PmwThreshold, on one of two neighbouring histograms (one row moved between two
 // cells, n fixed). The output observed is a function of RunPmw's result only (the synthetic vector, the update
 // count, the passes, whether the cut-off was reached).
-//
-// Method (DP-Sniper / StatDP style, with an exact "classifier" since the outputs are discrete): the runs of each
-// side are split in two halves. On the first half the outcomes are sorted by their empirical likelihood ratio
-// and the best prefix set E (the Neyman-Pearson family), in either direction, is chosen by its Clopper-Pearson
-// bound; that one event is then evaluated on the second half, which it never saw:
-//   eps_lb = ln((p1_lcb - delta) / p2_ucb),
-// p1_lcb the one-sided lower bound on P[M(D) in E] and p2_ucb the upper bound on P[M(D') in E], each at
-// 97.5% (union bound: the pair holds with 95%). A mechanism is accepted when eps_lb <= claimed epsilon; a
-// deliberately broken variant is caught when eps_lb > claimed epsilon.
-//
-// Usage: sparse_vector_audit [--full] [--runs N] [--threads T] [--only SUBSTRING] [--seed S]
-#include <boost/math/distributions/beta.hpp>
+#include "audit_cases.hpp"
 
-#include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
+#include <memory>
 #include <string>
-#include <thread>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -38,19 +23,10 @@
 #include "core/workload.hpp"
 
 using namespace pap::core;
+using pap::audit::AuditCase;
+using pap::audit::Expect;
 
 namespace {
-
-constexpr double kConfidence = 0.95;  // joint, for the pair (p1_lcb, p2_ucb)
-// Events seen fewer times than this on the selection half (numerator side) are not candidates: a union of
-// outcomes that happened a dozen times with no counterpart wins the selection by chance and then has no power
-// on the evaluation half (DP-Sniper likewise ignores events below a probability c).
-constexpr std::uint64_t kMinEventCount = 100;
-
-// ---------------------------------------------------------------------------------------------------------
-// Instances
-
-enum class Expect { Private, Violation, Informational };
 
 struct Instance {
 	std::string mechanism;   // column "mechanism" of the table
@@ -371,271 +347,38 @@ MakeInstances()
 	return all;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Sampling
-
-std::uint64_t
-Mix(std::uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
 
 // The observed output: a 64-bit digest of everything RunPmw returns that is not a count of comparisons
 // (the synthetic vector bit for bit, the update count, the passes, whether the cut-off was reached).
 std::uint64_t
 OutputKey(const PmwResult &r)
 {
-	std::uint64_t h = Mix(std::uint64_t(r.updates) * 1315423911ULL + std::uint64_t(r.passes) * 2654435761ULL +
-	                      (r.cutoff_reached ? 7 : 0));
-	for (double x : r.synthetic) {
-		std::uint64_t bits;
-		std::memcpy(&bits, &x, sizeof bits);
-		h = Mix(h ^ bits);
-	}
-	return h;
-}
-
-struct Counts {
-	std::uint64_t c[2][2] = {{0, 0}, {0, 0}};  // [side][half]
-};
-using Tally = std::unordered_map<std::uint64_t, Counts>;
-
-// Runs [begin, end) of side `side`; run i uses its own seed and goes to half i & 1.
-void
-Sample(const Instance &in, const IntervalWorkload &w, const std::vector<double> &prior, int side,
-       std::uint64_t base_seed, std::uint64_t begin, std::uint64_t end, Tally &tally)
-{
-	const std::vector<std::int64_t> &hist = side == 0 ? in.d1 : in.d2;
-	for (std::uint64_t i = begin; i < end; i++) {
-		SeededRandomSource rng(Mix(base_seed ^ Mix(i * 2 + std::uint64_t(side))));
-		const PmwResult r = RunPmw(w, hist, prior, in.params, rng);
-		tally[OutputKey(r)].c[side][i & 1]++;
-	}
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Statistics
-
-// One-sided Clopper-Pearson bounds at level 1 - a.
-double
-LowerBound(std::uint64_t x, std::uint64_t n, double a)
-{
-	if (x == 0)
-		return 0.0;
-	return boost::math::quantile(boost::math::beta_distribution<double>(double(x), double(n - x + 1)), a);
-}
-
-double
-UpperBound(std::uint64_t x, std::uint64_t n, double a)
-{
-	if (x >= n)
-		return 1.0;
-	return boost::math::quantile(boost::math::beta_distribution<double>(double(x + 1), double(n - x)), 1.0 - a);
-}
-
-// ln((p1_lcb - delta) / p2_ucb), each bound at 1 - (1 - kConfidence)/2.
-double
-EpsilonLowerBound(std::uint64_t x1, std::uint64_t n1, std::uint64_t x2, std::uint64_t n2, double delta)
-{
-	const double a = (1.0 - kConfidence) / 2.0;
-	const double lo = LowerBound(x1, n1, a) - delta;
-	if (!(lo > 0.0))
-		return -INFINITY;
-	return std::log(lo / UpperBound(x2, n2, a));
-}
-
-struct Verdict {
-	double eps_lb = -INFINITY;       // on the evaluation half
-	double eps_point = NAN;          // ln(p1_hat / p2_hat) of the same event on the evaluation half
-	double select_lb = -INFINITY;    // on the selection half
-	int direction = 0;               // 0: P[M(D) in E] / P[M(D') in E]; 1: the reverse
-	std::size_t event_size = 0;      // outcomes in E
-	std::size_t outcomes = 0;
-	double p_num = 0, p_den = 0;     // empirical probabilities on the evaluation half
-};
-
-Verdict
-Analyse(const Tally &tally, std::uint64_t per_half, double delta)
-{
-	struct Row {
-		std::uint64_t sel[2], ev[2];
-	};
-	std::vector<Row> rows;
-	rows.reserve(tally.size());
-	for (const auto &kv : tally)
-		rows.push_back({{kv.second.c[0][0], kv.second.c[1][0]}, {kv.second.c[0][1], kv.second.c[1][1]}});
-	Verdict v;
-	v.outcomes = rows.size();
-	std::vector<std::size_t> chosen;
-	for (int dir = 0; dir < 2; dir++) {
-		const int num = dir, den = 1 - dir;
-		std::vector<std::size_t> idx(rows.size());
-		for (std::size_t i = 0; i < idx.size(); i++)
-			idx[i] = i;
-		// Two orders of the outcomes, each giving a nested family of events (its prefixes): by the smoothed
-		// empirical ratio, and by the outcome's own Clopper-Pearson bound (which keeps rare outcomes last).
-		for (int order = 0; order < 2; order++) {
-		std::vector<double> key(rows.size());
-		for (std::size_t i = 0; i < rows.size(); i++)
-			key[i] = order == 0 ? (double(rows[i].sel[num]) + 0.5) / (double(rows[i].sel[den]) + 0.5)
-			                    : EpsilonLowerBound(rows[i].sel[num], per_half, rows[i].sel[den], per_half, 0.0);
-		std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return key[a] > key[b]; });
-		std::uint64_t x = 0, y = 0;
-		for (std::size_t k = 0; k < idx.size(); k++) {
-			x += rows[idx[k]].sel[num];
-			y += rows[idx[k]].sel[den];
-			if (x < kMinEventCount)
-				continue;
-			const double lb = EpsilonLowerBound(x, per_half, y, per_half, delta);
-			if (lb > v.select_lb) {
-				v.select_lb = lb;
-				v.direction = dir;
-				chosen.assign(idx.begin(), idx.begin() + std::ptrdiff_t(k + 1));
-			}
-		}
-		}
-	}
-	const int num = v.direction, den = 1 - v.direction;
-	std::uint64_t x = 0, y = 0;
-	for (std::size_t i : chosen) {
-		x += rows[i].ev[num];
-		y += rows[i].ev[den];
-	}
-	v.event_size = chosen.size();
-	v.eps_lb = chosen.empty() ? -INFINITY : EpsilonLowerBound(x, per_half, y, per_half, delta);
-	v.p_num = double(x) / double(per_half);
-	v.p_den = double(y) / double(per_half);
-	v.eps_point = std::log(v.p_num / v.p_den);
-	return v;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-
-std::string
-Fmt(double x, const char *f = "%.3f")
-{
-	if (std::isinf(x))
-		return x > 0 ? "inf" : "-inf";
-	if (std::isnan(x))
-		return "nan";
-	char buf[64];
-	std::snprintf(buf, sizeof buf, f, x);
-	return buf;
+	const std::uint64_t h = pap::audit::Mix(std::uint64_t(r.updates) * 1315423911ULL +
+	                                        std::uint64_t(r.passes) * 2654435761ULL + (r.cutoff_reached ? 7 : 0));
+	return pap::audit::HashDoubles(h, r.synthetic);
 }
 
 }  // namespace
 
-int
-main(int argc, char **argv)
+std::vector<AuditCase>
+SparseVectorAuditCases()
 {
-	bool full = false;
-	std::uint64_t runs_override = 0, seed = 20240601;
-	unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-	std::string only;
-	for (int i = 1; i < argc; i++) {
-		const std::string a = argv[i];
-		auto next = [&]() -> std::string {
-			if (i + 1 >= argc) {
-				std::fprintf(stderr, "missing value after %s\n", a.c_str());
-				std::exit(2);
-			}
-			return argv[++i];
+	std::vector<AuditCase> cases;
+	for (Instance &inst : MakeInstances()) {
+		auto in = std::make_shared<const Instance>(std::move(inst));
+		auto w = std::make_shared<const IntervalWorkload>(in->queries, in->cells);
+		auto prior = std::make_shared<const std::vector<double>>(UniformPrior(in->cells));
+		AuditCase c;
+		c.mechanism = in->mechanism;
+		c.name = in->name;
+		c.epsilon = in->epsilon;
+		c.delta = in->delta;
+		c.expect = in->expect;
+		c.runs_scale = in->runs_scale;
+		c.sample = [in, w, prior](int side, RandomBitSource &rng) {
+			return OutputKey(RunPmw(*w, side == 0 ? in->d1 : in->d2, *prior, in->params, rng));
 		};
-		if (a == "--full")
-			full = true;
-		else if (a == "--runs")
-			runs_override = std::stoull(next());
-		else if (a == "--threads")
-			threads = unsigned(std::stoul(next()));
-		else if (a == "--only")
-			only = next();
-		else if (a == "--seed")
-			seed = std::stoull(next());
-		else {
-			std::fprintf(stderr, "usage: %s [--full] [--runs N] [--threads T] [--only SUBSTRING] [--seed S]\n",
-			             argv[0]);
-			return 2;
-		}
+		cases.push_back(std::move(c));
 	}
-	// Runs per side (both halves together); the full run uses 10x the bounded one.
-	const std::uint64_t base_runs = runs_override ? runs_override : (full ? 1000000 : 200000);
-	std::vector<Instance> instances = MakeInstances();
-
-	std::printf("PMW / sparse-vector privacy audit: %s mode, %u threads, seed %" PRIu64 ", confidence %.0f%% "
-	            "(Clopper-Pearson, one-sided, union bound over p1 and p2)\n",
-	            full ? "full" : "bounded", threads, seed, kConfidence * 100);
-	std::printf("%-30s | %-38s | %5s | %6s | %6s | %9s | %8s | %-s\n", "mechanism", "instance", "eps", "delta",
-	            "eps_lb", "point", "runs/side", "verdict");
-	std::printf("%s\n", std::string(150, '-').c_str());
-
-	int failures = 0;
-	const auto t_all = std::chrono::steady_clock::now();
-	for (std::size_t k = 0; k < instances.size(); k++) {
-		const Instance &in = instances[k];
-		if (!only.empty() && (in.mechanism + " " + in.name).find(only) == std::string::npos)
-			continue;
-		const std::uint64_t runs = std::uint64_t(double(base_runs) * in.runs_scale) & ~std::uint64_t(1);
-		const IntervalWorkload w(in.queries, in.cells);
-		const std::vector<double> prior = UniformPrior(in.cells);
-		const std::uint64_t inst_seed = Mix(seed ^ Mix(k + 1));
-		const auto t0 = std::chrono::steady_clock::now();
-		std::vector<Tally> tallies(threads);
-		std::vector<std::thread> pool;
-		std::exception_ptr error;
-		for (unsigned t = 0; t < threads; t++) {
-			pool.emplace_back([&, t]() {
-				try {
-					const std::uint64_t b = runs * t / threads, e = runs * (t + 1) / threads;
-					for (int side = 0; side < 2; side++)
-						Sample(in, w, prior, side, inst_seed, b, e, tallies[t]);
-				} catch (...) {
-					error = std::current_exception();
-				}
-			});
-		}
-		for (std::thread &th : pool)
-			th.join();
-		if (error)
-			std::rethrow_exception(error);
-		Tally &tally = tallies[0];
-		for (unsigned t = 1; t < threads; t++)
-			for (const auto &kv : tallies[t])
-				for (int s = 0; s < 2; s++)
-					for (int h = 0; h < 2; h++)
-						tally[kv.first].c[s][h] += kv.second.c[s][h];
-		const Verdict v = Analyse(tally, runs / 2, in.delta);
-		const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-		std::string verdict;
-		const double margin = v.eps_lb - in.epsilon;
-		switch (in.expect) {
-		case Expect::Private:
-			verdict = margin <= 0 ? "PASS (eps_lb <= eps)" : "FAIL: violation";
-			failures += margin > 0;
-			break;
-		case Expect::Violation:
-			verdict = margin > 0 ? "CAUGHT by " + Fmt(margin) : "MISSED: harness too weak";
-			failures += margin <= 0;
-			break;
-		case Expect::Informational:
-			verdict = margin <= 0 ? "not detected (informational)" : "detected by " + Fmt(margin);
-			break;
-		}
-		std::printf("%-30s | %-38s | %5s | %6s | %6s | %9s | %9" PRIu64 " | %s  [E: %zu of %zu outcomes, %s, "
-		            "p=%.4f/%.4f, select %s, %.1fs]\n",
-		            in.mechanism.c_str(), in.name.c_str(), Fmt(in.epsilon, "%.2f").c_str(),
-		            Fmt(in.delta, "%.0e").c_str(), Fmt(v.eps_lb).c_str(), Fmt(v.eps_point).c_str(), runs,
-		            verdict.c_str(), v.event_size, v.outcomes, v.direction == 0 ? "D/D'" : "D'/D", v.p_num, v.p_den,
-		            Fmt(v.select_lb).c_str(), secs);
-		std::fflush(stdout);
-	}
-	const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
-	std::printf("%s\n", std::string(150, '-').c_str());
-	std::printf("audit: %s, %.1f s\n", failures ? "FAILED" : "all mechanisms within claimed epsilon, all broken "
-	                                                            "variants caught",
-	            total);
-	return failures ? 1 : 0;
+	return cases;
 }

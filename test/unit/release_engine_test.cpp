@@ -24,6 +24,7 @@
 #include "core/class_spec.hpp"
 #include "core/errors.hpp"
 #include "core/query_text.hpp"
+#include "core/release_model.hpp"
 #include "test_support.hpp"
 
 namespace pap::core {
@@ -366,7 +367,9 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 	}
 	// 5. the public scan.
 	const std::string select_list = DraftScanSelectList(d);
-	EXPECT_NE(select_list.find("pg_catalog.count(*)"), std::string::npos) << select_list;
+	// Either form of the scan (release_layout.hpp); Scan below computes its rows from the parameters alone.
+	EXPECT_TRUE(select_list.rfind("pap.grid_counts(", 0) == 0 || select_list.find("pg_catalog.count(*)") != std::string::npos)
+	    << select_list;
 	const GridPoints scanned =
 	    Scan(pub, sources, [&](std::size_t a, const double **cuts, const char *const **categories, std::size_t *count) {
 		    return DraftScanParameter(d, a, cuts, categories, count);
@@ -582,6 +585,25 @@ Project(const ReleaseModel *model, const std::string &text)
 	return ModelProject(model, parsed, numbers.data(), texts.data());
 }
 
+// How pap.answer answers a query: ModelAnswerQuery on the literals read as Project reads them.
+double
+AnswerText(const ReleaseModel *model, const std::string &text, bool refine)
+{
+	ParsedQuery *parsed = ParseQueryForModel(model, text.c_str());
+	std::unique_ptr<ParsedQuery, void (*)(ParsedQuery *)> owner(parsed, FreeParsedQuery);
+	const std::size_t n = ParsedQueryLiteralCount(parsed);
+	std::vector<double> numbers(n + 1, 0.0);
+	std::vector<const char *> texts(n + 1, nullptr);
+	for (std::size_t i = 0; i < n; i++) {
+		const LiteralTarget t = ParsedQueryLiteral(model, parsed, i);
+		if (t.kind == AxisKind::Categorical)
+			texts[i] = t.text;
+		else
+			numbers[i] = ReadNumberLiteral(parsed, i);
+	}
+	return ModelAnswerQuery(model, parsed, numbers.data(), texts.data(), refine);
+}
+
 struct ModelDeleter {
 	void operator()(ReleaseModel *m) const { FreeReleaseModel(m); }
 };
@@ -635,6 +657,7 @@ CheckRoundTrip(const Release &r, std::uint64_t seed = 1)
 			if (TextHolds(r.spec, axes, text, query, cells[c]))
 				weight += synthetic[c];
 		EXPECT_NEAR(ModelAnswer(model.get(), q), weight, 1e-9) << text;
+		EXPECT_NEAR(AnswerText(model.get(), text, false), weight, 1e-9) << text;
 	}
 	for (std::size_t c = 0; c < cells.size(); c++)
 		EXPECT_EQ(ModelCellWeight(model.get(), c), synthetic[c]);
@@ -689,6 +712,7 @@ Plan(const Release &r, double epsilon = 4.0, const char *prior = "public")
 	p.beta = 0.05;
 	p.mechanism = "pmw";
 	p.prior = prior;
+	p.layout = &r.layout;
 	return p;
 }
 
@@ -1195,7 +1219,7 @@ TEST_F(ReleaseEngine, RunRejectsBadRequests)
 	p.cover_size += 1;
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunOn(r, points, 1, p));
 	p = Plan(r);
-	p.mechanism = "mwem";
+	p.mechanism = "mwem2";
 	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, RunOn(r, points, 1, p));
 	p = Plan(r);
 	p.prior = "flat";
@@ -1236,11 +1260,249 @@ TEST_F(ReleaseEngine, RunReportsASmallerStoredCoverAsInternal)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunOn(r, PrivateScan(r, pub), 1, p));
 }
 
+
+// Within-cell refinement, brute force: each cell weighs its synthetic weight times, per mentioned axis, the
+// share of its bin's public rows (finest public marginal) that satisfy the query's bounds on that axis; the
+// top bin (no public rows) counts as the projection takes it, the NULL bin never.
+double
+RefinedByBruteForce(const Release &r, const ReleaseModel *model, const std::vector<double> &synthetic,
+                    const std::string &text)
+{
+	const std::vector<AxisInfo> axes = Axes(r.layout);
+	const auto cells = Cells(r.layout);
+	const QueryText query = ParseQueryText(text);
+	const QueryText projected = ParseQueryText(ModelRenderQuery(model, Project(model, text), TestAllocate));
+	std::size_t value_at = 0;
+	std::vector<std::vector<double>> f(axes.size());
+	std::vector<bool> mentioned(axes.size(), false);
+	for (std::size_t a = 0; a < axes.size(); a++) {
+		const std::size_t m = std::size_t(r.layout.public_value_counts[a]);
+		const std::int32_t M = std::int32_t(axes[a].cuts.size());
+		std::vector<double> in(std::size_t(M) + 2, 0.0), all(std::size_t(M) + 2, 0.0);
+		for (std::size_t i = value_at; i < value_at + m; i++) {
+			const double v = r.layout.public_values[i];
+			std::int32_t bin = 0;
+			while (bin < M && axes[a].cuts[std::size_t(bin)] < v)
+				bin++;
+			bool holds = true;
+			for (const Condition &c : query.conditions)
+				if (c.column == axes[a].label) {
+					mentioned[a] = true;
+					holds = holds && Compare(c.op, v, ReadFloat(c.value.text), ReadFloat(c.upper.text));
+				}
+			all[std::size_t(bin)] += double(r.layout.public_value_rows[i]);
+			if (holds)
+				in[std::size_t(bin)] += double(r.layout.public_value_rows[i]);
+		}
+		value_at += m;
+		for (const Condition &c : query.conditions)
+			mentioned[a] = mentioned[a] || c.column == axes[a].label;
+		bool top = mentioned[a];
+		for (const Condition &c : projected.conditions)
+			if (c.column == axes[a].label && (c.op == Comparison::Less || c.op == Comparison::LessEqual))
+				top = false;
+		f[a].assign(std::size_t(M) + 2, 1.0);
+		if (!mentioned[a])
+			continue;
+		for (std::int32_t b = 0; b < M; b++)
+			f[a][std::size_t(b)] = in[std::size_t(b)] / all[std::size_t(b)];
+		f[a][std::size_t(M)] = top ? 1.0 : 0.0;
+		f[a][std::size_t(M) + 1] = 0.0;
+	}
+	double sum = 0.0;
+	for (std::size_t c = 0; c < cells.size(); c++) {
+		if (!cells[c]) {
+			bool any = false;
+			for (bool m : mentioned)
+				any = any || m;
+			if (!any)
+				sum += synthetic[c];
+			continue;
+		}
+		double w = synthetic[c];
+		for (std::size_t a = 0; a < axes.size(); a++)
+			w *= f[a][std::size_t((*cells[c])[a])];
+		sum += w;
+	}
+	return sum;
+}
+
+TEST_F(ReleaseEngine, WithinCellRefinement)
+{
+	const Table pub = NumericTable();
+	std::mt19937_64 gen(5);
+	std::uniform_int_distribution<int> pick(0, 1000);
+	auto literal = [&]() { return std::to_string(pick(gen) / 20.0 - 2.0); };  // -2 .. 48, halves and quarters
+	struct Case {
+		const char *cls;
+		Granularity granularity;
+		std::uint64_t cell_limit;
+	};
+	const Case cases[] = {{"thresholds(x)", Granularity::Alpha, 1000000}, {"ranges(x)", Granularity::Alpha, 1000000},
+	                      {"boxes(x, y)", Granularity::Alpha, 1000000},   {"orthants(x, y)", Granularity::Alpha, 1000000},
+	                      {"boxes(x, y)", Granularity::Alpha, 200},        {"boxes(x, y)", Granularity::Finest, 1000000},
+	                      {"ranges(x)", Granularity::Finest, 1000000}};
+	for (const Case &k : cases) {
+		const std::string cls = k.cls;
+		SCOPED_TRACE(cls + (k.granularity == Granularity::Finest ? " finest" : " alpha") + " cell limit " +
+		             std::to_string(k.cell_limit));
+		const Release r = Define(pub, k.cls, k.granularity, 0.9, k.cell_limit);
+		EXPECT_STREQ(r.layout.domain, k.cell_limit < 1000 ? "public support" : "full grid");
+		const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 17);
+		const Model model = LoadModel(r, synthetic);
+		const bool upper_only = cls.rfind("thresholds", 0) == 0 || cls.rfind("orthants", 0) == 0;
+		const bool two = cls.find(", y") != std::string::npos;
+		double moved = 0.0;
+		for (int i = 0; i < 200; i++) {
+			std::string text;
+			const int shape = i % 4;
+			if (upper_only)
+				text = "x <= " + literal() + (two && shape != 0 ? " AND y < " + std::to_string(pick(gen) / 90.0) : "");
+			else if (shape == 0)
+				text = "x > " + literal();
+			else if (shape == 1)
+				text = "x BETWEEN " + literal() + " AND " + literal();
+			else
+				text = "x >= " + literal() + " AND x < " + literal() +
+				       (two ? " AND y > " + std::to_string(pick(gen) / 100.0) : "");
+			if (two && shape == 3)
+				text = "y <= " + std::to_string(pick(gen) / 100.0);
+			const double refined = AnswerText(model.get(), text, true);
+			EXPECT_NEAR(refined, RefinedByBruteForce(r, model.get(), synthetic, text), 1e-9) << text;
+			const double plain = AnswerText(model.get(), text, false);
+			EXPECT_NEAR(plain, ModelAnswer(model.get(), Project(model.get(), text)), 1e-12) << text;
+			if (k.granularity == Granularity::Finest) {
+				EXPECT_NEAR(refined, plain, 1e-9) << text;  // every bin holds one public value: nothing to split
+			}
+			moved = std::max(moved, std::fabs(refined - plain));
+		}
+		if (k.granularity == Granularity::Alpha) {
+			EXPECT_GT(moved, 1e-3);  // the refinement does split bins at alpha granularity
+		}
+		if (two) {
+			EXPECT_NEAR(AnswerText(model.get(), "TRUE", true), 1.0, 1e-12);
+		}
+	}
+	// Other classes ignore refine.
+	const Release m = Define(PeopleTable(), "marginals(2; city, age)");
+	const Model model = LoadModel(m, RandomDistribution(std::size_t(m.summary.cell_count), 3));
+	EXPECT_EQ(AnswerText(model.get(), "city = 'Paris' AND age = 22", true),
+	          AnswerText(model.get(), "city = 'Paris' AND age = 22", false));
+}
+
+TEST_F(ReleaseEngine, ModelWithoutAPrefixTable)
+{
+	// A public support over a grid larger than max(4 cells, 2^20): answers computed at load, refinement by a
+	// scan of the points; both agree with the table-backed model of the same release over a dense grid.
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}, {"y", ValueType::Number, "double precision"},
+	               {"z", ValueType::Number, "double precision"}};
+	for (int i = 0; i < 120; i++)
+		pub.Add({Num(i), Num((i * 37) % 120), Num((i * 91) % 120)});
+	const Release sparse = Define(pub, "orthants(x, y, z)", Granularity::Finest, 0.1, 1000, 4000000);
+	ASSERT_STREQ(sparse.layout.domain, "public support");
+	const std::vector<double> synthetic = RandomDistribution(std::size_t(sparse.summary.cell_count), 9);
+	const Model model = LoadModel(sparse, synthetic);
+	const auto cells = Cells(sparse.layout);
+	std::mt19937_64 gen(3);
+	std::uniform_int_distribution<int> pick(-5, 125);
+	for (int i = 0; i < 30; i++) {
+		const std::string text = "x <= " + std::to_string(pick(gen)) + ".5 AND y < " + std::to_string(pick(gen)) +
+		                         " AND z <= " + std::to_string(pick(gen));
+		const double plain = AnswerText(model.get(), text, false);
+		EXPECT_NEAR(plain, ModelAnswer(model.get(), Project(model.get(), text)), 1e-12) << text;
+		EXPECT_NEAR(AnswerText(model.get(), text, true), plain, 1e-9) << text;  // finest
+		const QueryText query = ParseQueryText(text);
+		double brute = 0.0;
+		for (std::size_t c = 0; c < cells.size(); c++) {
+			if (!cells[c])
+				continue;  // the outside cell lies in no constrained query
+			bool holds = true;
+			for (std::size_t a = 0; a < 3; a++) {
+				const double v = double((*cells[c])[a]);  // finest: bin b holds the public value b
+				holds = holds && Compare(query.conditions[a].op, v, ReadFloat(query.conditions[a].value.text), 0);
+			}
+			if (holds)
+				brute += synthetic[c];
+		}
+		EXPECT_NEAR(plain, brute, 1e-9) << text;
+	}
+	EXPECT_GT(ModelMemoryBytes(model.get()), 8 * synthetic.size());
+}
+
+
+TEST(ReleaseModelParsing, SimpleQueriesParseAsTheFullParserDoes)
+{
+	// Random texts near the fast path's shape: whenever it accepts one, it agrees with ParseQueryText field by
+	// field; and it accepts the common shapes.
+	// slots: space, column, space, operator, space, number, space, then a joiner or the end
+	const std::vector<std::vector<std::string>> slots = {
+	    {"", " ", "  ", "\t", "\n", "\f"},
+	    {"x", "price", "c1", "_a", "a_b2", "X", "b$", "and", "between", "true", "9x", "\"x\"", "é"},
+	    {"", " ", "\t"},
+	    {"<=", "<", ">=", ">", "=", "<>", "=<", "<=>", "!=", "==", "BETWEEN", "- "},
+	    {"", " ", "  "},
+	    {"3", "42.5", "0.25", "007", ".5", "3.", "1e3", "-2", "+2", "'7'", "1.2.3", "x1", "2x", "TRUE", "9$"},
+	    {"", " ", "\r\n"},
+	    {"", "", " AND ", " and ", " And ", "AND ", " AND", " ANDy ", " OR ", " AND AND ", ", "}};
+	std::mt19937_64 gen(13);
+	std::size_t accepted = 0;
+	for (int i = 0; i < 100000; i++) {
+		std::string text;
+		const std::size_t conditions = 1 + gen() % 3;
+		for (std::size_t c = 0; c < conditions; c++)
+			for (std::size_t slot = 0; slot < slots.size(); slot++) {
+				// mostly the first (valid) choices, sometimes any
+				const std::vector<std::string> &choices = slots[slot];
+				const std::size_t limit = gen() % 8 == 0 ? choices.size() : std::min<std::size_t>(choices.size(), 3);
+				const std::string &piece = choices[gen() % limit];
+				if (slot == 7 && c + 1 == conditions && gen() % 4 != 0)
+					break;  // usually no joiner after the last condition
+				text += piece;
+			}
+		QueryText fast;
+		if (!ParseSimpleQueryText(text, fast))
+			continue;
+		accepted++;
+		QueryText full;
+		try {
+			full = ParseQueryText(text);
+		} catch (const Error &e) {
+			ADD_FAILURE() << "fast path accepted \"" << text << "\" that the parser refuses: " << e.what();
+			continue;
+		}
+		ASSERT_EQ(fast.conditions.size(), full.conditions.size()) << text;
+		for (std::size_t c = 0; c < full.conditions.size(); c++) {
+			const Condition &a = fast.conditions[c], &b = full.conditions[c];
+			EXPECT_EQ(a.column, b.column) << text;
+			EXPECT_TRUE(b.terms.empty()) << text;
+			EXPECT_EQ(a.op, b.op) << text;
+			EXPECT_EQ(a.value.text, b.value.text) << text;
+			EXPECT_EQ(a.value.quoted, b.value.quoted) << text;
+			EXPECT_EQ(a.value.position, b.value.position) << text;
+		}
+	}
+	EXPECT_GT(accepted, 10000u);
+	QueryText q;
+	for (const char *text : {"carat <= 1.25 AND price <= 3000", "x>0.5 and x<=2", " y = 7 ", "a_1 >= 10 AND b < 3.0"}) {
+		EXPECT_TRUE(ParseSimpleQueryText(text, q)) << text;
+	}
+	for (const char *text : {"x <= -1", "x <= 1e3", "X <= 1", "x BETWEEN 1 AND 2", "x <= '1'", "x <= 1 AND", "",
+	                         "x <= 1 OR y <= 2", "2*x <= 1", "x + y <= 1", "and <= 1"}) {
+		EXPECT_FALSE(ParseSimpleQueryText(text, q)) << text;
+	}
+}
+
 TEST(ReleaseEngineParsing, ParseMechanism)
 {
 	EXPECT_EQ(ParseMechanism("pmw"), MechanismChoice::Pmw);
-	EXPECT_EQ(ParseMechanism("auto"), MechanismChoice::Pmw);
-	for (const char *bad : {"", "mwem", "PMW2", "pmw ", " auto", "identity", "hierarchical"})
+	EXPECT_EQ(ParseMechanism("mwem"), MechanismChoice::Mwem);
+	EXPECT_EQ(ParseMechanism("identity"), MechanismChoice::Identity);
+	EXPECT_EQ(ParseMechanism("hierarchical"), MechanismChoice::Hierarchical);
+	EXPECT_EQ(ParseMechanism("auto"), MechanismChoice::Auto);
+	for (std::size_t m = 0; m < kMechanismCount; m++)
+		EXPECT_EQ(ParseMechanism(MechanismName(MechanismChoice(m))), MechanismChoice(m));
+	for (const char *bad : {"", "PMW2", "pmw ", " auto", "Identity", "laplace"})
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ParseMechanism(bad)) << '"' << bad << '"';
 }
 
@@ -1262,20 +1524,77 @@ TEST(ReleaseEngineParsing, ValidatePrivacyParameters)
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidatePrivacyParameters(1.0, delta));
 }
 
-TEST(ReleaseEngineParsing, PlanRequestValidation)
+// Every mechanism runs through RunRelease on the same stored release; auto takes the applicable mechanism with the
+// smallest prediction; hierarchical is refused (before any run) where it does not apply.
+TEST_F(ReleaseEngine, EveryMechanismRunsAndAutoTakesTheSmallestPrediction)
 {
-	PlanRequest p{};
-	p.vc_dimension = 1;
-	p.cover_size = 51;
-	p.cell_count = 52;
-	p.public_rows = 1000;
+	Table pub = NumericTable();
+	const std::size_t x = pub.Col("x"), y = pub.Col("y");
+	pub.predicates["x > 20"] = [x](const Row &row) { return !row[x].null && row[x].number > 20; };
+	pub.predicates["y < 3"] = [y](const Row &row) { return !row[y].null && row[y].number < 3; };
+	Table priv = pub;
+	priv.rows.clear();
+	for (int v = 0; v < 50; v++)
+		priv.Add({Num(v), Num(v % 7)}, v < 15 ? 1200 : 40);
+	for (const char *cls : {"thresholds(x)", "boxes(x, y)", "predicates('x > 20', 'y < 3')"}) {
+		SCOPED_TRACE(cls);
+		const Release r = Define(pub, cls);
+		const GridPoints points = PrivateScan(r, priv);
+		const std::size_t cells = std::size_t(r.summary.cell_count);
+		PlanRequest pr = Plan(r, 1.0);
+		pr.private_rows = std::int64_t(priv.rows.size());
+		pr.mechanism = "auto";
+		const PlanSummary plan = MakePlan(pr);
+		ASSERT_NE(plan.chosen, MechanismChoice::Auto);
+		EXPECT_TRUE(plan.predictions[std::size_t(plan.chosen)].applies);
+		EXPECT_EQ(plan.predicted_error, plan.predictions[std::size_t(plan.chosen)].predicted_error);
+		for (std::size_t m = 0; m < kMechanismCount; m++) {
+			if (plan.predictions[m].applies) {
+				EXPECT_LE(plan.predicted_error, plan.predictions[m].predicted_error)
+				    << MechanismName(MechanismChoice(m));
+			}
+		}
+		const bool ordered = std::string(cls).rfind("predicates", 0) != 0;
+		EXPECT_EQ(plan.predictions[std::size_t(MechanismChoice::Hierarchical)].applies, ordered);
+		const std::string json(PlanPredictionsJson(plan, TestAllocate));
+		EXPECT_NE(json.find("\"mwem\": {\"predicted_error\""), std::string::npos) << json;
+		for (std::size_t m = 0; m < kMechanismCount; m++) {
+			const char *name = MechanismName(MechanismChoice(m));
+			SCOPED_TRACE(name);
+			PlanRequest run_plan = Plan(r, 1.0);
+			run_plan.mechanism = name;
+			if (!plan.predictions[m].applies) {
+				EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, RequireMechanismApplies(r.layout, name));
+				EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, RunOn(r, points, 7, run_plan));
+				continue;
+			}
+			RequireMechanismApplies(r.layout, name);
+			const RunSummary out = RunOn(r, points, 7, run_plan);
+			EXPECT_EQ(out.plan.chosen, MechanismChoice(m));
+			EXPECT_EQ(out.private_rows, std::int64_t(priv.rows.size()));
+			double sum = 0;
+			for (std::size_t i = 0; i < cells; i++) {
+				EXPECT_GE(out.synthetic[i], 0.0);
+				sum += out.synthetic[i];
+			}
+			EXPECT_NEAR(sum, 1.0, 1e-9);
+			// Deterministic under a seed.
+			const RunSummary again = RunOn(r, points, 7, run_plan);
+			EXPECT_EQ(std::memcmp(out.synthetic, again.synthetic, cells * sizeof(double)), 0);
+		}
+		// auto runs what the plan chose.
+		PlanRequest auto_plan = Plan(r, 1.0);
+		auto_plan.mechanism = "auto";
+		EXPECT_EQ(RunOn(r, points, 7, auto_plan).plan.chosen, plan.chosen);
+	}
+}
+
+TEST_F(ReleaseEngine, PlanRequestValidation)
+{
+	const Release r = Define(NumericTable(), "thresholds(x)");
+	PlanRequest p = Plan(r, 1.0, "uniform");
 	p.private_rows = 10000;
-	p.epsilon = 1.0;
-	p.delta = 0.0;
-	p.alpha = 0.05;
-	p.beta = 0.05;
 	p.mechanism = "auto";
-	p.prior = "uniform";
 	const PlanSummary s = MakePlan(p);
 	EXPECT_GT(s.cutoff, 0);
 	EXPECT_GT(s.threshold, 0.0);

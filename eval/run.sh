@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The accuracy harness of issue #5 (docs/eval.md): pap_release's mechanisms against public-only, identity,
+# hierarchical and MWEM without public data, and PMW^Pub, on diamonds and ADULT, in a throwaway PostgreSQL 15
+# cluster (pg_virtualenv).
+#   bash eval/run.sh        full: epsilon 0.1, 0.5, 1, 2; 5 repetitions; 1% and 10% public; random and shifted
+#                           samples. Writes eval/results/full.csv, docs/eval.md and docs/eval/*.png.
+#   bash eval/run.sh --ci   reduced (1 repetition, epsilon 0.1 and 1, smaller query sets): eval/results/ci.csv,
+#                           eval/results/ci/eval.md and eval/results/ci/*.png; checks only that it completes and
+#                           that its outputs are well formed.
+# Exits non-zero if a step fails, a run fails with an unexpected error, or an output is malformed or missing.
+# PAP_EVAL_NO_INSTALL=1 skips building and installing the extension (when it is installed already);
+# PAP_EVAL_REPS=k overrides the number of repetitions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=full
+[ "${1:-}" = "--ci" ] && mode=ci
+bash scripts/install-deps.sh
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ "${PAP_EVAL_NO_INSTALL:-0}" != 1 ]; then
+	echo "== build and install the extension"
+	make -s -j2
+	$SUDO make -s install
+fi
+echo "== build the client"
+make -s -C eval pap_eval
+
+mkdir -p eval/results
+if [ "$mode" = ci ]; then
+	csv=eval/results/ci.csv; doc=eval/results/ci/eval.md; plots=eval/results/ci; img=""; args=(--ci)
+else
+	csv=eval/results/full.csv; doc=docs/eval.md; plots=docs/eval; img="eval/"; args=()
+fi
+mkdir -p "$plots" eval/results/plot-data
+start=$(date +%s)
+echo "== experiments ($mode) in a throwaway cluster"
+pg_virtualenv -t -v 15 bash eval/run-inner.sh "${args[@]}" "$csv"
+echo "== report"
+rm -f eval/results/plot-data/*.dat
+eval/pap_eval report "$csv" "$doc" eval/results/plot-data "$img"
+for dat in eval/results/plot-data/*.dat; do
+	name=$(basename "$dat" .dat)
+	gnuplot -e "in='$dat'; out='$plots/$name.png'; name='$name'" eval/plot.gp 2>/dev/null
+	[ -s "$plots/$name.png" ] || { echo "eval: plot $plots/$name.png missing" >&2; exit 1; }
+done
+n=$(ls eval/results/plot-data/*.dat | wc -l)
+[ "$n" -eq 12 ] || { echo "eval: expected 12 plots (3 workloads x 4 public regimes), got $n" >&2; exit 1; }
+echo "eval: $mode run done in $(( $(date +%s) - start )) s: $csv, $doc, $plots/*.png"

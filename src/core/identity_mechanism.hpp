@@ -1,0 +1,32 @@
+// The identity mechanism (DESIGN.md §2 step 5): exact integer noise on every cell's count (replace-one moves one
+// row between two cells: l1 = 2, l2^2 = 2), then consistency post-processing: the nearest histogram that is
+// non-negative and sums to n (public), normalised to a distribution. Data-independent: its error does not depend
+// on the prior or on the public table, only on how many cells a query spans.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/noisy_histogram.hpp"
+#include "core/pmw.hpp"
+#include "core/pmw_plan.hpp"
+
+namespace pap::core {
+
+struct IdentityPlan {
+	HistogramNoise noise;
+	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
+};
+// max_query_cells: the most cells any cover query spans (public: a property of the cover and the domain).
+// Errors as ValidatePlanInput; Error(Internal) for max_query_cells > input.cells.
+IdentityPlan PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells);
+
+// cell_histogram: the private count of every domain cell (sums to n). Returns the synthetic distribution.
+// Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0; Error(Internal) for counts
+// that are negative or do not sum to n. O(cells log cells) time (the projection's sort), O(cells) memory.
+std::vector<double> RunIdentity(const std::vector<std::int64_t> &cell_histogram, std::int64_t n,
+                                const HistogramNoise &noise, RandomBitSource &rng, InterruptCheck interrupted = nullptr);
+
+}  // namespace pap::core
+
+#include "core/core_only.hpp"

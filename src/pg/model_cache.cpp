@@ -1,0 +1,231 @@
+// The per-backend answer cache (model_cache.hpp): validation once per statement, loading, pinning, eviction.
+#include "core/release_engine.hpp"
+#include "pg/error_bridge.hpp"
+#include "pg/model_cache.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+}
+
+int pap_answer_cache_mb = 256;
+
+static MemoryContext cache_context = nullptr;
+static PapCachedRelease *cache_entries = nullptr;  // listed entries, any order
+static uint64 cache_clock = 0;
+
+void
+PapDefineModelCacheSettings(void)
+{
+	DefineCustomIntVariable("pap_release.answer_cache_mb",
+	                        "Memory, in megabytes, that each backend may keep for released models between statements.",
+	                        "pap.answer and pap.answer_count keep the releases they read, least recently used "
+	                        "evicted first; 0 keeps none beyond the statement that loaded it.",
+	                        &pap_answer_cache_mb, 256, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
+}
+
+// What a statement keeps in fn_extra: the entry it pinned and the snapshot it was validated under.
+struct PapStatementState {
+	PapCachedRelease *entry;
+	LocalTransactionId lxid;
+	CommandId curcid;
+	TransactionId snap_xmin, snap_xmax;
+	uint64 snap_completions;
+	bool valid;
+	MemoryContextCallback unpin;
+};
+
+static void
+FreeEntry(PapCachedRelease *e)
+{
+	pap::core::FreeReleaseModel(e->model);
+	e->model = nullptr;
+	pfree(e->name);
+	pfree(e);
+}
+
+static void
+Unlist(PapCachedRelease *e)
+{
+	for (PapCachedRelease **p = &cache_entries; *p != nullptr; p = &(*p)->next)
+		if (*p == e) {
+			*p = e->next;
+			break;
+		}
+	e->next = nullptr;
+	e->listed = false;
+	if (e->pins == 0)
+		FreeEntry(e);
+}
+
+// Runs when the statement's function context goes, also on error: never raises.
+static void
+UnpinCallback(void *arg)
+{
+	PapStatementState *state = (PapStatementState *) arg;
+	PapCachedRelease *e = state->entry;
+	state->entry = nullptr;
+	if (e != nullptr && --e->pins == 0 && !e->listed)
+		FreeEntry(e);
+}
+
+// Evicts the least recently used entries until the listed ones fit the setting (keep may stay alone only if it
+// fits by itself).
+static void
+EnforceLimit(void)
+{
+	const double limit = double(pap_answer_cache_mb) * 1024.0 * 1024.0;
+	for (;;) {
+		double total = 0.0;
+		PapCachedRelease *oldest = nullptr;
+		for (PapCachedRelease *e = cache_entries; e != nullptr; e = e->next) {
+			total += double(e->bytes);
+			if (oldest == nullptr || e->last_used < oldest->last_used)
+				oldest = e;
+		}
+		if (oldest == nullptr || total <= limit)
+			return;
+		Unlist(oldest);
+	}
+}
+
+static PapCachedRelease *
+FindEntry(const char *name)
+{
+	for (PapCachedRelease *e = cache_entries; e != nullptr; e = e->next)
+		if (strcmp(e->name, name) == 0)
+			return e;
+	return nullptr;
+}
+
+// Loads the release into a new entry (the caller's SPI connection is open and its snapshot the statement's).
+static PapCachedRelease *
+LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer row_ctid)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	PapRelease *r = PapLoadRelease(name, false);
+	PapRequireReleased(r);
+	// The model is created and listed (so that it is freed) before any other PostgreSQL call can fail.
+	MemoryContext old = MemoryContextSwitchTo(cache_context);
+	PapCachedRelease *e = (PapCachedRelease *) palloc0(sizeof(PapCachedRelease));
+	e->name = pstrdup(name);
+	MemoryContextSwitchTo(old);
+	e->private_table = r->private_table;
+	e->row_table = row_table;
+	e->row_xmin = row_xmin;
+	e->row_ctid = *row_ctid;
+	e->listed = true;
+	pap::core::ReleaseModel *model = nullptr;
+	PapCoreError err;
+	const bool ok = PapCallCore(&err, [&]() {
+		if (pap_debug_inject_error != 0)
+			PapThrowInjectedError(pap_debug_inject_error);
+		model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count), r->private_rows);
+		e->bytes = pap::core::ModelMemoryBytes(model);
+	});
+	if (!ok) {
+		pap::core::FreeReleaseModel(model);
+		pfree(e->name);
+		pfree(e);
+		PapReportCoreError(&err);
+	}
+	e->model = model;
+	e->next = cache_entries;
+	cache_entries = e;
+	MemoryContextSwitchTo(caller);
+	return e;
+}
+
+// The release's entry as the statement's snapshot sees its catalog row: one catalog read, a load if the row
+// differs from the cached one.
+static PapCachedRelease *
+ValidatedEntry(const char *name)
+{
+	static const char *const stamp_sql = "SELECT r.tableoid, r.xmin, r.ctid FROM pap.release_data r "
+	                                     "WHERE r.name OPERATOR(pg_catalog.=) $1";
+	if (cache_context == nullptr)
+		cache_context = AllocSetContextCreate(CacheMemoryContext, "pap_release answer cache", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext caller = CurrentMemoryContext;
+	SPI_connect();
+	Oid types[1] = {TEXTOID};
+	Datum values[1] = {CStringGetTextDatum(name)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute(stamp_sql, 1, types, values, true);
+	PapRestoreUser(&saved);
+	Oid row_table = InvalidOid;
+	TransactionId row_xmin = InvalidTransactionId;
+	ItemPointerData row_ctid;
+	ItemPointerSetInvalid(&row_ctid);
+	bool found = SPI_processed > 0;
+	if (found) {
+		bool isnull;
+		HeapTuple tuple = SPI_tuptable->vals[0];
+		TupleDesc desc = SPI_tuptable->tupdesc;
+		row_table = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
+		row_xmin = DatumGetTransactionId(SPI_getbinval(tuple, desc, 2, &isnull));
+		row_ctid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tuple, desc, 3, &isnull));
+	}
+	PapCachedRelease *e = FindEntry(name);
+	if (!(found && e != nullptr && e->row_table == row_table && TransactionIdEquals(e->row_xmin, row_xmin) &&
+	      ItemPointerEquals(&e->row_ctid, &row_ctid))) {
+		if (e != nullptr)
+			Unlist(e);
+		// Absent or not released: PapLoadRelease and PapRequireReleased raise the usual errors.
+		e = LoadEntry(name, row_table, row_xmin, &row_ctid);
+	}
+	MemoryContextSwitchTo(caller);
+	SPI_finish();
+	return e;
+}
+
+static bool
+SameStatement(const PapStatementState *s, Snapshot snap)
+{
+	return s->valid && snap != nullptr && s->lxid == MyProc->lxid && s->curcid == snap->curcid &&
+	       s->snap_xmin == snap->xmin && s->snap_xmax == snap->xmax && s->snap_completions == snap->snapXactCompletionCount;
+}
+
+PapCachedRelease *
+PapStatementRelease(FunctionCallInfo fcinfo, text *name)
+{
+	PapStatementState *state = (PapStatementState *) fcinfo->flinfo->fn_extra;
+	Snapshot snap = ActiveSnapshotSet() ? GetActiveSnapshot() : nullptr;
+	const char *bytes = VARDATA_ANY(name);
+	const size_t length = VARSIZE_ANY_EXHDR(name);
+	if (state != nullptr && state->entry != nullptr && SameStatement(state, snap) &&
+	    strlen(state->entry->name) == length && memcmp(state->entry->name, bytes, length) == 0) {
+		state->entry->last_used = ++cache_clock;
+		return state->entry;
+	}
+	if (state == nullptr) {
+		state = (PapStatementState *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PapStatementState));
+		state->unpin.func = UnpinCallback;
+		state->unpin.arg = state;
+		MemoryContextRegisterResetCallback(fcinfo->flinfo->fn_mcxt, &state->unpin);
+		fcinfo->flinfo->fn_extra = state;
+	}
+	// Unpin the previous entry before validating: the validation may evict or replace it.
+	state->valid = false;
+	UnpinCallback(state);
+	char *cname = text_to_cstring(name);
+	PapCachedRelease *e = ValidatedEntry(cname);
+	e->pins++;
+	e->last_used = ++cache_clock;
+	state->entry = e;
+	if (snap != nullptr) {
+		state->lxid = MyProc->lxid;
+		state->curcid = snap->curcid;
+		state->snap_xmin = snap->xmin;
+		state->snap_xmax = snap->xmax;
+		state->snap_completions = snap->snapXactCompletionCount;
+		state->valid = true;
+	}
+	EnforceLimit();
+	return e;
+}

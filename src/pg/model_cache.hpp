@@ -1,0 +1,44 @@
+// The per-backend cache of finished releases that pap.answer and pap.answer_count read (docs/reference.md,
+// "Answer cache"). A statement validates its release ONCE, on its first call: one read of the release's catalog
+// row (as every answer read it before the cache: as the catalog owner, see docs/security.md) compares the row's
+// identity (tableoid, xmin, ctid: any rewrite by define_release, run_release or drop_release makes a new row
+// version, visible or not as the statement's snapshot says, also inside the writing transaction and after a
+// ROLLBACK) with the cached model's; the model is reloaded only when they differ. Later calls of the statement
+// touch no catalog at all. A statement is one snapshot: the check is made again when the active snapshot, the
+// command or the transaction changes (PL/pgSQL keeps expression state across statements).
+//
+// Memory: entries live in the context "pap_release answer cache" under CacheMemoryContext; the core's model is
+// freed through FreeReleaseModel when its entry is evicted (least recently used first, beyond
+// pap_release.answer_cache_mb) and no statement still uses it. A statement pins the entry it uses until its
+// function's memory context goes (end of the statement, or the error that ends it).
+// Include after postgres.h (through glue.hpp).
+#pragma once
+#include "pg/glue.hpp"
+
+extern "C" {
+#include "storage/itemptr.h"
+}
+
+extern int pap_answer_cache_mb;
+
+struct PapCachedRelease {
+	char *name;
+	Oid private_table;
+	pap::core::ReleaseModel *model;
+	// private to model_cache.cpp
+	Oid row_table;
+	TransactionId row_xmin;
+	ItemPointerData row_ctid;
+	size_t bytes;
+	int pins;
+	bool listed;
+	uint64 last_used;
+	PapCachedRelease *next;
+};
+
+// Defines pap_release.answer_cache_mb (called from _PG_init).
+void PapDefineModelCacheSettings(void);
+
+// The release `name` for this call of fcinfo's function: from fn_extra within a statement, else validated
+// against the catalog (and loaded when needed). Raises 42704 if absent, 55000 if not released.
+PapCachedRelease *PapStatementRelease(FunctionCallInfo fcinfo, text *name);

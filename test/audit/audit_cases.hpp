@@ -1,0 +1,12 @@
+// The audit's cases, one function per family (docs/audit.md). Each returns its cases in a fixed order: a case's
+// seed is derived from its position in the whole list (audit_main.cpp), so new cases go after the old ones.
+#pragma once
+#include <vector>
+
+#include "audit_estimator.hpp"
+
+// PMW and its sparse vector (sparse_vector_audit.cpp).
+std::vector<pap::audit::AuditCase> SparseVectorAuditCases();
+
+// MWEM, identity, hierarchical and the histogram noise they share (mechanism_audit.cpp).
+std::vector<pap::audit::AuditCase> MechanismAuditCases();

@@ -1,0 +1,222 @@
+// Tests of the identity mechanism: the sensitivity of the cell histogram by brute force, the run as documented
+// (one draw per cell, projection, normalisation), a distribution as output, exactness at a huge epsilon,
+// determinism, cancellation, and the planner (monotone in epsilon, calibrated, rejecting invalid input).
+#include "core/identity_mechanism.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/random_source.hpp"
+#include "test_support.hpp"
+
+namespace pap::core {
+namespace {
+
+using test::OutcomeOf;
+
+std::vector<std::int64_t>
+RandomHistogram(std::size_t cells, std::int64_t n, std::uint64_t seed)
+{
+	std::mt19937_64 gen(seed);
+	std::vector<std::int64_t> h(cells, 0);
+	// Skewed: a few heavy cells, many empty ones.
+	std::uniform_int_distribution<std::size_t> cell(0, cells - 1);
+	for (std::int64_t r = 0; r < n; r++)
+		h[std::min(cell(gen), cell(gen))]++;
+	return h;
+}
+
+PmwPlanInput
+Input(double epsilon, double delta, std::size_t cells)
+{
+	PmwPlanInput in;
+	in.private_rows = 10000;
+	in.public_rows = 1000;
+	in.cover_size = cells;
+	in.cells = cells;
+	in.epsilon = epsilon;
+	in.delta = delta;
+	return in;
+}
+
+bool
+AlwaysInterrupted()
+{
+	return true;
+}
+
+TEST(IdentitySensitivity, ReplacingOneRowMovesL1TwoAndL2SquaredTwo)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(7, 40, 1);
+	double max_l1 = 0, max_l2 = 0;
+	for (std::size_t from = 0; from < h.size(); from++)
+		for (std::size_t to = 0; to < h.size(); to++) {
+			if (h[from] == 0)
+				continue;
+			std::vector<std::int64_t> g = h;
+			g[from]--;
+			g[to]++;
+			double l1 = 0, l2 = 0;
+			for (std::size_t i = 0; i < h.size(); i++) {
+				l1 += std::abs(double(g[i] - h[i]));
+				l2 += double(g[i] - h[i]) * double(g[i] - h[i]);
+			}
+			max_l1 = std::max(max_l1, l1);
+			max_l2 = std::max(max_l2, l2);
+		}
+	EXPECT_EQ(max_l1, 2.0);
+	EXPECT_EQ(max_l2, 2.0);
+}
+
+TEST(RunIdentity, IsProjectionOfOneDrawPerCellNormalised)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(50, 500, 2);
+	const IdentityPlan plan = PlanIdentity(Input(0.5, 0.0, 50), 50);
+	SeededRandomSource rng(7), replay(7);
+	const std::vector<double> synthetic = RunIdentity(h, 500, plan.noise, rng);
+	std::vector<double> noisy(h.size());
+	for (std::size_t i = 0; i < h.size(); i++)
+		noisy[i] = double(h[i]) + double(plan.noise.Sample(replay));
+	std::vector<double> expected = ProjectOntoSimplex(noisy, 500.0);
+	ASSERT_EQ(synthetic.size(), expected.size());
+	for (std::size_t i = 0; i < h.size(); i++)
+		EXPECT_DOUBLE_EQ(synthetic[i], expected[i] / 500.0);
+	EXPECT_EQ(rng.words_drawn(), replay.words_drawn());
+}
+
+TEST(RunIdentity, OutputIsADistributionAndDeterministicForASeed)
+{
+	for (double epsilon : {0.01, 0.3, 5.0})
+		for (double delta : {0.0, 1e-6}) {
+			const std::vector<std::int64_t> h = RandomHistogram(200, 1000, 3);
+			const IdentityPlan plan = PlanIdentity(Input(epsilon, delta, 200), 200);
+			SeededRandomSource a(9), b(9);
+			const std::vector<double> x = RunIdentity(h, 1000, plan.noise, a);
+			EXPECT_EQ(x, RunIdentity(h, 1000, plan.noise, b));
+			double sum = 0;
+			for (double v : x) {
+				EXPECT_GE(v, 0.0);
+				sum += v;
+			}
+			EXPECT_NEAR(sum, 1.0, 1e-12);
+		}
+}
+
+TEST(RunIdentity, HugeEpsilonGivesTheTruth)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(300, 5000, 4);
+	const IdentityPlan plan = PlanIdentity(Input(1e6, 0.0, 300), 300);
+	SeededRandomSource rng(5);
+	const std::vector<double> x = RunIdentity(h, 5000, plan.noise, rng);
+	for (std::size_t i = 0; i < h.size(); i++)
+		EXPECT_NEAR(x[i], double(h[i]) / 5000.0, 1e-12);
+}
+
+TEST(RunIdentity, InterruptThrowsCancelled)
+{
+	std::vector<std::int64_t> h(70000, 0);
+	h[3] = 10;
+	const IdentityPlan plan = PlanIdentity(Input(1.0, 0.0, h.size()), 1);
+	SeededRandomSource rng(1);
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity(h, 10, plan.noise, rng, AlwaysInterrupted); }), "Cancelled");
+}
+
+TEST(RunIdentity, RejectsInconsistentInput)
+{
+	const IdentityPlan plan = PlanIdentity(Input(1.0, 0.0, 3), 1);
+	SeededRandomSource rng(1);
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({1, 2, 3}, 7, plan.noise, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({1, -2, 3}, 2, plan.noise, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({}, 2, plan.noise, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({0, 0}, 0, plan.noise, rng); }), "DataException");
+}
+
+TEST(PlanIdentity, MoreEpsilonNeverPredictsMoreError)
+{
+	for (double delta : {0.0, 1e-9, 1e-5})
+		for (std::size_t k : {std::size_t(1), std::size_t(17), std::size_t(500)}) {
+			double previous = INFINITY;
+			for (double epsilon = 0.001; epsilon < 50; epsilon *= 1.3) {
+				const double e = PlanIdentity(Input(epsilon, delta, 1000), k).predicted_error;
+				EXPECT_LE(e, previous) << "epsilon " << epsilon << " delta " << delta << " k " << k;
+				EXPECT_GE(e, 0.0);
+				EXPECT_LE(e, 1.0);
+				previous = e;
+			}
+		}
+}
+
+TEST(PlanIdentity, WiderQueriesAndLargerCoversNeverPredictLessError)
+{
+	double previous = 0;
+	for (std::size_t k = 0; k <= 1000; k += 50) {
+		const double e = PlanIdentity(Input(1.0, 0.0, 1000), k).predicted_error;
+		EXPECT_GE(e, previous);
+		previous = e;
+	}
+	PmwPlanInput small = Input(1.0, 0.0, 1000), large = small;
+	large.cover_size = 100000;
+	EXPECT_LT(PlanIdentity(small, 20).predicted_error, PlanIdentity(large, 20).predicted_error);
+}
+
+// Calibration: all 99 proper prefixes of 100 cells, n = 10000, epsilon = 1; the max error exceeds the prediction
+// in at most about beta of the runs (the union bound makes it rarer).
+TEST(PlanIdentity, PredictionHoldsWithProbabilityAboutOneMinusBeta)
+{
+	const std::size_t cells = 100;
+	const std::int64_t n = 10000;
+	PmwPlanInput in = Input(1.0, 0.0, cells);
+	in.cover_size = cells - 1;
+	in.private_rows = n;
+	const IdentityPlan plan = PlanIdentity(in, cells - 1);
+	const std::vector<std::int64_t> h = RandomHistogram(cells, n, 6);
+	SeededRandomSource rng(8);
+	int exceeded = 0;
+	const int runs = 200;
+	double worst = 0;
+	for (int run = 0; run < runs; run++) {
+		const std::vector<double> x = RunIdentity(h, n, plan.noise, rng);
+		double truth = 0, estimate = 0, max_error = 0;
+		for (std::size_t i = 0; i + 1 < cells; i++) {
+			truth += double(h[i]) / double(n);
+			estimate += x[i];
+			max_error = std::max(max_error, std::abs(truth - estimate));
+		}
+		worst = std::max(worst, max_error);
+		exceeded += max_error > plan.predicted_error;
+	}
+	std::printf("[ identity ] predicted %.5f, worst of %d runs %.5f, exceeded %d\n", plan.predicted_error, runs,
+	            worst, exceeded);
+	EXPECT_LE(exceeded, int(runs * in.beta * 2));
+	EXPECT_GT(worst, plan.predicted_error / 10) << "prediction far too loose";
+}
+
+TEST(PlanIdentity, RejectsInvalidInput)
+{
+	const auto plan = [](auto modify) {
+		return OutcomeOf([&] {
+			PmwPlanInput in = Input(1.0, 0.0, 10);
+			modify(in);
+			PlanIdentity(in, 5);
+		});
+	};
+	EXPECT_EQ(plan([](PmwPlanInput &) {}), "no error");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = 0; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = NAN; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.delta = 1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 0; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.private_rows = 0; }), "DataException");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cover_size = 0; }), "DataException");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cells = 4; }), "Internal");  // a query over 5 of 4 cells
+}
+
+}  // namespace
+}  // namespace pap::core

@@ -1,0 +1,121 @@
+// ReferenceWorkload against ProductWorkload: on small random instances of all three domain kinds (dense grids,
+// public support with an outside cell, explicit points), with random query lists (points, intervals, full
+// ranges, empty and unconstrained queries) and more than one probe block of queries, the reference gives the same
+// answers (Evaluate and EvaluateOne up to rounding, EvaluateCounts exactly) and AddToQueryCells touches exactly
+// the same cells. Then the overflow check of EvaluateCounts.
+#include "core/reference_workload.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/cell_domain.hpp"
+#include "core/errors.hpp"
+#include "core/product_workload.hpp"
+#include "test_support.hpp"
+
+namespace pap::core {
+namespace {
+
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
+std::vector<AxisConstraint>
+RandomQuery(std::mt19937_64 &gen, const std::vector<std::int32_t> &radices)
+{
+	std::vector<AxisConstraint> query;
+	if (gen() % 8 == 0)
+		return query;  // TRUE
+	for (std::uint32_t a = 0; a < radices.size(); a++) {
+		if (gen() % 2)
+			continue;
+		const std::int32_t r = radices[a];
+		std::int32_t lo = std::int32_t(gen() % std::uint64_t(r)), hi = std::int32_t(gen() % std::uint64_t(r));
+		if (lo > hi)
+			std::swap(lo, hi);
+		switch (gen() % 10) {
+		case 0: lo = 0; hi = r - 1; break;
+		case 1: lo = hi + 1; break;  // empty
+		case 2: case 3: case 4: hi = lo; break;
+		default: break;
+		}
+		query.push_back({a, {lo, hi}});
+	}
+	return query;
+}
+
+CellDomain
+RandomDomain(std::mt19937_64 &gen, int kind)
+{
+	std::vector<std::int32_t> radices(1 + gen() % 4);
+	for (std::int32_t &r : radices)
+		r = 1 + std::int32_t(gen() % 6);
+	if (kind == 0)
+		return CellDomain::Dense(radices, kNoLimit);
+	std::vector<std::int32_t> points;
+	const std::size_t count = gen() % 40;
+	for (std::size_t i = 0; i < count; i++)
+		for (std::int32_t r : radices)
+			points.push_back(std::int32_t(gen() % std::uint64_t(r)));
+	return kind == 1 ? CellDomain::Support(radices, points, kNoLimit) : CellDomain::Explicit(radices, points);
+}
+
+TEST(ReferenceWorkload, AnswersAsProductWorkload)
+{
+	std::mt19937_64 gen(6);
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	for (int trial = 0; trial < 500; trial++) {
+		const CellDomain domain = RandomDomain(gen, trial % 3);
+		ProductQueryList queries;
+		const std::size_t query_count = gen() % 130;  // up to three probe blocks of 52
+		for (std::size_t q = 0; q < query_count; q++)
+			queries.Add(RandomQuery(gen, domain.radices()));
+		const ProductWorkload product(domain, queries);
+		const ReferenceWorkload reference(product);
+		const std::size_t n = domain.CellCount();
+		ASSERT_EQ(reference.QueryCount(), query_count);
+		ASSERT_EQ(reference.CellCount(), n);
+
+		std::vector<double> weights(n);
+		std::vector<std::int64_t> histogram(n);
+		for (std::size_t i = 0; i < n; i++) {
+			weights[i] = u(gen);
+			histogram[i] = std::int64_t(gen() % 1000);
+		}
+		std::vector<double> a, b;
+		std::vector<std::int64_t> ca, cb;
+		product.Evaluate(weights, a);
+		reference.Evaluate(weights, b);
+		product.EvaluateCounts(histogram, ca);
+		reference.EvaluateCounts(histogram, cb);
+		ASSERT_EQ(b.size(), query_count);
+		ASSERT_EQ(cb, ca) << "trial " << trial;
+		for (std::size_t q = 0; q < query_count; q++) {
+			ASSERT_NEAR(b[q], a[q], 1e-9) << "trial " << trial << " query " << q;
+			ASSERT_NEAR(reference.EvaluateOne(q, weights), a[q], 1e-9) << "trial " << trial << " query " << q;
+			std::vector<double> pa(n, 0.0), pb(n, 0.0);
+			product.AddToQueryCells(q, 0.5, pa);
+			reference.AddToQueryCells(q, 0.5, pb);
+			ASSERT_EQ(pb, pa) << "trial " << trial << " query " << q;
+		}
+	}
+}
+
+TEST(ReferenceWorkload, CountsOverflowIsAnError)
+{
+	const CellDomain domain = CellDomain::Dense({3}, kNoLimit);
+	ProductQueryList queries;
+	queries.Add(std::vector<AxisConstraint>{});  // TRUE: all three cells
+	const ReferenceWorkload reference(ProductWorkload(domain, queries));
+	const std::int64_t big = std::numeric_limits<std::int64_t>::max() / 2;
+	std::vector<std::int64_t> counts;
+	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, reference.EvaluateCounts({big, big, big}, counts));
+	reference.EvaluateCounts({big, big, 1}, counts);
+	EXPECT_EQ(counts[0], 2 * big + 1);
+}
+
+}  // namespace
+}  // namespace pap::core
