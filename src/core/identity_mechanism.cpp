@@ -27,6 +27,60 @@ PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells)
 	return plan;
 }
 
+namespace {
+
+// E[(c + Z)_+] for Z of mean 0 with the noise's variance: Laplace of scale b = sqrt(variance / 2), or Gaussian.
+double
+ExpectedPositivePart(double c, const HistogramNoise &noise, double variance)
+{
+	if (noise.gaussian) {
+		const double sigma = std::sqrt(variance);
+		const double z = c / sigma;
+		return c * 0.5 * std::erfc(-z / std::sqrt(2.0)) + sigma * std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
+	}
+	const double b = std::sqrt(variance / 2.0);
+	return c >= 0.0 ? c + 0.5 * b * std::exp(-c / b) : 0.5 * b * std::exp(c / b);
+}
+
+}  // namespace
+
+double
+IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                       const Workload &workload)
+{
+	if (stand_in.size() != workload.CellCount() || n <= 0)
+		throw Error(ErrorKind::Internal, "identity bias: stand-in and workload disagree");
+	const double total = double(n), variance = noise.Variance();
+	std::vector<double> counts(stand_in.size());
+	for (std::size_t i = 0; i < counts.size(); i++)
+		counts[i] = total * stand_in[i];
+	auto expected_total = [&](double tau) {
+		double sum = 0.0;
+		for (double a : counts)
+			sum += ExpectedPositivePart(a - tau, noise, variance);
+		return sum;
+	};
+	// The expected total falls as tau rises; bracket the tau where it equals n, then bisect.
+	double lo = -std::sqrt(variance), hi = std::sqrt(variance);
+	while (expected_total(lo) < total)
+		lo *= 2.0;
+	while (expected_total(hi) > total)
+		hi *= 2.0;
+	for (int i = 0; i < 100; i++) {
+		const double mid = 0.5 * (lo + hi);
+		(expected_total(mid) > total ? lo : hi) = mid;
+	}
+	std::vector<double> shift(counts.size());
+	for (std::size_t i = 0; i < counts.size(); i++)
+		shift[i] = (ExpectedPositivePart(counts[i] - hi, noise, variance) - counts[i]) / total;
+	std::vector<double> answers;
+	workload.Evaluate(shift, answers);
+	double worst = 0.0;
+	for (double a : answers)
+		worst = std::max(worst, std::abs(a));
+	return std::min(1.0, worst);
+}
+
 std::vector<double>
 RunIdentity(const std::vector<std::int64_t> &cell_histogram, std::int64_t n, const HistogramNoise &noise,
             RandomBitSource &rng, InterruptCheck interrupted)

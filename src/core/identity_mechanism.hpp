@@ -10,6 +10,7 @@
 #include "core/noisy_histogram.hpp"
 #include "core/pmw.hpp"
 #include "core/pmw_plan.hpp"
+#include "core/workload.hpp"
 
 namespace pap::core {
 
@@ -20,6 +21,15 @@ struct IdentityPlan {
 // max_query_cells: the most cells any cover query spans (public: a property of the cover and the domain).
 // Errors as ValidatePlanInput; Error(Internal) for max_query_cells > input.cells.
 IdentityPlan PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells);
+
+// The bias the non-negativity step adds to the cover queries' answers, predicted from public information only:
+// the public histogram (stand-in: n times stand_in, a distribution over the cells, e.g. PublicPrior) plus the
+// plan's noise, projected as RunIdentity projects (clip at a common level tau chosen so the expected total is n).
+// Returns max over the workload's queries of |expected answer - stand-in answer|, fraction of n. On a sparse
+// domain at small epsilon this dominates: the noise on the many empty cells pushes tau up and takes mass from the
+// occupied ones. Uses continuous Laplace / Gaussian tails of the same variance. O(cells log + one Evaluate).
+double IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                              const Workload &workload);
 
 // cell_histogram: the private count of every domain cell (sums to n). Returns the synthetic distribution.
 // Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0; Error(Internal) for counts

@@ -142,12 +142,19 @@ struct MechanismPlans {
 };
 
 MechanismPlans
-PlanAll(const PlanInputs &in)
+PlanAll(const PlanInputs &in, const OpenRelease &release)
 {
 	MechanismPlans plans;
 	plans.pmw = PlanPmw(in.sizes);  // validates the sizes and parameters first
 	plans.mwem = PlanMwem(in.sizes);
 	plans.identity = PlanIdentity(in.sizes, in.max_query_cells);
+	// Identity's non-negativity step is biased where most cells are (nearly) empty: its predicted error adds that
+	// bias, computed on the public histogram (public information) standing in for the private one.
+	const ProductWorkload workload(release.domain, release.cover->Queries());
+	plans.identity.predicted_error = std::min(
+	    1.0, plans.identity.predicted_error +
+	             IdentityProjectionBias(PublicPrior(release.layout.PublicHistogram(release.domain)),
+	                                    in.sizes.private_rows, plans.identity.noise, workload));
 	if (in.hierarchical_applies)
 		plans.hierarchical = PlanHierarchical(in.sizes, in.radices);
 	return plans;
@@ -213,7 +220,7 @@ MakePlan(const PlanRequest &r)
 	if (r.layout == nullptr)
 		throw Error(ErrorKind::Internal, "a plan needs the release's layout");
 	const OpenRelease release(*r.layout);
-	return Summarise(r, PlanAll(PlanInputsFor(r, release)));
+	return Summarise(r, PlanAll(PlanInputsFor(r, release), release));
 }
 
 void
@@ -347,7 +354,7 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	plan_request.private_rows = n;
 	plan_request.layout = r.layout;
 	const PlanInputs inputs = PlanInputsFor(plan_request, release);
-	const MechanismPlans plans = PlanAll(inputs);
+	const MechanismPlans plans = PlanAll(inputs, release);
 	RunSummary out{};
 	out.plan = Summarise(plan_request, plans);
 	out.private_rows = n;

@@ -218,5 +218,51 @@ TEST(PlanIdentity, RejectsInvalidInput)
 	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cells = 4; }), "Internal");  // a query over 5 of 4 cells
 }
 
+// The predicted projection bias against the mean answer of many seeded runs: half the cells empty, the other half
+// holding the rows; at small epsilon the clipping takes mass from the occupied cells, and the prediction follows
+// the measured bias of the prefix queries; at large n epsilon the bias vanishes.
+TEST(IdentityProjectionBias, FollowsTheMeasuredBiasOfTheNonNegativityStep)
+{
+	const std::size_t cells = 40;
+	std::vector<CellInterval> prefixes;
+	for (std::int32_t j = 0; j < std::int32_t(cells); j++)
+		prefixes.push_back({0, j});
+	const IntervalWorkload workload(prefixes, cells);
+	for (double epsilon : {0.05, 0.5, 50.0}) {
+		SCOPED_TRACE(epsilon);
+		const std::int64_t n = 2000;
+		std::vector<std::int64_t> histogram(cells, 0);
+		std::vector<double> stand_in(cells, 0.0);
+		for (std::size_t i = cells / 2; i < cells; i++) {
+			histogram[i] = n / std::int64_t(cells / 2);
+			stand_in[i] = 1.0 / double(cells / 2);
+		}
+		const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, epsilon, 0.0);
+		const double predicted = IdentityProjectionBias(stand_in, n, noise, workload);
+		// Measured: the mean synthetic answer over seeded runs, against the truth.
+		std::vector<double> mean(cells, 0.0);
+		const int runs = 400;
+		for (int r = 0; r < runs; r++) {
+			SeededRandomSource rng(std::uint64_t(1000 + r));
+			const std::vector<double> y = RunIdentity(histogram, n, noise, rng);
+			for (std::size_t i = 0; i < cells; i++)
+				mean[i] += y[i] / runs;
+		}
+		std::vector<double> answers, truth;
+		workload.Evaluate(mean, answers);
+		workload.Evaluate(stand_in, truth);
+		double measured = 0.0;
+		for (std::size_t q = 0; q < answers.size(); q++)
+			measured = std::max(measured, std::abs(answers[q] - truth[q]));
+		if (epsilon == 50.0) {
+			EXPECT_LT(predicted, 1e-3);
+			EXPECT_LT(measured, 2e-3);
+		} else {
+			EXPECT_GT(measured, 0.01);  // the bias is real at these epsilons
+			EXPECT_NEAR(predicted, measured, 0.3 * measured);
+		}
+	}
+}
+
 }  // namespace
 }  // namespace pap::core
