@@ -51,8 +51,9 @@ SELECT pap.define_release('price_cdf', 'diamonds_private', 'diamonds_public', 't
 SELECT name, query_class, state, public_rows, cover_size, cell_count FROM pap.releases;
 
 \echo '== 4. Plan a run with epsilon = 1 (free: reads no private row)'
-\echo 'predicted_error is the planner''s predicted maximum error over the cover (fraction of rows);'
-\echo 'public_only_error the predicted error of the public sample alone; book_* what the paper''s theorem needs.'
+\echo 'predictions: every mechanism''s predicted maximum error over the cover (fraction of rows), from public'
+\echo 'information only; chosen_mechanism: what auto takes (the smallest); public_only_error: the public sample'
+\echo 'alone; book_* what the paper''s theorem needs for PMW.'
 \echo '  SELECT * FROM pap.plan(''price_cdf'', 1.0);'
 \x on
 SELECT * FROM pap.plan('price_cdf', 1.0);
@@ -60,8 +61,8 @@ SELECT * FROM pap.plan('price_cdf', 1.0);
 
 \echo '== 5. Run it with epsilon = 1'
 \echo 'The charge is committed to the ledger before any private row is read (never refunded). Then one scan'
-\echo 'maps every private row to its cell, and Private Multiplicative Weights, starting from the public'
-\echo 'histogram, corrects it with exact discrete Laplace noise from a cryptographically secure source.'
+\echo 'maps every private row to its cell, and the mechanism auto chose (pmw, mwem, identity or hierarchical)'
+\echo 'releases the cells with exact integer noise from a cryptographically secure source.'
 \echo '  CALL pap.run_release(''price_cdf'', 1.0);'
 CALL pap.run_release('price_cdf', 1.0);
 SELECT name, state, mechanism, epsilon, delta, private_rows, is_private FROM pap.releases;
