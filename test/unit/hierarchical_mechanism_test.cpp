@@ -56,21 +56,10 @@ Second(const std::vector<std::int32_t> &radices)
 PmwPlanInput
 Input(double epsilon, double delta, std::size_t cells)
 {
-	PmwPlanInput in;
-	in.private_rows = 10000;
-	in.public_rows = 1000;
-	in.cover_size = cells;
-	in.cells = cells;
-	in.epsilon = epsilon;
-	in.delta = delta;
-	return in;
+	return test::HistogramPlanInput(epsilon, delta, cells);
 }
 
-bool
-AlwaysInterrupted()
-{
-	return true;
-}
+using test::AlwaysInterrupted;
 
 TEST(AxisTree, ShapeAndOffsets)
 {

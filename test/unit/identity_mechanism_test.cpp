@@ -36,21 +36,10 @@ RandomHistogram(std::size_t cells, std::int64_t n, std::uint64_t seed)
 PmwPlanInput
 Input(double epsilon, double delta, std::size_t cells)
 {
-	PmwPlanInput in;
-	in.private_rows = 10000;
-	in.public_rows = 1000;
-	in.cover_size = cells;
-	in.cells = cells;
-	in.epsilon = epsilon;
-	in.delta = delta;
-	return in;
+	return test::HistogramPlanInput(epsilon, delta, cells);
 }
 
-bool
-AlwaysInterrupted()
-{
-	return true;
-}
+using test::AlwaysInterrupted;
 
 TEST(IdentitySensitivity, ReplacingOneRowMovesL1TwoAndL2SquaredTwo)
 {

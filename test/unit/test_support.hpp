@@ -15,9 +15,32 @@
 
 #include "core/cover.hpp"
 #include "core/errors.hpp"
+#include "core/pmw_plan.hpp"
 #include "core/query_text.hpp"
 
 namespace pap::core::test {
+
+// The data-independent mechanisms' tests: a plan input of `cells` cells and as many cover queries, n = 10,000,
+// m = 1,000.
+inline PmwPlanInput
+HistogramPlanInput(double epsilon, double delta, std::size_t cells)
+{
+	PmwPlanInput in;
+	in.private_rows = 10000;
+	in.public_rows = 1000;
+	in.cover_size = cells;
+	in.cells = cells;
+	in.epsilon = epsilon;
+	in.delta = delta;
+	return in;
+}
+
+// An InterruptCheck that always asks to stop.
+inline bool
+AlwaysInterrupted()
+{
+	return true;
+}
 
 inline const char *
 KindName(ErrorKind kind)
