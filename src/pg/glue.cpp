@@ -155,7 +155,11 @@ PapQualifiedRelationName(Oid relid)
 bool
 PapInterruptPending()
 {
-	return InterruptPending;
+	// Only a cancel or a termination stops the core. InterruptPending alone is also set by interrupts that ask for
+	// no stop (a sinval catch-up while other sessions change catalogs, a ProcSignal barrier, a memory-context log
+	// request): taking it for a cancel made long releases fail with "canceling statement due to user request".
+	// Those wait until the core returns and the next CHECK_FOR_INTERRUPTS serves them.
+	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
 bool
