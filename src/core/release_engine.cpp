@@ -21,6 +21,7 @@
 #include "core/mwem.hpp"
 #include "core/pmw_plan.hpp"
 #include "core/product_workload.hpp"
+#include "core/membership_workload.hpp"
 #include "core/reference_workload.hpp"
 #include "core/release_layout.hpp"
 
@@ -375,9 +376,11 @@ RunRelease(const RunRequest &r, Allocate allocate)
 		const std::vector<double> prior =
 		    inputs.sizes.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain));
 		const ProductWorkload grouped(domain, cover.Queries());
-		std::unique_ptr<ReferenceWorkload> reference;
-		if (r.reference_workload)
+		std::unique_ptr<Workload> reference;
+		if (r.reference_workload == ReferenceKind::CellLists)
 			reference = std::make_unique<ReferenceWorkload>(grouped);
+		else if (r.reference_workload == ReferenceKind::Membership)
+			reference = std::make_unique<MembershipWorkload>(domain, cover.Queries());
 		const Workload &workload = reference ? static_cast<const Workload &>(*reference) : grouped;
 		start_clock();
 		if (chosen == MechanismChoice::Pmw) {

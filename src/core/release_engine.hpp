@@ -156,6 +156,13 @@ char *LayoutScanSelectList(const CatalogLayout &layout, Allocate allocate);
 ScanParameterKind LayoutScanParameter(const CatalogLayout &layout, std::size_t axis, const double **cuts,
                                       const char *const **categories, std::size_t *count);
 
+// The workload a run's MW mechanism reads the cover through: the grouped one, or a benchmark reference.
+enum class ReferenceKind {
+	None,        // ProductWorkload: grouped, prefix sums
+	CellLists,   // ReferenceWorkload: each query's cells listed, answers query by query
+	Membership,  // MembershipWorkload: every cell tested against every query (the textbook evaluation)
+};
+
 struct RunRequest {
 	PlanRequest plan;  // its layout and private_rows are ignored: the run plans over layout and the scanned n
 	const CatalogLayout *layout;
@@ -167,9 +174,9 @@ struct RunRequest {
 	std::int64_t seed;                      // >= 0: deterministic noise for tests (not private); < 0: secure
 	FillSecureBytes fill_secure;            // the secure source when seed < 0
 	InterruptCheck interrupted;
-	// Benchmarks only (pap_release.reference_workload): the mechanism reads the cover through ReferenceWorkload,
-	// the straightforward query-by-query implementation, instead of the grouped ProductWorkload. Same output.
-	bool reference_workload;
+	// Benchmarks only (pap_release.reference_workload): the mechanism reads the cover through a reference workload
+	// instead of the grouped ProductWorkload. Same output up to rounding.
+	ReferenceKind reference_workload;
 };
 
 struct RunSummary {

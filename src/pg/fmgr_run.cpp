@@ -99,6 +99,20 @@ RequireColumnTypes(const PapRelease *r)
 	}
 }
 
+// ", reference workload <kind>" for the DEBUG1 lines of a benchmark run (pap_release.reference_workload), else "".
+static const char *
+ReferenceLabel()
+{
+	switch (pap::core::ReferenceKind(pap_reference_workload)) {
+	case pap::core::ReferenceKind::CellLists:
+		return ", reference workload cell_lists";
+	case pap::core::ReferenceKind::Membership:
+		return ", reference workload membership";
+	default:
+		return "";
+	}
+}
+
 static pap::core::ScanParameterKind
 LayoutParameter(const void *layout, size_t axis, const double **cuts, const char *const **categories, size_t *count)
 {
@@ -291,7 +305,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		INSTR_TIME_SUBTRACT(elapsed, started);
 		elog(DEBUG1, "pap_release: mapping (private scan) took %.3f ms", INSTR_TIME_GET_MILLISEC(elapsed));
 		elog(DEBUG1, "pap_release: private table read; running %s over " INT64_FORMAT " cover queries%s", mechanism,
-		     r->cover_size, pap_reference_workload ? " (reference workload)" : "");
+		     r->cover_size, ReferenceLabel());
 
 		pap::core::RunRequest req;
 		req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
@@ -302,7 +316,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.seed = seeded ? seed : -1;
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
-		req.reference_workload = pap_reference_workload;
+		req.reference_workload = pap::core::ReferenceKind(pap_reference_workload);
 		pap::core::RunSummary out;
 		INSTR_TIME_SET_CURRENT(started);
 		PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
@@ -311,8 +325,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		INSTR_TIME_SUBTRACT(elapsed, started);
 		const char *chosen = pap::core::MechanismName(out.plan.chosen);
 		// The mechanism alone (measured in the core), and the whole core step (cover, true counts, plan, mechanism).
-		elog(DEBUG1, "pap_release: mechanism (%s%s) took %.3f ms", chosen,
-		     pap_reference_workload ? ", reference workload" : "", out.mechanism_seconds * 1000.0);
+		elog(DEBUG1, "pap_release: mechanism (%s%s) took %.3f ms", chosen, ReferenceLabel(),
+		     out.mechanism_seconds * 1000.0);
 		elog(DEBUG1, "pap_release: cover, true counts, plan and mechanism took %.3f ms", INSTR_TIME_GET_MILLISEC(elapsed));
 		elog(DEBUG1, "pap_release: %s made " INT64_FORMAT " updates in %d passes", chosen, out.updates, out.passes);
 

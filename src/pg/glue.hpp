@@ -16,7 +16,7 @@ extern "C" {
 extern int pap_test_seed;
 extern int pap_max_cover_queries;
 extern int pap_max_cells;
-extern bool pap_reference_workload;
+extern int pap_reference_workload;  // a pap::core::ReferenceKind
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.

@@ -13,7 +13,15 @@ int pap_test_seed = -1;
 int pap_max_cover_queries = 1000000;
 int pap_max_cells = 1000000;
 int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
-bool pap_reference_workload = false;  // read by pap.run_release (src/pg/fmgr_run.cpp)
+int pap_reference_workload = 0;  // read by pap.run_release (src/pg/fmgr_run.cpp)
+
+// pap_release.reference_workload's values, in the order of pap::core::ReferenceKind.
+static const struct config_enum_entry reference_workload_options[] = {
+	{"off", 0, false},
+	{"cell_lists", 1, false},
+	{"membership", 2, false},
+	{NULL, 0, false},
+};
 
 void
 _PG_init(void)
@@ -39,11 +47,14 @@ _PG_init(void)
 	                        "Only for tests of the exception boundary (sql/06_exception_boundary.sql). Every "
 	                        "function that calls the core fails while it is set.",
 	                        &pap_debug_inject_error, 0, 0, 4, PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pap_release.reference_workload",
-	                         "Benchmarks only: runs the mechanism through the straightforward query-by-query "
-	                         "workload instead of the grouped one.",
-	                         "Same output under the same seed, much slower; bench/ compares the two. Off by default.",
-	                         &pap_reference_workload, false, PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomEnumVariable("pap_release.reference_workload",
+	                         "Benchmarks only: runs PMW or MWEM through a reference workload instead of the grouped "
+	                         "one: membership (every cell tested against every query) or cell_lists (each query's "
+	                         "cells listed).",
+	                         "Same output under the same seed up to rounding, much slower; bench/ compares them. off "
+	                         "by default.",
+	                         &pap_reference_workload, 0, reference_workload_options, PGC_SUSET, GUC_NOT_IN_SAMPLE,
+	                         NULL, NULL, NULL);
 	PapDefineModelCacheSettings();
 	MarkGUCPrefixReserved("pap_release");
 }

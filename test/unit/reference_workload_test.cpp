@@ -1,9 +1,11 @@
-// ReferenceWorkload against ProductWorkload: on small random instances of all three domain kinds (dense grids,
+// The two benchmark references, ReferenceWorkload (cell lists) and MembershipWorkload (every cell tested against
+// every query), against ProductWorkload: on small random instances of all three domain kinds (dense grids,
 // public support with an outside cell, explicit points), with random query lists (points, intervals, full
 // ranges, empty and unconstrained queries) and more than one probe block of queries, the reference gives the same
 // answers (Evaluate and EvaluateOne up to rounding, EvaluateCounts exactly) and AddToQueryCells touches exactly
 // the same cells. Then the overflow check of EvaluateCounts.
 #include "core/reference_workload.hpp"
+#include "core/membership_workload.hpp"
 
 #include <gtest/gtest.h>
 
@@ -74,34 +76,48 @@ TEST(ReferenceWorkload, AnswersAsProductWorkload)
 		for (std::size_t q = 0; q < query_count; q++)
 			queries.Add(RandomQuery(gen, domain.radices()));
 		const ProductWorkload product(domain, queries);
-		const ReferenceWorkload reference(product);
+		const ReferenceWorkload lists(product);
+		const MembershipWorkload membership(domain, queries);
 		const std::size_t n = domain.CellCount();
-		ASSERT_EQ(reference.QueryCount(), query_count);
-		ASSERT_EQ(reference.CellCount(), n);
-
 		std::vector<double> weights(n);
 		std::vector<std::int64_t> histogram(n);
 		for (std::size_t i = 0; i < n; i++) {
 			weights[i] = u(gen);
 			histogram[i] = std::int64_t(gen() % 1000);
 		}
-		std::vector<double> a, b;
-		std::vector<std::int64_t> ca, cb;
+		std::vector<double> a;
+		std::vector<std::int64_t> ca;
 		product.Evaluate(weights, a);
-		reference.Evaluate(weights, b);
 		product.EvaluateCounts(histogram, ca);
-		reference.EvaluateCounts(histogram, cb);
-		ASSERT_EQ(b.size(), query_count);
-		ASSERT_EQ(cb, ca) << "trial " << trial;
-		for (std::size_t q = 0; q < query_count; q++) {
-			ASSERT_NEAR(b[q], a[q], 1e-9) << "trial " << trial << " query " << q;
-			ASSERT_NEAR(reference.EvaluateOne(q, weights), a[q], 1e-9) << "trial " << trial << " query " << q;
-			std::vector<double> pa(n, 0.0), pb(n, 0.0);
-			product.AddToQueryCells(q, 0.5, pa);
-			reference.AddToQueryCells(q, 0.5, pb);
-			ASSERT_EQ(pb, pa) << "trial " << trial << " query " << q;
+		for (const Workload *reference : {static_cast<const Workload *>(&lists), static_cast<const Workload *>(&membership)}) {
+			ASSERT_EQ(reference->QueryCount(), query_count);
+			ASSERT_EQ(reference->CellCount(), n);
+			std::vector<double> b;
+			std::vector<std::int64_t> cb;
+			reference->Evaluate(weights, b);
+			reference->EvaluateCounts(histogram, cb);
+			ASSERT_EQ(b.size(), query_count);
+			ASSERT_EQ(cb, ca) << "trial " << trial;
+			for (std::size_t q = 0; q < query_count; q++) {
+				ASSERT_NEAR(b[q], a[q], 1e-9) << "trial " << trial << " query " << q;
+				ASSERT_NEAR(reference->EvaluateOne(q, weights), a[q], 1e-9) << "trial " << trial << " query " << q;
+				std::vector<double> pa(n, 0.0), pb(n, 0.0);
+				product.AddToQueryCells(q, 0.5, pa);
+				reference->AddToQueryCells(q, 0.5, pb);
+				ASSERT_EQ(pb, pa) << "trial " << trial << " query " << q;
+			}
 		}
 	}
+}
+
+TEST(MembershipWorkload, ConstraintOutsideTheDomainIsInternal)
+{
+	const CellDomain domain = CellDomain::Dense({3, 2}, kNoLimit);
+	ProductQueryList outside_axis, outside_radix;
+	outside_axis.Add(std::vector<AxisConstraint>{{2, {0, 0}}});
+	outside_radix.Add(std::vector<AxisConstraint>{{1, {0, 2}}});
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MembershipWorkload(domain, outside_axis));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MembershipWorkload(domain, outside_radix));
 }
 
 TEST(ReferenceWorkload, CountsOverflowIsAnError)
@@ -109,12 +125,15 @@ TEST(ReferenceWorkload, CountsOverflowIsAnError)
 	const CellDomain domain = CellDomain::Dense({3}, kNoLimit);
 	ProductQueryList queries;
 	queries.Add(std::vector<AxisConstraint>{});  // TRUE: all three cells
-	const ReferenceWorkload reference(ProductWorkload(domain, queries));
+	const ReferenceWorkload lists(ProductWorkload(domain, queries));
+	const MembershipWorkload membership(domain, queries);
 	const std::int64_t big = std::numeric_limits<std::int64_t>::max() / 2;
-	std::vector<std::int64_t> counts;
-	EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, reference.EvaluateCounts({big, big, big}, counts));
-	reference.EvaluateCounts({big, big, 1}, counts);
-	EXPECT_EQ(counts[0], 2 * big + 1);
+	for (const Workload *reference : {static_cast<const Workload *>(&lists), static_cast<const Workload *>(&membership)}) {
+		std::vector<std::int64_t> counts;
+		EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, reference->EvaluateCounts({big, big, big}, counts));
+		reference->EvaluateCounts({big, big, 1}, counts);
+		EXPECT_EQ(counts[0], 2 * big + 1);
+	}
 }
 
 }  // namespace
