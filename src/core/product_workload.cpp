@@ -105,6 +105,8 @@ ProductWorkload::ProductWorkload(const CellDomain &domain, ProductQueryList quer
 	} else {
 		points_ = domain.points();
 		point_count_ = cell_count_ - (has_outside_ ? 1 : 0);
+		if (point_count_ > std::numeric_limits<std::uint32_t>::max())
+			throw Error(ErrorKind::LimitExceeded, "too many cells for a sparse workload");
 	}
 	const std::size_t d = radices_.size();
 	std::map<std::vector<std::uint32_t>, std::size_t> group_of;
@@ -243,6 +245,74 @@ ProductWorkload::FillDenseTable(const Group &g, const std::vector<T> &cells, T *
 	}
 }
 
+// The map of a sparse group whose queries are distinct points: false (nothing kept) when some query spans more
+// than one bin, two queries are the same point, or the S-subgrid does not fit 63 bits.
+bool
+ProductWorkload::MapPointGroup(Group &g) const
+{
+	const std::size_t d = radices_.size(), k = g.axes.size();
+	std::vector<std::uint64_t> strides(k);
+	double size = 1.0;
+	for (std::size_t j = k; j-- > 0;) {
+		strides[j] = std::uint64_t(size);
+		size *= double(radices_[g.axes[j]]);
+	}
+	if (size >= 0x1p63 || g.queries.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+		return false;
+	// The group's queries by S-point key: open addressing, at most half full, small enough to stay in cache.
+	struct Slot {
+		std::uint64_t key;
+		std::int32_t query;  // -1: free
+	};
+	std::size_t capacity = 16;
+	while (capacity < 2 * g.queries.size())
+		capacity *= 2;
+	std::vector<Slot> slots(capacity, Slot{0, -1});
+	auto slot_of = [&](std::uint64_t key) {
+		std::size_t s = std::size_t((key * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1);
+		while (slots[s].query >= 0 && slots[s].key != key)
+			s = (s + 1) & (capacity - 1);
+		return s;
+	};
+	for (std::size_t q : g.queries) {
+		const AxisConstraint *c = queries_.begin(q);
+		std::uint64_t key = 0;
+		for (std::size_t j = 0; j < k; j++) {
+			if (c[j].bins.lo != c[j].bins.hi)
+				return false;
+			key += std::uint64_t(c[j].bins.lo) * strides[j];
+		}
+		Slot &slot = slots[slot_of(key)];
+		if (slot.query >= 0)
+			return false;  // the same point twice
+		slot = {key, std::int32_t(q)};
+	}
+	g.query_of_cell.resize(point_count_);
+	for (std::size_t i = 0; i < point_count_; i++) {
+		const std::int32_t *at = points_.data() + i * d;
+		std::uint64_t key = 0;
+		for (std::size_t j = 0; j < k; j++)
+			key += std::uint64_t(at[g.axes[j]]) * strides[j];
+		g.query_of_cell[i] = slots[slot_of(key)].query;
+	}
+	return true;
+}
+
+void
+ProductWorkload::MapPointGroups() const
+{
+	point_groups_mapped_ = true;
+	if (grid_ || queries_.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+		return;
+	std::size_t mapped = listed_total_;  // shares the cell lists' budget
+	for (Group &g : groups_) {
+		if (mapped + point_count_ > kMaxListedCells)
+			break;
+		if (MapPointGroup(g))
+			mapped += point_count_;
+	}
+}
+
 template <typename T, typename Sum>
 void
 ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answers) const
@@ -266,6 +336,13 @@ ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answer
 	std::vector<std::int32_t> key(d);
 	for (const Group &g : groups_) {
 		const std::size_t k = g.axes.size();
+		if (!g.query_of_cell.empty()) {
+			const std::int32_t *query_of = g.query_of_cell.data();
+			for (std::size_t i = 0; i < point_count_; i++)
+				if (query_of[i] >= 0)
+					Add(answers[std::size_t(query_of[i])], cells[i]);
+			continue;
+		}
 		if (g.hashed) {
 			hashed.Reset(k, point_count_);
 			for (std::size_t i = 0; i < point_count_; i++) {
@@ -347,6 +424,8 @@ ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answer
 void
 ProductWorkload::Evaluate(const std::vector<double> &weights, std::vector<double> &answers) const
 {
+	if (!point_groups_mapped_)
+		MapPointGroups();  // repeated calls (MW mechanisms) pay for the maps
 	EvaluateAll<double, double>(weights, answers);
 }
 
@@ -381,8 +460,22 @@ ProductWorkload::ForEachQueryCell(std::size_t q, F &&f) const
 		grid_->ForEachCellInBox(box.data(), f);
 		return;
 	}
-	for (std::size_t i = 0; i < point_count_; i++)
-		if (Matches(i, q))
+	auto listed = listed_cells_.find(q);
+	if (listed == listed_cells_.end()) {
+		std::vector<std::uint32_t> cells;
+		for (std::size_t i = 0; i < point_count_; i++)
+			if (Matches(i, q))
+				cells.push_back(std::uint32_t(i));  // the domain's cells fit 32 bits (checked at construction)
+		if (listed_total_ + cells.size() > kMaxListedCells) {
+			for (std::uint32_t i : cells)
+				f(i);
+		} else {
+			listed_total_ += cells.size();
+			listed = listed_cells_.emplace(q, std::move(cells)).first;
+		}
+	}
+	if (listed != listed_cells_.end())
+		for (std::uint32_t i : listed->second)
 			f(i);
 	// The outside cell's bins are unknown: it belongs to TRUE only.
 	if (has_outside_ && queries_.ConstraintCount(q) == 0)

@@ -8,12 +8,18 @@
 // Queries without constraints (TRUE) are answered by the total, empty ones by 0.
 // Cost of Evaluate: O(sum over groups of (N |S| + table size |S'|) + sum over queries of 2^|S'|), memory one
 // table at a time (at most max(4N, 2^20) entries); a box query in a hashed group costs O(occupied points |S|).
-// Dense domains enumerate a query's cells directly in AddToQueryCells; sparse ones scan the cells.
+// On a sparse domain a group whose queries are all points (marginals) is instead answered through a map from
+// each cell to its query in the group, built at the first Evaluate: O(N) per group and call, no table to clear
+// (a table may be far larger than the domain), N int32 per such group (at most kMaxListedCells in all).
+// Dense domains enumerate a query's cells directly in AddToQueryCells and EvaluateOne; sparse ones scan the cells
+// the first time a query is touched and keep its cell list (MW steps revisit the same few queries), up to
+// kMaxListedCells listed cells in all.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "core/cell_domain.hpp"
@@ -34,8 +40,8 @@ public:
 	void Evaluate(const std::vector<double> &weights, std::vector<double> &answers) const override;
 	// Exact; Error(LimitExceeded) on int64 overflow.
 	void EvaluateCounts(const std::vector<std::int64_t> &histogram, std::vector<std::int64_t> &counts) const override;
-	// Dense domain: visits exactly the query's cells (cost: its volume). Sparse: scans the cells, O(N |S|); PMW
-	// follows each update by a full Evaluate, which costs more, so a per-query cell index would not pay.
+	// Dense domain: visits exactly the query's cells (cost: its volume). Sparse: the first call for q scans the
+	// cells, O(N |S|), and lists q's cells; later calls cost the list's length. Not thread-safe (the list cache).
 	void AddToQueryCells(std::size_t q, double delta, std::vector<double> &log_weights) const override;
 	double EvaluateOne(std::size_t q, const std::vector<double> &weights) const override;
 	std::size_t GroupCount() const;
@@ -52,7 +58,10 @@ private:
 		std::vector<std::size_t> domain_strides;  // dense: per DOMAIN axis, its table stride or 0 (not in S)
 		std::vector<char> prefix;                 // dense: prefix sums along axes[j] (some query wider than a bin)
 		std::vector<std::size_t> queries;         // of this group
+		std::vector<std::int32_t> query_of_cell;  // sparse point groups, once mapped: cell -> its query or -1
 	};
+	void MapPointGroups() const;
+	bool MapPointGroup(Group &g) const;
 	std::size_t GroupOf(const AxisConstraint *constraints, std::size_t count,
 	                    std::map<std::vector<std::uint32_t>, std::size_t> &group_of);
 	bool Matches(std::size_t point, std::size_t q) const;
@@ -70,9 +79,16 @@ private:
 	std::vector<std::int32_t> points_;   // sparse domains: point i (= cell i), axis a at i * AxisCount() + a
 	std::size_t point_count_ = 0;        // sparse domains: cells with coordinates (all but the outside cell)
 	ProductQueryList queries_;
-	std::vector<Group> groups_;
+	mutable std::vector<Group> groups_;  // mutable: the cell maps of MapPointGroups
+	mutable bool point_groups_mapped_ = false;
 	std::vector<std::size_t> true_queries_;  // no constraint: the total
+	// Sparse domains: the cells of the queries touched so far by AddToQueryCells / EvaluateOne.
+	mutable std::unordered_map<std::size_t, std::vector<std::uint32_t>> listed_cells_;
+	mutable std::size_t listed_total_ = 0;
 };
+
+// At most this many (query, cell) pairs listed by a sparse ProductWorkload (256 MiB); further queries are scanned.
+constexpr std::size_t kMaxListedCells = std::size_t(1) << 26;
 
 }  // namespace pap::core
 

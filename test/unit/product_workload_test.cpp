@@ -207,6 +207,74 @@ TEST(ProductWorkload, MatchesBruteForceOnEveryDomainKind)
 	}
 }
 
+// Marginal-style groups on sparse domains (every query a point of its axes, answered through the cell -> query
+// maps built at the first Evaluate): the point of every occupied cell, absent points, a group with a duplicate
+// point and a group with one wider interval (both keep the tables); Evaluate twice with different weights,
+// then EvaluateCounts, against brute force.
+TEST(ProductWorkload, PointGroupsOnSparseDomains)
+{
+	std::mt19937_64 gen(23);
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	for (int trial = 0; trial < 60; trial++) {
+		const std::vector<std::int32_t> radices = {5, 1 + std::int32_t(gen() % 7), trial % 2 ? 3000 : 9, 4};
+		std::vector<std::int32_t> points;
+		for (int i = 0; i < 80; i++)
+			for (std::int32_t r : radices)
+				points.push_back(std::int32_t(gen() % std::uint64_t(r)));
+		const CellDomain domain = CellDomain::Support(radices, points, kNoLimit);
+		const std::vector<TestCell> cells = CellsOf(domain);
+		const std::size_t n = domain.CellCount();
+		std::vector<std::vector<AxisConstraint>> list;
+		ProductQueryList queries;
+		auto add = [&](std::vector<AxisConstraint> q) {
+			list.push_back(q);
+			queries.Add(q);
+		};
+		for (std::uint32_t a = 0; a < 4; a++)
+			for (std::uint32_t b = a + 1; b < 4; b++) {
+				std::set<std::pair<std::int32_t, std::int32_t>> seen;
+				for (std::size_t i = 0; i + 1 < n; i++)  // the points of the occupied cells, and a few absent ones
+					if (seen.insert({cells[i].at[a], cells[i].at[b]}).second)
+						add({{a, {cells[i].at[a], cells[i].at[a]}}, {b, {cells[i].at[b], cells[i].at[b]}}});
+				for (int extra = 0; extra < 3; extra++) {
+					const std::int32_t x = std::int32_t(gen() % std::uint64_t(radices[a]));
+					const std::int32_t y = std::int32_t(gen() % std::uint64_t(radices[b]));
+					if (seen.insert({x, y}).second)
+						add({{a, {x, x}}, {b, {y, y}}});
+				}
+			}
+		add({{0, {1, 1}}});
+		add({{0, {1, 1}}});  // a duplicate point: group {0} keeps its table
+		add({{3, {2, 2}}});
+		add({{3, {0, 1}}});  // a wider interval: group {3} keeps its table
+		add({});
+		const ProductWorkload workload(domain, queries);
+		for (int call = 0; call < 2; call++) {
+			std::vector<double> weights(n);
+			std::vector<std::int64_t> histogram(n);
+			for (std::size_t i = 0; i < n; i++) {
+				weights[i] = u(gen);
+				histogram[i] = std::int64_t(gen() % 100);
+			}
+			std::vector<double> answers;
+			std::vector<std::int64_t> counts;
+			workload.Evaluate(weights, answers);
+			workload.EvaluateCounts(histogram, counts);
+			for (std::size_t q = 0; q < list.size(); q++) {
+				double expected = 0.0;
+				std::int64_t expected_count = 0;
+				for (std::size_t i = 0; i < n; i++)
+					if (InQuery(cells[i], list[q])) {
+						expected += weights[i];
+						expected_count += histogram[i];
+					}
+				ASSERT_NEAR(answers[q], expected, 1e-9) << "trial " << trial << " call " << call << " query " << q;
+				ASSERT_EQ(counts[q], expected_count) << "trial " << trial << " call " << call << " query " << q;
+			}
+		}
+	}
+}
+
 // A sparse domain whose two-axis group is hashed (3000 x 3000 > 2^20) next to dense one-axis groups, with
 // enough points that the hash table probes collide; box and point queries, present and absent points.
 TEST(ProductWorkload, HashedGroupsWithManyPoints)
