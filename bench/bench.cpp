@@ -205,7 +205,7 @@ Mapping(const std::vector<long> &sizes, int reps)
 	std::printf("\nThe scan inside run_release on %s with max_parallel_workers_per_gather = 2 (auto_explain):\n\n```\n",
 	            t.c_str());
 	for (const std::string &n : db.TakeNotices())
-		if (n.find("cell_index") != std::string::npos || n.find("pap_release: scan:") != std::string::npos)
+		if (n.find("grid_counts") != std::string::npos || n.find("pap_release: scan:") != std::string::npos)
 			std::printf("%s", n.c_str());
 	std::printf("```\n");
 }

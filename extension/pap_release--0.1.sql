@@ -150,15 +150,16 @@ COMMENT ON FUNCTION pap.axis_value(pg_catalog.timestamptz) IS 'position of a tim
 
 CREATE FUNCTION pap.cell_index(cuts pg_catalog.float8[], value pg_catalog.float8) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME', 'pap_cell_index' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION pap.cell_index(pg_catalog.float8[], pg_catalog.float8) IS 'cell of an axis value: number of cut points below it (PostgreSQL float8 order), or the NULL cell for NULL';
+COMMENT ON FUNCTION pap.cell_index(pg_catalog.float8[], pg_catalog.float8) IS 'cell of an axis value: number of cut points below it (PostgreSQL float8 order, in which the cut points must be sorted), or the NULL cell M + 1 for NULL';
 
 CREATE FUNCTION pap.category_index(categories pg_catalog.text[], value pg_catalog.text) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME', 'pap_category_index' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.category_index(pg_catalog.text[], pg_catalog.text) IS 'bin of a value on a categorical axis: its position among the categories (sorted by bytes), the "other" bin after them, or the NULL bin last';
 
--- pap.grid_counts: rows per grid point key, the private scan's one aggregate (src/pg/fmgr_grid_counts.cpp). Its
--- support functions take or return internal, so SQL cannot call them directly.
-CREATE FUNCTION pap.grid_counts_transfn(state internal, key pg_catalog.int8) RETURNS internal
+-- pap.grid_counts: rows per grid point, the private scan's one aggregate (src/pg/fmgr_grid_counts.cpp). After
+-- the radices, each axis is one int4 bin or a pair (cut points float8[], value float8) whose bin the aggregate
+-- computes as pap.cell_index does. Its support functions take or return internal, so SQL cannot call them directly.
+CREATE FUNCTION pap.grid_counts_transfn(state internal, radices pg_catalog.int8[], VARIADIC axes "any") RETURNS internal
 	AS 'MODULE_PATHNAME', 'pap_grid_counts_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION pap.grid_counts_combinefn(state internal, other internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'pap_grid_counts_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -168,7 +169,7 @@ CREATE FUNCTION pap.grid_counts_deserialfn(bytes pg_catalog.bytea, unused intern
 	AS 'MODULE_PATHNAME', 'pap_grid_counts_deserialfn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION pap.grid_counts_finalfn(state internal) RETURNS pg_catalog.int8[]
 	AS 'MODULE_PATHNAME', 'pap_grid_counts_finalfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE pap.grid_counts(key pg_catalog.int8) (
+CREATE AGGREGATE pap.grid_counts(radices pg_catalog.int8[], VARIADIC axes "any") (
 	SFUNC = pap.grid_counts_transfn,
 	STYPE = internal,
 	SSPACE = 65536,
@@ -179,7 +180,7 @@ CREATE AGGREGATE pap.grid_counts(key pg_catalog.int8) (
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE pap.grid_counts(pg_catalog.int8) IS 'rows per distinct non-NULL key, as [key0, rows0, key1, rows1, ...] sorted by key';
+COMMENT ON AGGREGATE pap.grid_counts(pg_catalog.int8[], "any") IS 'rows per grid point: after the radices, each axis is an int4 bin or a pair (cut points float8[], value float8) binned as pap.cell_index does; the key is the mixed-radix number of the bins, first axis most significant; returns [key0, rows0, key1, rows1, ...] sorted by key';
 
 --------------------------------------------------------------------------------------------------------------
 -- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes

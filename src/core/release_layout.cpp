@@ -56,8 +56,9 @@ std::string
 ReleaseLayout::AxisValueSql(const std::string &column, ValueType type)
 {
 	const std::string col = QuoteIdentifier(column);
+	// pap.axis_value(float8) is the identity: a number is its own position, and one call per row less.
 	if (type == ValueType::Number)
-		return "pap.axis_value((" + col + ")::pg_catalog.float8)";
+		return "(" + col + ")::pg_catalog.float8";
 	return "pap.axis_value(" + col + ")";
 }
 
@@ -79,23 +80,30 @@ ReleaseLayout::LinearValueSql(const std::vector<std::string> &columns, const std
 std::string
 ReleaseLayout::ScanSelectList() const
 {
-	std::vector<std::string> bins;
+	// Per axis: its bin as one expression (the GROUP BY form), and its arguments of pap.grid_counts, where a
+	// numeric or linear axis passes its cut points and value so that the aggregate bins them itself.
+	std::vector<std::string> bins, arguments;
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		const ReleaseAxis &axis = axes[a];
 		const std::string param = "$" + std::to_string(a + 1);
 		switch (axis.kind) {
 		case AxisKind::Numeric:
-			bins.push_back("pap.cell_index(" + param + ", " + AxisValueSql(axis.label, axis.value_type) + ")");
+		case AxisKind::Linear: {
+			const std::string value = axis.kind == AxisKind::Numeric
+			                              ? AxisValueSql(axis.label, axis.value_type)
+			                              : LinearValueSql(spec.columns, spec.directions.at(a));
+			bins.push_back("pap.cell_index(" + param + ", " + value + ")");
+			arguments.push_back(param + ", " + value);
 			break;
+		}
 		case AxisKind::Categorical:
 			bins.push_back("pap.category_index(" + param + ", (" + QuoteIdentifier(axis.label) + ")::pg_catalog.text)");
-			break;
-		case AxisKind::Linear:
-			bins.push_back("pap.cell_index(" + param + ", " + LinearValueSql(spec.columns, spec.directions.at(a)) + ")");
+			arguments.push_back(bins.back());
 			break;
 		case AxisKind::Predicate:
 			// Not "IS TRUE": postgres_fdw 15 does not ship it, and a CASE it does (NULL goes to bin 0 in both).
 			bins.push_back("CASE WHEN (" + axis.label + ") THEN 1 ELSE 0 END");
+			arguments.push_back(bins.back());
 			break;
 		}
 	}
@@ -107,14 +115,13 @@ ReleaseLayout::ScanSelectList() const
 		fits = fits && !__builtin_mul_overflow(product, std::uint64_t(axis.Radix()), &product) &&
 		       product <= kScanKeyLimit;
 	if (fits && !axes.empty()) {
-		std::string key = "(" + bins[0] + ")::pg_catalog.int8", radices;
-		for (std::size_t a = 0; a < axes.size(); a++) {
-			const std::string radix = std::to_string(axes[a].Radix());
-			if (a > 0)
-				key = "((" + key + " OPERATOR(pg_catalog.*) " + radix + ") OPERATOR(pg_catalog.+) " + bins[a] + ")";
-			radices += (a ? "," : "") + radix;
-		}
-		return "pap.grid_counts(" + key + "), '{" + radices + "}'::pg_catalog.int8[]";
+		std::string radices;
+		for (std::size_t a = 0; a < axes.size(); a++)
+			radices += (a ? "," : "") + std::to_string(axes[a].Radix());
+		std::string sql = "pap.grid_counts('{" + radices + "}'::pg_catalog.int8[]";
+		for (const std::string &argument : arguments)
+			sql += ", " + argument;
+		return sql + "), '{" + radices + "}'::pg_catalog.int8[]";
 	}
 	std::string sql;
 	for (const std::string &bin : bins)

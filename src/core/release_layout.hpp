@@ -33,16 +33,19 @@ struct ReleaseLayout {
 
 	// The SELECT list of the one scan that maps rows to grid points, used on the public table at definition and
 	// on the private table at run time, in one of two forms:
-	//   "pap.grid_counts(<key>), '{R1,...,Rd}'::pg_catalog.int8[]" (no GROUP BY) when the product of the radices
-	//     is at most kScanKeyLimit: key = ((b1 * R2) + b2) * R3 + ... over the axes' bins b (int8), so one row
-	//     whose first column is [key, rows, key, rows, ...] sorted by key and whose second holds the radices;
-	//   else one bin expression per axis, then "pg_catalog.count(*)" (GROUP BY 1..d).
+	//   "pap.grid_counts('{R1,...,Rd}'::pg_catalog.int8[], <axis 1>, ..., <axis d>), '{R1,...,Rd}'::pg_catalog.int8[]"
+	//     (no GROUP BY) when the product of the radices is at most kScanKeyLimit, where a numeric or linear axis is
+	//     "$k, <value float8>" (the aggregate bins the value among the cut points $k) and a categorical or
+	//     predicate axis its int4 bin expression: one row whose first column is [key, rows, key, rows, ...] sorted
+	//     by key (key = ((b1 * R2) + b2) * R3 + ... over the axes' bins b) and whose second holds the radices;
+	//   else one bin expression per axis (pap.cell_index, pap.category_index, the predicate's CASE), then
+	//     "pg_catalog.count(*)" (GROUP BY 1..d).
 	// Axis a reads its parameter $(a+1): the cut points (float8[]) of a numeric or linear axis, the categories
 	// (text[]) of a categorical one; a predicate axis reads none. Fully qualified; predicate texts are inserted
 	// verbatim and must have been checked by the caller to be a single boolean expression.
 	static constexpr std::uint64_t kScanKeyLimit = std::uint64_t(1) << 62;
 	std::string ScanSelectList() const;
-	// SQL that places a column's value on a numeric axis: pap.axis_value((col)::float8) or pap.axis_value(col).
+	// SQL that places a column's value on a numeric axis: (col)::float8 for numbers, else pap.axis_value(col).
 	static std::string AxisValueSql(const std::string &column, ValueType type);
 	// SQL of w.x over numeric columns (NULL when any of them is NULL); zero weights are left out.
 	static std::string LinearValueSql(const std::vector<std::string> &columns, const std::vector<double> &w);

@@ -1,7 +1,6 @@
 // The deterministic helpers of the private scan: axis positions and the cell of a value. IMMUTABLE and
 // PARALLEL SAFE, so that the histogram query parallelises and can be shipped to remote servers.
-#include <cmath>
-
+#include "core/cut_lookup.hpp"
 #include "core/numeric_axis.hpp"
 #include "pg/glue.hpp"
 
@@ -42,62 +41,56 @@ pap_axis_value_timestamptz(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(PapTimestampToAxis(PG_GETARG_TIMESTAMPTZ(0)));
 }
 
-// The bin of x among sorted cuts, as CountBelowSorted (PostgreSQL's float8 order) but without branches in the
-// loop: the scan calls this once per row and axis, and a mispredicted branch per halving is most of its cost.
-// For x not NaN, "cut below x" in that order is the IEEE cut < x (a NaN cut sorts last and is below nothing;
-// -0.0 equals 0.0 in both), so a plain comparison gives the same count; NaN takes the general path.
-static inline int32
-CutIndex(const double *cuts, int count, double x)
+// A cut-point argument's elements, checked: a one-dimensional float8 array without NULLs, sorted in float8 order
+// (NaN last; else the bins of the binary search and of the lookup would be meaningless).
+static const double *
+CheckedCuts(ArrayType *cuts, int *count)
 {
-	if (unlikely(std::isnan(x)))
-		return int32(pap::core::CountBelowSorted(cuts, size_t(count), x));
-	if (count == 0)
-		return 0;
-	const double *base = cuts;
-	size_t n = size_t(count);
-	while (n > 1) {
-		const size_t half = n / 2;
-		base = base[half] < x ? base + half : base;  // everything before base is below x
-		n -= half;
-	}
-	return int32(base - cuts) + int32(*base < x);
+	if (ARR_NDIM(cuts) > 1 || ARR_HASNULL(cuts) || ARR_ELEMTYPE(cuts) != FLOAT8OID)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("cut points must be a one-dimensional float8 array without NULLs")));
+	*count = ARR_NDIM(cuts) == 0 ? 0 : ARR_DIMS(cuts)[0];
+	const double *data = (const double *) ARR_DATA_PTR(cuts);
+	for (int i = 1; i < *count; i++)
+		if (pap::core::PgFloatLess(data[i], data[i - 1]))
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("cut points must be sorted in float8 order")));
+	return data;
 }
 
-// The cut points of a call site whose array cannot change during the query (a Const or an external Param, as
-// in the private scan), checked and copied once into fn_extra: the rows then skip the detoasting and the checks.
-struct PapCutCache {
+const pap::core::CutLookup *
+PapBuildCutLookup(ArrayType *cuts, MemoryContext context)
+{
 	int count;
-	double cuts[FLEXIBLE_ARRAY_MEMBER];
-};
+	const double *data = CheckedCuts(cuts, &count);
+	void *memory = MemoryContextAllocExtended(context, pap::core::CutLookup::BytesFor(size_t(count)), MCXT_ALLOC_HUGE);
+	return pap::core::CutLookup::Build(data, size_t(count), memory);
+}
 
-// cells 0..M are the ordered bins of the M cut points; M + 1 is the NULL cell.
+// cells 0..M are the ordered bins of the M cut points; M + 1 is the NULL cell. When the array cannot change
+// during the query (a Const or an external Param, as in the private scan's GROUP BY form) its CutLookup is built
+// once into fn_extra: the rows then skip the detoasting and the checks, and the binary search.
 extern "C" Datum
 pap_cell_index(PG_FUNCTION_ARGS)
 {
-	const PapCutCache *cache = (const PapCutCache *) fcinfo->flinfo->fn_extra;
-	if (likely(cache != nullptr)) {
+	const pap::core::CutLookup *lookup = (const pap::core::CutLookup *) fcinfo->flinfo->fn_extra;
+	if (likely(lookup != nullptr)) {
 		if (PG_ARGISNULL(1))
-			PG_RETURN_INT32(cache->count + 1);
-		PG_RETURN_INT32(CutIndex(cache->cuts, cache->count, PG_GETARG_FLOAT8(1)));
+			PG_RETURN_INT32(int32(lookup->count()) + 1);
+		PG_RETURN_INT32(int32(lookup->Index(PG_GETARG_FLOAT8(1))));
 	}
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("cut points must not be NULL")));
 	ArrayType *cuts = PG_GETARG_ARRAYTYPE_P(0);
-	if (ARR_NDIM(cuts) > 1 || ARR_HASNULL(cuts) || ARR_ELEMTYPE(cuts) != FLOAT8OID)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("cut points must be a one-dimensional float8 array without NULLs")));
-	const int count = ARR_NDIM(cuts) == 0 ? 0 : ARR_DIMS(cuts)[0];
-	const double *data = (const double *) ARR_DATA_PTR(cuts);
 	if (get_fn_expr_arg_stable(fcinfo->flinfo, 0)) {
-		PapCutCache *c = (PapCutCache *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
-		                                                    offsetof(PapCutCache, cuts) + sizeof(double) * size_t(count));
-		c->count = count;
-		memcpy(c->cuts, data, sizeof(double) * size_t(count));
-		fcinfo->flinfo->fn_extra = c;
+		fcinfo->flinfo->fn_extra = (void *) PapBuildCutLookup(cuts, fcinfo->flinfo->fn_mcxt);
+		return pap_cell_index(fcinfo);
 	}
+	int count;
+	const double *data = CheckedCuts(cuts, &count);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_INT32(count + 1);
-	PG_RETURN_INT32(CutIndex(data, count, PG_GETARG_FLOAT8(1)));
+	PG_RETURN_INT32(int32(pap::core::BranchlessCountBelow(data, size_t(count), PG_GETARG_FLOAT8(1))));
 }
 
 // The categories of a categorical axis, unpacked once per scan and kept in fn_extra with a copy of the array's

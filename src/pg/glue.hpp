@@ -1,6 +1,7 @@
 // Helpers shared by the SQL-callable functions. Include after postgres.h (and after every core header).
 // Nothing here holds a C++ object: all state is palloc'd or plain.
 #pragma once
+#include "core/cut_lookup.hpp"
 #include "core/release_engine.hpp"
 
 extern "C" {
@@ -27,6 +28,10 @@ double PapDateToAxis(DateADT d);
 double PapTimestampToAxis(Timestamp ts);
 // A literal of a temporal type as an axis position (uses the type's input function).
 double PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type);
+
+// A cut-point array as a CutLookup in context, built once per call site of pap.cell_index and pap.grid_counts
+// (fmgr_cells.cpp). 22023 unless it is a one-dimensional float8 array without NULLs sorted in float8 order.
+const pap::core::CutLookup *PapBuildCutLookup(ArrayType *cuts, MemoryContext context);
 
 // palloc that returns NULL instead of raising: the allocator handed to the core.
 void *PapAllocate(size_t bytes);

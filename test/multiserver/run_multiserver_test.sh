@@ -2,9 +2,10 @@
 # A private table spread over several PostgreSQL servers (docs/distributed.md): starts two extra local
 # PostgreSQL 15 servers, puts two partitions of the diamonds on them as postgres_fdw foreign tables (a third
 # partition stays local), and checks that
-#   1. the scan of each foreign partition runs its aggregate pap.grid_counts, over pap.cell_index /
-#      pap.category_index or a predicate, on its own server (EXPLAIN VERBOSE shows them in the Remote SQL), so a
-#      remote server sends one row (the counts of its grid points) instead of one per row (EXPLAIN ANALYZE);
+#   1. the scan of each foreign partition runs its aggregate pap.grid_counts, over the cut points and values of
+#      numeric and linear axes, pap.category_index or a predicate, on its own server (EXPLAIN VERBOSE shows them
+#      in the Remote SQL), so a remote server sends one row (the counts of its grid points) instead of one per
+#      row (EXPLAIN ANALYZE);
 #   2. every release of the partitioned table equals the release of an ordinary local table holding the same
 #      rows under the same pap_release.test_seed (pap.synthetic and pap.answers, compared exactly);
 #   3. a caller without SELECT on the partitions is served through the parent (same release), and one with
@@ -153,6 +154,18 @@ for c in orth half marg pred; do
 done
 
 section "1. each foreign leaf's aggregate runs on its own server"
+# cuts_of RELEASE AXIS: the cut points of a numeric or linear axis (1-based) as stored, an array literal: the
+# parameter the scan passes (pap.grid_counts checks them against the radices when it runs).
+cuts_of() {
+	q "SELECT cuts[s + 1 : s + cut_counts[$2]]::text
+	     FROM (SELECT cuts, cut_counts, (SELECT coalesce(sum(c), 0) FROM unnest(cut_counts[1 : $2 - 1]) c) AS s
+	             FROM pap.release_data WHERE name = '$1') r"
+}
+orth_cuts="'$(cuts_of diamonds_dist_orth 1)', '$(cuts_of diamonds_dist_orth 2)'"
+half_cuts="'$(cuts_of diamonds_dist_half 1)', '$(cuts_of diamonds_dist_half 2)'"
+# The Remote SQL's pieces: the radices, and the cut points of an axis as postgres_fdw prints constants.
+radices="pap.grid_counts('{[0-9,]*}'::bigint\\[\\]"
+cuts="'{[^}]*}'::double precision\\[\\]"
 # explain_leaf RELEASE LEAF TYPES ARGS: EXPLAIN VERBOSE of the scan the release ran on LEAF (its text from the
 # DEBUG1 line), with parameters of the given types; prints the Remote SQL lines.
 explain_leaf() {
@@ -162,26 +175,26 @@ explain_leaf() {
 	q "PREPARE leaf_scan($3) AS $sql" "EXPLAIN (VERBOSE, COSTS OFF) EXECUTE leaf_scan($4)" | grep 'Remote SQL'
 }
 for leaf in diamonds_dist_1 diamonds_dist_2; do
-	remote=$(explain_leaf diamonds_dist_orth "$leaf" "float8[], float8[]" "'{0.5,1}', '{1000,5000}'")
+	remote=$(explain_leaf diamonds_dist_orth "$leaf" "float8[], float8[]" "$orth_cuts")
 	echo "  orthants, $leaf: $remote"
-	check "orthants: $leaf's Remote SQL aggregates pap.cell_index" "yes" \
-		"$(echo "$remote" | grep -q 'SELECT pap.grid_counts(.*pap.cell_index(.*::bigint\[\] FROM public.diamonds_part$' && echo yes)"
-	remote=$(explain_leaf diamonds_dist_half "$leaf" "float8[], float8[]" "'{0,1000}', '{2,3}'")
+	check "orthants: $leaf's Remote SQL aggregates the columns over their cut points" "yes" \
+		"$(echo "$remote" | grep -q "SELECT $radices, $cuts, carat, $cuts, price::double precision), '{[0-9,]*}'::bigint\\[\\] FROM public.diamonds_part\$" && echo yes)"
+	remote=$(explain_leaf diamonds_dist_half "$leaf" "float8[], float8[]" "$half_cuts")
 	echo "  halfspaces, $leaf: $remote"
-	check "halfspaces: $leaf's Remote SQL aggregates pap.cell_index of the weighted sums" "yes" \
-		"$(echo "$remote" | grep -q 'SELECT pap.grid_counts(.*pap.cell_index(.*(4000::double precision \* pap.axis_value(carat)).*::bigint\[\] FROM public.diamonds_part$' && echo yes)"
+	check "halfspaces: $leaf's Remote SQL aggregates the weighted sums over their cut points" "yes" \
+		"$(echo "$remote" | grep -q "SELECT $radices, $cuts, ((4000::double precision \\* carat) + .*, $cuts, ((1::double precision \\* carat) + .*::bigint\\[\\] FROM public.diamonds_part\$" && echo yes)"
 	remote=$(explain_leaf diamonds_dist_marg "$leaf" "text[], text[], text[]" "'{Good,Ideal}', '{D,E}', '{SI1}'")
 	echo "  marginals, $leaf: $remote"
 	check "marginals: $leaf's Remote SQL aggregates pap.category_index" "yes" \
-		"$(echo "$remote" | grep -q 'SELECT pap.grid_counts(.*pap.category_index(.*::bigint\[\] FROM public.diamonds_part$' && echo yes)"
+		"$(echo "$remote" | grep -q "SELECT $radices, pap.category_index('{Good,Ideal}'::text\\[\\], cut), .*::bigint\\[\\] FROM public.diamonds_part\$" && echo yes)"
 	remote=$(explain_leaf diamonds_dist_pred "$leaf" "int4, int4, int4" "NULL, NULL, NULL")
 	echo "  predicates, $leaf: $remote"
 	check "predicates: $leaf's Remote SQL aggregates the predicates" "yes" \
-		"$(echo "$remote" | grep -q 'SELECT pap.grid_counts(.*CASE WHEN .*::bigint\[\] FROM public.diamonds_part$' && echo yes)"
+		"$(echo "$remote" | grep -q "SELECT $radices, (CASE WHEN (price > 1000) THEN 1 ELSE 0 END), .*::bigint\\[\\] FROM public.diamonds_part\$" && echo yes)"
 done
 # Rows that leave remote1 for one scan: leaf by leaf, the one row of the aggregate; through the parent, its rows.
 sql=$(sed -n "s/.*pap_release: leaf scan: \(.*FROM ONLY public\.diamonds_dist_1\)$/\1/p" "$WORK/diamonds_dist_orth.log")
-analyze="EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE s('{0.5,1}', '{1000,5000}')"
+analyze="EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE s($orth_cuts)"
 leaf_rows=$(q "PREPARE s(float8[], float8[]) AS $sql" "$analyze" | sed -n 's/.*Foreign Scan .*actual rows=\([0-9]*\).*/\1/p' | head -1)
 parent_rows=$(q "PREPARE s(float8[], float8[]) AS ${sql/ONLY public.diamonds_dist_1/public.diamonds_dist}" "$analyze" |
 	sed -n 's/.*Foreign Scan on public.diamonds_dist_1 .*actual rows=\([0-9]*\).*/\1/p')
@@ -190,7 +203,7 @@ check "leaf by leaf, remote1 sends one row (its grid counts), not its rows" "yes
 	"$([ -n "$leaf_rows" ] && [ "$leaf_rows" -eq 1 ] && [ "${parent_rows:-0}" -gt 20000 ] && echo yes)"
 # Without the extension in the server's extensions option nothing is shipped: the aggregate runs here.
 q "ALTER SERVER remote1 OPTIONS (DROP extensions)"
-remote=$(explain_leaf diamonds_dist_orth diamonds_dist_1 "float8[], float8[]" "'{0.5,1}', '{1000,5000}'")
+remote=$(explain_leaf diamonds_dist_orth diamonds_dist_1 "float8[], float8[]" "$orth_cuts")
 check "without extensions 'pap_release' the aggregate stays local" "no" \
 	"$(echo "$remote" | grep -q 'grid_counts' && echo yes || echo no)"
 q "ALTER SERVER remote1 OPTIONS (ADD extensions 'pap_release')"

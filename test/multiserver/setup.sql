@@ -14,9 +14,8 @@ CREATE TABLE diamonds_local AS SELECT id, carat, cut, color, clarity, price FROM
 ANALYZE diamonds_public;
 ANALYZE diamonds_local;
 
--- extensions 'pap_release': pap.cell_index, pap.category_index, pap.axis_value and the aggregate
--- pap.grid_counts are members of the extension, so postgres_fdw may ship them, and with them the whole
--- aggregate of one foreign table.
+-- extensions 'pap_release': the aggregate pap.grid_counts, pap.category_index and pap.axis_value are members of
+-- the extension, so postgres_fdw may ship them, and with them the whole aggregate of one foreign table.
 CREATE SERVER remote1 FOREIGN DATA WRAPPER postgres_fdw
 	OPTIONS (host '127.0.0.1', port :'port1', dbname 'postgres', extensions 'pap_release');
 CREATE SERVER remote2 FOREIGN DATA WRAPPER postgres_fdw
@@ -42,7 +41,7 @@ SELECT pap.set_budget('diamonds_dist', 100);
 CREATE ROLE analyst;
 GRANT SELECT ON diamonds_dist, diamonds_public TO analyst;
 
--- Every kind of axis the scan has: numeric (pap.cell_index), linear (pap.cell_index of a weighted sum),
+-- Every kind of axis the scan has: numeric (cut points and the column), linear (cut points and a weighted sum),
 -- categorical (pap.category_index), and SQL predicates (plain expressions, read leaf by leaf as well).
 SELECT pap.define_release(t || '_' || c, t::regclass, 'diamonds_public', q, alpha => 0.3)
   FROM (VALUES ('orth', 'orthants(carat, price)'),

@@ -145,7 +145,7 @@ Sources(const Table &table, const ClassSpec &spec, const std::vector<AxisKind> &
 	return out;
 }
 
-// The value SQL computes for a numeric, linear or categorical axis: pap.axis_value(col), the weighted sum with
+// The value SQL computes for a numeric, linear or categorical axis: (col)::float8, the weighted sum with
 // zero weights left out (release_layout.cpp LinearValueSql), or (col)::text.
 Value
 AxisValue(const Row &row, const AxisSource &s)
