@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -16,6 +14,7 @@ namespace pap::core {
 namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::uint32_t kFreeSlot = std::numeric_limits<std::uint32_t>::max();
 
 // C(d, k) as a double (exact up to 2^53; only compared with a limit).
 double
@@ -27,15 +26,64 @@ Binomial(std::size_t d, std::size_t k)
 	return std::round(c);
 }
 
-struct VectorHash {
-	template <typename T>
-	std::size_t operator()(const std::vector<T> &v) const
+// Distinct labelings (sets of public points, ascending indices) -> their cover query. Open addressing on a 64-bit
+// hash of the labeling; the stored labelings sit in one pool and are compared on a hash match.
+class LabelingIndex {
+public:
+	// The query of labeling, or kNone.
+	std::size_t
+	Find(const std::uint32_t *labeling, std::size_t size) const
 	{
-		std::uint64_t h = 0xcbf29ce484222325ull ^ v.size();
-		for (T x : v)
-			h = (h ^ std::uint64_t(x)) * 0x100000001b3ull + (h >> 29);
-		return std::size_t(h);
+		if (slots_.empty())
+			return kNone;
+		const std::size_t entry = slots_[SlotOf(Hash(labeling, size), labeling, size)];
+		return entry == 0 ? kNone : entries_[entry - 1].query;
 	}
+	// labeling must not be present.
+	void
+	Add(const std::uint32_t *labeling, std::size_t size, std::size_t query)
+	{
+		if (2 * (entries_.size() + 1) > slots_.size()) {
+			slots_.assign(std::max<std::size_t>(64, 2 * slots_.size()), 0);
+			for (std::size_t e = 0; e < entries_.size(); e++)
+				slots_[SlotOf(entries_[e].hash, pool_.data() + entries_[e].start, entries_[e].size)] = e + 1;
+		}
+		const std::uint64_t hash = Hash(labeling, size);
+		slots_[SlotOf(hash, labeling, size)] = entries_.size() + 1;
+		entries_.push_back({hash, pool_.size(), size, query});
+		pool_.insert(pool_.end(), labeling, labeling + size);
+	}
+
+private:
+	struct Entry {
+		std::uint64_t hash;
+		std::size_t start, size, query;
+	};
+	static std::uint64_t
+	Hash(const std::uint32_t *labeling, std::size_t size)
+	{
+		std::uint64_t h = 0xcbf29ce484222325ull ^ size;
+		for (std::size_t i = 0; i < size; i++)
+			h = (h ^ labeling[i]) * 0x100000001b3ull + (h >> 29);
+		return h ^ (h >> 31);
+	}
+	// The slot holding labeling, or the free slot where it would go.
+	std::size_t
+	SlotOf(std::uint64_t hash, const std::uint32_t *labeling, std::size_t size) const
+	{
+		const std::size_t mask = slots_.size() - 1;
+		for (std::size_t s = std::size_t(hash) & mask;; s = (s + 1) & mask) {
+			const std::size_t entry = slots_[s];
+			if (entry == 0)
+				return s;
+			const Entry &e = entries_[entry - 1];
+			if (e.hash == hash && e.size == size && std::equal(labeling, labeling + size, pool_.data() + e.start))
+				return s;
+		}
+	}
+	std::vector<Entry> entries_;
+	std::vector<std::uint32_t> pool_;
+	std::vector<std::size_t> slots_;  // entry + 1, 0 = free; a power of two, at most half full
 };
 
 class MarginalCover final : public Cover {
@@ -51,8 +99,6 @@ public:
 private:
 	void Build(const std::vector<std::int32_t> &points, std::size_t max_queries);
 	[[noreturn]] void OutsideClass(const std::string &why) const;
-	// Key of a query for realised_: its axes, then its values.
-	static std::vector<std::int32_t> Key(const std::vector<std::int32_t> &axes, const std::vector<std::int32_t> &values);
 
 	bool stumps_ = false;
 	std::size_t k_ = 1;
@@ -65,16 +111,11 @@ private:
 	ProductQueryList queries_;
 	std::size_t empty_query_ = kNone;
 	// Every publicly realised (axes, values) of the class -> its cover query; anything else is the empty pattern.
-	std::unordered_map<std::vector<std::int32_t>, std::size_t, VectorHash> realised_;
+	// Record r is realised_keys_[2k r .. 2k (r + 1)) (its axes, then its values), sorted; its query
+	// realised_queries_[r].
+	std::vector<std::int32_t> realised_keys_;
+	std::vector<std::size_t> realised_queries_;
 };
-
-std::vector<std::int32_t>
-MarginalCover::Key(const std::vector<std::int32_t> &axes, const std::vector<std::int32_t> &values)
-{
-	std::vector<std::int32_t> key(axes);
-	key.insert(key.end(), values.begin(), values.end());
-	return key;
-}
 
 MarginalCover::MarginalCover(const CoverInput &input)
 {
@@ -125,38 +166,115 @@ MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_qu
 		if (points[i] < 0 || points[i] >= axes_[i % d].Radix())
 			throw Error(ErrorKind::Internal, "public point coordinate outside its axis");
 
-	std::unordered_map<std::vector<std::size_t>, std::size_t, VectorHash> by_labeling;
-	std::vector<std::int32_t> axes(kk), tuple(kk);
+	if (m > std::numeric_limits<std::uint32_t>::max())
+		throw Error(ErrorKind::LimitExceeded, "too many public points for a marginal cover");
+	LabelingIndex by_labeling;
+	std::vector<std::int32_t> axes(kk), gap(kk);
 	for (std::size_t j = 0; j < kk; j++)
 		axes[j] = std::int32_t(j);
+	std::vector<std::uint32_t> order;  // the set's in-class public points, by tuple, then by index
+	// Scratch of the grouping by key, reused across sets.
+	std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
+	std::vector<std::uint32_t> slots, group_of, ranked, sorted;
+	order.reserve(m);
 	for (;;) {
-		// Realised value tuples of this attribute set (a NULL, or a bin outside the class, is no query), in
-		// mixed-radix order, each with its labeling.
-		std::map<std::vector<std::int32_t>, std::vector<std::size_t>> realised;
+		// Realised value tuples of this attribute set (a NULL, or a bin outside the class, is no query) in
+		// mixed-radix order: runs of order with equal tuples, each run's points (ascending) its labeling.
+		auto at = [&](std::uint32_t p, std::size_t j) { return points[std::size_t(p) * d + std::size_t(axes[j])]; };
+		order.clear();
 		for (std::size_t p = 0; p < m; p++) {
 			bool in_class = true;
-			for (std::size_t j = 0; j < kk; j++) {
-				tuple[j] = points[p * d + std::size_t(axes[j])];
-				in_class = in_class && tuple[j] < values_[std::size_t(axes[j])];
-			}
+			for (std::size_t j = 0; j < kk && in_class; j++)
+				in_class = at(std::uint32_t(p), j) < values_[std::size_t(axes[j])];
 			if (in_class)
-				realised[tuple].push_back(p);
+				order.push_back(std::uint32_t(p));
 		}
+		// Sorted by the tuple as one mixed-radix number when the set's tuples fit 64 bits, else tuple by tuple.
+		double tuples = 1.0;
+		for (std::size_t j = 0; j < kk; j++)
+			tuples *= double(values_[std::size_t(axes[j])]);
+		if (tuples < 0x1p63) {
+			// Group by key (points stay ascending within a group), then order the distinct keys: O(m) plus a sort
+			// of the realised tuples only.
+			std::size_t capacity = 16;  // a power of two, at most half full
+			while (capacity < 2 * order.size())
+				capacity *= 2;
+			if (slots.size() < capacity)
+				slots.resize(capacity);
+			std::fill(slots.begin(), slots.begin() + std::ptrdiff_t(capacity), kFreeSlot);
+			keyed.clear();  // (key, rows) per distinct tuple, in order of first appearance
+			group_of.resize(order.size());
+			for (std::size_t i = 0; i < order.size(); i++) {
+				std::uint64_t key = 0;
+				for (std::size_t j = 0; j < kk; j++)
+					key = key * std::uint64_t(values_[std::size_t(axes[j])]) + std::uint64_t(at(order[i], j));
+				std::size_t s = std::size_t((key * 0x9E3779B97F4A7C15ull) >> 16) & (capacity - 1);
+				while (slots[s] != kFreeSlot && keyed[slots[s]].first != key)
+					s = (s + 1) & (capacity - 1);
+				if (slots[s] == kFreeSlot) {
+					slots[s] = std::uint32_t(keyed.size());
+					keyed.emplace_back(key, 0);
+				}
+				group_of[i] = slots[s];
+				keyed[slots[s]].second++;
+			}
+			ranked.resize(keyed.size());
+			for (std::uint32_t g = 0; g < ranked.size(); g++)
+				ranked[g] = g;
+			std::sort(ranked.begin(), ranked.end(),
+			          [&](std::uint32_t x, std::uint32_t y) { return keyed[x].first < keyed[y].first; });
+			// keyed[g].second becomes group g's next position in the sorted order.
+			std::uint32_t position = 0;
+			for (std::uint32_t g : ranked) {
+				const std::uint32_t rows = keyed[g].second;
+				keyed[g].second = position;
+				position += rows;
+			}
+			sorted.resize(order.size());
+			for (std::size_t i = 0; i < order.size(); i++)
+				sorted[keyed[group_of[i]].second++] = order[i];
+			order.swap(sorted);
+		} else {
+			std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+				for (std::size_t j = 0; j < kk; j++)
+					if (at(x, j) != at(y, j))
+						return at(x, j) < at(y, j);
+				return x < y;
+			});
+		}
+		auto same_tuple = [&](std::uint32_t x, std::uint32_t y) {
+			for (std::size_t j = 0; j < kk; j++)
+				if (at(x, j) != at(y, j))
+					return false;
+			return true;
+		};
+		auto run_end = [&](std::size_t first) {
+			std::size_t last = first + 1;
+			while (last < order.size() && same_tuple(order[last], order[first]))
+				last++;
+			return last;
+		};
+		auto tuple_of = [&](std::size_t first) {
+			std::vector<std::int32_t> t(kk);
+			for (std::size_t j = 0; j < kk; j++)
+				t[j] = at(order[first], j);
+			return t;
+		};
 		// The first unrealised tuple of this set, while the empty pattern has no query yet: at most |realised| + 1
 		// steps of the odometer.
 		bool have_gap = false;
-		std::vector<std::int32_t> gap(kk, 0);
+		std::fill(gap.begin(), gap.end(), 0);
 		bool any_value = true;
 		for (std::size_t j = 0; j < kk; j++)
 			any_value = any_value && values_[std::size_t(axes[j])] > 0;
 		if (empty_query_ == kNone && any_value) {
-			auto it = realised.begin();
+			std::size_t first = 0;
 			for (;;) {
-				if (it == realised.end() || it->first != gap) {
+				if (first == order.size() || tuple_of(first) != gap) {
 					have_gap = true;
 					break;
 				}
-				++it;
+				first = run_end(first);
 				std::size_t j = kk;
 				while (j-- > 0) {
 					if (++gap[j] < values_[std::size_t(axes[j])])
@@ -167,12 +285,9 @@ MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_qu
 					break;  // every tuple realised
 			}
 		}
-		auto emit = [&](const std::vector<std::int32_t> &vals, const std::vector<std::size_t> &labeling) {
-			auto found = by_labeling.find(labeling);
-			std::size_t q;
-			if (found != by_labeling.end()) {
-				q = found->second;
-			} else {
+		auto emit = [&](const std::vector<std::int32_t> &vals, const std::uint32_t *labeling, std::size_t size) {
+			std::size_t q = by_labeling.Find(labeling, size);
+			if (q == kNone) {
 				q = queries_.size();
 				if (q + 1 > max_queries)
 					throw Error(ErrorKind::LimitExceeded,
@@ -185,23 +300,29 @@ MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_qu
 				for (std::size_t j = 0; j < kk; j++)
 					constraints[j] = AxisConstraint{std::uint32_t(axes[j]), CellInterval{vals[j], vals[j]}};
 				queries_.Add(constraints);
-				by_labeling.emplace(labeling, q);
-				if (labeling.empty())
+				by_labeling.Add(labeling, size, q);
+				if (size == 0)
 					empty_query_ = q;
 			}
-			if (!labeling.empty())
-				realised_.emplace(Key(axes, vals), q);
+			if (size != 0) {
+				// Sets in lexicographic order, tuples increasing within a set: the keys arrive sorted.
+				realised_keys_.insert(realised_keys_.end(), axes.begin(), axes.end());
+				realised_keys_.insert(realised_keys_.end(), vals.begin(), vals.end());
+				realised_queries_.push_back(q);
+			}
 		};
-		const std::vector<std::size_t> no_points;
-		for (const auto &entry : realised) {
-			if (have_gap && gap < entry.first) {
-				emit(gap, no_points);
+		for (std::size_t first = 0; first < order.size();) {
+			const std::size_t last = run_end(first);
+			const std::vector<std::int32_t> tuple = tuple_of(first);
+			if (have_gap && gap < tuple) {
+				emit(gap, nullptr, 0);
 				have_gap = false;
 			}
-			emit(entry.first, entry.second);
+			emit(tuple, order.data() + first, last - first);
+			first = last;
 		}
 		if (have_gap)
-			emit(gap, no_points);
+			emit(gap, nullptr, 0);
 
 		// Next k-subset in lexicographic order.
 		std::size_t j = kk;
@@ -270,9 +391,18 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 		key.push_back(e.first);
 	for (const auto &e : equalities)
 		key.push_back(e.second);
-	const auto found = realised_.find(key);
-	if (found != realised_.end())
-		return found->second;
+	const std::size_t width = 2 * k_;
+	std::size_t lo = 0, hi = realised_queries_.size();  // binary search over the sorted records
+	while (lo < hi) {
+		const std::size_t mid = lo + (hi - lo) / 2;
+		const std::int32_t *record = realised_keys_.data() + mid * width;
+		if (std::lexicographical_compare(record, record + width, key.begin(), key.end()))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < realised_queries_.size() && std::equal(key.begin(), key.end(), realised_keys_.data() + lo * width))
+		return realised_queries_[lo];
 	if (empty_query_ == kNone)
 		throw Error(ErrorKind::Internal, "unrealised marginal query but no empty-pattern cover query");
 	return empty_query_;

@@ -71,7 +71,7 @@ SetPoints(Fixture &f, std::vector<std::vector<std::int32_t>> rows)
 
 // Random axes of every value type; points skewed to low bins, sometimes NULL, rarely "other".
 Fixture
-RandomFixture(std::mt19937_64 &gen, bool stumps)
+RandomFixture(std::mt19937_64 &gen, bool stumps, std::size_t max_rows = 10)
 {
 	Fixture f;
 	const std::size_t d = 1 + gen() % 4;
@@ -90,7 +90,7 @@ RandomFixture(std::mt19937_64 &gen, bool stumps)
 	}
 	f.spec.kind = stumps ? ClassKind::Stumps : ClassKind::Marginals;
 	f.spec.k = stumps ? 0 : int(1 + gen() % d);
-	std::vector<std::vector<std::int32_t>> rows(gen() % 10);
+	std::vector<std::vector<std::int32_t>> rows(gen() % max_rows);
 	for (auto &r : rows)
 		for (const ReleaseAxis &axis : f.axes) {
 			const std::int32_t c = std::int32_t(axis.categories.size());
@@ -249,6 +249,15 @@ TEST(MarginalCover, CoverIsFirstQueryOfEveryDistinctLabeling)
 	std::mt19937_64 gen(101);
 	for (int trial = 0; trial < 400; trial++)
 		CheckAgainstBruteForce(RandomFixture(gen, false), gen);
+}
+
+// Many public rows per tuple: the grouping of each attribute set's rows by tuple and its hash table (capacity the
+// next power of two of twice the rows) at sizes that are not powers of two.
+TEST(MarginalCover, ManyPublicRowsAgainstBruteForce)
+{
+	std::mt19937_64 gen(303);
+	for (int trial = 0; trial < 60; trial++)
+		CheckAgainstBruteForce(RandomFixture(gen, trial % 4 == 0, 300), gen);
 }
 
 TEST(MarginalCover, StumpsAgainstBruteForce)
