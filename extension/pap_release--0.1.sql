@@ -77,6 +77,14 @@ CREATE TABLE pap.release_data (
 	released_at      pg_catalog.timestamptz
 );
 
+-- The large numeric arrays are stored uncompressed: pglz gains little on them and would cost every first answer
+-- of a release its decompression (docs/bench.md).
+ALTER TABLE pap.release_data
+	ALTER COLUMN cuts SET STORAGE EXTERNAL, ALTER COLUMN public_values SET STORAGE EXTERNAL,
+	ALTER COLUMN public_value_rows SET STORAGE EXTERNAL, ALTER COLUMN public_points SET STORAGE EXTERNAL,
+	ALTER COLUMN public_point_rows SET STORAGE EXTERNAL, ALTER COLUMN public_histogram SET STORAGE EXTERNAL,
+	ALTER COLUMN synthetic SET STORAGE EXTERNAL;
+
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data_entry_id_seq', '');

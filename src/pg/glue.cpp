@@ -184,6 +184,11 @@ CatalogValues(Datum d, Oid element_type, size_t *count)
 {
 	ArrayType *a = CatalogArray(d, element_type);
 	*count = size_t(ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)));
+	// A toasted array was detoasted into a fresh copy in this context: use it in place, one copy less of the
+	// largest arrays (the first answer of a release mostly pays for touching new memory). An inline array lives
+	// in the SPI tuple, which SPI_finish frees: copy it.
+	if ((Pointer) a != DatumGetPointer(d))
+		return (T *) ARR_DATA_PTR(a);
 	T *out = (T *) palloc(sizeof(T) * (*count ? *count : 1));
 	memcpy(out, ARR_DATA_PTR(a), sizeof(T) * *count);
 	return out;
