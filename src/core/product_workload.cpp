@@ -262,7 +262,7 @@ ProductWorkload::MapPointGroup(Group &g) const
 	// The group's queries by S-point key: open addressing, at most half full, small enough to stay in cache.
 	struct Slot {
 		std::uint64_t key;
-		std::int32_t query;  // -1: free
+		std::int32_t query;  // its index in g.queries; -1: free
 	};
 	std::size_t capacity = 16;
 	while (capacity < 2 * g.queries.size())
@@ -274,8 +274,8 @@ ProductWorkload::MapPointGroup(Group &g) const
 			s = (s + 1) & (capacity - 1);
 		return s;
 	};
-	for (std::size_t q : g.queries) {
-		const AxisConstraint *c = queries_.begin(q);
+	for (std::size_t local = 0; local < g.queries.size(); local++) {
+		const AxisConstraint *c = queries_.begin(g.queries[local]);
 		std::uint64_t key = 0;
 		for (std::size_t j = 0; j < k; j++) {
 			if (c[j].bins.lo != c[j].bins.hi)
@@ -285,7 +285,7 @@ ProductWorkload::MapPointGroup(Group &g) const
 		Slot &slot = slots[slot_of(key)];
 		if (slot.query >= 0)
 			return false;  // the same point twice
-		slot = {key, std::int32_t(q)};
+		slot = {key, std::int32_t(local)};
 	}
 	g.query_of_cell.resize(point_count_);
 	for (std::size_t i = 0; i < point_count_; i++) {
@@ -329,7 +329,7 @@ ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answer
 			answers[q] = total;
 	}
 	// Scratch of this call, reused by every group: memory is the largest table, not their sum.
-	std::vector<T> table;
+	std::vector<T> table, local;
 	SubPointTable<T> hashed;
 	std::vector<std::size_t> offsets;
 	offsets.reserve(d);
@@ -337,10 +337,14 @@ ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answer
 	for (const Group &g : groups_) {
 		const std::size_t k = g.axes.size();
 		if (!g.query_of_cell.empty()) {
+			// Sums in the group's own small array (cache-resident), then copied to the queries' answers.
+			local.assign(g.queries.size(), T(0));
 			const std::int32_t *query_of = g.query_of_cell.data();
 			for (std::size_t i = 0; i < point_count_; i++)
 				if (query_of[i] >= 0)
-					Add(answers[std::size_t(query_of[i])], cells[i]);
+					Add(local[std::size_t(query_of[i])], cells[i]);
+			for (std::size_t j = 0; j < local.size(); j++)
+				answers[g.queries[j]] = local[j];
 			continue;
 		}
 		if (g.hashed) {

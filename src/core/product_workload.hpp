@@ -58,7 +58,7 @@ private:
 		std::vector<std::size_t> domain_strides;  // dense: per DOMAIN axis, its table stride or 0 (not in S)
 		std::vector<char> prefix;                 // dense: prefix sums along axes[j] (some query wider than a bin)
 		std::vector<std::size_t> queries;         // of this group
-		std::vector<std::int32_t> query_of_cell;  // sparse point groups, once mapped: cell -> its query or -1
+		std::vector<std::int32_t> query_of_cell;  // sparse point groups, once mapped: cell -> index in queries, or -1
 	};
 	void MapPointGroups() const;
 	bool MapPointGroup(Group &g) const;

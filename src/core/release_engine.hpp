@@ -186,8 +186,9 @@ struct RunSummary {
 	std::int64_t updates, comparisons;  // pmw; mwem: updates = rounds
 	int passes;
 	bool cutoff_reached;
-	// Wall time of the mechanism alone (not the cover's construction or the true counts), for the caller's
-	// DEBUG1 line and bench/ only: it depends on the private data, so it is never stored.
+	// Wall time of the mechanism with the construction of the workload it reads (not the cover's construction or
+	// the true counts), for the caller's DEBUG1 line and bench/ only: it depends on the private data, so it is
+	// never stored.
 	double mechanism_seconds;
 };
 RunSummary RunRelease(const RunRequest &request, Allocate allocate);

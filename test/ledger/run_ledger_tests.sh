@@ -17,18 +17,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
+source "$(dirname "$0")/../lib.sh"  # check, $passed, $failed
 T0=$(date +%s.%N)
-check() {  # check NAME EXPECTED ACTUAL
-	if [ "$2" == "$3" ]; then
-		echo "PASS: $1"
-		passed=$((passed + 1))
-	else
-		echo "FAIL: $1 (expected '$2', got '$3')"
-		failed=$((failed + 1))
-	fi
-}
 note() { echo "NOTE: $*"; }
 section() { echo "== $* ($(elapsed)s)"; }
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }

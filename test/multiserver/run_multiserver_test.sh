@@ -36,18 +36,8 @@ cleanup() {
 trap cleanup EXIT
 trap "exit 130" INT TERM HUP
 
-passed=0
-failed=0
+source test/lib.sh  # check, $passed, $failed
 T0=$(date +%s)
-check() {  # check NAME EXPECTED ACTUAL
-	if [ "$2" == "$3" ]; then
-		echo "PASS: $1"
-		passed=$((passed + 1))
-	else
-		echo "FAIL: $1 (expected '$2', got '$3')"
-		failed=$((failed + 1))
-	fi
-}
 section() { echo "== $* ($(($(date +%s) - T0))s)"; }
 # q SQL...: one session on the coordinator's test database, one statement per argument.
 q() {
