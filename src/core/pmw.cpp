@@ -68,13 +68,23 @@ PassOrder(std::size_t count)
 		bits++;
 	std::vector<std::size_t> order;
 	order.reserve(count);
-	for (std::size_t i = 0; i < (std::size_t(1) << bits); i++) {
-		std::size_t r = 0;
-		for (std::size_t b = 0; b < bits; b++)
-			if (i & (std::size_t(1) << b))
-				r |= std::size_t(1) << (bits - 1 - b);
+	if (bits == 0) {
+		if (count == 1)
+			order.push_back(0);
+		return order;
+	}
+	for (std::uint64_t i = 0; i < (std::uint64_t(1) << bits); i++) {
+		// i's lowest `bits` bits reversed: the whole word reversed by swapping halves, quarters, ..., then shifted.
+		std::uint64_t r = i;
+		r = (r >> 32) | (r << 32);
+		r = ((r >> 16) & 0x0000FFFF0000FFFFull) | ((r & 0x0000FFFF0000FFFFull) << 16);
+		r = ((r >> 8) & 0x00FF00FF00FF00FFull) | ((r & 0x00FF00FF00FF00FFull) << 8);
+		r = ((r >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((r & 0x0F0F0F0F0F0F0F0Full) << 4);
+		r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
+		r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
+		r >>= 64 - bits;
 		if (r < count)
-			order.push_back(r);
+			order.push_back(std::size_t(r));
 	}
 	return order;
 }
@@ -140,6 +150,17 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 
 	const double nd = double(n);
 	const std::vector<std::size_t> order = PassOrder(workload.QueryCount());
+	// The pass reads the true and synthetic answers in pass order, which is all over memory for a large cover:
+	// gathered once (the synthetic ones again after each update), the passes read them in sequence.
+	std::vector<std::int64_t> truth_in_order(order.size());
+	std::vector<double> synthetic_in_order(order.size());
+	for (std::size_t j = 0; j < order.size(); j++)
+		truth_in_order[j] = truth[order[j]];
+	auto gather_synthetic = [&] {
+		for (std::size_t j = 0; j < order.size(); j++)
+			synthetic_in_order[j] = synthetic[order[j]];
+	};
+	gather_synthetic();
 	std::int64_t threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
 	std::size_t visited = 0;  // across passes, so that small workloads are polled too
 
@@ -147,10 +168,11 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 		result.passes = pass;
 		const double threshold = p.threshold * std::max(1.0, p.first_pass_factor / std::ldexp(1.0, pass - 1));
 		std::int64_t updates_in_pass = 0;
-		for (std::size_t q : order) {
+		for (std::size_t j = 0; j < order.size(); j++) {
 			if (interrupted && (++visited & 255) == 0 && interrupted())
 				throw Error(ErrorKind::Cancelled, "canceling statement due to user request");
-			const double synthetic_count = synthetic[q] * nd;
+			const std::size_t q = order[j];
+			const double synthetic_count = synthetic_in_order[j] * nd;
 			// Two difference queries, each of sensitivity 1 in counts: "truth exceeds synthetic by more than the
 			// threshold" and "synthetic exceeds truth by more than the threshold", compared as integers:
 			// s*t + noise - threshold_noise >= ceil(threshold + s*g). The second is skipped when the first fires,
@@ -159,7 +181,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 			for (int s : {+1, -1}) {
 				const std::int64_t noise = SampleDiscreteLaplace(rng, p.compare_noise);
 				result.comparisons++;
-				const std::int64_t lhs = CheckedAdd(CheckedAdd(s * truth[q], noise), -threshold_noise);
+				const std::int64_t lhs = CheckedAdd(CheckedAdd(s * truth_in_order[j], noise), -threshold_noise);
 				if (lhs >= CeilToInt(threshold + s * synthetic_count)) {
 					sign = s;
 					break;
@@ -172,6 +194,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 			// the noise, and each such step lowers KL(data || synthetic) by a fixed amount (docs/mechanisms.md).
 			Project(workload, q, (synthetic_count + sign * threshold / 2.0) / nd, nd, log_weights, weights);
 			workload.Evaluate(weights, synthetic);
+			gather_synthetic();
 			result.updates++;
 			updates_in_pass++;
 			if (p.resample_threshold)

@@ -363,6 +363,22 @@ TEST(PassOrder, BitReversalForPowersOfTwo)
 	}
 	// Not a power of two: the bit-reversal order with the out-of-range entries dropped.
 	EXPECT_EQ(PassOrder(5), std::vector<std::size_t>({0, 4, 2, 1, 3}));
+	// Against the bit-by-bit reversal, at every size up to 3000.
+	for (std::size_t count = 0; count <= 3000; count++) {
+		std::size_t bits = 0;
+		while ((std::size_t(1) << bits) < count)
+			bits++;
+		std::vector<std::size_t> expected;
+		for (std::size_t i = 0; i < (std::size_t(1) << bits); i++) {
+			std::size_t r = 0;
+			for (std::size_t b = 0; b < bits; b++)
+				if (i & (std::size_t(1) << b))
+					r |= std::size_t(1) << (bits - 1 - b);
+			if (r < count)
+				expected.push_back(r);
+		}
+		ASSERT_EQ(PassOrder(count), expected) << "count " << count;
+	}
 }
 
 // (g) The public prior.
