@@ -31,6 +31,6 @@ CREATE TABLE adult_private AS SELECT a.* FROM adult a JOIN adult_split s USING (
 ALTER TABLE adult_public DROP COLUMN id;
 ALTER TABLE adult_private DROP COLUMN id;
 ANALYZE;
-SELECT pap.set_budget('adult_private', 1e9);
+DO $$ BEGIN PERFORM pap.set_budget('adult_private', 1e9); END $$;
 SQL
 "$client" "$@"

@@ -33,6 +33,8 @@ out="bench/results/$(date -u +%Y-%m-%d)${mode:+-ci}.md"
   free -h | head -2
   echo '```'
   "$build/pmw_pass" ${mode:+--ci}
-  pg_virtualenv -t -v 15 -o shared_buffers=512MB bash bench/inner.sh "$build/bench" $mode
+  # pg_virtualenv's own lines ("Creating new PostgreSQL cluster ...") go to the terminal, not the report.
+  pg_virtualenv -t -v 15 -o shared_buffers=512MB bash bench/inner.sh "$build/bench" $mode \
+    | grep -v -E '^(Creating new PostgreSQL cluster|Dropping cluster) '
 } | tee "$out"
 echo "bench: written to $out" >&2
