@@ -4,9 +4,10 @@
 
 namespace pap::core {
 
-MembershipWorkload::MembershipWorkload(const CellDomain &domain, ProductQueryList queries)
+MembershipWorkload::MembershipWorkload(const CellDomain &domain, ProductQueryList queries, InterruptCheck interrupted)
     : axis_count_(domain.AxisCount()), cell_count_(domain.CellCount()),
-      located_cells_(domain.CellCount() - (domain.HasOutsideCell() ? 1 : 0)), queries_(std::move(queries))
+      located_cells_(domain.CellCount() - (domain.HasOutsideCell() ? 1 : 0)), queries_(std::move(queries)),
+      interrupted_(interrupted)
 {
 	const std::vector<std::int32_t> &radices = domain.radices();
 	for (std::size_t q = 0; q < queries_.size(); q++)
@@ -38,6 +39,8 @@ MembershipWorkload::Sum(std::size_t q, const std::vector<T> &values) const
 {
 	if (values.size() != cell_count_)
 		throw Error(ErrorKind::Internal, "cell vector does not match the workload's domain");
+	if ((q & 255) == 255 && interrupted_ && interrupted_())
+		throw Error(ErrorKind::Cancelled, "canceling statement due to user request");
 	T sum = 0;
 	for (std::size_t i = 0; i < cell_count_; i++)
 		if (Contains(q, i))

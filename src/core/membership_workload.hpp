@@ -6,13 +6,15 @@
 // Same cells and answers as ProductWorkload over the same domain and queries: a dense domain's cells are its grid
 // points in CellGrid order; a support domain's outside cell lies only in the queries without constraints.
 // Cost: Evaluate and EvaluateCounts O(Q N k) (k constraints per query), EvaluateOne and AddToQueryCells O(N k);
-// memory N x axes coordinates. Error(Internal) for a constraint outside the domain's axes or radices.
+// memory N x axes coordinates. Error(Internal) for a constraint outside the domain's axes or radices. A whole
+// evaluation can take very long: it polls interrupted every 256 queries (Error(Cancelled)).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "core/cell_domain.hpp"
+#include "core/pmw.hpp"  // InterruptCheck
 #include "core/product_query.hpp"
 #include "core/workload.hpp"
 
@@ -20,7 +22,7 @@ namespace pap::core {
 
 class MembershipWorkload final : public Workload {
 public:
-	MembershipWorkload(const CellDomain &domain, ProductQueryList queries);
+	MembershipWorkload(const CellDomain &domain, ProductQueryList queries, InterruptCheck interrupted = nullptr);
 
 	std::size_t QueryCount() const override { return queries_.size(); }
 	std::size_t CellCount() const override { return cell_count_; }
@@ -40,6 +42,7 @@ private:
 	std::size_t located_cells_;          // cells with coordinates: all but a support domain's outside cell
 	std::vector<std::int32_t> points_;   // cell i's bin on axis a at i * axis_count_ + a
 	ProductQueryList queries_;
+	InterruptCheck interrupted_;
 };
 
 }  // namespace pap::core

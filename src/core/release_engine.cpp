@@ -383,7 +383,7 @@ RunRelease(const RunRequest &r, Allocate allocate)
 		if (r.reference_workload == ReferenceKind::CellLists)
 			reference = std::make_unique<ReferenceWorkload>(grouped);
 		else if (r.reference_workload == ReferenceKind::Membership)
-			reference = std::make_unique<MembershipWorkload>(domain, cover.Queries());
+			reference = std::make_unique<MembershipWorkload>(domain, cover.Queries(), r.interrupted);
 		const Workload &workload = reference ? static_cast<const Workload &>(*reference) : grouped;
 		if (chosen == MechanismChoice::Pmw) {
 			PmwResult result = RunPmwOnCounts(workload, truth, n, prior, plans.pmw.parameters, *rng, r.interrupted);

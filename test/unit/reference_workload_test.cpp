@@ -110,6 +110,22 @@ TEST(ReferenceWorkload, AnswersAsProductWorkload)
 	}
 }
 
+TEST(MembershipWorkload, EvaluationPollsForInterrupts)
+{
+	const CellDomain domain = CellDomain::Dense({4}, kNoLimit);
+	ProductQueryList queries;
+	for (int q = 0; q < 300; q++)
+		queries.Add(std::vector<AxisConstraint>{{0, {q % 4, q % 4}}});
+	const MembershipWorkload interrupted(domain, queries, test::AlwaysInterrupted);
+	std::vector<double> answers;
+	std::vector<std::int64_t> counts;
+	EXPECT_PAP_ERROR(ErrorKind::Cancelled, interrupted.Evaluate({0.25, 0.25, 0.25, 0.25}, answers));
+	EXPECT_PAP_ERROR(ErrorKind::Cancelled, interrupted.EvaluateCounts({1, 2, 3, 4}, counts));
+	const MembershipWorkload running(domain, queries);
+	running.EvaluateCounts({1, 2, 3, 4}, counts);
+	EXPECT_EQ(counts[5], 2);
+}
+
 TEST(MembershipWorkload, ConstraintOutsideTheDomainIsInternal)
 {
 	const CellDomain domain = CellDomain::Dense({3, 2}, kNoLimit);
