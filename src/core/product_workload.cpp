@@ -428,8 +428,8 @@ ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answer
 void
 ProductWorkload::Evaluate(const std::vector<double> &weights, std::vector<double> &answers) const
 {
-	if (!point_groups_mapped_)
-		MapPointGroups();  // repeated calls (MW mechanisms) pay for the maps
+	if (!point_groups_mapped_ && evaluations_++ > 0)
+		MapPointGroups();  // repeated calls (MW mechanisms after an update) pay for the maps
 	EvaluateAll<double, double>(weights, answers);
 }
 

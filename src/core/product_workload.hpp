@@ -9,8 +9,9 @@
 // Cost of Evaluate: O(sum over groups of (N |S| + table size |S'|) + sum over queries of 2^|S'|), memory one
 // table at a time (at most max(4N, 2^20) entries); a box query in a hashed group costs O(occupied points |S|).
 // On a sparse domain a group whose queries are all points (marginals) is instead answered through a map from
-// each cell to its query in the group, built at the first Evaluate: O(N) per group and call, no table to clear
-// (a table may be far larger than the domain), N int32 per such group (at most kMaxListedCells in all).
+// each cell to its query in the group, built at the second Evaluate (a mechanism that evaluates once would not
+// repay them): O(N) per group and call, no table to clear (a table may be far larger than the domain), N int32
+// per such group (at most kMaxListedCells in all).
 // Dense domains enumerate a query's cells directly in AddToQueryCells and EvaluateOne; sparse ones scan the cells
 // the first time a query is touched and keep its cell list (MW steps revisit the same few queries), up to
 // kMaxListedCells listed cells in all.
@@ -81,6 +82,7 @@ private:
 	ProductQueryList queries_;
 	mutable std::vector<Group> groups_;  // mutable: the cell maps of MapPointGroups
 	mutable bool point_groups_mapped_ = false;
+	mutable std::size_t evaluations_ = 0;  // Evaluate calls so far
 	std::vector<std::size_t> true_queries_;  // no constraint: the total
 	// Sparse domains: the cells of the queries touched so far by AddToQueryCells / EvaluateOne.
 	mutable std::unordered_map<std::size_t, std::vector<std::uint32_t>> listed_cells_;
