@@ -138,6 +138,14 @@ ProductWorkload::ProductWorkload(const CellDomain &domain, ProductQueryList quer
 				if (c[j].bins.hi > c[j].bins.lo)
 					g.prefix[j] = 1;
 	}
+	// On a sparse domain a group of point queries (no prefix sums) is hashed as soon as its table exceeds 4N:
+	// its queries are lookups either way, and clearing and scattering into a table of up to 2^20 entries per
+	// group costs several times the hashing of the N cells.
+	if (!grid_)
+		for (Group &g : groups_)
+			if (!g.hashed && double(g.table_size) > 4.0 * double(cell_count_) &&
+			    std::none_of(g.prefix.begin(), g.prefix.end(), [](char p) { return p != 0; }))
+				g.hashed = true;
 }
 
 std::size_t

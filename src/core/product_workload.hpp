@@ -3,8 +3,9 @@
 // the cells per group, filling the group's table over the S-subgrid (a marginal table), turns it into |S|-
 // dimensional prefix sums when some query of the group has an interval wider than one bin, and answers each
 // query of the group by 2^|S'| table reads (S' = its axes with a proper interval). When the S-subgrid is too large
-// for a dense table (larger than max(4 * cells, 2^20) entries) the group keeps a hash table of the occupied
-// S-points; a query then sums the entries inside its box (a lookup for a point query).
+// for a dense table (larger than max(4 * cells, 2^20) entries; on a sparse domain, larger than 4 * cells when all
+// of the group's queries are points) the group keeps a hash table of the occupied S-points; a query then sums the
+// entries inside its box (a lookup for a point query).
 // Queries without constraints (TRUE) are answered by the total, empty ones by 0.
 // Cost of Evaluate: O(sum over groups of (N |S| + table size |S'|) + sum over queries of 2^|S'|), memory one
 // table at a time (at most max(4N, 2^20) entries); a box query in a hashed group costs O(occupied points |S|).
