@@ -141,7 +141,7 @@ SampleDiscreteGaussian(RandomBitSource &rng, RationalVariance variance)
 	const std::uint64_t n_var = variance.numerator / reduce;
 	const std::uint64_t d_var = variance.denominator / reduce;
 	const std::uint64_t t = DiscreteGaussianLaplaceScale(RationalVariance{n_var, d_var});
-	const RationalScale proposal{t, 1};
+	const DiscreteLaplaceSampler proposal(RationalScale{t, 1});
 
 	// Accept y with probability exp(-(|y| - sigma^2/t)^2 / (2 sigma^2)). With sigma^2 = N/D this exponent is
 	// (|y| D t - N)^2 / (2 N D t^2): both sides exact big integers, so nothing can overflow or round.
@@ -149,7 +149,7 @@ SampleDiscreteGaussian(RandomBitSource &rng, RationalVariance variance)
 	const cpp_int denominator = 2 * N * D * T * T;
 	const cpp_int dt = D * T;
 	for (;;) {
-		const std::int64_t y = SampleDiscreteLaplace(rng, proposal);
+		const std::int64_t y = proposal(rng);
 		// Magnitude via unsigned negation: no undefined behaviour even for INT64_MIN (which the sampler never returns).
 		const std::uint64_t magnitude = y < 0 ? std::uint64_t(0) - std::uint64_t(y) : std::uint64_t(y);
 		const cpp_int offset = cpp_int(magnitude) * dt - N;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/random_source.hpp"
+#include "core/uniform_below.hpp"
 
 namespace pap::core {
 
@@ -21,14 +22,32 @@ struct RationalScale {
 // Error(LimitExceeded) for scales too large to sample exactly.
 RationalScale ScaleAtLeast(double b);
 
-// Uniform integer in {0, ..., m - 1}, m >= 1 (Boost.Random's unbiased uniform_int_distribution): the one
-// primitive all samplers here draw from. Declared for its own distribution tests.
+// Uniform integer in {0, ..., m - 1}, m >= 1 (Boost.Random's unbiased uniform_int_distribution, as UniformBelow):
+// the one primitive all samplers here draw from. Declared for its own distribution tests.
 std::uint64_t SampleUniformBelow(RandomBitSource &rng, std::uint64_t m);
 
 // Bernoulli(exp(-numerator/denominator)), exact. denominator > 0.
 bool SampleBernoulliExp(RandomBitSource &rng, std::uint64_t numerator, std::uint64_t denominator);
 
-// One draw of the discrete Laplace distribution with the given scale.
+// Draws of the discrete Laplace distribution with one scale. The scale's lowest terms and the uniform draws below
+// its numerator are prepared once: a mechanism that draws hundreds of thousands of values (PMW's sparse vector)
+// keeps one sampler per scale. Throws as SampleDiscreteLaplace does, at construction.
+class DiscreteLaplaceSampler {
+public:
+	explicit DiscreteLaplaceSampler(RationalScale scale);
+	std::int64_t operator()(RandomBitSource &rng) const;
+
+private:
+	DiscreteLaplaceSampler(RationalScale lowest_terms, int);
+	std::uint64_t Geometric(RandomBitSource &rng) const;
+
+	std::uint64_t t_;  // the scale is t / s in lowest terms
+	std::uint64_t s_;
+	UniformBelow below_t_;
+};
+
+// One draw of the discrete Laplace distribution with the given scale (the same words and value as a
+// DiscreteLaplaceSampler of that scale).
 std::int64_t SampleDiscreteLaplace(RandomBitSource &rng, RationalScale scale);
 
 // P[X = x] for scale b, in double precision: for tests and for accuracy predictions only.

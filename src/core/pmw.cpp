@@ -161,7 +161,8 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 			synthetic_in_order[j] = synthetic[order[j]];
 	};
 	gather_synthetic();
-	std::int64_t threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
+	const DiscreteLaplaceSampler threshold_sampler(p.threshold_noise), compare_sampler(p.compare_noise);
+	std::int64_t threshold_noise = threshold_sampler(rng);
 	std::size_t visited = 0;  // across passes, so that small workloads are polled too
 
 	for (int pass = 1; pass <= p.max_passes && !result.cutoff_reached; pass++) {
@@ -179,7 +180,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 			// an adaptive choice the sparse vector allows.
 			int sign = 0;
 			for (int s : {+1, -1}) {
-				const std::int64_t noise = SampleDiscreteLaplace(rng, p.compare_noise);
+				const std::int64_t noise = compare_sampler(rng);
 				result.comparisons++;
 				const std::int64_t lhs = CheckedAdd(CheckedAdd(s * truth_in_order[j], noise), -threshold_noise);
 				if (lhs >= CeilToInt(threshold + s * synthetic_count)) {
@@ -198,7 +199,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 			result.updates++;
 			updates_in_pass++;
 			if (p.resample_threshold)
-				threshold_noise = SampleDiscreteLaplace(rng, p.threshold_noise);
+				threshold_noise = threshold_sampler(rng);
 			if (result.updates >= p.cutoff) {
 				result.cutoff_reached = true;
 				break;

@@ -142,10 +142,14 @@ ProductWorkload::ProductWorkload(const CellDomain &domain, ProductQueryList quer
 	// its queries are lookups either way, and clearing and scattering into a table of up to 2^20 entries per
 	// group costs several times the hashing of the N cells.
 	if (!grid_)
-		for (Group &g : groups_)
+		for (Group &g : groups_) {
 			if (!g.hashed && double(g.table_size) > 4.0 * double(cell_count_) &&
 			    std::none_of(g.prefix.begin(), g.prefix.end(), [](char p) { return p != 0; }))
 				g.hashed = true;
+			PointIndex index;
+			if (g.hashed && IndexPointGroup(g, index))
+				g.points = std::move(index);
+		}
 }
 
 std::size_t
@@ -253,56 +257,50 @@ ProductWorkload::FillDenseTable(const Group &g, const std::vector<T> &cells, T *
 	}
 }
 
-// The map of a sparse group whose queries are distinct points: false (nothing kept) when some query spans more
-// than one bin, two queries are the same point, or the S-subgrid does not fit 63 bits.
 bool
-ProductWorkload::MapPointGroup(Group &g) const
+ProductWorkload::IndexPointGroup(const Group &g, PointIndex &index) const
 {
-	const std::size_t d = radices_.size(), k = g.axes.size();
-	std::vector<std::uint64_t> strides(k);
+	const std::size_t k = g.axes.size();
+	index.strides.assign(k, 0);
 	double size = 1.0;
 	for (std::size_t j = k; j-- > 0;) {
-		strides[j] = std::uint64_t(size);
+		index.strides[j] = std::uint64_t(size);
 		size *= double(radices_[g.axes[j]]);
 	}
 	if (size >= 0x1p63 || g.queries.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
 		return false;
-	// The group's queries by S-point key: open addressing, at most half full, small enough to stay in cache.
-	struct Slot {
-		std::uint64_t key;
-		std::int32_t query;  // its index in g.queries; -1: free
-	};
 	std::size_t capacity = 16;
 	while (capacity < 2 * g.queries.size())
 		capacity *= 2;
-	std::vector<Slot> slots(capacity, Slot{0, -1});
-	auto slot_of = [&](std::uint64_t key) {
-		std::size_t s = std::size_t((key * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1);
-		while (slots[s].query >= 0 && slots[s].key != key)
-			s = (s + 1) & (capacity - 1);
-		return s;
-	};
+	index.slots.assign(capacity, PointIndex::Slot{0, -1});
 	for (std::size_t local = 0; local < g.queries.size(); local++) {
 		const AxisConstraint *c = queries_.begin(g.queries[local]);
 		std::uint64_t key = 0;
 		for (std::size_t j = 0; j < k; j++) {
 			if (c[j].bins.lo != c[j].bins.hi)
 				return false;
-			key += std::uint64_t(c[j].bins.lo) * strides[j];
+			key += std::uint64_t(c[j].bins.lo) * index.strides[j];
 		}
-		Slot &slot = slots[slot_of(key)];
+		PointIndex::Slot &slot = index.slots[index.SlotOf(key)];
 		if (slot.query >= 0)
 			return false;  // the same point twice
 		slot = {key, std::int32_t(local)};
 	}
+	return true;
+}
+
+// The map of a sparse group whose queries are distinct points; false (nothing kept) when it has none.
+bool
+ProductWorkload::MapPointGroup(Group &g) const
+{
+	PointIndex built;
+	if (!g.points && !IndexPointGroup(g, built))
+		return false;
+	const PointIndex &index = g.points ? *g.points : built;
+	const std::size_t d = radices_.size();
 	g.query_of_cell.resize(point_count_);
-	for (std::size_t i = 0; i < point_count_; i++) {
-		const std::int32_t *at = points_.data() + i * d;
-		std::uint64_t key = 0;
-		for (std::size_t j = 0; j < k; j++)
-			key += std::uint64_t(at[g.axes[j]]) * strides[j];
-		g.query_of_cell[i] = slots[slot_of(key)].query;
-	}
+	for (std::size_t i = 0; i < point_count_; i++)
+		g.query_of_cell[i] = index.QueryOf(points_.data() + i * d, g.axes.data());
 	return true;
 }
 
@@ -351,6 +349,17 @@ ProductWorkload::EvaluateAll(const std::vector<T> &cells, std::vector<T> &answer
 			for (std::size_t i = 0; i < point_count_; i++)
 				if (query_of[i] >= 0)
 					Add(local[std::size_t(query_of[i])], cells[i]);
+			for (std::size_t j = 0; j < local.size(); j++)
+				answers[g.queries[j]] = local[j];
+			continue;
+		}
+		if (g.points) {
+			local.assign(g.queries.size(), T(0));
+			for (std::size_t i = 0; i < point_count_; i++) {
+				const std::int32_t q = g.points->QueryOf(points_.data() + i * d, g.axes.data());
+				if (q >= 0)
+					Add(local[std::size_t(q)], cells[i]);
+			}
 			for (std::size_t j = 0; j < local.size(); j++)
 				answers[g.queries[j]] = local[j];
 			continue;

@@ -12,7 +12,8 @@
 // On a sparse domain a group whose queries are all points (marginals) is instead answered through a map from
 // each cell to its query in the group, built at the second Evaluate (a mechanism that evaluates once would not
 // repay them): O(N) per group and call, no table to clear (a table may be far larger than the domain), N int32
-// per such group (at most kMaxListedCells in all).
+// per such group (at most kMaxListedCells in all). Before that, a hashed group of points looks each cell up in an
+// index of its queries (a table of twice its query count, built with the workload), not in a table of its cells.
 // Dense domains enumerate a query's cells directly in AddToQueryCells and EvaluateOne; sparse ones scan the cells
 // the first time a query is touched and keep its cell list (MW steps revisit the same few queries), up to
 // kMaxListedCells listed cells in all.
@@ -50,6 +51,31 @@ public:
 	const ProductQueryList &queries() const;
 
 private:
+	// The distinct point queries of one group by their S-point key (row-major over the S-subgrid): open addressing,
+	// at most half full, small enough to stay in cache while the cells are looked up.
+	struct PointIndex {
+		struct Slot {
+			std::uint64_t key;
+			std::int32_t query;  // its index in Group::queries; -1: free
+		};
+		std::vector<std::uint64_t> strides;  // of each axis of S
+		std::vector<Slot> slots;
+		std::size_t SlotOf(std::uint64_t key) const
+		{
+			const std::size_t mask = slots.size() - 1;
+			std::size_t s = std::size_t((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+			while (slots[s].query >= 0 && slots[s].key != key)
+				s = (s + 1) & mask;
+			return s;
+		}
+		std::int32_t QueryOf(const std::int32_t *point, const std::uint32_t *axes) const
+		{
+			std::uint64_t key = 0;
+			for (std::size_t j = 0; j < strides.size(); j++)
+				key += std::uint64_t(point[axes[j]]) * strides[j];
+			return slots[SlotOf(key)].query;
+		}
+	};
 	// One set S of constrained axes. A dense table is the S-subgrid in row-major order (strides below); a hashed
 	// group has no layout: its table holds the occupied S-points only, rebuilt in each Evaluate.
 	struct Group {
@@ -61,7 +87,11 @@ private:
 		std::vector<char> prefix;                 // dense: prefix sums along axes[j] (some query wider than a bin)
 		std::vector<std::size_t> queries;         // of this group
 		std::vector<std::int32_t> query_of_cell;  // sparse point groups, once mapped: cell -> index in queries, or -1
+		std::optional<PointIndex> points;         // hashed groups of distinct point queries
 	};
+	// false when some query spans more than one bin, two queries are the same point, or the S-subgrid does not
+	// fit 63 bits.
+	bool IndexPointGroup(const Group &g, PointIndex &index) const;
 	void MapPointGroups() const;
 	bool MapPointGroup(Group &g) const;
 	std::size_t GroupOf(const AxisConstraint *constraints, std::size_t count,

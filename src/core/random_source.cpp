@@ -3,7 +3,6 @@
 #include <sys/random.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "core/errors.hpp"
 
@@ -34,24 +33,20 @@ SecureRandomSource::SecureRandomSource(FillSecureBytes fill, void *context) : fi
 		throw Error(ErrorKind::Internal, "secure random source created without a byte source");
 }
 
-SecureRandomSource::result_type
-SecureRandomSource::operator()()
+void
+RandomBitSource::Refill()
 {
-	if (next_ + sizeof(result_type) > sizeof(buffer_)) {
-		// Mark the buffer empty first: after a failed fill nothing stale or partial is ever handed out, and the
-		// next call tries the source again instead of falling back to anything.
-		next_ = sizeof(buffer_);
-		if (!fill_(context_, buffer_, sizeof(buffer_)))
-			throw Error(ErrorKind::RandomSourceFailure, "could not obtain secure random bytes");
-		next_ = 0;
-	}
-	result_type word;
-	std::memcpy(&word, buffer_ + next_, sizeof(word));
-	// Wipe consumed bytes so a later memory disclosure does not reveal noise already drawn.
-	std::memset(buffer_ + next_, 0, sizeof(word));
-	next_ += sizeof(word);
-	++words_drawn_;
-	return word;
+	// Still marked empty while Fill runs: after a failed fill nothing stale or partial is ever handed out, and
+	// the next call tries the source again instead of falling back to anything.
+	Fill(buffer_);
+	next_ = 0;
+}
+
+void
+SecureRandomSource::Fill(result_type *words)
+{
+	if (!fill_(context_, reinterpret_cast<unsigned char *>(words), kBufferWords * sizeof(result_type)))
+		throw Error(ErrorKind::RandomSourceFailure, "could not obtain secure random bytes");
 }
 
 namespace {
@@ -82,7 +77,7 @@ SeededRandomSource::SeededRandomSource(std::uint64_t seed)
 }
 
 SeededRandomSource::result_type
-SeededRandomSource::operator()()
+SeededRandomSource::Next()
 {
 	// xoshiro256** (Blackman and Vigna).
 	const std::uint64_t result = RotateLeft(state_[1] * 5, 7) * 9;
@@ -93,8 +88,14 @@ SeededRandomSource::operator()()
 	state_[0] ^= state_[3];
 	state_[2] ^= t;
 	state_[3] = RotateLeft(state_[3], 45);
-	++words_drawn_;
 	return result;
+}
+
+void
+SeededRandomSource::Fill(result_type *words)
+{
+	for (std::size_t i = 0; i < kBufferWords; i++)
+		words[i] = Next();
 }
 
 }  // namespace pap::core

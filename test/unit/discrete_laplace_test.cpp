@@ -157,6 +157,36 @@ TEST(DiscreteLaplace, SeededStreamIsReproducibleAndDoesNotDependOnFractionForm)
 	EXPECT_EQ(a.words_drawn(), b.words_drawn());
 }
 
+TEST(DiscreteLaplace, SamplerKeepsTheStreamOfTheFirstImplementation)
+{
+	// Printed by the sampler as first written (one call per draw, Boost's uniform_int_distribution, commit
+	// 79363d7), seed 5: preparing the scale once must not change a single draw or word.
+	struct Golden {
+		RationalScale scale;
+		std::vector<std::int64_t> draws;
+		std::uint64_t words;
+	};
+	const std::vector<Golden> golden = {
+	    {{1, 1}, {0, 0, 0, -2, 0, 0, 0, -1, 2, -4, 0, 0}, 60},
+	    {{7, 3}, {-1, 0, 8, 0, 6, 1, -5, -2, 2, 2, 9, 0}, 131},
+	    {{209715201, 1048576}, {-120, 72, -70, 736, 77, -926, 546, 118, -465, -202, -83, 217}, 102},
+	    {{std::uint64_t(1) << 40, 3},
+	     {-220665508719, 132871298654, -129710767609, 1349005877028, 142808913276, -1697780132533, 1002361726943,
+	      217751614175, -853235284545, -370752224824, -152212257094, 398817627378},
+	     102},
+	};
+	for (const Golden &g : golden) {
+		SeededRandomSource a(5), b(5);
+		const DiscreteLaplaceSampler sampler(g.scale);
+		for (std::size_t i = 0; i < g.draws.size(); ++i) {
+			ASSERT_EQ(sampler(a), g.draws[i]) << g.scale.numerator << "/" << g.scale.denominator << " draw " << i;
+			ASSERT_EQ(SampleDiscreteLaplace(b, g.scale), g.draws[i]) << g.scale.numerator << " draw " << i;
+		}
+		EXPECT_EQ(a.words_drawn(), g.words);
+		EXPECT_EQ(b.words_drawn(), g.words);
+	}
+}
+
 TEST(DiscreteLaplace, RejectsInvalidScales)
 {
 	SeededRandomSource rng(1);

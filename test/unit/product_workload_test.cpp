@@ -207,8 +207,9 @@ TEST(ProductWorkload, MatchesBruteForceOnEveryDomainKind)
 	}
 }
 
-// Marginal-style groups on sparse domains (every query a point of its axes, answered through the cell -> query
-// maps built at the first Evaluate): the point of every occupied cell, absent points, a group with a duplicate
+// Marginal-style groups on sparse domains (every query a point of its axes; a hashed group looks its cells up in
+// an index of its points at the first Evaluate, every group uses cell -> query maps from the second): the point
+// of every occupied cell, absent points, a group with a duplicate
 // point and a group with one wider interval (both keep the tables); Evaluate twice with different weights,
 // then EvaluateCounts, against brute force.
 TEST(ProductWorkload, PointGroupsOnSparseDomains)

@@ -86,6 +86,41 @@ TEST(SeededRandomSource, MatchesReferenceXoshiro256StarStarWithSplitMix64Seeding
 	}
 }
 
+// splitmix64 seeding and xoshiro256** written out plainly, one word per call: the buffered source must hand out
+// the same stream across its refills.
+std::vector<std::uint64_t>
+PlainXoshiro(std::uint64_t seed, std::size_t count)
+{
+	auto rotl = [](std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
+	std::uint64_t s[4];
+	for (std::uint64_t &word : s) {
+		std::uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		word = z ^ (z >> 31);
+	}
+	std::vector<std::uint64_t> out;
+	for (std::size_t i = 0; i < count; i++) {
+		out.push_back(rotl(s[1] * 5, 7) * 9);
+		const std::uint64_t t = s[1] << 17;
+		s[2] ^= s[0];
+		s[3] ^= s[1];
+		s[1] ^= s[2];
+		s[0] ^= s[3];
+		s[2] ^= t;
+		s[3] = rotl(s[3], 45);
+	}
+	return out;
+}
+
+TEST(SeededRandomSource, BufferedStreamEqualsThePlainGenerator)
+{
+	const std::vector<std::uint64_t> plain = PlainXoshiro(2026, 2000);
+	SeededRandomSource rng(2026);
+	for (std::size_t i = 0; i < plain.size(); ++i)
+		ASSERT_EQ(rng(), plain[i]) << "word " << i;
+}
+
 TEST(SeededRandomSource, CountsWordsDrawn)
 {
 	SeededRandomSource rng(7);
