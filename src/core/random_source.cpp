@@ -76,7 +76,7 @@ SeededRandomSource::SeededRandomSource(std::uint64_t seed)
 		word = SplitMix64(sm);
 }
 
-SeededRandomSource::result_type
+inline SeededRandomSource::result_type
 SeededRandomSource::Next()
 {
 	// xoshiro256** (Blackman and Vigna).
