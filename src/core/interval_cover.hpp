@@ -74,6 +74,14 @@ public:
 	// Cover size over M cuts (a double: may be huge).
 	static double Size(bool ranges, std::size_t cuts);
 
+	// The finest public marginal the cover is built on, for within-cell refinement (release_model.cpp): its
+	// sorted values, the public rows of values [from, to), the bin of a value, and the first value of bin b (the
+	// number of values for b past the top bin).
+	const std::vector<double> &PublicValues() const { return values_; }
+	std::int64_t PublicRows(std::size_t from, std::size_t to) const { return Mass(from, to); }
+	std::int32_t ValueBin(std::size_t i) const { return value_bin_[i]; }
+	std::size_t FirstValueOfBin(std::size_t b) const { return b < bin_begin_.size() ? bin_begin_[b] : values_.size(); }
+
 private:
 	std::size_t RunIndex(std::int32_t s, std::int32_t t) const;  // ranges: run of bins s..t
 	std::int64_t Mass(std::size_t from, std::size_t to) const { return cum_[to] - cum_[from]; }

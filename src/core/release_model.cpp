@@ -25,37 +25,6 @@
 
 namespace pap::core {
 
-// Per axis of an ordered class (thresholds, ranges, boxes, orthants): the finest public marginal by bin, for
-// within-cell refinement. Bins 0..M-1 each hold the public value at their upper cut; the top bin M holds none.
-struct AxisShares {
-	std::vector<double> values;          // the finest public marginal, sorted
-	std::vector<std::int64_t> cum;       // cum[i] = public rows of values[0..i)
-	std::vector<std::int32_t> value_bin; // bin of values[i]
-	std::vector<std::size_t> bin_begin;  // first public index of bin b, b = 0..M+1
-	// O(m + M) for m public values and M cuts, both sorted (a merge, no search).
-	explicit AxisShares(const ReleaseAxis &axis)
-	    : values(axis.public_values), cum(values.size() + 1, 0), value_bin(values.size())
-	{
-		const std::vector<double> &cuts = axis.cuts;
-		std::size_t below = 0;  // cuts strictly below values[i]: its bin
-		for (std::size_t i = 0; i < values.size(); i++) {
-			cum[i + 1] = cum[i] + axis.public_counts.at(i);
-			while (below < cuts.size() && PgFloatLess(cuts[below], values[i]))
-				below++;
-			value_bin[i] = std::int32_t(below);
-		}
-		const std::size_t M = cuts.size();
-		bin_begin.assign(M + 2, values.size());
-		std::size_t i = 0;
-		for (std::size_t b = 0; b <= M + 1; b++) {
-			while (i < values.size() && std::size_t(value_bin[i]) < b)
-				i++;
-			bin_begin[b] = i;
-		}
-	}
-	std::int64_t Mass(std::size_t from, std::size_t to) const { return cum[to] - cum[from]; }
-};
-
 // A weighted run of bins on one axis: the refined query is a sum of products of such runs.
 struct BinTerm {
 	CellInterval bins;
@@ -82,7 +51,6 @@ public:
 			std::vector<std::size_t> cut_counts;
 			for (const ReleaseAxis &axis : layout_.axes) {
 				axes_.emplace_back(ranges, axis);
-				shares_.emplace_back(axis);
 				cut_counts.push_back(axis.cuts.size());
 			}
 			cover_size_ = std::size_t(OrderedCoverSize(layout_.spec, cut_counts));
@@ -136,10 +104,8 @@ public:
 	std::size_t MemoryBytes() const
 	{
 		std::size_t bytes = sizeof(*this) + 8 * (synthetic_.size() + prefix_.size() + answers_.size());
-		for (const AxisShares &s : shares_)
-			bytes += 24 * s.values.size() + 8 * s.bin_begin.size();
 		for (const OrderedAxisCover &a : axes_)
-			bytes += 8 * a.size() + 24 * layout_.axes.size();
+			bytes += 8 * a.size() + 28 * a.PublicValues().size();
 		if (cover_)
 			bytes += 20 * cover_->QueryCount();
 		return bytes + layout_.public_points.size() * 4 + layout_.public_point_counts.size() * 8;
@@ -174,8 +140,7 @@ private:
 	mutable std::unique_ptr<Cover> cover_;  // built at load except for ordered classes
 	std::size_t cover_size_ = 0;
 	bool ordered_ = false;
-	std::vector<OrderedAxisCover> axes_;    // ordered classes
-	std::vector<AxisShares> shares_;        // ordered classes
+	std::vector<OrderedAxisCover> axes_;    // ordered classes (with their public marginals, for refinement)
 	std::vector<double> synthetic_;
 	// Inclusive prefix sums of the weights over the full grid (row-major, CellGrid order), when it has at most
 	// max(4 cells, 2^20) points: a product query costs 2^(axes with a lower bound) reads. A public-support
@@ -331,36 +296,37 @@ ReleaseModel::TermsSum(const std::vector<std::vector<BinTerm>> &terms) const
 std::vector<BinTerm>
 ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const
 {
-	const AxisShares &s = shares_[a];
+	const OrderedAxisCover &s = axes_[a];
+	const std::vector<double> &values = s.PublicValues();
 	const std::size_t pa =
 	    !b.lower.present ? 0
 	                     : std::size_t(b.lower.inclusive
-	                                       ? CountBelowSorted(s.values.data(), s.values.size(), b.lower.value)
-	                                       : std::upper_bound(s.values.begin(), s.values.end(), b.lower.value,
+	                                       ? CountBelowSorted(values.data(), values.size(), b.lower.value)
+	                                       : std::upper_bound(values.begin(), values.end(), b.lower.value,
 	                                                          PgFloatLess) -
-	                                             s.values.begin());
+	                                             values.begin());
 	const std::size_t pb =
-	    !b.upper.present ? s.values.size()
+	    !b.upper.present ? values.size()
 	                     : std::size_t(b.upper.inclusive
-	                                       ? std::upper_bound(s.values.begin(), s.values.end(), b.upper.value,
+	                                       ? std::upper_bound(values.begin(), values.end(), b.upper.value,
 	                                                          PgFloatLess) -
-	                                             s.values.begin()
-	                                       : CountBelowSorted(s.values.data(), s.values.size(), b.upper.value));
+	                                             values.begin()
+	                                       : CountBelowSorted(values.data(), values.size(), b.upper.value));
 	std::vector<BinTerm> raw;
 	// The share of a bin's public rows that the query selects (every bin below the top one holds public rows).
 	auto share = [&](std::int32_t bin, std::size_t from, std::size_t to) {
-		const std::size_t begin = s.bin_begin[std::size_t(bin)], end = s.bin_begin[std::size_t(bin) + 1];
-		return double(s.Mass(from, to)) / double(s.Mass(begin, end));
+		const std::size_t begin = s.FirstValueOfBin(std::size_t(bin)), end = s.FirstValueOfBin(std::size_t(bin) + 1);
+		return double(s.PublicRows(from, to)) / double(s.PublicRows(begin, end));
 	};
 	if (pb > pa) {
-		const std::int32_t lo = s.value_bin[pa], hi = s.value_bin[pb - 1];
+		const std::int32_t lo = s.ValueBin(pa), hi = s.ValueBin(pb - 1);
 		if (lo == hi) {
 			raw.push_back({{lo, lo}, share(lo, pa, pb)});
 		} else {
-			raw.push_back({{lo, lo}, share(lo, pa, s.bin_begin[std::size_t(lo) + 1])});
+			raw.push_back({{lo, lo}, share(lo, pa, s.FirstValueOfBin(std::size_t(lo) + 1))});
 			if (lo + 1 <= hi - 1)
 				raw.push_back({{lo + 1, hi - 1}, 1.0});
-			raw.push_back({{hi, hi}, share(hi, s.bin_begin[std::size_t(hi)], pb)});
+			raw.push_back({{hi, hi}, share(hi, s.FirstValueOfBin(std::size_t(hi)), pb)});
 		}
 	}
 	// The top bin (above the highest cut) holds no public row: it keeps the projection's choice.
