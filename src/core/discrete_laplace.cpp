@@ -3,7 +3,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <vector>
 
 #include "core/errors.hpp"
 #include "core/grid_round_up.hpp"
@@ -43,7 +42,7 @@ CheckedMul(std::uint64_t a, std::uint64_t b)
 }
 
 // Boost's bucket floor(2^64 / k) (uniform_below.hpp) for the small k of the CKS20 loops (k > 8 has probability
-// below 1/8!), computed once.
+// below 1/8! = 1/40320), computed once.
 struct SmallBuckets {
 	std::uint64_t bucket[17];
 	constexpr SmallBuckets() : bucket{}
@@ -104,6 +103,18 @@ GeometricExpSlow(RandomBitSource &rng)
 	return k;
 }
 
+// The scale b = t/s in lowest terms (the rate of the geometric is s/t): lowest terms only make sampling cheaper.
+RationalScale
+LowestTerms(RationalScale scale)
+{
+	if (scale.numerator == 0 || scale.denominator == 0)
+		throw Error(ErrorKind::Internal, "discrete Laplace scale must be a positive fraction");
+	const std::uint64_t g = std::gcd(scale.numerator, scale.denominator);
+	if (scale.numerator / g > kMaxScaleNumerator)
+		throw Error(ErrorKind::LimitExceeded, "noise scale is too large to sample exactly");
+	return RationalScale{scale.numerator / g, scale.denominator / g};
+}
+
 }  // namespace
 
 std::uint64_t
@@ -125,22 +136,6 @@ SampleBernoulliExp(RandomBitSource &rng, std::uint64_t numerator, std::uint64_t 
 	}
 	return BernoulliExp1(rng, numerator, UniformBelow(denominator));
 }
-
-namespace {
-
-// The scale b = t/s in lowest terms (the rate of the geometric is s/t): lowest terms only make sampling cheaper.
-RationalScale
-LowestTerms(RationalScale scale)
-{
-	if (scale.numerator == 0 || scale.denominator == 0)
-		throw Error(ErrorKind::Internal, "discrete Laplace scale must be a positive fraction");
-	const std::uint64_t g = std::gcd(scale.numerator, scale.denominator);
-	if (scale.numerator / g > kMaxScaleNumerator)
-		throw Error(ErrorKind::LimitExceeded, "noise scale is too large to sample exactly");
-	return RationalScale{scale.numerator / g, scale.denominator / g};
-}
-
-}  // namespace
 
 DiscreteLaplaceSampler::DiscreteLaplaceSampler(RationalScale scale) : DiscreteLaplaceSampler(LowestTerms(scale), 0)
 {
