@@ -71,7 +71,7 @@ OneIn(RandomBitSource &rng, std::uint64_t k)
 	}
 }
 
-// Bernoulli(exp(-n/d)) for 0 <= n/d <= 1, d = below_d.bound() (CKS20 Algorithm 1). The trial "Bernoulli(g/k)"
+// Bernoulli(exp(-n/d)) for 0 <= n/d <= 1, d the bound of below_d (CKS20 Algorithm 1). The trial "Bernoulli(g/k)"
 // is drawn as Bernoulli(g) AND Bernoulli(1/k), independent: same probability, and no product d * k that could
 // overflow.
 inline bool

@@ -15,8 +15,6 @@ public:
 	// m >= 1; Error(Internal) for 0.
 	explicit UniformBelow(std::uint64_t m);
 
-	std::uint64_t bound() const { return m_; }
-
 	// A value in {0, ..., m - 1}. For m == 1 no word is drawn (as in Boost).
 	std::uint64_t operator()(RandomBitSource &rng) const
 	{
