@@ -132,7 +132,11 @@ SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, 
        CASE WHEN r.state OPERATOR(pg_catalog.=) 'running' AND NOT pap.run_in_progress(r.release_id)
             THEN 'failed' ELSE r.state END AS state,
        r.mechanism, r.epsilon, r.delta, r.private_rows, r.public_rows, r.cover_size, r.cell_count,
-       r.is_private, r.defined_by, r.defined_at, r.released_at, r.details
+       r.is_private, r.defined_by, r.defined_at,
+       -- A run's duration depends on the private data: its end time is shown only to roles that may read the
+       -- private table (docs/security.md, "Timing").
+       CASE WHEN pg_catalog.has_table_privilege(r.private_table, 'SELECT') THEN r.released_at END AS released_at,
+       r.details
   FROM pap.release_data r;
 COMMENT ON VIEW pap.releases IS 'every defined release: class, tables, state (defined, running, failed, released), budget spent and run details';
 
@@ -151,7 +155,13 @@ CREATE FUNCTION pap.axis_value(value pg_catalog.timestamp) RETURNS pg_catalog.fl
 	AS 'MODULE_PATHNAME', 'pap_axis_value_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION pap.axis_value(value pg_catalog.timestamptz) RETURNS pg_catalog.float8
 	AS 'MODULE_PATHNAME', 'pap_axis_value_timestamptz' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.axis_value(value pg_catalog.numeric) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_axis_value_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.linear_value(weights pg_catalog.float8[], VARIADIC "values" "any") RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_linear_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION pap.axis_value(pg_catalog.float8) IS 'position of a value on a numeric axis (the value itself)';
+COMMENT ON FUNCTION pap.axis_value(pg_catalog.numeric) IS 'position of a numeric on an axis, total: beyond float8''s range +-Infinity, below it 0, never an error';
+COMMENT ON FUNCTION pap.linear_value(pg_catalog.float8[], "any") IS 'weighted sum of numbers (smallint to numeric) in IEEE arithmetic, for linear axes: an overflow is +-Infinity, never an error; NULL if any value is NULL';
 COMMENT ON FUNCTION pap.axis_value(pg_catalog.date) IS 'position of a date on an axis: microseconds since 2000-01-01, infinities kept';
 COMMENT ON FUNCTION pap.axis_value(pg_catalog.timestamp) IS 'position of a timestamp on an axis: microseconds since 2000-01-01, infinities kept';
 COMMENT ON FUNCTION pap.axis_value(pg_catalog.timestamptz) IS 'position of a timestamptz on an axis: microseconds since 2000-01-01 UTC, infinities kept';
@@ -165,7 +175,7 @@ CREATE FUNCTION pap.category_index(categories pg_catalog.text[], value pg_catalo
 COMMENT ON FUNCTION pap.category_index(pg_catalog.text[], pg_catalog.text) IS 'bin of a value on a categorical axis: its position among the categories (sorted by bytes), the "other" bin after them, or the NULL bin last';
 
 -- pap.grid_counts: rows per grid point, the private scan's one aggregate (src/pg/fmgr_grid_counts.cpp). After
--- the radices, each axis is one int4 bin or a pair (cut points float8[], value float8) whose bin the aggregate
+-- the radices, each axis is one int4 bin or a pair (cut points float8[], a number) whose bin the aggregate
 -- computes as pap.cell_index does. Its support functions take or return internal, so SQL cannot call them directly.
 CREATE FUNCTION pap.grid_counts_transfn(state internal, radices pg_catalog.int8[], VARIADIC axes "any") RETURNS internal
 	AS 'MODULE_PATHNAME', 'pap_grid_counts_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -188,7 +198,7 @@ CREATE AGGREGATE pap.grid_counts(radices pg_catalog.int8[], VARIADIC axes "any")
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE pap.grid_counts(pg_catalog.int8[], "any") IS 'rows per grid point: after the radices, each axis is an int4 bin or a pair (cut points float8[], value float8) binned as pap.cell_index does; the key is the mixed-radix number of the bins, first axis most significant; returns [key0, rows0, key1, rows1, ...] sorted by key';
+COMMENT ON AGGREGATE pap.grid_counts(pg_catalog.int8[], "any") IS 'rows per grid point: after the radices, each axis is an int4 bin or a pair (cut points float8[], a value of any number type, converted totally) binned as pap.cell_index does; the key is the mixed-radix number of the bins, first axis most significant; returns [key0, rows0, key1, rows1, ...] sorted by key';
 
 --------------------------------------------------------------------------------------------------------------
 -- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes

@@ -99,8 +99,8 @@ SELECT pap.answer('h2', '1*income + 3*hours <= 600');
 SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'halfspaces(income, sex; [1, 1])');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
--- predicates: any SQL boolean expressions, evaluated by PostgreSQL on both tables; identical public labelings
--- merge into one cover query
+-- predicates: SQL conditions on one row (comparisons, IN, IS NULL, AND/OR/NOT, CASE, COALESCE), evaluated by
+-- PostgreSQL on both tables; identical public labelings merge into one cover query
 SELECT pap.define_release('p3', 'people_priv', 'people_pub',
   $$predicates('age > 40 AND sex = ''F''', 'income < 100', 'income <= 99.5', 'region IN (''north'', ''south'')')$$);
 SELECT cover_size FROM pap.releases WHERE name = 'p3';
@@ -145,15 +145,15 @@ SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'boxes(income, nop
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT count(*) AS releases FROM pap.releases WHERE name = 'bad';
 
--- a predicate that fails on a private row: the error keeps its SQLSTATE but not its text (it could quote a
--- private value); the charge, made before the scan, stays
+-- a predicate that could fail on some private row (a division) is refused at define: after a charge, no single
+-- row may decide whether a run succeeds (docs/security.md); nothing is charged
 SELECT pap.define_release('p_fail', 'people_priv', 'people_pub',
   $$predicates('1 / (CASE WHEN sex = ''X'' THEN 0 ELSE 1 END) = 1')$$);
 SELECT count(*) AS charges_before FROM pap.ledger WHERE private_table = 'people_priv'::regclass;
 CALL pap.run_release('p_fail', 0.5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT count(*) AS charges_after FROM pap.ledger WHERE private_table = 'people_priv'::regclass;
--- a predicate over a column the private table lacks fails before anything is charged
+-- a predicate over a column the private table lacks fails at define (both tables are checked)
 CREATE TABLE people_pub_wide AS SELECT *, 1 AS extra FROM people_pub;
 SELECT pap.define_release('p_wide', 'people_priv', 'people_pub_wide', $$predicates('extra = 1')$$);
 CALL pap.run_release('p_wide', 0.5);

@@ -55,26 +55,26 @@ ReleaseLayout::PublicHistogram(const CellDomain &domain) const
 std::string
 ReleaseLayout::AxisValueSql(const std::string &column, ValueType type)
 {
-	const std::string col = QuoteIdentifier(column);
-	// pap.axis_value(float8) is the identity: a number is its own position, and one call per row less.
-	if (type == ValueType::Number)
-		return "(" + col + ")::pg_catalog.float8";
-	return "pap.axis_value(" + col + ")";
+	// Every conversion is total (docs/security.md): pap.axis_value(numeric) maps overflow to +-Infinity where
+	// numeric::float8 would raise; the other number types resolve to pap.axis_value(float8) through casts that
+	// cannot fail.
+	return "pap.axis_value(" + QuoteIdentifier(column) + ")";
 }
 
 std::string
 ReleaseLayout::LinearValueSql(const std::vector<std::string> &columns, const std::vector<double> &w)
 {
-	std::string sql;
+	// pap.linear_value sums in IEEE arithmetic (an overflow is +-Infinity), where float8 operators would raise.
+	std::string weights, values;
 	for (std::size_t c = 0; c < columns.size(); c++) {
 		if (w[c] == 0.0)
 			continue;
 		char weight[40];
 		std::snprintf(weight, sizeof weight, "%.17g", w[c]);
-		sql += std::string(sql.empty() ? "" : " OPERATOR(pg_catalog.+) ") + "(" + weight +
-		       "::pg_catalog.float8 OPERATOR(pg_catalog.*) " + AxisValueSql(columns[c], ValueType::Number) + ")";
+		weights += std::string(weights.empty() ? "" : ",") + weight;
+		values += ", " + QuoteIdentifier(columns[c]);
 	}
-	return sql;
+	return "pap.linear_value('{" + weights + "}'::pg_catalog.float8[]" + values + ")";
 }
 
 std::string
@@ -93,7 +93,9 @@ ReleaseLayout::ScanSelectList() const
 			                              ? AxisValueSql(axis.label, axis.value_type)
 			                              : LinearValueSql(spec.columns, spec.directions.at(a));
 			bins.push_back("pap.cell_index(" + param + ", " + value + ")");
-			arguments.push_back(param + ", " + value);
+			// pap.grid_counts converts a number column itself (totally, one call per row less).
+			const bool raw = axis.kind == AxisKind::Numeric && axis.value_type == ValueType::Number;
+			arguments.push_back(param + ", " + (raw ? QuoteIdentifier(axis.label) : value));
 			break;
 		}
 		case AxisKind::Categorical:

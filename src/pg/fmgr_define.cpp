@@ -63,29 +63,6 @@ Total(const int32 *counts, size_t n)
 	return total;
 }
 
-// A predicate is inserted into the scans' SQL: it must be exactly one expression, nothing that closes the
-// parentheses around it and adds clauses. Parsed (not executed) as the target of a bare SELECT.
-static void
-CheckPredicate(const char *predicate)
-{
-	List *parsed = raw_parser(psprintf("SELECT (%s)", predicate), RAW_PARSE_DEFAULT);
-	bool single = list_length(parsed) == 1;
-	if (single) {
-		Node *stmt = linitial_node(RawStmt, parsed)->stmt;
-		SelectStmt *select = IsA(stmt, SelectStmt) ? (SelectStmt *) stmt : NULL;
-		single = select != NULL && select->op == SETOP_NONE && list_length(select->targetList) == 1 &&
-		         select->fromClause == NIL && select->whereClause == NULL && select->groupClause == NIL &&
-		         select->havingClause == NULL && select->windowClause == NIL && select->sortClause == NIL &&
-		         select->limitCount == NULL && select->limitOffset == NULL && select->lockingClause == NIL &&
-		         select->withClause == NULL && select->distinctClause == NIL && select->intoClause == NULL &&
-		         select->valuesLists == NIL;
-	}
-	if (!single)
-		ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("predicate is not a single SQL expression: %s", predicate),
-		                errhint("Each predicate of predicates('...', ...) is one boolean expression over the table's "
-		                        "columns, such as 'age > 40 AND sex = 1'.")));
-}
-
 // Draft callbacks for PapScanGridPoints.
 static pap::core::ScanParameterKind
 DraftParameter(const void *draft, size_t axis, const double **cuts, const char *const **categories, size_t *count)
@@ -99,7 +76,7 @@ FreeDraftCallback(void *arg)
 	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *) arg);
 }
 
-// Reads from the public table, with the caller's rights, what the draft needs (release_engine.hpp, steps 2-5).
+// Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (release_engine.hpp, steps 2-5).
 static void
 LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid public_table, const char *public_name)
 {
@@ -121,7 +98,9 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		for (size_t i = 0; i < predicates; i++) {
 			const char *predicate = nullptr;
 			PAP_CORE(predicate = pap::core::DraftPredicate(draft, i));
-			CheckPredicate(predicate);
+			// The scans evaluate it on both tables: it must be a total condition on one row of each.
+			PapCheckPredicate(public_table, predicate);
+			PapCheckPredicate(private_table, predicate);
 		}
 		const char *labels = nullptr;
 		PAP_CORE(labels = pap::core::DraftPredicateLabelSql(draft));
@@ -143,8 +122,11 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		PAP_CORE(sql = pap::core::DraftAxisMarginalSql(draft, a); numeric = pap::core::DraftAxisIsNumeric(draft, a));
 		if (sql == nullptr)
 			continue;
+		PapTableRead read;
+		PapBeginTableRead(public_table, &read);
 		PapExecute(psprintf("SELECT %s, pg_catalog.count(*) FROM %s GROUP BY 1", sql, public_name), 0, NULL, NULL,
 		           true);
+		PapEndTableRead(&read);
 		const uint64 groups = SPI_processed;
 		double *values = (double *) palloc(sizeof(double) * (groups + 1));
 		const char **texts = (const char **) palloc(sizeof(char *) * (groups + 1));
@@ -213,8 +195,8 @@ pap_define_release(PG_FUNCTION_ARGS)
 		                errmsg("the public table must not be the private table"),
 		                errdetail("The public table is read without privacy; it must hold rows other than the "
 		                          "private ones.")));
-	PapRequireSelect(private_table);
-	PapRequireSelect(public_table);
+	PapRequireReadable(private_table);
+	PapRequireReadable(public_table);
 	const char *user = GetUserNameFromId(GetUserId(), false);
 
 	SPI_connect();

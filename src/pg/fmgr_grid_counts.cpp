@@ -1,6 +1,7 @@
 // pap.grid_counts(radices int8[], VARIADIC "any"): the aggregate of the private scan (release_layout.hpp's
 // ScanSelectList), rows per grid point. After the radices come the axes, first axis most significant, each either
-// one int4 argument (a bin computed by any expression) or two, cut points float8[] and a value float8, whose bin
+// one int4 argument (a bin computed by any expression) or two, cut points float8[] and a value of a number type
+// (converted totally, fmgr_axis_number.cpp), whose bin
 // the aggregate computes itself with a CutLookup (as pap.cell_index: a NULL value goes to bin M + 1). The key of a
 // row is the mixed-radix number of its bins. One fused call per row instead of a cell function per axis and the
 // int8 arithmetic of the key, and one aggregate instead of a GROUP BY: PostgreSQL's HashAggregate costs several
@@ -43,7 +44,8 @@ constexpr uint64 kDenseLimit = UINT64CONST(1) << 18;
 
 // One axis of a call site: where its argument is and how it becomes a bin.
 struct GridAxis {
-	int arg;                                 // the int4 bin's argument, or the float8 value's of a cut pair
+	int arg;                                 // the int4 bin's argument, or the value's of a cut pair
+	Oid value_type;                          // a cut pair's value: a number type (PapNumberToAxis)
 	int64 radix;
 	const pap::core::CutLookup *cuts;        // NULL for an int4 bin
 };
@@ -259,12 +261,13 @@ ParseAxes(FunctionCallInfo fcinfo)
 			i += 1;
 		} else if (type == FLOAT8ARRAYOID) {
 			const Oid value_type = i + 1 < nargs ? get_fn_expr_argtype(flinfo, i + 1) : InvalidOid;
-			if (value_type != FLOAT8OID)
+			if (!PapIsNumberAxisType(value_type))
 				ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-				                errmsg("the cut points in argument %d of pap.grid_counts are not followed by a float8 value",
+				                errmsg("the cut points in argument %d of pap.grid_counts are not followed by a number",
 				                       i),
 				                errdetail("After the radices, each axis is an int4 bin or a pair of float8[] cut points "
-				                          "and a float8 value.")));
+				                          "and a value of a number type.")));
+			axis.value_type = value_type;
 			if (PG_ARGISNULL(i))
 				ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("cut points must not be NULL")));
 			if (!AggregateArgIsStable(aggref, i - 1))
@@ -277,7 +280,7 @@ ParseAxes(FunctionCallInfo fcinfo)
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("argument %d of pap.grid_counts has type %s", i, format_type_be(type)),
 			                errdetail("After the radices, each axis is an int4 bin or a pair of float8[] cut points "
-			                          "and a float8 value.")));
+			                          "and a value of a number type.")));
 		}
 		axes->count++;
 	}
@@ -331,8 +334,12 @@ pap_grid_counts_transfn(PG_FUNCTION_ARGS)
 		const GridAxis &axis = axes->axis[a];
 		int64 bin;
 		if (axis.cuts != nullptr) {
-			bin = PG_ARGISNULL(axis.arg) ? int64(axis.cuts->count()) + 1
-			                             : int64(axis.cuts->Index(PG_GETARG_FLOAT8(axis.arg)));
+			if (PG_ARGISNULL(axis.arg))
+				bin = int64(axis.cuts->count()) + 1;
+			else if (likely(axis.value_type == FLOAT8OID))
+				bin = int64(axis.cuts->Index(PG_GETARG_FLOAT8(axis.arg)));
+			else
+				bin = int64(axis.cuts->Index(PapNumberToAxis(PG_GETARG_DATUM(axis.arg), axis.value_type)));
 		} else {
 			if (unlikely(PG_ARGISNULL(axis.arg)))
 				ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

@@ -3,6 +3,7 @@
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 extern "C" {
@@ -12,7 +13,10 @@ extern "C" {
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "storage/latch.h"
 #include "storage/lock.h"
+#include "utils/timeout.h"
+#include "utils/wait_event.h"
 #include "utils/builtins.h"
 #include "portability/instr_time.h"
 #include "utils/lsyscache.h"
@@ -55,6 +59,18 @@ ReadRunArguments(FunctionCallInfo fcinfo)
 	PAP_CORE(pap::core::ParseMechanism(a.mechanism); pap::core::ParseUniformPrior(a.prior);
 	         pap::core::ValidatePrivacyParameters(a.epsilon, a.delta));
 	return a;
+}
+
+// The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
+static int64
+PapCountRows(Oid relid)
+{
+	PapTableRead read;
+	PapBeginTableRead(relid, &read);
+	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(relid)), 0, NULL, NULL, true);
+	PapEndTableRead(&read);
+	bool isnull;
+	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
 static pap::core::PlanRequest
@@ -142,11 +158,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	PapRelease *r = PapLoadRelease(name, false);
 	MemoryContextSwitchTo(spi);
 	// n is public under replace-one neighbours (docs/mechanisms.md); reading it needs SELECT on the table.
-	PapRequireSelect(r->private_table);
-	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(r->private_table)), 0, NULL,
-	           NULL, true);
-	bool isnull;
-	int64 n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	PapRequireReadable(r->private_table);
+	const int64 n = PapCountRows(r->private_table);
 	SPI_finish();
 
 	pap::core::PlanSummary s;
@@ -184,6 +197,24 @@ pap_plan(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }
 
+// Sleeps, cancellably, until pap_release.publish_delay milliseconds after charged.
+static void
+WaitUntilPublishTime(instr_time charged)
+{
+	for (;;) {
+		instr_time now;
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, charged);
+		const double left = double(pap_publish_delay) - INSTR_TIME_GET_MILLISEC(now);
+		if (left <= 0.0)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, long(std::min(left, 1000.0)) + 1,
+		                 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 static const char *const kRunDetailsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = $4::pg_catalog.jsonb, "
     "is_private = $5, mechanism = $6, released_at = pg_catalog.clock_timestamp() WHERE name OPERATOR(pg_catalog.=) $1";
@@ -218,8 +249,19 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("release \"%s\" has already been run", name),
 		                errhint("Its answers are final. To spend more budget, define a new release.")));
-	PapRequireSelect(r->private_table);
+	// A role runs only its own releases: the definer chose the class and its predicates, and no role may make
+	// another run what it wrote by naming its release.
+	if (strcmp(user, r->defined_by) != 0)
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		                errmsg("must be the role that defined release \"%s\" to run it", name),
+		                errdetail("Release \"%s\" was defined by role %s.", name, r->defined_by),
+		                errhint("Define a release of your own with pap.define_release.")));
+	PapRequireReadable(r->private_table);
 	RequireColumnTypes(r);
+	// The predicates again, on the private table as it is now (and under the pinned search_path).
+	for (size_t a = 0; a < r->layout.axis_count; a++)
+		if (strcmp(r->layout.axis_kinds[a], "predicate") == 0)
+			PapCheckPredicate(r->private_table, r->layout.axis_labels[a]);
 	PAP_CORE(pap::core::RequireMechanismApplies(r->layout, mechanism));
 	char *private_name = PapQualifiedRelationName(r->private_table);
 	MemoryContextSwitchTo(procedure_context);
@@ -243,9 +285,12 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
-		Oid charge_types[5] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID, TEXTOID};
-		Datum charge_values[5] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
-		                          CStringGetTextDatum(name), CStringGetTextDatum(mechanism)};
+		// The ledger records the exact values (a float8 cast to numeric keeps 15 digits and may round down:
+		// the ledger must never record less than a run uses).
+		Oid charge_types[5] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+		Datum charge_values[5] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(PapExactDecimal(epsilon)),
+		                          CStringGetTextDatum(PapExactDecimal(delta)), CStringGetTextDatum(name),
+		                          CStringGetTextDatum(mechanism)};
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
@@ -279,11 +324,19 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                    quote_literal_cstr(user)),
 		           5, charge_types, charge_values, false);
 		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
-		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, mechanism = $5, "
+		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2::pg_catalog.float8, "
+		           "delta = $3::pg_catalog.float8, mechanism = $5, "
 		           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
 		           5, charge_types, charge_values, false);
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
+		instr_time charged;
+		INSTR_TIME_SET_CURRENT(charged);
+		// From here on nothing that depends on how long the run takes may decide its outcome: the duration depends
+		// on the private data, and a timeout would make a failure (seen by every role) a function of it. So
+		// statement_timeout stops at the charge; an explicit cancel or termination still stops the run.
+		if (get_timeout_active(STATEMENT_TIMEOUT))
+			disable_timeout(STATEMENT_TIMEOUT, false);
 		elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
 		     private_name);
 
@@ -357,6 +410,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		    PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
 		                                    TYPALIGN_DOUBLE)),
 		    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded), CStringGetTextDatum(chosen)};
+		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
+		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
+		WaitUntilPublishTime(charged);
 		PapBecomeCatalogOwner(&saved);
 		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);

@@ -8,6 +8,7 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "common/pg_prng.h"
@@ -18,6 +19,7 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rls.h"
 #include "utils/syscache.h"
 #include "utils/datetime.h"
 #include "utils/timestamp.h"
@@ -88,6 +90,24 @@ PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type)
 	pg_unreachable();
 }
 
+char *
+PapExactDecimal(double value)
+{
+	if (!std::isfinite(value))
+		elog(ERROR, "pap_release: no exact decimal for a non-finite value");
+	// 767 significant digits are enough for every double; glibc prints them exactly. Trailing zeros go.
+	char *buf = (char *) palloc(1100);
+	snprintf(buf, 1100, "%.767e", value);
+	char *e = strchr(buf, 'e');
+	char *end = e;
+	while (end > buf && end[-1] == '0')
+		end--;
+	if (end > buf && end[-1] == '.')
+		end--;
+	memmove(end, e, strlen(e) + 1);
+	return buf;
+}
+
 void *
 PapAllocate(size_t bytes)
 {
@@ -141,6 +161,48 @@ PapRequireSelect(Oid relid)
 	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 		                errmsg("permission denied for table %s", get_rel_name(relid))));
+}
+
+void
+PapRequireReadable(Oid relid)
+{
+	PapRequireSelect(relid);
+	if (check_enable_rls(relid, InvalidOid, false) == RLS_ENABLED)
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		                errmsg("row-level security applies to table %s for role %s", get_rel_name(relid),
+		                       GetUserNameFromId(GetUserId(), false)),
+		                errdetail("A release reads every row of its tables; a role that may read only some of them "
+		                          "may not define, plan or run it."),
+		                errhint("Use a role that row-level security does not restrict on this table.")));
+}
+
+static Oid
+RelationOwner(Oid relid)
+{
+	HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tuple))
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("relation with OID %u does not exist", relid)));
+	const Oid owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	return owner;
+}
+
+void
+PapBeginTableRead(Oid relid, PapTableRead *read)
+{
+	GetUserIdAndSecContext(&read->saved_user, &read->saved_context);
+	SetUserIdAndSecContext(RelationOwner(relid), read->saved_context | SECURITY_RESTRICTED_OPERATION);
+	read->nest_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+	                         true, 0, false);
+	(void) PapBeginStableOutput();  // restored with the level above
+}
+
+void
+PapEndTableRead(const PapTableRead *read)
+{
+	AtEOXact_GUC(false, read->nest_level);
+	SetUserIdAndSecContext(read->saved_user, read->saved_context);
 }
 
 char *
@@ -365,10 +427,13 @@ void
 PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source)
 {
 	PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source);
+	PapTableRead read;
+	PapBeginTableRead(relid, &read);
 	SPIPlanPtr plan = SPI_prepare(scan.sql, int(axis_count), scan.types);
 	if (plan == NULL)
 		elog(ERROR, "pap_release: SPI_prepare failed (%s) for: %s", SPI_result_code_string(SPI_result), scan.sql);
 	SPI_freeplan(plan);
+	PapEndTableRead(&read);
 }
 
 // Grid points read so far (palloc'd, grown as scans append).
@@ -500,6 +565,8 @@ void
 PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
                   const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count)
 {
+	PapTableRead read;
+	PapBeginTableRead(relid, &read);
 	PapGridPoints out;
 	out.capacity = 1;
 	out.count = 0;
@@ -534,6 +601,7 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 		}
 		PapMergeGridPoints(out.points, out.rows, &out.count, axis_count);
 	}
+	PapEndTableRead(&read);
 	*points = out.points;
 	*rows = out.rows;
 	*point_count = out.count;

@@ -18,6 +18,7 @@ extern int pap_test_seed;
 extern int pap_max_cover_queries;
 extern int pap_max_cells;
 extern int pap_reference_workload;  // a pap::core::ReferenceKind
+extern int pap_publish_delay;       // milliseconds
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
@@ -28,10 +29,19 @@ double PapDateToAxis(DateADT d);
 double PapTimestampToAxis(Timestamp ts);
 // A literal of a temporal type as an axis position (uses the type's input function).
 double PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type);
+// Whether a column of this type is placed on an axis by PapNumberToAxis (int2, int4, int8, float4, float8, numeric).
+bool PapIsNumberAxisType(Oid type);
+// The axis position of a number, total: overflow gives +-Infinity and underflow 0, never an error
+// (fmgr_axis_number.cpp).
+double PapNumberToAxis(Datum value, Oid type);
 
 // A cut-point array as a CutLookup in context, built once per call site of pap.cell_index and pap.grid_counts
 // (fmgr_cells.cpp). 22023 unless it is a one-dimensional float8 array without NULLs sorted in float8 order.
 const pap::core::CutLookup *PapBuildCutLookup(ArrayType *cuts, MemoryContext context);
+
+// The exact decimal value of a double (every double is a dyadic rational with a finite decimal expansion), for
+// numeric arithmetic that must never record less than a run used (the ledger).
+char *PapExactDecimal(double value);
 
 // palloc that returns NULL instead of raising: the allocator handed to the core.
 void *PapAllocate(size_t bytes);
@@ -50,6 +60,27 @@ int PapExecute(const char *sql, int nargs, Oid *types, Datum *values, bool read_
 
 // Raises 42501 unless the current user has SELECT on relid.
 void PapRequireSelect(Oid relid);
+// Raises 42501 unless the current user has SELECT on relid and may read every row of it: a release covers the
+// whole table (it is read as its owner, below), so row-level security must not hide rows from the caller.
+void PapRequireReadable(Oid relid);
+
+// Every read of a user's table (the scans, the public marginals, the count of n) runs as the table's owner inside
+// a security-restricted operation, with search_path pinned to pg_catalog, pg_temp and every setting the table's
+// code changes rolled back: PostgreSQL's own rule for maintenance commands since CVE-2022-1552. So the code a
+// table carries (row-level security policies, a view's functions) runs with its owner's rights, never with the
+// rights of the role that defines, plans or runs a release. The caller's own rights are checked before
+// (PapRequireReadable). The settings of PapBeginStableOutput are set again inside. An error restores everything
+// with the transaction.
+struct PapTableRead {
+	Oid saved_user;
+	int saved_context;
+	int nest_level;
+};
+void PapBeginTableRead(Oid relid, PapTableRead *read);
+void PapEndTableRead(const PapTableRead *read);
+
+// Raises unless predicate is a total, deterministic condition on one row of relid (predicate_check.cpp).
+void PapCheckPredicate(Oid relid, const char *predicate);
 // Fully qualified, quoted name of a relation; raises 42P01 if it no longer exists.
 char *PapQualifiedRelationName(Oid relid);
 

@@ -14,6 +14,7 @@ int pap_max_cover_queries = 1000000;
 int pap_max_cells = 1000000;
 int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
 int pap_reference_workload = 0;  // read by pap.run_release (src/pg/fmgr_run.cpp)
+int pap_publish_delay = 0;       // read by pap.run_release (src/pg/fmgr_run.cpp)
 
 // pap_release.reference_workload's values, in the order of pap::core::ReferenceKind.
 static const struct config_enum_entry reference_workload_options[] = {
@@ -40,6 +41,12 @@ _PG_init(void)
 	                        "public rows (public support); when even those are more, the release is rejected. A run "
 	                        "keeps about 40 bytes per cell and per cover query in memory.",
 	                        &pap_max_cells, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("pap_release.publish_delay",
+	                        "Sets how long after its charge a run publishes its answers, at the earliest.",
+	                        "A run's duration depends on the private data; a run that ends sooner waits, so that "
+	                        "other roles see the answers appear at a time fixed before the private table is read. "
+	                        "0 (the default) publishes at once.",
+	                        &pap_publish_delay, 0, 0, INT_MAX, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 	DefineCustomIntVariable("pap_release.debug_inject_error",
 	                        "Test hook: makes every call into the C++ core throw (1 std::runtime_error, "
 	                        "2 std::bad_alloc, 3 internal pap::core::Error, 4 a non-exception type); 0 (the default) "

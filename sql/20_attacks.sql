@@ -1,0 +1,177 @@
+-- Attacks on a release by roles that should not be able to subvert it (docs/security.md, "Attacks the tests
+-- try"). Three roles: a DBA who owns a private table, a reader with SELECT on it, and an analyst who may read only
+-- a public table and owns a schema of their own. Every attack below worked before the threat model was enforced.
+SET pap_release.test_seed = 11;
+SET extra_float_digits = 0;
+CREATE ROLE regress_dba;
+CREATE ROLE regress_reader;
+CREATE ROLE regress_an;
+CREATE SCHEMA hosp AUTHORIZATION regress_dba;
+CREATE SCHEMA an AUTHORIZATION regress_an;
+GRANT USAGE ON SCHEMA hosp TO regress_reader, regress_an;
+GRANT USAGE ON SCHEMA an TO regress_dba, regress_reader;
+
+SET ROLE regress_dba;
+CREATE TABLE hosp.patients AS
+SELECT i AS id, (20 + (i * 37) % 60)::int AS age, ((i * 7) % 400)::numeric AS secret, (i % 3 = 0) AS smoker
+  FROM generate_series(1, 2000) AS i;
+CREATE TABLE hosp.sample AS
+SELECT i AS id, (20 + (i * 41) % 60)::int AS age, ((i * 11) % 400)::numeric AS secret, (i % 4 = 0) AS smoker
+  FROM generate_series(1, 300) AS i;
+GRANT SELECT ON hosp.patients, hosp.sample TO regress_reader;
+GRANT SELECT ON hosp.sample TO regress_an;
+SELECT pap.set_budget('hosp.patients', 10, 1e-3);
+
+-- The analyst's own tables and a log of whose rights their code ran with.
+SET ROLE regress_an;
+CREATE TABLE an.loot (who name, what text);
+GRANT SELECT, INSERT ON an.loot TO PUBLIC;
+CREATE TABLE an.t1 AS SELECT i AS x, (i % 2 = 0) AS smoker FROM generate_series(1, 200) AS i;
+CREATE TABLE an.t2 AS SELECT i AS x, (i % 3 = 0) AS smoker FROM generate_series(1, 50) AS i;
+GRANT SELECT ON an.t1, an.t2 TO regress_dba, regress_reader;
+SELECT pap.set_budget('an.t1', 5);
+-- A function that tries to copy the private table when another role runs it, and logs who ran it.
+CREATE FUNCTION an.evil(int) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	INSERT INTO an.loot VALUES (current_user, 'evil');
+	BEGIN
+		INSERT INTO an.loot SELECT current_user, 'copied ' || count(*) FROM hosp.patients;
+	EXCEPTION WHEN insufficient_privilege THEN NULL;
+	END;
+	RETURN $1 > 10;
+END $$;
+GRANT EXECUTE ON FUNCTION an.evil(int) TO PUBLIC;
+
+-- 1a. Trojan predicate: a function of the analyst's in a predicate is refused at define, whatever it does.
+SELECT pap.define_release('smoker_stats', 'an.t1', 'an.t2', $$predicates('an.evil(x)')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- ... also inside a constant part, and as an immutable SQL function
+CREATE FUNCTION an.ten() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 10';
+SELECT pap.define_release('smoker_stats', 'an.t1', 'an.t2', $$predicates('x > an.ten()')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- 1b. Name squatting: the analyst takes a name the DBA will use; the DBA can neither redefine nor run it.
+SELECT pap.define_release('smoker_stats', 'an.t1', 'an.t2', 'stumps(smoker)');
+SET ROLE regress_dba;
+SELECT pap.define_release('smoker_stats', 'hosp.patients', 'hosp.sample', 'stumps(smoker)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+CALL pap.run_release('smoker_stats', 0.1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- 1c. Row-level security policy with the analyst's code on the analyst's own table: the DBA, whom the policy
+-- would restrict, may not plan the analyst's release (before, the policy ran with the DBA's rights); the analyst
+-- plans it, and the policy runs as the table's owner.
+SET ROLE regress_an;
+CREATE FUNCTION an.pol() RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	INSERT INTO an.loot VALUES (current_user, 'policy');
+	BEGIN
+		INSERT INTO an.loot SELECT current_user, 'copied ' || count(*) FROM hosp.patients;
+	EXCEPTION WHEN insufficient_privilege THEN NULL;
+	END;
+	RETURN true;
+END $$;
+GRANT EXECUTE ON FUNCTION an.pol() TO PUBLIC;
+ALTER TABLE an.t1 ENABLE ROW LEVEL SECURITY;
+ALTER TABLE an.t1 FORCE ROW LEVEL SECURITY;
+CREATE POLICY everyone ON an.t1 USING (an.pol());
+SET ROLE regress_dba;
+SELECT chosen_mechanism IS NOT NULL AS planned, private_rows FROM pap.plan('smoker_stats', 1.0);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ROLE regress_an;
+SELECT chosen_mechanism IS NOT NULL AS planned, private_rows FROM pap.plan('smoker_stats', 1.0);
+SELECT who, what, count(*) FROM an.loot GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- 1d. A trojan public table: the analyst's view calls the analyst's function; the DBA defines a release over it.
+-- The view is read as its owner (the analyst), so the function cannot read the private table.
+SET ROLE regress_an;
+CREATE VIEW an.pubv AS SELECT id, age, secret, smoker FROM hosp.sample WHERE an.evil(age);
+GRANT SELECT ON an.pubv TO regress_dba, regress_reader;
+SET ROLE regress_dba;
+SELECT pap.define_release('via_view', 'hosp.patients', 'an.pubv', 'thresholds(age)');
+SELECT who, what, count(*) > 0 AS logged FROM an.loot GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- 1e. A reader restricted by row-level security may not define, plan or run a release of the table.
+SET ROLE regress_dba;
+ALTER TABLE hosp.patients ENABLE ROW LEVEL SECURITY;
+CREATE POLICY old_only ON hosp.patients TO regress_reader USING (age > 60);
+SET ROLE regress_reader;
+SELECT pap.define_release('rls_reader', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ROLE regress_dba;
+DROP POLICY old_only ON hosp.patients;
+ALTER TABLE hosp.patients DISABLE ROW LEVEL SECURITY;
+
+-- 2. Predicates read their own row only: a subquery (an exact private value), other tables, set-returning,
+-- volatile and stable functions, arithmetic that can fail, and casts that can fail are refused.
+SET ROLE regress_reader;
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample',
+  $$predicates('(SELECT p.secret FROM hosp.patients p WHERE p.id = 1) > 30')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('random() < 0.5')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('now() > ''2020-01-01''')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('generate_series(1, age) > 3')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample',
+  $$predicates('100 / (CASE WHEN id = 1500 THEN secret - 398 ELSE 1 END) > 0')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('secret::float8 > 3')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('age::text > ''3''')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('xmin::text::int > 3')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS leaked_releases FROM pap.releases WHERE name = 'leak';
+-- What is allowed: comparisons, IN, BETWEEN, IS NULL, boolean logic, CASE, COALESCE, total casts and constant
+-- parts computed once (1.0 / 4 is folded when the scan is planned).
+SELECT pap.define_release('fine', 'hosp.patients', 'hosp.sample',
+  $$predicates('age BETWEEN 30 AND 40 AND smoker', 'age IN (21, 22, 23) OR secret IS NULL',
+               'COALESCE(secret, 0) >= 1.0 / 4', 'CASE WHEN smoker THEN age > 50 ELSE age > 60 END',
+               'age::bigint::numeric > 70.5', 'secret IS DISTINCT FROM 3')$$);
+SELECT cover_size FROM pap.releases WHERE name = 'fine';
+
+-- 3. Every row lands in a cell: numeric values beyond float8's range, a halfspace whose sum overflows, NaN.
+-- None of them can make a run fail after its charge.
+SET ROLE regress_dba;
+CREATE TABLE hosp.extreme (v numeric, a float8, b float8);
+INSERT INTO hosp.extreme SELECT i, i, -i FROM generate_series(1, 500) AS i;
+INSERT INTO hosp.extreme VALUES ('1e400', 1e308, 1e308), ('-1e400', -1e308, 1e308), ('1e-400', 'Infinity', 'Infinity'),
+                                ('NaN', 'NaN', 1), (NULL, NULL, 1);
+CREATE TABLE hosp.extreme_pub (v numeric, a float8, b float8);
+INSERT INTO hosp.extreme_pub SELECT i * 3, i * 3, -i FROM generate_series(1, 100) AS i;
+SELECT pap.set_budget('hosp.extreme', 10);
+SELECT pap.define_release('extreme_cdf', 'hosp.extreme', 'hosp.extreme_pub', 'thresholds(v)');
+CALL pap.run_release('extreme_cdf', 1.0);
+SELECT state, private_rows FROM pap.releases WHERE name = 'extreme_cdf';
+SELECT pap.answer_count('extreme_cdf', $$v <= 'Infinity'$$) >= 0 AS answered;
+SELECT pap.define_release('extreme_half', 'hosp.extreme', 'hosp.extreme_pub', 'halfspaces(a, b; [10, 10], [1, -1])');
+CALL pap.run_release('extreme_half', 1.0);
+SELECT state, private_rows FROM pap.releases WHERE name = 'extreme_half';
+-- the conversions themselves: total, IEEE order
+SELECT pap.axis_value('1e400'::numeric) AS over, pap.axis_value('-1e400'::numeric) AS under_neg,
+       pap.axis_value('1e-400'::numeric) AS tiny, pap.axis_value('NaN'::numeric) AS nan,
+       pap.linear_value('{10,10}', 1e308::float8, 1e308::float8) AS sum_over,
+       pap.linear_value('{1,-1}', 'Infinity'::float8, 'Infinity'::float8) AS inf_minus_inf,
+       pap.linear_value('{2}', 3::int2) AS small, pap.linear_value('{1}', NULL::numeric) AS null_value;
+
+-- 4. The scan binds names as define did: an operator of the analyst's on the caller's search_path is never
+-- called on private rows (it would log who ran it).
+SET ROLE regress_an;
+CREATE FUNCTION an.gt(int, numeric) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+	INSERT INTO an.loot VALUES (current_user, 'operator');
+	RETURN $1::numeric > $2;
+END $$;
+CREATE OPERATOR an.> (LEFTARG = int, RIGHTARG = numeric, FUNCTION = an.gt);
+GRANT EXECUTE ON FUNCTION an.gt(int, numeric) TO PUBLIC;
+SET ROLE regress_dba;
+SELECT pap.define_release('path_test', 'hosp.patients', 'hosp.sample', $$predicates('age > 30.5')$$);
+SET search_path = an, public;
+CALL pap.run_release('path_test', 0.5);
+RESET search_path;
+SELECT state FROM pap.releases WHERE name = 'path_test';
+SELECT count(*) AS operator_calls FROM an.loot WHERE what = 'operator';
+
+RESET ROLE;

@@ -1,0 +1,263 @@
+// The predicates of predicates('...', ...) are SQL that the scans evaluate on every row of the public and the
+// private table. A predicate must be a total, deterministic function of the one row it is evaluated on: it may
+// read no other row or table (a subquery would return exact private values, and read the private table at
+// define_release without any charge), run no code of any role (the scan runs as the table's owner), and fail on
+// no row (a failure after the charge would make the visible outcome of a run depend on one private row). So a
+// predicate is parsed and analysed against the table, and everything but the following is refused
+// (docs/security.md, "What a predicate may contain"):
+//   - columns of the table (no system columns) and constants: a part that reads no column may call any immutable
+//     built-in function, since the planner computes it once, when the scan is planned before the charge;
+//   - AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE/UNKNOWN, CASE, COALESCE;
+//   - comparison operators: an immutable built-in operator that is a member of a built-in B-tree operator family
+//     (=, <>, <, <=, >, >= of the built-in types; IN and NOT IN lists, BETWEEN, IS [NOT] DISTINCT FROM, NULLIF
+//     reduce to them). A B-tree comparison function must be total, and operator families can only be created
+//     by a superuser;
+//   - the casts between built-in types that cannot fail: integer widening, integer to numeric, real and double
+//     precision, real to double precision, binary-compatible relabelling, char and name to text.
+// No function calls, no arithmetic (it overflows or divides by zero), no casts through a type's text form, no
+// domains (their checks may be any SQL), no collation changes beyond COLLATE, no subqueries, aggregates, window
+// or set-returning functions, parameters or references to other tables. A cast written in the predicate must
+// name a built-in type; that is checked before the analysis, which already runs the target type's input function.
+#include "pg/glue.hpp"
+
+extern "C" {
+#include "access/transam.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parser.h"
+#include "parser/analyze.h"
+#include "parser/parse_type.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+}
+
+namespace {
+
+[[noreturn]] void
+Refuse(const char *predicate, const char *what)
+{
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("predicate \"%s\" is not allowed", predicate),
+	                errdetail("%s", what),
+	                errhint("A predicate is a condition on the row's own columns: comparisons (=, <>, <, <=, >, >=, "
+	                        "BETWEEN, IN, IS DISTINCT FROM), IS [NOT] NULL, AND, OR, NOT, CASE and COALESCE over "
+	                        "columns and constants of built-in types. Arithmetic and function calls are not "
+	                        "allowed, because they can fail on some row or run code.")));
+}
+
+// Built-in objects come from PostgreSQL's own catalog data (OIDs below FirstGenbkiObjectId).
+bool
+IsBuiltIn(Oid oid)
+{
+	return oid < FirstGenbkiObjectId;
+}
+
+// Casts between built-in types that are total: every input value has an output.
+bool
+IsTotalCast(Oid function)
+{
+	switch (function) {
+	case F_INT4_INT2:
+	case F_INT8_INT2:
+	case F_INT8_INT4:
+	case F_NUMERIC_INT2:
+	case F_NUMERIC_INT4:
+	case F_NUMERIC_INT8:
+	case F_FLOAT4_INT2:
+	case F_FLOAT4_INT4:
+	case F_FLOAT4_INT8:
+	case F_FLOAT8_INT2:
+	case F_FLOAT8_INT4:
+	case F_FLOAT8_INT8:
+	case F_FLOAT8_FLOAT4:
+	case F_TEXT_BPCHAR:
+	case F_TEXT_NAME:
+	case F_TEXT_CHAR: return true;
+	default: return false;
+	}
+}
+
+struct CheckContext {
+	const char *predicate;
+};
+
+// A comparison operator that is total and runs no role's code.
+void
+RequireComparison(Oid opno, const CheckContext *c)
+{
+	const Oid function = get_opcode(opno);
+	if (!IsBuiltIn(opno) || !IsBuiltIn(function) || func_volatile(function) != PROVOLATILE_IMMUTABLE ||
+	    get_op_btree_interpretation(opno) == NIL)
+		Refuse(c->predicate, psprintf("Operator %s is not a built-in comparison.", format_operator(opno)));
+	Oid left, right;
+	op_input_types(opno, &left, &right);
+	for (Oid type : {left, right})
+		if (OidIsValid(type) && get_typtype(type) == TYPTYPE_PSEUDO && type != ANYENUMOID)
+			Refuse(c->predicate, psprintf("Operator %s compares arrays, records or ranges, whose comparison "
+			                              "depends on their element types.",
+			                              format_operator(opno)));
+}
+
+bool
+NotBuiltInImmutable(Oid function, void *)
+{
+	return !IsBuiltIn(function) || func_volatile(function) != PROVOLATILE_IMMUTABLE;
+}
+
+// A part that reads no column is a constant: the planner computes it when it plans the scan, before anything is
+// charged, and an error there (1/0) fails every run alike. It may call any immutable built-in function.
+bool
+CheckConstant(Node *node, CheckContext *c)
+{
+	if (node == nullptr)
+		return false;
+	switch (nodeTag(node)) {
+	case T_SubLink:
+	case T_SubPlan: Refuse(c->predicate, "A predicate may not contain a subquery.");
+	case T_Aggref:
+	case T_WindowFunc: Refuse(c->predicate, "A predicate may not contain an aggregate or window function.");
+	case T_Param: Refuse(c->predicate, "A predicate may not contain a parameter.");
+	case T_CoerceToDomain: Refuse(c->predicate, "A predicate may not cast to a domain.");
+	default: break;
+	}
+	if (check_functions_in_node(node, NotBuiltInImmutable, nullptr))
+		Refuse(c->predicate, "A constant part of a predicate may call immutable built-in functions only.");
+	return expression_tree_walker(node, (bool (*)())(void (*)(void)) CheckConstant, (void *) c);
+}
+
+bool
+CheckNode(Node *node, CheckContext *c)
+{
+	if (node == nullptr)
+		return false;
+	if (!contain_var_clause(node))
+		return CheckConstant(node, c);
+	switch (nodeTag(node)) {
+	case T_Var: {
+		const Var *var = (const Var *) node;
+		if (var->varlevelsup != 0 || var->varno != 1 || var->varattno <= 0)
+			Refuse(c->predicate, "Only the table's own columns may be read.");
+		break;
+	}
+	case T_List:  // the arguments of an expression, walked one by one
+	case T_Const:
+	case T_BoolExpr:
+	case T_NullTest:
+	case T_BooleanTest:
+	case T_CaseExpr:
+	case T_CaseWhen:
+	case T_CaseTestExpr:
+	case T_CoalesceExpr:
+	case T_ArrayExpr:
+	case T_RelabelType:
+	case T_CollateExpr: break;
+	case T_OpExpr:
+	case T_DistinctExpr:
+	case T_NullIfExpr: RequireComparison(((const OpExpr *) node)->opno, c); break;
+	case T_ScalarArrayOpExpr: RequireComparison(((const ScalarArrayOpExpr *) node)->opno, c); break;
+	case T_FuncExpr: {
+		const FuncExpr *f = (const FuncExpr *) node;
+		if (f->funcformat == COERCE_EXPLICIT_CALL)
+			Refuse(c->predicate, psprintf("Function %s may not be called.", format_procedure(f->funcid)));
+		if (!IsTotalCast(f->funcid))
+			Refuse(c->predicate, psprintf("The cast %s can fail on some values.", format_procedure(f->funcid)));
+		break;
+	}
+	case T_CoerceViaIO:
+	case T_ArrayCoerceExpr:
+	case T_CoerceToDomain: Refuse(c->predicate, "This cast goes through a type's text form or a domain's checks.");
+	case T_SubLink:
+	case T_SubPlan: Refuse(c->predicate, "A predicate may not contain a subquery.");
+	case T_Aggref:
+	case T_WindowFunc: Refuse(c->predicate, "A predicate may not contain an aggregate or window function.");
+	case T_Param: Refuse(c->predicate, "A predicate may not contain a parameter.");
+	default: Refuse(c->predicate, "Expressions of this kind are not allowed.");
+	}
+	return expression_tree_walker(node, (bool (*)())(void (*)(void)) CheckNode, (void *) c);
+}
+
+// Before the analysis, which runs the input function of every cast's target type: only built-in types.
+bool
+CheckRawCasts(Node *node, CheckContext *c)
+{
+	if (node == nullptr)
+		return false;
+	if (IsA(node, TypeCast)) {
+		const TypeName *name = ((const TypeCast *) node)->typeName;
+		const Oid type = LookupTypeNameOid(NULL, name, true);
+		if (OidIsValid(type) && !IsBuiltIn(type))
+			Refuse(c->predicate, psprintf("The cast to %s names a type that is not built in.", TypeNameToString(name)));
+	}
+	return raw_expression_tree_walker(node, (bool (*)())(void (*)(void)) CheckRawCasts, (void *) c);
+}
+
+// Errors of the parser and the analysis point into the statement checked, not into the caller's statement.
+void
+PredicateErrorCallback(void *arg)
+{
+	const int position = geterrposition();
+	if (position > 0) {
+		errposition(0);
+		internalerrposition(position);
+		internalerrquery((const char *) arg);
+	}
+}
+
+}  // namespace
+
+void
+PapCheckPredicate(Oid relid, const char *predicate)
+{
+	CheckContext c{predicate};
+	const char *sql = psprintf("SELECT (%s) FROM %s", predicate, PapQualifiedRelationName(relid));
+	ErrorContextCallback callback;
+	callback.callback = PredicateErrorCallback;
+	callback.arg = (void *) sql;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+	// Names resolve as the scans resolve them: built-in first, then only schema-qualified names.
+	const int nest_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+	                         true, 0, false);
+	// First alone, as the scans insert it: one expression, nothing that closes the parentheses and adds clauses.
+	List *alone = raw_parser(psprintf("SELECT (%s)", predicate), RAW_PARSE_DEFAULT);
+	bool single = list_length(alone) == 1;
+	if (single) {
+		Node *stmt = linitial_node(RawStmt, alone)->stmt;
+		const SelectStmt *select = IsA(stmt, SelectStmt) ? (const SelectStmt *) stmt : NULL;
+		single = select != NULL && select->op == SETOP_NONE && list_length(select->targetList) == 1 &&
+		         select->fromClause == NIL && select->whereClause == NULL && select->groupClause == NIL &&
+		         select->havingClause == NULL && select->windowClause == NIL && select->sortClause == NIL &&
+		         select->limitCount == NULL && select->limitOffset == NULL && select->lockingClause == NIL &&
+		         select->withClause == NULL && select->distinctClause == NIL && select->intoClause == NULL &&
+		         select->valuesLists == NIL;
+	}
+	if (!single)
+		ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("predicate is not a single SQL expression: %s", predicate),
+		                errhint("Each predicate of predicates('...', ...) is one boolean expression over the table's "
+		                        "columns, such as 'age > 40 AND sex = 1'.")));
+	// Then over the table, where its column names resolve.
+	List *parsed = pg_parse_query(sql);
+	if (list_length(parsed) != 1 || !IsA(linitial_node(RawStmt, parsed)->stmt, SelectStmt))
+		elog(ERROR, "pap_release: a single predicate did not parse as one statement over the table");
+	const SelectStmt *select = (const SelectStmt *) linitial_node(RawStmt, parsed)->stmt;
+	(void) CheckRawCasts((Node *) select->targetList, &c);
+	Query *query = parse_analyze_fixedparams(linitial_node(RawStmt, parsed), sql, NULL, 0, NULL);
+	if (query->hasSubLinks || query->hasAggs || query->hasWindowFuncs || query->hasTargetSRFs ||
+	    list_length(query->rtable) != 1 || list_length(query->targetList) != 1)
+		Refuse(predicate, "A predicate reads its own row only: no subquery, aggregate, window or set-returning "
+		                  "function.");
+	Node *expr = (Node *) linitial_node(TargetEntry, query->targetList)->expr;
+	if (exprType(expr) != BOOLOID)
+		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+		                errmsg("predicate \"%s\" has type %s, not boolean", predicate, format_type_be(exprType(expr)))));
+	(void) CheckNode(expr, &c);
+	AtEOXact_GUC(false, nest_level);
+	error_context_stack = callback.previous;
+}
