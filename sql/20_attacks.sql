@@ -174,4 +174,28 @@ RESET search_path;
 SELECT state FROM pap.releases WHERE name = 'path_test';
 SELECT count(*) AS operator_calls FROM an.loot WHERE what = 'operator';
 
+
+-- 8. Timing: a run's end time is shown only to roles that may read the private table; with
+-- pap_release.publish_delay the answers appear no sooner than that long after the charge, and statement_timeout
+-- stops at the charge (a timeout decided by the run's data-dependent duration would be visible to every role).
+SET pap_release.publish_delay = '2s';
+SET statement_timeout = '1s';
+SELECT pap.define_release('delayed', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+CALL pap.run_release('delayed', 0.5);
+RESET statement_timeout;
+RESET pap_release.publish_delay;
+SELECT r.state, r.released_at - l.charged_at >= interval '2s' AS waited
+  FROM pap.releases r JOIN pap.ledger l ON l.release_name = r.name WHERE r.name = 'delayed';
+SET ROLE regress_an;
+SELECT name, state, released_at IS NULL AS end_time_hidden FROM pap.releases WHERE name IN ('delayed', 'path_test')
+ ORDER BY name;
+SET ROLE regress_dba;
+
+-- 10. The ledger records exactly what a run was charged: 0.1 + 0.2 as a float8 is 0.3000000000000000444..., which
+-- a float8-to-numeric cast (15 digits) would record as 0.3, less than the run used.
+SELECT pap.define_release('exact', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+CALL pap.run_release('exact', 0.1::float8 + 0.2::float8);
+SELECT epsilon > 0.3 AS not_rounded_down, epsilon::float8 = 0.1::float8 + 0.2::float8 AS same_double
+  FROM pap.ledger WHERE release_name = 'exact';
+
 RESET ROLE;
