@@ -53,7 +53,7 @@ ReleaseLayout::PublicHistogram(const CellDomain &domain) const
 }
 
 std::string
-ReleaseLayout::AxisValueSql(const std::string &column, ValueType type)
+ReleaseLayout::AxisValueSql(const std::string &column, ValueType)
 {
 	// Every conversion is total (docs/security.md): pap.axis_value(numeric) maps overflow to +-Infinity where
 	// numeric::float8 would raise; the other number types resolve to pap.axis_value(float8) through casts that

@@ -43,7 +43,8 @@ Float8Argument(FunctionCallInfo fcinfo, int i, const char *what)
 // The arguments pap.plan and pap.run_release share, read and checked before anything else happens.
 struct RunArguments {
 	char *name;
-	double epsilon, delta;
+	double epsilon, delta;        // as the run uses them (PapLedgerAmount)
+	char *epsilon_text, *delta_text;  // as the ledger records them
 	char *mechanism, *prior;
 };
 
@@ -52,8 +53,11 @@ ReadRunArguments(FunctionCallInfo fcinfo)
 {
 	RunArguments a;
 	a.name = TextArgument(fcinfo, 0, "release name");
-	a.epsilon = Float8Argument(fcinfo, 1, "epsilon");
-	a.delta = Float8Argument(fcinfo, 2, "delta");
+	const double epsilon = Float8Argument(fcinfo, 1, "epsilon"), delta = Float8Argument(fcinfo, 2, "delta");
+	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, delta));
+	// What the ledger records and what the run uses: the run never uses more than the ledger records.
+	a.epsilon = PapLedgerAmount(epsilon, &a.epsilon_text);
+	a.delta = PapLedgerAmount(delta, &a.delta_text);
 	a.mechanism = TextArgument(fcinfo, 3, "mechanism");
 	a.prior = TextArgument(fcinfo, 4, "prior");
 	PAP_CORE(pap::core::ParseMechanism(a.mechanism); pap::core::ParseUniformPrior(a.prior);
@@ -285,12 +289,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
-		// The ledger records the exact values (a float8 cast to numeric keeps 15 digits and may round down:
-		// the ledger must never record less than a run uses).
-		Oid charge_types[5] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-		Datum charge_values[5] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(PapExactDecimal(epsilon)),
-		                          CStringGetTextDatum(PapExactDecimal(delta)), CStringGetTextDatum(name),
-		                          CStringGetTextDatum(mechanism)};
+		// The ledger records the decimals; the run uses the doubles not above them (ReadRunArguments).
+		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
+		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(args.epsilon_text),
+		                          CStringGetTextDatum(args.delta_text), CStringGetTextDatum(name),
+		                          CStringGetTextDatum(mechanism), Float8GetDatum(epsilon), Float8GetDatum(delta)};
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
@@ -324,10 +327,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                    quote_literal_cstr(user)),
 		           5, charge_types, charge_values, false);
 		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
-		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2::pg_catalog.float8, "
-		           "delta = $3::pg_catalog.float8, mechanism = $5, "
+		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $6, delta = $7, mechanism = $5, "
 		           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
-		           5, charge_types, charge_values, false);
+		           7, charge_types, charge_values, false);
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
 		instr_time charged;

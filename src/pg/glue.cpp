@@ -3,6 +3,7 @@
 #include "pg/glue.hpp"
 #include "pg/partition_scan.hpp"
 
+#include <cfenv>
 #include <cmath>
 
 extern "C" {
@@ -90,22 +91,18 @@ PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type)
 	pg_unreachable();
 }
 
-char *
-PapExactDecimal(double value)
+double
+PapLedgerAmount(double requested, char **decimal)
 {
-	if (!std::isfinite(value))
-		elog(ERROR, "pap_release: no exact decimal for a non-finite value");
-	// 767 significant digits are enough for every double; glibc prints them exactly. Trailing zeros go.
-	char *buf = (char *) palloc(1100);
-	snprintf(buf, 1100, "%.767e", value);
-	char *e = strchr(buf, 'e');
-	char *end = e;
-	while (end > buf && end[-1] == '0')
-		end--;
-	if (end > buf && end[-1] == '.')
-		end--;
-	memmove(end, e, strlen(e) + 1);
-	return buf;
+	// 15 significant digits, as PostgreSQL's float8-to-numeric cast: what the user wrote (0.1, not
+	// 0.1000000000000000055...), so that budgets add up as written. The run then uses the largest double not above
+	// that decimal (strtod rounding toward -Infinity), never the double above it.
+	*decimal = psprintf("%.15g", requested);
+	const int mode = fegetround();
+	fesetround(FE_DOWNWARD);
+	const double used = strtod(*decimal, nullptr);
+	fesetround(mode);
+	return used;
 }
 
 void *

@@ -39,9 +39,10 @@ double PapNumberToAxis(Datum value, Oid type);
 // (fmgr_cells.cpp). 22023 unless it is a one-dimensional float8 array without NULLs sorted in float8 order.
 const pap::core::CutLookup *PapBuildCutLookup(ArrayType *cuts, MemoryContext context);
 
-// The exact decimal value of a double (every double is a dyadic rational with a finite decimal expansion), for
-// numeric arithmetic that must never record less than a run used (the ledger).
-char *PapExactDecimal(double value);
+// The amount the ledger records for a requested epsilon or delta (its decimal text, 15 significant digits, in
+// *decimal) and the double a run uses for it: the largest double not above that decimal, so that a run never uses
+// more than the ledger records.
+double PapLedgerAmount(double requested, char **decimal);
 
 // palloc that returns NULL instead of raising: the allocator handed to the core.
 void *PapAllocate(size_t bytes);
