@@ -100,7 +100,13 @@ PapReleaseLockKey()
 	return uint32(get_relname_relid("release_data", get_namespace_oid("pap", false)));
 }
 
-static Oid
+void
+PapRunLockTag(LOCKTAG *tag, int64 release_id)
+{
+	SET_LOCKTAG_OBJECT(*tag, MyDatabaseId, PapReleaseLockKey(), uint32(release_id), 0);
+}
+
+Oid
 PapCatalogOwner()
 {
 	Oid nsp = get_namespace_oid("pap", false);
