@@ -88,6 +88,7 @@ CREATE TABLE rk_gone AS SELECT id, x FROM priv;
 SELECT pap.set_budget('rk_gone', 1);
 SELECT pap.define_release('rk_gone_cdf', 'rk_gone', 'rk_pubview', 'thresholds(x)');
 CALL pap.run_release('rk_gone_cdf', 0.4);
+SELECT pap.define_release('rk_gone_later', 'rk_gone', 'rk_pubview', 'thresholds(x)');
 DROP TABLE rk_gone;
 SELECT private_table, table_name, epsilon_total, epsilon_spent, dropped_at IS NOT NULL AS dropped
   FROM pap.budgets WHERE table_name = 'public.rk_gone';
@@ -97,6 +98,11 @@ SELECT private_table, private_table_name, public_table_name, state FROM pap.rele
 SELECT pap.answer('rk_gone_cdf', 'x <= 500') BETWEEN 0 AND 1 AS still_answered;
 CALL pap.run_release('rk_gone_cdf', 0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- a release of the dropped table that was never run cannot run now, and charges nothing
+CALL pap.run_release('rk_gone_later', 0.1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS charges FROM pap.ledger WHERE release_name = 'rk_gone_later';
+SELECT pap.drop_release('rk_gone_later');
 -- no catalog row keeps the dropped OID
 SELECT count(*) AS dangling FROM pap.budget_data b
  WHERE b.private_table IS NOT NULL AND NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = b.private_table);
