@@ -11,32 +11,45 @@ COMMENT ON SCHEMA pap IS 'pap_release: differentially private answers to classes
 -- Catalog. Written only by the extension's C functions (as the owner of schema pap); readable through views.
 -- Registered with pg_extension_config_dump so that pg_dump keeps budgets, ledger and releases.
 --------------------------------------------------------------------------------------------------------------
+-- A budget, charge or release belongs to the table's rows, not to its OID: when the table is dropped, the
+-- sql_drop event trigger below sets private_table (public_table) to NULL and keeps its qualified name in
+-- table_name (public_table_name), so that neither a later table with the same OID nor a dump restored elsewhere
+-- inherits the rows; the spent budget stays.
 CREATE TABLE pap.budget_data (
-	private_table  pg_catalog.regclass PRIMARY KEY,
+	budget_id      pg_catalog.int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	private_table  pg_catalog.regclass UNIQUE,                   -- NULL once the table is dropped
 	epsilon_total  pg_catalog.numeric NOT NULL CHECK (epsilon_total > 0),
 	delta_total    pg_catalog.numeric NOT NULL CHECK (delta_total >= 0 AND delta_total < 1),
 	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),
 	delta_spent    pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (delta_spent >= 0),
 	set_by         pg_catalog.name NOT NULL,
-	set_at         pg_catalog.timestamptz NOT NULL
+	set_at         pg_catalog.timestamptz NOT NULL,
+	table_name     pg_catalog.text,                              -- qualified name of the dropped table
+	dropped_at     pg_catalog.timestamptz,
+	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL))
 );
 
 CREATE TABLE pap.ledger_data (
 	entry_id       pg_catalog.int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-	private_table  pg_catalog.regclass NOT NULL,
+	private_table  pg_catalog.regclass,                          -- NULL once the table is dropped
 	release_name   pg_catalog.text NOT NULL,
 	epsilon        pg_catalog.numeric NOT NULL,
 	delta          pg_catalog.numeric NOT NULL,
 	mechanism      pg_catalog.text NOT NULL,
 	charged_by     pg_catalog.name NOT NULL,
-	charged_at     pg_catalog.timestamptz NOT NULL
+	charged_at     pg_catalog.timestamptz NOT NULL,
+	table_name     pg_catalog.text,                              -- qualified name of the dropped table
+	dropped_at     pg_catalog.timestamptz,
+	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL))
 );
 
 CREATE TABLE pap.release_data (
 	name             pg_catalog.text PRIMARY KEY,
-	release_id       pg_catalog.int8 GENERATED ALWAYS AS IDENTITY UNIQUE,  -- key of the run's advisory lock
-	private_table    pg_catalog.regclass NOT NULL,
-	public_table     pg_catalog.regclass NOT NULL,
+	release_id       pg_catalog.int8 GENERATED ALWAYS AS IDENTITY UNIQUE,  -- key of the run's lock
+	private_table    pg_catalog.regclass,                -- NULL once the table is dropped, and then
+	private_table_name pg_catalog.text,                  -- its qualified name
+	public_table     pg_catalog.regclass,                -- likewise
+	public_table_name pg_catalog.text,
 	query_class      pg_catalog.text NOT NULL,          -- canonical text, e.g. thresholds(price)
 	alpha            pg_catalog.float8 NOT NULL,
 	beta             pg_catalog.float8 NOT NULL,
@@ -74,7 +87,9 @@ CREATE TABLE pap.release_data (
 	synthetic        pg_catalog.float8[],               -- released distribution over the cells
 	details          pg_catalog.jsonb,                  -- parameters chosen and run statistics (public)
 	is_private       pg_catalog.bool,                   -- false when made with pap_release.test_seed
-	released_at      pg_catalog.timestamptz
+	released_at      pg_catalog.timestamptz,
+	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
+	CHECK ((public_table IS NULL) = (public_table_name IS NOT NULL))
 );
 
 -- The large numeric arrays are stored uncompressed: pglz gains little on them and would cost every first answer
@@ -86,6 +101,7 @@ ALTER TABLE pap.release_data
 	ALTER COLUMN synthetic SET STORAGE EXTERNAL;
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.budget_data_budget_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.ledger_data_entry_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pap.release_data', '');
@@ -96,35 +112,48 @@ REVOKE ALL ON pap.budget_data, pap.ledger_data, pap.release_data FROM PUBLIC;
 --------------------------------------------------------------------------------------------------------------
 -- Views (read by anyone: they hold budgets, charges and differentially private outputs only).
 --------------------------------------------------------------------------------------------------------------
+-- The qualified name of a live table, or the one kept when it was dropped.
+CREATE FUNCTION pap.table_name(private_table pg_catalog.regclass, dropped_name pg_catalog.text)
+	RETURNS pg_catalog.text LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT COALESCE(dropped_name, (SELECT pg_catalog.format('%I.%I', n.nspname, c.relname)
+	                                 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n
+	                                   ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+	                                WHERE c.oid OPERATOR(pg_catalog.=) private_table::pg_catalog.oid));
+END;
+COMMENT ON FUNCTION pap.table_name(pg_catalog.regclass, pg_catalog.text) IS 'qualified name of a table of the catalog: its current name, or the name it had when it was dropped';
+
 CREATE VIEW pap.budgets AS
 SELECT b.private_table, b.epsilon_total, b.epsilon_spent,
        b.epsilon_total OPERATOR(pg_catalog.-) b.epsilon_spent AS epsilon_remaining,
        b.delta_total, b.delta_spent,
        b.delta_total OPERATOR(pg_catalog.-) b.delta_spent AS delta_remaining,
-       b.set_by, b.set_at
+       b.set_by, b.set_at, pap.table_name(b.private_table, b.table_name) AS table_name, b.dropped_at, b.budget_id
   FROM pap.budget_data b;
-COMMENT ON VIEW pap.budgets IS 'privacy budget of every private table: total, spent and remaining (epsilon, delta)';
+COMMENT ON VIEW pap.budgets IS 'privacy budget of every private table: total, spent and remaining (epsilon, delta); a dropped table keeps its row, with private_table NULL';
 
 CREATE VIEW pap.ledger AS
-SELECT l.entry_id, l.private_table, l.release_name, l.epsilon, l.delta, l.mechanism, l.charged_by, l.charged_at
+SELECT l.entry_id, l.private_table, l.release_name, l.epsilon, l.delta, l.mechanism, l.charged_by, l.charged_at,
+       pap.table_name(l.private_table, l.table_name) AS table_name, l.dropped_at
   FROM pap.ledger_data l;
-COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release';
+COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release; kept when the table is dropped';
 
--- A run holds a session-level advisory lock (key: this table's OID, the release id) from its charge to its end;
+-- A run holds a session-level lock on the object (pap.release_data, release id) from its charge to its end;
 -- PostgreSQL drops it when the run's backend exits or crashes, and run_release drops it on error. A release
--- marked running without that lock has failed.
+-- marked running without that lock has failed. It is not an advisory lock: no SQL function can take or release
+-- an object lock whose class is a user table, so no role can fake or clear the marker (docs/security.md).
 CREATE FUNCTION pap.run_in_progress(release_id pg_catalog.int8) RETURNS pg_catalog.bool
 	LANGUAGE sql STABLE PARALLEL RESTRICTED
 BEGIN ATOMIC
 	SELECT EXISTS (
 	  SELECT 1 FROM pg_catalog.pg_locks l
-	   WHERE l.locktype OPERATOR(pg_catalog.=) 'advisory' AND l.granted AND l.objsubid OPERATOR(pg_catalog.=) 2
+	   WHERE l.locktype OPERATOR(pg_catalog.=) 'object' AND l.granted AND l.objsubid OPERATOR(pg_catalog.=) 0
 	     AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d
 	                                             WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
 	     AND l.classid OPERATOR(pg_catalog.=) 'pap.release_data'::pg_catalog.regclass::pg_catalog.oid
 	     AND l.objid OPERATOR(pg_catalog.=) (release_id OPERATOR(pg_catalog.%) 4294967296)::pg_catalog.oid);
 END;
-COMMENT ON FUNCTION pap.run_in_progress(pg_catalog.int8) IS 'whether a run of the release with this id is in progress (its advisory lock is held)';
+COMMENT ON FUNCTION pap.run_in_progress(pg_catalog.int8) IS 'whether a run of the release with this id is in progress (its run lock is held)';
 
 CREATE VIEW pap.releases AS
 SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, r.granularity,
@@ -136,12 +165,33 @@ SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, 
        -- A run's duration depends on the private data: its end time is shown only to roles that may read the
        -- private table (docs/security.md, "Timing").
        CASE WHEN pg_catalog.has_table_privilege(r.private_table, 'SELECT') THEN r.released_at END AS released_at,
-       r.details
+       r.details,
+       pap.table_name(r.private_table, r.private_table_name) AS private_table_name,
+       pap.table_name(r.public_table, r.public_table_name) AS public_table_name
   FROM pap.release_data r;
 COMMENT ON VIEW pap.releases IS 'every defined release: class, tables, state (defined, running, failed, released), budget spent and run details';
 
 GRANT USAGE ON SCHEMA pap TO PUBLIC;
 GRANT SELECT ON pap.budgets, pap.ledger, pap.releases TO PUBLIC;
+
+--------------------------------------------------------------------------------------------------------------
+-- Event triggers (docs/security.md, "Relation kinds, dropped tables and the run marker").
+--------------------------------------------------------------------------------------------------------------
+-- DROP of a table: its budget, charges and releases stay, detached from its OID (private_table NULL, the name
+-- kept). Runs as the dropping role; writes the catalog as its owner.
+CREATE FUNCTION pap.on_sql_drop() RETURNS event_trigger
+	AS 'MODULE_PATHNAME', 'pap_on_sql_drop' LANGUAGE C
+	SET search_path = pg_catalog, pg_temp;
+CREATE EVENT TRIGGER pap_release_sql_drop ON sql_drop EXECUTE FUNCTION pap.on_sql_drop();
+
+-- DROP EXTENSION pap_release (or DROP OWNED BY its owner) would delete the ledger with it: refused while the
+-- ledger holds charges, unless pap_release.allow_drop_ledger is on. (sql_drop cannot do it: the extension's own
+-- event triggers are gone by then.)
+CREATE FUNCTION pap.on_drop_extension() RETURNS event_trigger
+	AS 'MODULE_PATHNAME', 'pap_on_drop_extension' LANGUAGE C
+	SET search_path = pg_catalog, pg_temp;
+CREATE EVENT TRIGGER pap_release_drop_extension ON ddl_command_start WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED')
+	EXECUTE FUNCTION pap.on_drop_extension();
 
 --------------------------------------------------------------------------------------------------------------
 -- Deterministic helpers used by the private scan: IMMUTABLE PARALLEL SAFE, so the planner can parallelise the

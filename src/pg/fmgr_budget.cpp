@@ -2,6 +2,7 @@
 #include "core/release_engine.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/relation_kinds.hpp"
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -26,6 +27,7 @@ pap_set_budget(PG_FUNCTION_ARGS)
 	const char *user = GetUserNameFromId(GetUserId(), false);
 
 	SPI_connect();
+	PapRequirePrivateTable(table);
 	// One statement: insert, or raise the total, but never below what has been spent already. The row lock
 	// it takes serialises it with a concurrent charge.
 	Oid types[4] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, NAMEOID};

@@ -8,6 +8,7 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 PG_FUNCTION_INFO_V1(pap_axis_value_float8);
 PG_FUNCTION_INFO_V1(pap_axis_value_date);
@@ -95,8 +96,11 @@ pap_cell_index(PG_FUNCTION_ARGS)
 
 // The categories of a categorical axis, unpacked once per scan and kept in fn_extra with a copy of the array's
 // bytes, which recognise it on the next row; when the argument cannot change during the query (a Const or an
-// external Param, as in the private scan) the rows skip that comparison too.
+// external Param, as in the private scan) the rows skip that comparison too. The unpacked array lives in its own
+// context, reset whenever a row brings another array: memory stays one array's worth however many rows vary.
 struct PapCategoryCache {
+	MemoryContext context;  // child of fn_mcxt; holds raw, data and length
+	bool valid;
 	struct varlena *raw;  // copy of the array's bytes
 	Size raw_size;
 	int count;
@@ -119,16 +123,23 @@ pap_category_index(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("categories must not be NULL")));
 	PapCategoryCache *cache = (PapCategoryCache *) fcinfo->flinfo->fn_extra;
-	if (cache == nullptr || !cache->stable) {
+	if (cache == nullptr) {
+		cache = (PapCategoryCache *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PapCategoryCache));
+		cache->context = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "pap.category_index", ALLOCSET_SMALL_SIZES);
+		cache->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (!cache->valid || !cache->stable) {
 		struct varlena *raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 		const Size raw_size = VARSIZE_ANY(raw);
-		if (cache == nullptr || cache->raw_size != raw_size || memcmp(cache->raw, raw, raw_size) != 0) {
+		if (!cache->valid || cache->raw_size != raw_size || memcmp(cache->raw, raw, raw_size) != 0) {
 			ArrayType *array = (ArrayType *) raw;
 			if (ARR_NDIM(array) > 1 || ARR_HASNULL(array) || ARR_ELEMTYPE(array) != TEXTOID)
 				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				                errmsg("categories must be a one-dimensional text array without NULLs")));
-			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-			cache = (PapCategoryCache *) palloc0(sizeof(PapCategoryCache));
+			cache->valid = false;
+			MemoryContextReset(cache->context);
+			MemoryContext old = MemoryContextSwitchTo(cache->context);
 			cache->raw = (struct varlena *) palloc(raw_size);
 			memcpy(cache->raw, raw, raw_size);
 			cache->raw_size = raw_size;
@@ -144,10 +155,12 @@ pap_category_index(PG_FUNCTION_ARGS)
 					ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					                errmsg("categories must be distinct and sorted by bytes")));
 			}
-			cache->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0);
+			pfree(elements);
 			MemoryContextSwitchTo(old);
-			fcinfo->flinfo->fn_extra = cache;
+			cache->valid = true;
 		}
+		if ((Pointer) raw != DatumGetPointer(PG_GETARG_DATUM(0)))
+			pfree(raw);
 	}
 	if (PG_ARGISNULL(1))
 		PG_RETURN_INT32(cache->count + 1);

@@ -2,6 +2,7 @@
 #include "core/release_engine.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/relation_kinds.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -200,6 +201,8 @@ pap_define_release(PG_FUNCTION_ARGS)
 	const char *user = GetUserNameFromId(GetUserId(), false);
 
 	SPI_connect();
+	PapRequirePrivateTable(private_table);
+	PapRequirePublicTable(public_table, private_table);
 	Oid name_type[1] = {TEXTOID};
 	Datum name_value[1] = {CStringGetTextDatum(name)};
 	PapUserSwitch saved;
@@ -274,7 +277,9 @@ pap_drop_release(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PapRelease *release = PapLoadRelease(name, true);
 	const char *user = GetUserNameFromId(GetUserId(), false);
-	if (strcmp(user, release->defined_by) != 0 && !pg_class_ownercheck(release->private_table, GetUserId()))
+	// A dropped private table (InvalidOid) has no owner: only the defining role may drop the release then.
+	if (strcmp(user, release->defined_by) != 0 &&
+	    !(OidIsValid(release->private_table) && pg_class_ownercheck(release->private_table, GetUserId())))
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 		                errmsg("must be the role that defined release \"%s\" or the owner of its private table", name)));
 	if (release->run_live)

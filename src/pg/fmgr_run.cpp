@@ -2,6 +2,7 @@
 #include "core/release_engine.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/relation_kinds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -260,6 +261,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                errmsg("must be the role that defined release \"%s\" to run it", name),
 		                errdetail("Release \"%s\" was defined by role %s.", name, r->defined_by),
 		                errhint("Define a release of your own with pap.define_release.")));
+	PapRequirePrivateTable(r->private_table);  // still one budget for its rows (a partition may have been attached)
 	PapRequireReadable(r->private_table);
 	RequireColumnTypes(r);
 	// The predicates again, on the private table as it is now (and under the pinned search_path).
@@ -281,10 +283,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 	if (expressions)
 		PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
 
-	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
-	// dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
+	// The running marker: a session-level lock on the release (PapRunLockTag), held until the run ends or its
+	// backend dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
 	LOCKTAG run_lock;
-	SET_LOCKTAG_ADVISORY(run_lock, MyDatabaseId, PapReleaseLockKey(), uint32(r->release_id), 2);
+	PapRunLockTag(&run_lock, r->release_id);
 	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();

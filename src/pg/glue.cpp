@@ -30,9 +30,15 @@ pap::core::ValueType
 PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 {
 	AttrNumber attnum = get_attnum(relid, column);
-	if (attnum == InvalidAttrNumber || attnum < 0)
+	if (attnum == InvalidAttrNumber || attnum < 0) {
+		const char *relation = OidIsValid(relid) ? get_rel_name(relid) : NULL;
+		// A release of a dropped table keeps InvalidOid (the sql_drop event trigger): say so.
+		if (relation == NULL)
+			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
+			                errmsg("the table of column \"%s\" has been dropped", column)));
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_COLUMN),
-		                errmsg("column \"%s\" of relation \"%s\" does not exist", column, get_rel_name(relid))));
+		                errmsg("column \"%s\" of relation \"%s\" does not exist", column, relation)));
+	}
 	Oid type = getBaseType(get_atttype(relid, attnum));
 	if (type_out)
 		*type_out = type;
@@ -117,7 +123,13 @@ PapReleaseLockKey()
 	return uint32(get_relname_relid("release_data", get_namespace_oid("pap", false)));
 }
 
-static Oid
+void
+PapRunLockTag(LOCKTAG *tag, int64 release_id)
+{
+	SET_LOCKTAG_OBJECT(*tag, MyDatabaseId, PapReleaseLockKey(), uint32(release_id), 0);
+}
+
+Oid
 PapCatalogOwner()
 {
 	Oid nsp = get_namespace_oid("pap", false);

@@ -8,6 +8,7 @@ extern "C" {
 #include "postgres.h"
 #include "fmgr.h"
 #include "executor/spi.h"
+#include "storage/lock.h"
 #include "utils/array.h"
 #include "utils/date.h"
 #include "datatype/timestamp.h"
@@ -19,6 +20,7 @@ extern int pap_max_cover_queries;
 extern int pap_max_cells;
 extern int pap_reference_workload;  // a pap::core::ReferenceKind
 extern int pap_publish_delay;       // milliseconds
+extern bool pap_allow_drop_ledger;  // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
@@ -53,6 +55,8 @@ struct PapUserSwitch {
 	Oid saved_user;
 	int saved_context;
 };
+// The owner of schema pap: the role that created the extension.
+Oid PapCatalogOwner();
 void PapBecomeCatalogOwner(PapUserSwitch *saved);
 void PapRestoreUser(const PapUserSwitch *saved);
 
@@ -128,11 +132,15 @@ struct PapRelease {
 	bool run_live;       // state = running and the running statement is still executing
 	double *synthetic;   // cell_count weights, when released
 	int64 private_rows;  // when released
-	int64 release_id;    // the second key of the run's advisory lock
+	int64 release_id;    // the object of the run's lock (PapRunLockTag)
 	pap::core::CatalogLayout layout;
 };
-// The first key of a run's advisory lock: the OID of pap.release_data (pap.run_in_progress uses the same).
+// The OID of pap.release_data: the class of a run's lock (pap.run_in_progress uses the same).
 uint32 PapReleaseLockKey();
+// The lock a run holds (session level, default lock method) from its charge to its end: the object
+// (pap.release_data, release id). No SQL-callable function takes or releases an object lock of a user table's
+// class, unlike an advisory lock, which any role can take (pg_advisory_lock) or drop (pg_advisory_unlock_all).
+void PapRunLockTag(LOCKTAG *tag, int64 release_id);
 
 // Loads a release (as the catalog owner; the caller's SPI connection must be open) into the memory context
 // current at the call, which is current again on return. Raises 42704 if absent.

@@ -15,6 +15,7 @@ int pap_max_cells = 1000000;
 int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
 int pap_reference_workload = 0;  // read by pap.run_release (src/pg/fmgr_run.cpp)
 int pap_publish_delay = 0;       // read by pap.run_release (src/pg/fmgr_run.cpp)
+bool pap_allow_drop_ledger = false;  // read by pap.on_drop_extension (src/pg/fmgr_events.cpp)
 
 // pap_release.reference_workload's values, in the order of pap::core::ReferenceKind.
 static const struct config_enum_entry reference_workload_options[] = {
@@ -62,6 +63,11 @@ _PG_init(void)
 	                         "by default.",
 	                         &pap_reference_workload, 0, reference_workload_options, PGC_SUSET, GUC_NOT_IN_SAMPLE,
 	                         NULL, NULL, NULL);
+	DefineCustomBoolVariable("pap_release.allow_drop_ledger",
+	                         "Lets DROP EXTENSION pap_release delete a ledger that holds privacy charges.",
+	                         "Off by default: the drop is refused while the ledger is not empty, because the budgets "
+	                         "spent would be forgotten. Dump the catalog first (pg_dump keeps it).",
+	                         &pap_allow_drop_ledger, false, PGC_SUSET, 0, NULL, NULL, NULL);
 	PapDefineModelCacheSettings();
 	MarkGUCPrefixReserved("pap_release");
 }
