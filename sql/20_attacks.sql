@@ -100,6 +100,15 @@ SELECT pap.define_release('rls_reader', 'hosp.patients', 'hosp.sample', 'thresho
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SET ROLE regress_dba;
 DROP POLICY old_only ON hosp.patients;
+-- ... and a policy that applies to the owner, who reads the table for every release, would run its code on
+-- every private row: a table with FORCE ROW LEVEL SECURITY cannot be private.
+-- (Even for a role the policies do not restrict: here the superuser.)
+ALTER TABLE hosp.patients FORCE ROW LEVEL SECURITY;
+RESET ROLE;
+SELECT pap.define_release('forced', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ROLE regress_dba;
+ALTER TABLE hosp.patients NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE hosp.patients DISABLE ROW LEVEL SECURITY;
 
 -- 2. Predicates read their own row only: a subquery (an exact private value), other tables, set-returning,

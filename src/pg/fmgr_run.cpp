@@ -341,6 +341,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// statement_timeout stops at the charge; an explicit cancel or termination still stops the run.
 		if (get_timeout_active(STATEMENT_TIMEOUT))
 			disable_timeout(STATEMENT_TIMEOUT, false);
+		if (pap_debug_fail_after_charge)
+			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
 		elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
 		     private_name);
 

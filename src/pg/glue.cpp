@@ -185,8 +185,8 @@ PapRequireReadable(Oid relid)
 		                errhint("Use a role that row-level security does not restrict on this table.")));
 }
 
-static Oid
-RelationOwner(Oid relid)
+Oid
+PapRelationOwner(Oid relid)
 {
 	HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tuple))
@@ -200,7 +200,7 @@ void
 PapBeginTableRead(Oid relid, PapTableRead *read)
 {
 	GetUserIdAndSecContext(&read->saved_user, &read->saved_context);
-	SetUserIdAndSecContext(RelationOwner(relid), read->saved_context | SECURITY_RESTRICTED_OPERATION);
+	SetUserIdAndSecContext(PapRelationOwner(relid), read->saved_context | SECURITY_RESTRICTED_OPERATION);
 	read->nest_level = NewGUCNestLevel();
 	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 	                         true, 0, false);

@@ -20,6 +20,7 @@ extern int pap_max_cover_queries;
 extern int pap_max_cells;
 extern int pap_reference_workload;  // a pap::core::ReferenceKind
 extern int pap_publish_delay;       // milliseconds
+extern bool pap_debug_fail_after_charge;  // test hook: run_release fails right after its charge
 extern bool pap_allow_drop_ledger;  // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
@@ -82,6 +83,8 @@ struct PapTableRead {
 	int nest_level;
 };
 void PapBeginTableRead(Oid relid, PapTableRead *read);
+// The owner of a relation; raises 42P01 if it no longer exists.
+Oid PapRelationOwner(Oid relid);
 void PapEndTableRead(const PapTableRead *read);
 
 // Raises unless predicate is a total, deterministic condition on one row of relid (predicate_check.cpp).

@@ -15,6 +15,7 @@ int pap_max_cells = 1000000;
 int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
 int pap_reference_workload = 0;  // read by pap.run_release (src/pg/fmgr_run.cpp)
 int pap_publish_delay = 0;       // read by pap.run_release (src/pg/fmgr_run.cpp)
+bool pap_debug_fail_after_charge = false;  // read by pap.run_release (src/pg/fmgr_run.cpp)
 bool pap_allow_drop_ledger = false;  // read by pap.on_drop_extension (src/pg/fmgr_events.cpp)
 
 // pap_release.reference_workload's values, in the order of pap::core::ReferenceKind.
@@ -48,6 +49,12 @@ _PG_init(void)
 	                        "other roles see the answers appear at a time fixed before the private table is read. "
 	                        "0 (the default) publishes at once.",
 	                        &pap_publish_delay, 0, 0, INT_MAX, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomBoolVariable("pap_release.debug_fail_after_charge",
+	                         "Test hook: makes pap.run_release fail right after its charge is committed.",
+	                         "Only for the ledger tests (test/ledger): no row of a private table can make a run fail "
+	                         "after its charge, so the tests of that path need a failure of their own.",
+	                         &pap_debug_fail_after_charge, false, PGC_SUSET, GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL, NULL,
+	                         NULL, NULL);
 	DefineCustomIntVariable("pap_release.debug_inject_error",
 	                        "Test hook: makes every call into the C++ core throw (1 std::runtime_error, "
 	                        "2 std::bad_alloc, 3 internal pap::core::Error, 4 a non-exception type); 0 (the default) "

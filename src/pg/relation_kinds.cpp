@@ -3,6 +3,7 @@
 #include "pg/relation_kinds.hpp"
 
 extern "C" {
+#include "utils/rls.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
@@ -71,6 +72,15 @@ PapRequirePrivateTable(Oid relid)
 		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("%s cannot be a private table", name),
 		                errdetail("It inherits from another table, whose scans read its rows too."),
 		                errhint("Set the budget on the root of the inheritance tree.")));
+	// A release reads the table as its owner (PapBeginTableRead). A policy that applies to the owner would run its
+	// code on every private row, where a failure would make a run's outcome depend on one row, and would hide rows
+	// from the release.
+	const Oid owner = PapRelationOwner(relid);
+	if (check_enable_rls(relid, owner, true) == RLS_ENABLED)
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("%s cannot be a private table", name),
+		                errdetail("Row-level security applies to its owner (FORCE ROW LEVEL SECURITY): a release reads "
+		                          "every row as the owner, and the policies would run on private rows."),
+		                errhint("ALTER TABLE %s NO FORCE ROW LEVEL SECURITY.", name)));
 	// A partition or child that got its budget before it was attached: its rows must not be released under both.
 	List *members = find_all_inheritors(relid, NoLock, NULL);
 	if (list_length(members) <= 1)
