@@ -170,8 +170,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[13] = Int64GetDatum(s.cutoff);
 	values[14] = BoolGetDatum(s.converges);
 	values[15] = Float8GetDatum(s.threshold);
-	values[16] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth sparse vector)"
-	                                                          : "pure (Lyu-Su-Li sparse vector)");
+	values[16] = CStringGetTextDatum(s.pmw_accounting);
 	values[17] = Float8Array2(s.epsilon_split);
 	values[18] = Float8Array2(s.noise_scales);
 	values[19] = Int32GetDatum(s.max_passes);
