@@ -94,8 +94,7 @@ HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, do
 	const long double rho = (long double)l2_squared * (long double)noise.variance.denominator /
 	                        (2.0L * (long double)noise.variance.numerator);
 	used.epsilon = epsilon;
-	// As for PMW (pmw_plan.cpp): both are valid bounds on the delta of this rho, which is within the budget.
-	used.delta = std::min(delta, ZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon));
+	used.delta = ReportedZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon, delta);
 	used.accounting = "zCDP (discrete Gaussian, tight conversion)";
 	return used;
 }

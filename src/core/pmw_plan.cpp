@@ -67,7 +67,13 @@ double
 LaplaceEpsilon(double sensitivity, const RationalScale &scale)
 {
 	const long double e = (long double)sensitivity * (long double)scale.denominator / (long double)scale.numerator;
-	return double(e * (1.0L + 1e-15L));
+	return double(e * (1.0L + (long double)kReportMargin));
+}
+
+double
+ReportedZcdpDelta(double rho, double epsilon, double delta)
+{
+	return std::min(delta, ZcdpDelta(rho, epsilon * (1.0 - kReportMargin)) * (1.0 + kReportMargin));
 }
 
 void
@@ -120,7 +126,7 @@ PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho
 	const double c = double(p.cutoff);
 	if (p.accounting == SparseVectorAccounting::Pure) {
 		used.epsilon = LaplaceEpsilon(1.0, p.threshold_noise) + LaplaceEpsilon(2.0 * c, p.compare_noise);
-		used.epsilon *= 1.0 + 1e-15;  // the sum's rounding
+		used.epsilon *= 1.0 + 1e-15;  // the sum's rounding (the terms carry kReportMargin)
 		used.accounting = "pure (Lyu-Su-Li sparse vector)";
 		if (rho_out)
 			*rho_out = 0;
@@ -128,10 +134,8 @@ PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho
 	}
 	const double eps0 = (LaplaceEpsilon(1.0, p.threshold_noise) + LaplaceEpsilon(2.0, p.compare_noise)) * (1.0 + 1e-15);
 	const double rho = c * eps0 * eps0 / 2.0 * (1.0 + 1e-15);
-	// ZcdpDelta is an upper bound at this rho; delta is one too (rho is at most the budget whose delta was
-	// checked), and the true delta grows with rho: the smaller of the two is valid.
 	used.epsilon = epsilon;
-	used.delta = std::min(delta, ZcdpDelta(rho, epsilon));
+	used.delta = ReportedZcdpDelta(rho, epsilon, delta);
 	used.accounting = "zCDP sparse vector (tight conversion)";
 	if (rho_out)
 		*rho_out = rho;

@@ -17,9 +17,20 @@ struct PrivacyUsed {
 	const char *accounting = "";
 };
 
-// sensitivity / b for the rational scale b = numerator / denominator, rounded up (long double, then a relative
-// 1e-15): the epsilon a discrete Laplace of that scale spends on a query of that sensitivity.
+// The ledger stores amounts as numeric with 15 significant digits (a relative error up to 5e-15 either way):
+// what a plan reports is rounded up by a relative 1e-13, so that the stored amount never falls below what the
+// noise spends. Far below the 1e-12 margin of the scales, so a reported epsilon stays within the request.
+constexpr double kReportMargin = 1e-13;
+
+// sensitivity / b for the rational scale b = numerator / denominator, rounded up (long double, then
+// kReportMargin): the epsilon a discrete Laplace of that scale spends on a query of that sensitivity.
 double LaplaceEpsilon(double sensitivity, const RationalScale &scale);
+
+// The delta reported for a rho-zCDP mechanism charged (epsilon, delta), rho within LargestZcdpRho(epsilon,
+// delta): ZcdpDelta at epsilon (1 - kReportMargin) (so it holds for any epsilon the ledger may store), rounded
+// up by kReportMargin; delta itself where that would exceed delta (delta is valid too: rho is within its
+// budget, and the true delta grows with rho).
+double ReportedZcdpDelta(double rho, double epsilon, double delta);
 
 struct PmwPlanInput {
 	std::int64_t private_rows = 0;  // n (public under replace-one neighbours)
