@@ -344,7 +344,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
 		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
 		    "\"predicted_error\": %.17g, \"public_only_error\": %.17g, \"prior\": \"%s\"}",
-		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "approximate" : "pure",
+		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "zcdp" : "pure",
 		    out.plan.cutoff, out.plan.threshold,
 		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
 		    out.plan.max_passes, out.updates, out.passes,
