@@ -307,7 +307,8 @@ ZcdpDelta(double rho, double epsilon)
 		else
 			hi = mid;
 	}
-	const long double log_delta = std::min(LogCorollary13Upper(lo, rho, epsilon), LogCorollary13Upper(hi, rho, epsilon));
+	const long double log_delta =
+	    std::min(LogCorollary13Upper(lo, rho, epsilon), LogCorollary13Upper(hi, rho, epsilon));
 	if (std::isnan(double(log_delta)))
 		throw Error(ErrorKind::Internal, "zCDP to approximate DP conversion produced NaN");
 	if (log_delta >= 0)

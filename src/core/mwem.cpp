@@ -250,14 +250,16 @@ MwemPrivacyUsed(const MwemParameters &p, double epsilon, double delta, double *r
 	const long double select = (long double)p.select_numerator / (long double)p.select_denominator;
 	const long double margin = 1.0L + 1e-15L;  // the long-double rounding of the few operations below
 	if (p.accounting == MwemAccounting::Pure) {
-		used.epsilon = double(T * (select * (1.0L + (long double)kReportMargin) +
-		                           (long double)LaplaceEpsilon(1.0, p.measure_scale)) * margin);
+		used.epsilon = double(
+		    T * (select * (1.0L + (long double)kReportMargin) + (long double)LaplaceEpsilon(1.0, p.measure_scale)) *
+		    margin);
 		used.accounting = "pure (basic composition)";
 		if (rho_out)
 			*rho_out = 0;
 		return used;
 	}
-	const long double variance = (long double)p.measure_variance.numerator / (long double)p.measure_variance.denominator;
+	const long double variance =
+	    (long double)p.measure_variance.numerator / (long double)p.measure_variance.denominator;
 	const double rho = double(T * (select * select / 8.0L + 1.0L / (2.0L * variance)) * margin);
 	used.epsilon = epsilon;
 	used.delta = ReportedZcdpDelta(rho, epsilon, delta);

@@ -64,8 +64,9 @@ HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
 		return *laplace;
 	}
 	// (epsilon, delta): the discrete Gaussian at rho-zCDP (CKS20 Theorem 14), rho the budget of the tight
-	// conversion (CKS20 Corollary 13). The discrete Laplace is also (epsilon, delta)-DP (it is epsilon-DP), so whichever has the smaller
-	// variance per draw is used: a choice from (l1, l2^2, epsilon, delta) only, never from the data.
+	// conversion (CKS20 Corollary 13). The discrete Laplace is also (epsilon, delta)-DP (it is epsilon-DP), so
+	// whichever has the smaller variance per draw is used: a choice from (l1, l2^2, epsilon, delta) only, never from
+	// the data.
 	const std::optional<HistogramNoise> gaussian = Feasible([&] {
 		HistogramNoise noise;
 		noise.gaussian = true;

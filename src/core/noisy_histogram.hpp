@@ -31,8 +31,7 @@ HistogramNoise HistogramNoiseFor(double l1, double l2_squared, double epsilon, d
 // What the noise spends on a vector of sensitivity (l1, l2^2) at the request (epsilon, delta): Laplace: epsilon
 // l1 / b, delta 0. Gaussian: rho = l2^2 / (2 sigma^2) of the exact variance (rounded up), reported as (epsilon,
 // min(delta, ZcdpDelta(rho, epsilon))).
-PrivacyUsed HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, double epsilon,
-                               double delta);
+PrivacyUsed HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, double epsilon, double delta);
 
 // The predicted max error (counts) over cover_size queries whose noise is about normal with the given variance:
 // the two-sided normal quantile for beta / cover_size (a union bound over the cover) times the standard deviation.

@@ -206,13 +206,13 @@ PlanPmw(const PmwPlanInput &in)
 		PureSplit(c, in.epsilon, e_thr, e_cmp);
 		Candidate chosen;
 		try {
-			chosen = Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in,
-			                  e0_count);
+			chosen =
+			    Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in, e0_count);
 			chosen.e_threshold = e_thr;
 			chosen.e_compare = e_cmp;
 			if (in.delta > 0.0) {
-				Candidate zcdp = Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta),
-				                          in, e0_count);
+				Candidate zcdp =
+				    Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta), in, e0_count);
 				if (zcdp.predicted_error < chosen.predicted_error)
 					chosen = zcdp;
 			}

@@ -88,10 +88,12 @@ TEST(PrivacyUsed, PmwAtExtremeInputs)
 			const PmwParameters &p = plan.parameters;
 			const double c = double(p.cutoff);
 			if (p.accounting == SparseVectorAccounting::Pure) {
-				EXPECT_LE(Ratio(1.0, p.threshold_noise) + Ratio(2.0 * c, p.compare_noise), (long double)plan.used.epsilon);
+				EXPECT_LE(Ratio(1.0, p.threshold_noise) + Ratio(2.0 * c, p.compare_noise),
+				          (long double)plan.used.epsilon);
 				// The split itself never sums to more than epsilon (exactly: long double holds the sum of two
 				// doubles within a factor 2^11 of each other, and e_thr >= epsilon / 3500 here).
-				EXPECT_LE((long double)plan.epsilon_threshold + (long double)plan.epsilon_compare, (long double)epsilon);
+				EXPECT_LE((long double)plan.epsilon_threshold + (long double)plan.epsilon_compare,
+				          (long double)epsilon);
 			} else {
 				zcdp++;
 				const long double eps0 = Ratio(1.0, p.threshold_noise) + Ratio(2.0, p.compare_noise);
