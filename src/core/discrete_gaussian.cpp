@@ -208,18 +208,74 @@ ZcdpToApproxEpsilon(double rho, double delta)
 	return RoundUp(rho + 2 * std::sqrt(rho * std::log(1 / delta)));
 }
 
+namespace {
+
+// ln of the CKS20 Corollary 13 bound at one alpha > 1: (alpha-1)(alpha rho - eps) + alpha ln(1 - 1/alpha) -
+// ln(alpha - 1), in long double (64-bit significand), plus a margin of 1e-15 times the sum of the terms'
+// magnitudes. Each term and the sum carry a few long-double ulps (~5e-20 relative to the largest term) of
+// rounding, so the margin, 10^4 times that, makes the result an upper bound of the exact value at this alpha.
+long double
+LogCorollary13Upper(double alpha, double rho, double epsilon)
+{
+	const long double a = alpha, a1 = a - 1.0L;
+	const long double t1 = a1 * a * rho, t2 = a1 * epsilon;
+	const long double t3 = a * log1pl(-1.0L / a), t4 = logl(a1);
+	return t1 - t2 + t3 - t4 + 1e-15L * (fabsl(t1) + fabsl(t2) + fabsl(t3) + fabsl(t4));
+}
+
+// The last (epsilon, delta) -> rho of LargestZcdpRho: planners ask for the same budget once per candidate.
+struct RhoCache {
+	double epsilon = -1, delta = -1, rho = 0;
+};
+thread_local RhoCache rho_cache;
+
+}  // namespace
+
 double
-LargestZcdpRho(double epsilon, double delta)
+SimpleZcdpRho(double epsilon, double delta)
 {
 	// rho + 2 sqrt(rho L) = epsilon, L = ln(1/delta): sqrt(rho) = sqrt(L + epsilon) - sqrt(L), written as
 	// epsilon / (sqrt(L + epsilon) + sqrt(L)) to avoid cancellation for large L; then shrunk until the
-	// conversion the accounting uses (which rounds up) agrees.
+	// conversion (which rounds up) agrees.
 	const double L = std::log(1.0 / delta);
 	const double root = epsilon / (std::sqrt(L + epsilon) + std::sqrt(L));
 	double rho = root * root;
 	while (ZcdpToApproxEpsilon(rho, delta) > epsilon)
 		rho *= 1.0 - 1e-12;
 	return rho;
+}
+
+double
+LargestZcdpRho(double epsilon, double delta)
+{
+	if (!(std::isfinite(epsilon) && epsilon > 0))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be finite and positive");
+	if (!(delta > 0 && delta < 1))
+		throw Error(ErrorKind::InvalidParameter, "delta must be in (0, 1)");
+	if (rho_cache.epsilon == epsilon && rho_cache.delta == delta)
+		return rho_cache.rho;
+	// Every rho returned passed the check ZcdpDelta(rho, epsilon) <= delta, and ZcdpDelta only overstates: the
+	// bisection below affects how tight the result is, never whether it is valid. The simple bound's rho is
+	// valid (the tight conversion is never larger) and starts the search.
+	const auto fits = [&](double rho) { return ZcdpDelta(rho, epsilon) <= delta; };
+	double lo = SimpleZcdpRho(epsilon, delta);
+	for (int i = 0; i < 64 && !fits(lo); i++)
+		lo /= 2;
+	if (!fits(lo))
+		throw Error(ErrorKind::Internal, "no zCDP budget fits the requested epsilon and delta");
+	double hi = lo * 2;
+	for (int i = 0; i < 64 && fits(hi); i++) {
+		lo = hi;
+		hi *= 2;
+	}
+	while (hi - lo > 1e-13 * lo) {
+		const double mid = lo + (hi - lo) / 2;
+		if (mid <= lo || mid >= hi)
+			break;
+		(fits(mid) ? lo : hi) = mid;
+	}
+	rho_cache = {epsilon, delta, lo};
+	return lo;
 }
 
 double
@@ -233,14 +289,15 @@ ZcdpDelta(double rho, double epsilon)
 		return 0;
 	if (std::isinf(rho))
 		return 1;
-	// delta(alpha) = exp((alpha-1)(alpha rho - eps) + alpha ln(1 - 1/alpha)) / (alpha-1) is convex-ish with one
-	// minimum where (2 alpha - 1) rho - eps + ln(1 - 1/alpha) = 0, which lies below (eps + 1)/(2 rho) + 2.
-	// Bisect on the sign of that derivative; alpha >= 1.01 keeps ln1p(-1/alpha) tame (only matters when
-	// eps <~ rho, where delta is large anyway). Any alpha > 1 is a valid bound.
-	double lo = 1.01;
+	// ln delta(alpha) = (alpha-1)(alpha rho - eps) + alpha ln(1 - 1/alpha) - ln(alpha - 1) is strictly convex
+	// (second derivative 2 rho + 1 / (alpha (alpha-1))) with derivative (2 alpha - 1) rho - eps + ln(1 - 1/alpha),
+	// which is positive at (eps + 1)/(2 rho) + 2 (the logarithm is above -ln 2 there). Bisect on its sign, to a
+	// relative 1e-12 in alpha (delta is flat at the minimum). Any alpha > 1 gives a valid bound, so the search
+	// only decides how tight the result is; the bound itself is evaluated with a safe margin.
+	double lo = 1.0 + 1e-9;
 	double hi = std::min((epsilon + 1) / (2 * rho) + 2, 1e300);
 	hi = std::max(hi, lo);
-	for (int i = 0; i < 2000; ++i) {
+	for (int i = 0; i < 2000 && hi - lo > 1e-12 * lo; ++i) {
 		const double mid = lo + (hi - lo) / 2;
 		if (mid == lo || mid == hi)
 			break;
@@ -250,13 +307,16 @@ ZcdpDelta(double rho, double epsilon)
 		else
 			hi = mid;
 	}
-	const auto bound = [&](double alpha) {
-		return std::exp((alpha - 1) * (alpha * rho - epsilon) + alpha * std::log1p(-1 / alpha)) / (alpha - 1);
-	};
-	const double delta = std::min(bound(lo), bound(hi));
-	if (std::isnan(delta))
+	const long double log_delta =
+	    std::min(LogCorollary13Upper(lo, rho, epsilon), LogCorollary13Upper(hi, rho, epsilon));
+	if (std::isnan(double(log_delta)))
 		throw Error(ErrorKind::Internal, "zCDP to approximate DP conversion produced NaN");
-	return std::min(1.0, RoundUp(delta));
+	if (log_delta >= 0)
+		return 1;
+	// expl's error (an ulp or two) and the conversion to double (half an ulp) are covered by RoundUp; a bound
+	// below the doubles' range is reported as the smallest positive double, never as 0.
+	const double delta = RoundUp(double(expl(log_delta)));
+	return std::min(1.0, std::max(delta, std::numeric_limits<double>::denorm_min()));
 }
 
 }  // namespace pap::core

@@ -41,14 +41,22 @@ double DiscreteGaussianRho(double sensitivity, double sigma2);
 // epsilon such that rho-zCDP implies (epsilon, delta)-DP by the simple bound rho + 2 sqrt(rho ln(1/delta))
 // (Bun & Steinke 2016, Proposition 1.3). delta in (0, 1].
 double ZcdpToApproxEpsilon(double rho, double delta);
-// The largest rho whose ZcdpToApproxEpsilon(rho, delta) <= epsilon (the zCDP budget of an (epsilon, delta)
-// charge). epsilon > 0, delta in (0, 1).
+// The largest rho whose ZcdpToApproxEpsilon(rho, delta) <= epsilon: the simple bound's zCDP budget, kept as the
+// starting point of LargestZcdpRho and for comparisons. epsilon > 0, delta in (0, 1).
+double SimpleZcdpRho(double epsilon, double delta);
+// The zCDP budget of an (epsilon, delta) charge under the tight conversion: a rho with ZcdpDelta(rho, epsilon) <=
+// delta (checked on the value returned, so it is valid however the search went), within a relative 1e-13 of the
+// largest such rho; at least SimpleZcdpRho. Error(InvalidParameter) unless epsilon is finite and > 0 and delta in
+// (0, 1). The last answer is cached per thread (the planners ask for the same budget once per candidate).
 double LargestZcdpRho(double epsilon, double delta);
 
 // delta such that rho-zCDP implies (epsilon, delta)-DP by the tight conversion of CKS20 Corollary 13 (as in
 // Steinke's cdp2adp.py cdp_delta and OpenDP): inf over alpha > 1 of
-// exp((alpha-1)(alpha rho - epsilon)) / (alpha-1) * (1 - 1/alpha)^alpha, capped at 1. Every alpha gives a valid
-// bound, so an imprecise search only overstates delta; the result is also rounded up by a relative 1e-12.
+// exp((alpha-1)(alpha rho - epsilon)) / (alpha-1) * (1 - 1/alpha)^alpha, capped at 1. Never below the exact
+// infimum: every alpha gives a valid bound, so an imprecise search over alpha only overstates delta; the bound at
+// the alpha found is evaluated in long double with a margin above its rounding error, then rounded up by a
+// relative 1e-12 (docs/mechanisms.md, "Converting zCDP"). A positive bound below the doubles' range is returned as
+// the smallest positive double, never 0; 0 only for rho = 0 or epsilon infinite.
 double ZcdpDelta(double rho, double epsilon);
 
 }  // namespace pap::core

@@ -231,10 +231,12 @@ PlanHierarchical(const PmwPlanInput &input, const std::vector<std::int32_t> &rad
 		if (node_sets == 0) {
 			// A single cell: it holds all n rows, no noise is drawn.
 			plan.predicted_error = 0;
+			plan.used.accounting = "none (a single cell: nothing private is released)";
 			return plan;
 		}
 		try {
 			plan.noise = HistogramNoiseFor(2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta);
+			plan.used = HistogramNoiseUsed(plan.noise, 2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta);
 		} catch (const Error &e) {
 			if (e.kind() != ErrorKind::LimitExceeded)
 				throw;

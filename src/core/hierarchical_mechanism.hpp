@@ -20,6 +20,7 @@ struct HierarchicalPlan {
 	std::vector<int> levels;     // per axis: tree levels below the root
 	HistogramNoise noise;        // per node; sensitivity from the number of (level, level) node sets a row is in
 	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
+	PrivacyUsed used;            // HistogramNoiseUsed for the node sets' sensitivity; nothing for a single cell
 };
 // radices: the dense grid's bins per axis (1 or 2 axes; Error(InvalidParameter) otherwise). The branching is the
 // one in [2, kMaxBranching] that minimises the predicted error (public: from the radices, epsilon, delta, beta and

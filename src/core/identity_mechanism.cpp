@@ -15,6 +15,7 @@ PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells)
 		throw Error(ErrorKind::Internal, "a cover query spans more cells than the domain has");
 	IdentityPlan plan;
 	plan.noise = HistogramNoiseFor(2.0, 2.0, input.epsilon, input.delta);
+	plan.used = HistogramNoiseUsed(plan.noise, 2.0, 2.0, input.epsilon, input.delta);
 	// Before the non-negativity step, consistency is the least-squares fit with the known total: every cell moves
 	// by the same amount, and a query over k of N cells gets variance k (N - k) / N times one cell's. The worst
 	// query with at most max_query_cells cells has k = min(max_query_cells, floor(N / 2)). The clipping to >= 0 is

@@ -17,6 +17,7 @@ namespace pap::core {
 struct IdentityPlan {
 	HistogramNoise noise;
 	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
+	PrivacyUsed used;            // HistogramNoiseUsed for l1 = l2^2 = 2
 };
 // max_query_cells: the most cells any cover query spans (public: a property of the cover and the domain).
 // Errors as ValidatePlanInput; Error(Internal) for max_query_cells > input.cells.

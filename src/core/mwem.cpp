@@ -242,6 +242,33 @@ MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta
 	return p;
 }
 
+PrivacyUsed
+MwemPrivacyUsed(const MwemParameters &p, double epsilon, double delta, double *rho_out)
+{
+	PrivacyUsed used;
+	const long double T = p.rounds;
+	const long double select = (long double)p.select_numerator / (long double)p.select_denominator;
+	const long double margin = 1.0L + 1e-15L;  // the long-double rounding of the few operations below
+	if (p.accounting == MwemAccounting::Pure) {
+		used.epsilon = double(
+		    T * (select * (1.0L + (long double)kReportMargin) + (long double)LaplaceEpsilon(1.0, p.measure_scale)) *
+		    margin);
+		used.accounting = "pure (basic composition)";
+		if (rho_out)
+			*rho_out = 0;
+		return used;
+	}
+	const long double variance =
+	    (long double)p.measure_variance.numerator / (long double)p.measure_variance.denominator;
+	const double rho = double(T * (select * select / 8.0L + 1.0L / (2.0L * variance)) * margin);
+	used.epsilon = epsilon;
+	used.delta = ReportedZcdpDelta(rho, epsilon, delta);
+	used.accounting = "zCDP (tight conversion)";
+	if (rho_out)
+		*rho_out = rho;
+	return used;
+}
+
 double
 MwemPredictedError(const MwemParameters &p, const PmwPlanInput &in, double kl)
 {
@@ -299,11 +326,7 @@ PlanMwem(const PmwPlanInput &in)
 	best.prior_error = planned_e0;
 	best.unshifted_error =
 	    std::min(best.predicted_error, MwemPredictedError(best.parameters, in, kl_for(prior_error)));
-	if (best.parameters.accounting == MwemAccounting::Zcdp) {
-		const double T = double(best.parameters.rounds);
-		const double e = double(best.parameters.select_numerator) / double(best.parameters.select_denominator);
-		best.rho = T * (e * e / 8.0 + 1.0 / (2.0 * best.parameters.measure_variance.value()));
-	}
+	best.used = MwemPrivacyUsed(best.parameters, in.epsilon, in.delta, &best.rho);
 	return best;
 }
 

@@ -7,7 +7,7 @@
 //     discrete Laplace measurement; basic composition over the rounds: epsilon-DP.
 //   Zcdp: exponential-mechanism selection (rho = select_epsilon^2 / 8, bounded range: Cesar & Rogers
 //     2021) and a discrete Gaussian measurement (rho = 1 / (2 variance)); the rounds' rho add up and the total is
-//     converted to (epsilon, delta) (ZcdpToApproxEpsilon).
+//     converted to (epsilon, delta) by the tight conversion (LargestZcdpRho, ZcdpDelta).
 // Scores are |truth_q - round(n a_q)| (a_q the synthetic answer): integers of sensitivity 1 under replace-one, so
 // the selection coins are exact Bernoulli(exp(-x)) draws with rational x (SampleBernoulliExp).
 #pragma once
@@ -76,18 +76,23 @@ struct MwemPlan {
 	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n (what T minimises)
 	double prior_error = 0;      // the prior's max error the rounds are planned for (e0), fraction
 	double unshifted_error = 0;  // the prediction at the chosen T if the public prior is as good as PlanPmw assumes
-	double rho = 0;              // Zcdp: the total rho spent (0 for Pure)
+	double rho = 0;              // Zcdp: the total rho spent, rounded up (0 for Pure)
+	PrivacyUsed used;            // MwemPrivacyUsed of the parameters
 };
 // Chooses the accounting and the rounds from public information only (the input's sizes, epsilon, delta, the prior
 // kind) by the lowest predicted error over T = 1 .. min(cover_size, kMwemMaxRounds); validates with ValidatePlanInput
 // (same Error(InvalidParameter) / Error(DataException)), whose prior-error model it shares. Deterministic.
 MwemPlan PlanMwem(const PmwPlanInput &input);
 
-// The parameters for T rounds at (epsilon, delta) (delta only for Zcdp, where rho is the largest with
-// ZcdpToApproxEpsilon(rho, delta) <= epsilon): each round gets 1/T of the budget, half to the selection and half to
+// The parameters for T rounds at (epsilon, delta) (delta only for Zcdp, where rho is LargestZcdpRho(epsilon,
+// delta), the tight conversion's budget): each round gets 1/T of the budget, half to the selection and half to
 // the measurement; the selection epsilon is rounded down to a rational with a 30-bit numerator, the noise up
 // (ScaleAtLeast / VarianceAtLeast). Error(LimitExceeded) when the noise cannot be sampled exactly.
 MwemParameters MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta);
+// What the parameters spend, from the exact rationals: Pure: T (select + 1 / measure_scale), delta 0. Zcdp:
+// rho = T (select^2 / 8 + 1 / (2 variance)), reported as (epsilon, min(delta, ZcdpDelta(rho, epsilon))). Both
+// rounded up; rho is set to the zCDP total (0 for Pure) when not null.
+PrivacyUsed MwemPrivacyUsed(const MwemParameters &parameters, double epsilon, double delta, double *rho = nullptr);
 // The predicted max error over the cover, fraction of n (docs/mechanisms.md, "MWEM"): 2 sqrt(kl / T) +
 // (selection slack + measurement quantile) / n, capped at 1.
 double MwemPredictedError(const MwemParameters &parameters, const PmwPlanInput &input, double kl);

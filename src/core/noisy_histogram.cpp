@@ -63,9 +63,10 @@ HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
 			            "Use a larger epsilon.");
 		return *laplace;
 	}
-	// (epsilon, delta): the discrete Gaussian at rho-zCDP (CKS20 Theorem 14), rho the largest the simple conversion
-	// allows. The discrete Laplace is also (epsilon, delta)-DP (it is epsilon-DP), so whichever has the smaller
-	// variance per draw is used: a choice from (l1, l2^2, epsilon, delta) only, never from the data.
+	// (epsilon, delta): the discrete Gaussian at rho-zCDP (CKS20 Theorem 14), rho the budget of the tight
+	// conversion (CKS20 Corollary 13). The discrete Laplace is also (epsilon, delta)-DP (it is epsilon-DP), so
+	// whichever has the smaller variance per draw is used: a choice from (l1, l2^2, epsilon, delta) only, never from
+	// the data.
 	const std::optional<HistogramNoise> gaussian = Feasible([&] {
 		HistogramNoise noise;
 		noise.gaussian = true;
@@ -80,6 +81,23 @@ HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
 	if (!gaussian)
 		return *laplace;
 	return gaussian->Variance() < laplace->Variance() ? *gaussian : *laplace;
+}
+
+PrivacyUsed
+HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, double epsilon, double delta)
+{
+	PrivacyUsed used;
+	if (!noise.gaussian) {
+		used.epsilon = LaplaceEpsilon(l1, noise.laplace);
+		used.accounting = "pure (discrete Laplace)";
+		return used;
+	}
+	const long double rho = (long double)l2_squared * (long double)noise.variance.denominator /
+	                        (2.0L * (long double)noise.variance.numerator);
+	used.epsilon = epsilon;
+	used.delta = ReportedZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon, delta);
+	used.accounting = "zCDP (discrete Gaussian, tight conversion)";
+	return used;
 }
 
 double

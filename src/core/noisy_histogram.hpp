@@ -1,9 +1,9 @@
 // What the data-independent mechanisms (identity, hierarchical) share: exact integer noise on a vector of counts
 // whose sensitivity under replace-one is known, and the consistency post-processing of a noisy histogram.
 //   delta = 0: discrete Laplace with scale l1 / epsilon (epsilon-DP).
-//   delta > 0: discrete Gaussian with variance l2^2 / (2 rho), rho the largest zCDP parameter whose conversion
-//     (ZcdpToApproxEpsilon) stays within (epsilon, delta); or the discrete Laplace above when its variance is
-//     smaller (it is epsilon-DP, hence (epsilon, delta)-DP): a choice from public numbers only.
+//   delta > 0: discrete Gaussian with variance l2^2 / (2 rho), rho the zCDP budget of (epsilon, delta) under the
+//     tight conversion (LargestZcdpRho); or the discrete Laplace above when its variance is smaller (it is
+//     epsilon-DP, hence (epsilon, delta)-DP, and spends no delta): a choice from public numbers only.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +27,11 @@ struct HistogramNoise {
 // Error(InvalidParameter) for epsilon/delta as ValidatePrivacyParameters; Error(Internal) for l1 or l2_squared
 // not > 0; Error(LimitExceeded) when no noise that fits can be sampled exactly (epsilon far too small).
 HistogramNoise HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta);
+
+// What the noise spends on a vector of sensitivity (l1, l2^2) at the request (epsilon, delta): Laplace: epsilon
+// l1 / b, delta 0. Gaussian: rho = l2^2 / (2 sigma^2) of the exact variance (rounded up), reported as (epsilon,
+// min(delta, ZcdpDelta(rho, epsilon))).
+PrivacyUsed HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, double epsilon, double delta);
 
 // The predicted max error (counts) over cover_size queries whose noise is about normal with the given variance:
 // the two-sided normal quantile for beta / cover_size (a union bound over the cover) times the standard deviation.

@@ -14,11 +14,13 @@
 
 namespace pap::core {
 
-// How the sparse vector is accounted:
+// How the sparse vector is accounted (docs/mechanisms.md, "Accounting the sparse vector"):
 // Pure: Lyu, Su & Li 2017, Alg. 1 (threshold noise drawn once, comparison noise scaled by 2c); epsilon-DP.
-// Approximate: Dwork & Roth 2014, Sparse (Alg. 2, Thm 3.25): threshold noise redrawn after every update,
-//   scales from advanced composition; (epsilon, delta)-DP.
-enum class SparseVectorAccounting { Pure, Approximate };
+// Zcdp: c AboveThreshold instances (Dwork & Roth 2014, Sparse: the threshold noise redrawn after every update),
+//   each eps0-DP hence eps0^2/2-zCDP; c eps0^2/2 in all, converted to (epsilon, delta) by the tight conversion
+//   (CKS20 Corollary 13). Dwork & Roth's advanced-composition bound is valid only for epsilon <= 4 ln(1/delta),
+//   and there it needs more noise than this one, so it is not offered.
+enum class SparseVectorAccounting { Pure, Zcdp };
 
 struct PmwParameters {
 	SparseVectorAccounting accounting = SparseVectorAccounting::Pure;
@@ -31,7 +33,7 @@ struct PmwParameters {
 	int max_passes = 1;         // passes over all queries; stops earlier after a final-threshold pass without update
 	RationalScale threshold_noise{1, 1};  // scale of the noise on the threshold
 	RationalScale compare_noise{1, 1};    // scale of the noise on each comparison
-	bool resample_threshold = false;      // true for Approximate (Dwork & Roth's Sparse)
+	bool resample_threshold = false;      // true for Zcdp (Dwork & Roth's Sparse)
 };
 
 struct PmwResult {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/discrete_gaussian.hpp"
 #include "core/errors.hpp"
 #include "core/interval_cover.hpp"
 
@@ -62,6 +63,34 @@ Evaluate(PmwParameters p, const PmwPlanInput &in, double e0_count)
 
 }  // namespace
 
+double
+LaplaceEpsilon(double sensitivity, const RationalScale &scale)
+{
+	const long double e = (long double)sensitivity * (long double)scale.denominator / (long double)scale.numerator;
+	return double(e * (1.0L + (long double)kReportMargin));
+}
+
+double
+ReportedZcdpDelta(double rho, double epsilon, double delta)
+{
+	return std::min(delta, ZcdpDelta(rho, epsilon * (1.0 - kReportMargin)) * (1.0 + kReportMargin));
+}
+
+void
+PureSplit(std::int64_t cutoff, double epsilon, double &e_thr, double &e_cmp)
+{
+	e_thr = epsilon / (1.0 + std::pow(2.0 * double(cutoff), 2.0 / 3.0));
+	e_cmp = epsilon - e_thr;
+	// The exact sum of the two doubles (Knuth's TwoSum: s + err) must not exceed epsilon.
+	for (;;) {
+		const double s = e_thr + e_cmp, bb = s - e_thr;
+		const double err = (e_thr - (s - bb)) + (e_cmp - bb);
+		if (s < epsilon || (s == epsilon && err <= 0.0))
+			return;
+		e_cmp = std::nextafter(e_cmp, 0.0);
+	}
+}
+
 PmwParameters
 PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr, double e_cmp, double epsilon,
             double delta)
@@ -79,14 +108,38 @@ PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr
 		p.compare_noise = ScaleAtLeast(2.0 * c / e_cmp);
 		p.resample_threshold = false;
 	} else {
-		// Dwork & Roth 2014, Sparse (Alg. 2, Thm 3.25): sigma = sqrt(32 c ln(1/delta)) / epsilon, threshold
-		// Lap(sigma) redrawn after every update, comparisons Lap(2 sigma).
-		const double sigma = std::sqrt(32.0 * c * std::log(1.0 / delta)) / epsilon;
-		p.threshold_noise = ScaleAtLeast(sigma);
-		p.compare_noise = ScaleAtLeast(2.0 * sigma);
+		// c AboveThreshold instances (Dwork & Roth's Sparse: threshold Lap(2/eps0) redrawn after every update,
+		// comparisons Lap(4/eps0)), each eps0-DP, so eps0^2/2-zCDP (Bun & Steinke 2016, Prop. 1.4); c of them
+		// compose to c eps0^2 / 2 = rho, the zCDP budget of (epsilon, delta) under the tight conversion.
+		const double eps0 = std::sqrt(2.0 * LargestZcdpRho(epsilon, delta) / c);
+		p.threshold_noise = ScaleAtLeast(2.0 / eps0);
+		p.compare_noise = ScaleAtLeast(4.0 / eps0);
 		p.resample_threshold = true;
 	}
 	return p;
+}
+
+PrivacyUsed
+PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho_out)
+{
+	PrivacyUsed used;
+	const double c = double(p.cutoff);
+	if (p.accounting == SparseVectorAccounting::Pure) {
+		used.epsilon = LaplaceEpsilon(1.0, p.threshold_noise) + LaplaceEpsilon(2.0 * c, p.compare_noise);
+		used.epsilon *= 1.0 + 1e-15;  // the sum's rounding (the terms carry kReportMargin)
+		used.accounting = "pure (Lyu-Su-Li sparse vector)";
+		if (rho_out)
+			*rho_out = 0;
+		return used;
+	}
+	const double eps0 = (LaplaceEpsilon(1.0, p.threshold_noise) + LaplaceEpsilon(2.0, p.compare_noise)) * (1.0 + 1e-15);
+	const double rho = c * eps0 * eps0 / 2.0 * (1.0 + 1e-15);
+	used.epsilon = epsilon;
+	used.delta = ReportedZcdpDelta(rho, epsilon, delta);
+	used.accounting = "zCDP sparse vector (tight conversion)";
+	if (rho_out)
+		*rho_out = rho;
+	return used;
 }
 
 double
@@ -144,24 +197,24 @@ PlanPmw(const PmwPlanInput &in)
 
 	// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
 	// cut-off whose updates fit. Every cut-off on the grid is tried, with pure accounting and, when delta > 0,
-	// approximate accounting; the lowest prediction wins (the smaller cut-off on ties).
+	// zCDP accounting; the lowest prediction wins (the smaller cut-off on ties, pure accounting on ties).
 	Candidate best;
 	const std::int64_t max_cutoff = std::int64_t(std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5));
 	for (std::int64_t c = 1; c <= max_cutoff; c = std::max(c + 1, std::int64_t(double(c) * 1.02))) {
 		// Lyu et al.'s optimal split for Alg. 1: e_thr : e_cmp = 1 : (2c)^(2/3).
-		const double e_thr = in.epsilon / (1.0 + std::pow(2.0 * double(c), 2.0 / 3.0));
-		const double e_cmp = in.epsilon - e_thr;
+		double e_thr, e_cmp;
+		PureSplit(c, in.epsilon, e_thr, e_cmp);
 		Candidate chosen;
 		try {
-			chosen = Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in,
-			                  e0_count);
+			chosen =
+			    Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in, e0_count);
 			chosen.e_threshold = e_thr;
 			chosen.e_compare = e_cmp;
 			if (in.delta > 0.0) {
-				Candidate approx = Evaluate(
-				    PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, in.epsilon, in.delta), in, e0_count);
-				if (approx.predicted_error < chosen.predicted_error)
-					chosen = approx;
+				Candidate zcdp =
+				    Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta), in, e0_count);
+				if (zcdp.predicted_error < chosen.predicted_error)
+					chosen = zcdp;
 			}
 		} catch (const Error &e) {
 			// Noise this large cannot be sampled exactly; larger cut-offs only need more. Refuse only when
@@ -178,6 +231,7 @@ PlanPmw(const PmwPlanInput &in)
 	plan.epsilon_compare = best.e_compare;
 	plan.predicted_error = best.predicted_error;
 	plan.converges = best.converges;
+	plan.used = PmwPrivacyUsed(plan.parameters, in.epsilon, in.delta, &plan.rho);
 
 	const double lnN = std::log(std::max<double>(2.0, double(in.cells)));
 	const double lnK = std::log(std::max<double>(1.0, double(in.cover_size)));

@@ -9,6 +9,29 @@
 
 namespace pap::core {
 
+// What a plan's noise actually spends, from the exact rational scales the samplers draw with, rounded up: never
+// more than the request (epsilon, delta), and delta 0 for a pure mechanism. accounting names the analysis (a
+// static string: "pure (Lyu-Su-Li sparse vector)", "zCDP sparse vector (tight conversion)", ...).
+struct PrivacyUsed {
+	double epsilon = 0, delta = 0;
+	const char *accounting = "";
+};
+
+// The ledger stores amounts as numeric with 15 significant digits (a relative error up to 5e-15 either way):
+// what a plan reports is rounded up by a relative 1e-13, so that the stored amount never falls below what the
+// noise spends. Far below the 1e-12 margin of the scales, so a reported epsilon stays within the request.
+constexpr double kReportMargin = 1e-13;
+
+// sensitivity / b for the rational scale b = numerator / denominator, rounded up (long double, then
+// kReportMargin): the epsilon a discrete Laplace of that scale spends on a query of that sensitivity.
+double LaplaceEpsilon(double sensitivity, const RationalScale &scale);
+
+// The delta reported for a rho-zCDP mechanism charged (epsilon, delta), rho within LargestZcdpRho(epsilon,
+// delta): ZcdpDelta at epsilon (1 - kReportMargin) (so it holds for any epsilon the ledger may store), rounded
+// up by kReportMargin; delta itself where that would exceed delta (delta is valid too: rho is within its
+// budget, and the true delta grows with rho).
+double ReportedZcdpDelta(double rho, double epsilon, double delta);
+
 struct PmwPlanInput {
 	std::int64_t private_rows = 0;  // n (public under replace-one neighbours)
 	std::int64_t public_rows = 0;   // m, rows of the public table (NULLs included)
@@ -24,7 +47,9 @@ struct PmwPlanInput {
 
 struct PmwPlan {
 	PmwParameters parameters;
-	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting)
+	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting; 0 for zCDP)
+	double rho = 0;                // zCDP: c eps0^2 / 2 of the scales drawn (0 for pure)
+	PrivacyUsed used;              // PmwPrivacyUsed of the parameters
 	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. about 1-beta
 	double public_only_error = 0;  // expected max error of the public table alone on the cover, fraction
 	double prior_error = 0;        // the error the planner assumes for MW's starting point, fraction
@@ -57,10 +82,20 @@ constexpr double kPriorErrorAllowance = 0.5;
 // Validates the input (ValidatePlanInput) and returns the plan.
 PmwPlan PlanPmw(const PmwPlanInput &input);
 
-// Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare = epsilon. Approximate:
-// Dwork & Roth's Sparse at (epsilon, delta), the split is theirs.
+// Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare <= epsilon (PureSplit).
+// Zcdp: every AboveThreshold instance at eps0 = sqrt(2 rho / c), rho = LargestZcdpRho(epsilon, delta), split
+// evenly (Dwork & Roth's Lap(2/eps0) threshold, Lap(4/eps0) comparisons); e_threshold and e_compare are ignored.
 PmwParameters PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_threshold,
                           double e_compare, double epsilon, double delta);
+
+// Lyu et al.'s split of epsilon for cut-off c, e_threshold : e_compare = 1 : (2c)^(2/3), with e_compare lowered
+// by an ulp where the double sum would exceed epsilon: e_threshold + e_compare <= epsilon exactly.
+void PureSplit(std::int64_t cutoff, double epsilon, double &e_threshold, double &e_compare);
+
+// What parameters from PmwNoiseFor spend: Pure: epsilon 1/b_thr + 2c/b_cmp (delta 0). Zcdp: rho = c eps0^2 / 2
+// with eps0 = 1/b_thr + 2/b_cmp, reported as (epsilon, min(delta, ZcdpDelta(rho, epsilon))). rho is set to it (0
+// for Pure) when not null.
+PrivacyUsed PmwPrivacyUsed(const PmwParameters &parameters, double epsilon, double delta, double *rho = nullptr);
 
 // The threshold (counts) that a query whose synthetic answer is exact crosses with probability at most beta
 // over all comparisons: the (1-beta) quantile of the comparison and threshold noise (docs/mechanisms.md).

@@ -173,7 +173,8 @@ Summarise(const PlanRequest &r, const MechanismPlans &plans)
 	s.book_cutoff = plan.book_cutoff;
 	s.cutoff = plan.parameters.cutoff;
 	s.threshold = plan.parameters.threshold;
-	s.approximate_accounting = plan.parameters.accounting == SparseVectorAccounting::Approximate;
+	s.approximate_accounting = plan.parameters.accounting != SparseVectorAccounting::Pure;
+	s.pmw_accounting = plan.used.accounting;
 	s.epsilon_split[0] = plan.epsilon_threshold;
 	s.epsilon_split[1] = plan.epsilon_compare;
 	s.noise_scales[0] = plan.parameters.threshold_noise.value();
@@ -208,6 +209,16 @@ Summarise(const PlanRequest &r, const MechanismPlans &plans)
 		s.chosen = requested;
 	}
 	s.predicted_error = s.predictions[std::size_t(s.chosen)].predicted_error;
+	PrivacyUsed used;
+	switch (s.chosen) {
+	case MechanismChoice::Pmw: used = plan.used; break;
+	case MechanismChoice::Mwem: used = plans.mwem.used; break;
+	case MechanismChoice::Identity: used = plans.identity.used; break;
+	default: used = plans.hierarchical->used; break;  // chosen only when it applies
+	}
+	s.epsilon_used = used.epsilon;
+	s.delta_used = used.delta;
+	s.accounting = used.accounting;
 	return s;
 }
 

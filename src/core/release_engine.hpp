@@ -129,7 +129,8 @@ struct PlanSummary {
 	double book_private_rows, book_public_rows, book_cutoff;
 	std::int64_t cutoff;
 	double threshold;  // counts
-	bool approximate_accounting;
+	bool approximate_accounting;  // PMW's sparse vector is accounted with delta (zCDP), not pure
+	const char *pmw_accounting;   // PMW's accounting, a static name (PrivacyUsed::accounting)
 	double epsilon_split[2];  // threshold, comparisons (pure accounting)
 	double noise_scales[2];   // threshold and comparison noise scales in counts (the exact values used)
 	double first_pass_factor;
@@ -141,6 +142,11 @@ struct PlanSummary {
 	MechanismChoice chosen;
 	int mwem_rounds;
 	int hierarchical_branching;
+	// What the chosen mechanism spends (pmw_plan.hpp, PrivacyUsed): epsilon_used <= epsilon and delta_used <=
+	// delta of the request, delta_used = 0 for a pure mechanism (a run is charged these), and the accounting's
+	// name (a static string).
+	double epsilon_used, delta_used;
+	const char *accounting;
 };
 // Error(InvalidParameter) when the requested mechanism does not apply to the release (before anything is spent).
 PlanSummary MakePlan(const PlanRequest &request);

@@ -188,8 +188,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[13] = Int64GetDatum(s.cutoff);
 	values[14] = BoolGetDatum(s.converges);
 	values[15] = Float8GetDatum(s.threshold);
-	values[16] = CStringGetTextDatum(s.approximate_accounting ? "approximate (Dwork-Roth sparse vector)"
-	                                                          : "pure (Lyu-Su-Li sparse vector)");
+	values[16] = CStringGetTextDatum(s.pmw_accounting);
 	values[17] = Float8Array2(s.epsilon_split);
 	values[18] = Float8Array2(s.noise_scales);
 	values[19] = Int32GetDatum(s.max_passes);
@@ -405,7 +404,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
 		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
 		    "\"predicted_error\": %.17g, \"public_only_error\": %.17g, \"prior\": \"%s\"}",
-		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "approximate" : "pure",
+		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "zcdp" : "pure",
 		    out.plan.cutoff, out.plan.threshold,
 		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
 		    out.plan.max_passes, out.updates, out.passes,

@@ -332,5 +332,25 @@ MechanismAuditCases()
 		                                                             ", {c0, c1, c0}, 5001/4999",
 		                       zcdp_queries, p, 1e-3, Expect::Violation));
 	}
+
+	// ---- The tight conversion at a small epsilon (0.25, delta 1e-3), where a conversion error is a large factor:
+	// the Gaussian noise of HistogramNoiseFor passes; the same with the conversion skipped (rho = epsilon, a
+	// variance l2^2 / (2 epsilon), 45 times too small here) must be caught.
+	{
+		const double eps = 0.25, delta = 1e-3;
+		const HistogramNoise gauss = HistogramNoiseFor(8, 8, eps, delta);
+		if (!gauss.gaussian)
+			InstanceBroken("HistogramNoiseFor(8, 8, 0.25, 1e-3) no longer picks the Gaussian");
+		AuditCase ok = NoiseCase("HistogramNoise (Gauss, eps 0.25)", "8 counts +1 each, l1=l2^2=8, sum", gauss, 8,
+		                         delta, Expect::Private);
+		ok.epsilon = eps;
+		all.push_back(std::move(ok));
+		HistogramNoise broken = gauss;
+		broken.variance = VarianceAtLeast(8.0 / (2.0 * eps));
+		AuditCase bad = NoiseCase("BROKEN: HistNoise rho = eps", "8 counts +1 each, l1=l2^2=8, sum", broken, 8, delta,
+		                          Expect::Violation);
+		bad.epsilon = eps;
+		all.push_back(std::move(bad));
+	}
 	return all;
 }

@@ -227,24 +227,25 @@ MakeInstances()
 	pmw(2, "8 x-shape at T", x_shape(8), 1.0);
 	pmw(3, "8 all above at T", Uniform(8, +1, 0), 1.0);
 
-	// ---- PMW, approximate accounting (DR14 Sparse, threshold redrawn after every update), delta = 1e-3.
-	auto approx = [&](std::int64_t c, bool core_only, const std::string &name, const Pattern &pat, double level) {
+	// ---- PMW, zCDP accounting (c AboveThreshold instances, threshold redrawn after every update, rho converted
+	// by the tight conversion), delta = 1e-3.
+	auto zcdp = [&](std::int64_t c, bool core_only, const std::string &name, const Pattern &pat, double level) {
 		Instance in;
-		in.mechanism = core_only ? "SV core (approx)" : "PMW (approx)";
+		in.mechanism = core_only ? "SV core (zCDP)" : "PMW (zCDP)";
 		in.epsilon = eps;
 		in.delta = delta;
-		in.params = PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, eps, delta);
+		in.params = PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, eps, delta);
 		if (core_only)
 			CoreOnly(in.params);
 		in.params.threshold = PmwThreshold(in.params, pat.sign.size(), beta);
 		in.name = "c=" + std::to_string(c) + ", " + name;
 		add(in, pat, level);
 	};
-	approx(1, true, "8 one above rest below", one_above_rest_below(8, -1, 0), 1.0);
-	approx(2, true, "8 x-shape", x_shape(8), 1.0);
-	approx(3, true, "8 all above at T", Uniform(8, +1, 0), 1.0);
-	approx(2, false, "8 half-half at T", half_half(8), 1.0);
-	approx(2, false, "8 one above rest below at 4T", one_above_rest_below(8, -1, 0), 4.0);
+	zcdp(1, true, "8 one above rest below", one_above_rest_below(8, -1, 0), 1.0);
+	zcdp(2, true, "8 x-shape", x_shape(8), 1.0);
+	zcdp(3, true, "8 all above at T", Uniform(8, +1, 0), 1.0);
+	zcdp(2, false, "8 half-half at T", half_half(8), 1.0);
+	zcdp(2, false, "8 one above rest below at 4T", one_above_rest_below(8, -1, 0), 4.0);
 
 	// ---- Broken variants: the harness must catch each (eps_lb > claimed eps).
 	{  // (1) comparison and threshold noise halved (the scales of 2 eps), eps claimed.
@@ -285,55 +286,55 @@ MakeInstances()
 		in.name = "c=3 core, 8 x-shape";
 		add(in, x_shape(8), 1.0);
 	}
-	{  // (3a) approximate accounting without redrawing the threshold noise after an update.
+	{  // (3a) zCDP accounting without redrawing the threshold noise after an update.
 		Instance in;
-		in.mechanism = "VARIANT 3a: approx, no redraw";
+		in.mechanism = "VARIANT 3a: zCDP, no redraw";
 		in.expect = Expect::Informational;
 		in.epsilon = eps;
 		in.delta = delta;
-		in.params = PmwNoiseFor(SparseVectorAccounting::Approximate, 2, 0, 0, eps, delta);
+		in.params = PmwNoiseFor(SparseVectorAccounting::Zcdp, 2, 0, 0, eps, delta);
 		CoreOnly(in.params);
 		in.params.resample_threshold = false;
 		in.params.threshold = PmwThreshold(in.params, 8, beta);
 		in.name = "c=2 core, 8 x-shape";
 		add(in, x_shape(8), 1.0);
 	}
-	{  // (3b) approximate accounting, comparison noise Lap(1/eps): the sparse vector's 2 sigma replaced by the
-	   // scale of a single Laplace count (threshold noise correct and redrawn).
+	{  // (3b) zCDP accounting, comparison noise Lap(1/eps): the sparse vector's 4/eps0 replaced by the scale of a
+	   // single Laplace count (threshold noise correct and redrawn).
 		Instance in;
-		in.mechanism = "BROKEN 3b: approx, cmp 1/eps";
+		in.mechanism = "BROKEN 3b: zCDP, cmp 1/eps";
 		in.expect = Expect::Violation;
 		in.epsilon = eps;
 		in.delta = delta;
-		in.params = PmwNoiseFor(SparseVectorAccounting::Approximate, 2, 0, 0, eps, delta);
+		in.params = PmwNoiseFor(SparseVectorAccounting::Zcdp, 2, 0, 0, eps, delta);
 		CoreOnly(in.params);
 		in.params.compare_noise = ScaleAtLeast(1.0 / eps);
 		in.params.threshold = PmwThreshold(in.params, 16, beta);
 		in.name = "c=2 core, 16 x-shape";
 		add(in, x_shape(16), 1.0);
 	}
-	{  // (3b') the same with Lap(2/eps): a real violation (c AboveThresholds at eps + 1/sigma each: up to
-	   // 2 eps + 2/sigma) that these instances do not reach; kept to show the limit of the harness.
+	{  // (3b') the same with Lap(2/eps): a real violation (c AboveThresholds at eps + eps0/2 each: up to
+	   // 2 eps + c eps0) that these instances do not reach; kept to show the limit of the harness.
 		Instance in;
-		in.mechanism = "VARIANT 3b': approx, cmp 2/eps";
+		in.mechanism = "VARIANT 3b': zCDP, cmp 2/eps";
 		in.expect = Expect::Informational;
 		in.epsilon = eps;
 		in.delta = delta;
-		in.params = PmwNoiseFor(SparseVectorAccounting::Approximate, 2, 0, 0, eps, delta);
+		in.params = PmwNoiseFor(SparseVectorAccounting::Zcdp, 2, 0, 0, eps, delta);
 		CoreOnly(in.params);
 		in.params.compare_noise = ScaleAtLeast(2.0 / eps);
 		in.params.threshold = PmwThreshold(in.params, 8, beta);
 		in.name = "c=2 core, 8 x-shape";
 		add(in, x_shape(8), 1.0);
 	}
-	{  // (3c) approximate accounting with sigma in fractions of n (DR14's normalised queries) applied to
-	   // counts: the comparison noise divided by n. The threshold stays where the pattern put it (public).
+	{  // (3c) zCDP accounting with the scales in fractions of n (DR14's normalised queries) applied to counts:
+	   // the comparison noise divided by n. The threshold stays where the pattern put it (public).
 		Instance in;
-		in.mechanism = "BROKEN 3c: approx, cmp/n";
+		in.mechanism = "BROKEN 3c: zCDP, cmp/n";
 		in.expect = Expect::Violation;
 		in.epsilon = eps;
 		in.delta = delta;
-		in.params = PmwNoiseFor(SparseVectorAccounting::Approximate, 2, 0, 0, eps, delta);
+		in.params = PmwNoiseFor(SparseVectorAccounting::Zcdp, 2, 0, 0, eps, delta);
 		CoreOnly(in.params);
 		in.params.threshold = PmwThreshold(in.params, 8, beta);
 		in.name = "c=2 core, 8 x-shape";
@@ -344,6 +345,30 @@ MakeInstances()
 			n += h;
 		b.params.compare_noise = ScaleAtLeast(b.params.compare_noise.value() / double(n));
 	}
+
+	// ---- The zCDP accounting at a small epsilon (0.25, delta 1e-3), where a conversion error is a large factor:
+	// the product's noise passes; the same instance with the conversion to (epsilon, delta) skipped (rho =
+	// epsilon, so eps0 = sqrt(2 epsilon / c): 2.8 epsilon for c = 1) must be caught.
+	const double small_eps = 0.25;
+	auto small = [&](const std::string &mechanism, Expect expect, double rho_claimed) {
+		Instance in;
+		in.mechanism = mechanism;
+		in.expect = expect;
+		in.epsilon = small_eps;
+		in.delta = delta;
+		in.params = PmwNoiseFor(SparseVectorAccounting::Zcdp, 1, 0, 0, small_eps, delta);
+		if (rho_claimed > 0) {  // the broken variant: eps0 = sqrt(2 rho / c) from the wrong rho
+			const double eps0 = std::sqrt(2.0 * rho_claimed);
+			in.params.threshold_noise = ScaleAtLeast(2.0 / eps0);
+			in.params.compare_noise = ScaleAtLeast(4.0 / eps0);
+		}
+		CoreOnly(in.params);
+		in.params.threshold = PmwThreshold(in.params, 8, beta);
+		in.name = "c=1 core, 8 one above rest below";
+		add(in, one_above_rest_below(8, -1, 0), 1.0);
+	};
+	small("SV core (zCDP, eps 0.25)", Expect::Private, 0);
+	small("BROKEN 4: zCDP, rho = eps", Expect::Violation, small_eps);
 	return all;
 }
 

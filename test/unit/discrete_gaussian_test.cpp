@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -375,7 +376,9 @@ TEST(ZcdpHelpers, TightDeltaKnownValuesAndBounds)
 			const double exact = GaussianExactDelta(std::sqrt(2 * rho), epsilon);
 			EXPECT_GE(delta, exact) << "rho=" << rho << " epsilon=" << epsilon;
 			if (epsilon > rho) {
-				EXPECT_LE(delta, std::exp(-(epsilon - rho) * (epsilon - rho) / (4 * rho)) * (1 + 1e-9))
+				// (A bound below the doubles' range is the smallest positive double, never 0.)
+				EXPECT_LE(delta, std::max(std::exp(-(epsilon - rho) * (epsilon - rho) / (4 * rho)) * (1 + 1e-9),
+				                          std::numeric_limits<double>::denorm_min()))
 				    << "rho=" << rho << " epsilon=" << epsilon;
 			}
 			// Within 1e-6 of the best alpha on a fine log grid over [1.01, 1e7] (and never below it by more).
@@ -394,6 +397,91 @@ TEST(ZcdpHelpers, TightDeltaKnownValuesAndBounds)
 			EXPECT_LE(ZcdpDelta(rho, ZcdpToApproxEpsilon(rho, delta)), delta);
 	std::printf("[ zcdp     ] rho=0.5: tight delta at epsilon=0 %.10f, at epsilon=%.4f (simple bound for 1e-6) %.4g\n",
 	            ZcdpDelta(0.5, 0), ZcdpToApproxEpsilon(0.5, 1e-6), ZcdpDelta(0.5, ZcdpToApproxEpsilon(0.5, 1e-6)));
+}
+
+// The exact infimum over alpha of CKS20 Corollary 13's bound, in 50-digit arithmetic, independently of the code
+// under test: ln delta(alpha) is strictly convex in alpha, so a golden-section search on [1 + 1e-30, A] (A past
+// the minimiser: the derivative (2 alpha - 1) rho - eps + ln(1 - 1/alpha) is positive at (eps + 1) / (2 rho) + 2)
+// converges to its minimum. Returns ln of the infimum (capped at 0, delta 1).
+using HighPrecision = boost::multiprecision::cpp_bin_float_50;
+
+HighPrecision
+LogCorollary13Exact(const HighPrecision &rho, const HighPrecision &epsilon, const HighPrecision &alpha)
+{
+	using boost::multiprecision::log;
+	return (alpha - 1) * (alpha * rho - epsilon) + alpha * log((alpha - 1) / alpha) - log(alpha - 1);
+}
+
+HighPrecision
+LogTightDeltaExact(double rho_d, double epsilon_d)
+{
+	const HighPrecision rho = rho_d, epsilon = epsilon_d;
+	HighPrecision lo = HighPrecision(1) + HighPrecision("1e-30"), hi = (epsilon + 1) / (2 * rho) + 2;
+	const HighPrecision phi = (boost::multiprecision::sqrt(HighPrecision(5)) - 1) / 2;
+	HighPrecision a = hi - phi * (hi - lo), b = lo + phi * (hi - lo);
+	HighPrecision fa = LogCorollary13Exact(rho, epsilon, a), fb = LogCorollary13Exact(rho, epsilon, b);
+	for (int i = 0; i < 400; i++) {
+		if (fa < fb) {
+			hi = b;
+			b = a;
+			fb = fa;
+			a = hi - phi * (hi - lo);
+			fa = LogCorollary13Exact(rho, epsilon, a);
+		} else {
+			lo = a;
+			a = b;
+			fa = fb;
+			b = lo + phi * (hi - lo);
+			fb = LogCorollary13Exact(rho, epsilon, b);
+		}
+	}
+	const HighPrecision best = fa < fb ? fa : fb;
+	return best > 0 ? HighPrecision(0) : best;
+}
+
+// The budget of the tight conversion is valid (the exact delta of the rho returned is at most the request) and
+// tight (1e-6 more rho exceeds it), at epsilon from 1e-6 to 1e4 and delta from 1e-300 to 0.99.
+TEST(ZcdpHelpers, LargestRhoIsSafeAndTightAgainstHighPrecision)
+{
+	int checked = 0;
+	for (double epsilon : {1e-6, 1e-3, 0.05, 0.5, 1.0, 2.0, 8.0, 50.0, 1e3, 1e4})
+		for (double delta : {1e-300, 1e-100, 1e-30, 1e-12, 1e-6, 1e-3, 0.1, 0.5, 0.9, 0.99}) {
+			SCOPED_TRACE("epsilon=" + std::to_string(epsilon) + " delta=" + std::to_string(delta));
+			const double rho = LargestZcdpRho(epsilon, delta);
+			ASSERT_GT(rho, 0.0);
+			using boost::multiprecision::log;
+			const HighPrecision log_delta = log(HighPrecision(delta));
+			EXPECT_LE(LogTightDeltaExact(rho, epsilon), log_delta);
+			EXPECT_GT(LogTightDeltaExact(rho * (1 + 1e-6), epsilon), log_delta);
+			// At least the simple conversion's budget, never less.
+			EXPECT_GE(rho, SimpleZcdpRho(epsilon, delta));
+			checked++;
+		}
+	EXPECT_EQ(checked, 100);
+	std::printf("[ zcdp     ] (1, 1e-6): tight rho %.6g = %.3f x the simple bound's %.6g\n", LargestZcdpRho(1, 1e-6),
+	            LargestZcdpRho(1, 1e-6) / SimpleZcdpRho(1, 1e-6), SimpleZcdpRho(1, 1e-6));
+}
+
+// ZcdpDelta never understates the exact infimum, over rho and epsilon spanning many orders of magnitude, and is
+// within a relative 1e-9 of it where it is a normal double.
+TEST(ZcdpHelpers, TightDeltaNeverBelowHighPrecision)
+{
+	for (double rho : {1e-12, 1e-6, 1e-3, 0.02, 0.3, 1.0, 5.0, 100.0, 5000.0})
+		for (double epsilon : {0.0, 1e-6, 1e-2, 0.5, 1.0, 4.0, 20.0, 300.0, 1e4}) {
+			SCOPED_TRACE("rho=" + std::to_string(rho) + " epsilon=" + std::to_string(epsilon));
+			const double delta = ZcdpDelta(rho, epsilon);
+			const HighPrecision exact = LogTightDeltaExact(rho, epsilon);
+			if (delta >= 1.0) {
+				EXPECT_EQ(delta, 1.0);
+				continue;
+			}
+			using boost::multiprecision::log;
+			ASSERT_GT(delta, 0.0);
+			EXPECT_GE(log(HighPrecision(delta)), exact);
+			if (delta > 1e-300) {
+				EXPECT_LE(log(HighPrecision(delta)), exact + HighPrecision(1e-9));
+			}
+		}
 }
 
 }  // namespace

@@ -457,7 +457,7 @@ ExpectWithinBudget(const MwemParameters &p, double epsilon, double delta)
 		EXPECT_LE(spent, Exact(epsilon)) << "T=" << p.rounds << " eps=" << epsilon;
 		EXPECT_GT(spent, Exact(epsilon) * Rational(999, 1000));  // and wastes little
 	} else {
-		EXPECT_LE(ZcdpToApproxEpsilon(RoundUp(spent), delta), epsilon) << "T=" << p.rounds << " eps=" << epsilon;
+		EXPECT_LE(ZcdpDelta(RoundUp(spent), epsilon), delta) << "T=" << p.rounds << " eps=" << epsilon;
 		EXPECT_GT(spent, Exact(LargestZcdpRho(epsilon, delta)) * Rational(999, 1000));
 	}
 }
@@ -490,8 +490,9 @@ TEST(PlanMwem, ZcdpRhoIsTheLargestThatConverts)
 	for (double epsilon : {0.01, 1.0, 10.0})
 		for (double delta : {1e-12, 1e-6, 0.1}) {
 			const double rho = LargestZcdpRho(epsilon, delta);
-			EXPECT_LE(ZcdpToApproxEpsilon(rho, delta), epsilon);
-			EXPECT_GT(ZcdpToApproxEpsilon(rho * (1 + 1e-6), delta), epsilon);
+			EXPECT_LE(ZcdpDelta(rho, epsilon), delta);
+			EXPECT_GT(ZcdpDelta(rho * (1 + 1e-6), epsilon), delta);
+			EXPECT_GE(rho, SimpleZcdpRho(epsilon, delta));
 		}
 }
 

@@ -31,9 +31,8 @@ constexpr double kPValueThreshold = 1e-6;
 double
 ClosedFormRho(double epsilon, double delta)
 {
-	const double l = std::log(1.0 / delta);
-	const double root = std::sqrt(l + epsilon) - std::sqrt(l);
-	return root * root;
+	// The tight conversion's budget (tested against a high-precision evaluation in discrete_gaussian_test.cpp).
+	return LargestZcdpRho(epsilon, delta);
 }
 
 // A symmetric integer distribution given by its pmf, with the range and tail sums the binning needs.
@@ -99,8 +98,9 @@ TEST(HistogramNoiseFor, ApproximatePicksTheSmallerVarianceOfGaussianAndLaplace)
 {
 	const double epsilon = 1.0, delta = 1e-6;
 	const double rho = ClosedFormRho(epsilon, delta);
-	EXPECT_LE(ZcdpToApproxEpsilon(rho * (1 - 1e-9), delta), epsilon);
-	EXPECT_GT(ZcdpToApproxEpsilon(rho * (1 + 1e-6), delta), epsilon);
+	EXPECT_LE(ZcdpDelta(rho * (1 - 1e-9), epsilon), delta);
+	EXPECT_GT(ZcdpDelta(rho * (1 + 1e-6), epsilon), delta);
+	EXPECT_GT(rho, 1.2 * SimpleZcdpRho(epsilon, delta));  // the tight conversion: 1.2x the simple one or more
 	bool saw_gaussian = false, saw_laplace = false;
 	for (double sets : {1.0, 2.0, 4.0, 8.0, 16.0, 64.0}) {
 		const double l1 = 2 * sets, l2_squared = 2 * sets;

@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "core/discrete_gaussian.hpp"
 #include "core/errors.hpp"
 #include "test_support.hpp"
 
@@ -99,6 +100,15 @@ TEST(PlanPmw, RejectsInvalidParameters)
 	EXPECT_NO_THROW(PlanPmw(in));
 }
 
+// a + b <= limit in exact arithmetic (Knuth's TwoSum: a + b = s + err exactly).
+bool
+SumAtMost(double a, double b, double limit)
+{
+	const double s = a + b, bb = s - a;
+	const double err = (a - (s - bb)) + (b - bb);
+	return s < limit || (s == limit && err <= 0.0);
+}
+
 // (b) The privacy accounting: noise at least what the sparse vector's analysis needs for the epsilon spent, with
 // the cut-off RunPmw will enforce. (c) the threshold.
 void
@@ -115,17 +125,26 @@ ExpectSoundAccounting(const PmwPlanInput &in, const PmwPlan &plan)
 		EXPECT_GT(plan.epsilon_threshold, 0.0);
 		EXPECT_GT(plan.epsilon_compare, 0.0);
 		EXPECT_NEAR(plan.epsilon_threshold + plan.epsilon_compare, in.epsilon, 1e-12 * in.epsilon);
-		EXPECT_LE(plan.epsilon_threshold + plan.epsilon_compare, in.epsilon * (1 + 1e-15));
+		EXPECT_TRUE(SumAtMost(plan.epsilon_threshold, plan.epsilon_compare, in.epsilon));
 		EXPECT_GE(thr, 1.0 / plan.epsilon_threshold);
 		EXPECT_GE(cmp, 2.0 * c / plan.epsilon_compare);
+		EXPECT_EQ(plan.used.delta, 0.0);
+		EXPECT_LE(plan.used.epsilon, in.epsilon);
+		EXPECT_GE(plan.used.epsilon, 1.0 / thr + 2.0 * c / cmp);
+		EXPECT_GE(plan.used.epsilon, in.epsilon * (1 - 1e-4));  // and wastes little (the scales' 2^-20 grid)
 	} else {
-		// Dwork & Roth's Sparse: sigma = sqrt(32 c ln(1/delta)) / epsilon, threshold Lap(sigma) redrawn after
-		// every update, comparisons Lap(2 sigma). Only with delta > 0.
-		ASSERT_GT(in.delta, 0.0) << "approximate accounting chosen for delta = 0";
+		// c AboveThreshold instances, each eps0 = 1/thr + 2/cmp, so rho = c eps0^2 / 2, within (epsilon, delta) by
+		// the tight conversion. Only with delta > 0.
+		ASSERT_GT(in.delta, 0.0) << "zCDP accounting chosen for delta = 0";
 		EXPECT_TRUE(p.resample_threshold);
-		const double sigma = std::sqrt(32.0 * c * std::log(1.0 / in.delta)) / in.epsilon;
-		EXPECT_GE(thr, sigma);
-		EXPECT_GE(cmp, 2.0 * sigma);
+		const double eps0 = 1.0 / thr + 2.0 / cmp;
+		const double rho = c * eps0 * eps0 / 2;
+		EXPECT_LE(rho, LargestZcdpRho(in.epsilon, in.delta) * (1 - 1e-13));
+		EXPECT_GE(plan.rho, rho);
+		EXPECT_LE(ZcdpDelta(rho, in.epsilon), in.delta);
+		EXPECT_EQ(plan.used.epsilon, in.epsilon);
+		EXPECT_LE(plan.used.delta, in.delta);
+		EXPECT_GE(plan.used.delta, ZcdpDelta(rho, in.epsilon) * (1 - 1e-9));
 	}
 	EXPECT_GT(p.threshold, 0.0);
 	EXPECT_EQ(p.threshold, PmwThreshold(p, in.cover_size, in.beta));
@@ -136,7 +155,7 @@ ExpectSoundAccounting(const PmwPlanInput &in, const PmwPlan &plan)
 TEST(PlanPmw, NoiseScalesCoverTheEpsilonSpentOnRandomInputs)
 {
 	std::mt19937_64 gen(2024);
-	int pure = 0, approximate = 0;
+	int pure = 0, zcdp = 0;
 	for (int trial = 0; trial < 400; trial++) {
 		const PmwPlanInput in = RandomInput(gen);
 		PmwPlan plan;
@@ -152,11 +171,11 @@ TEST(PlanPmw, NoiseScalesCoverTheEpsilonSpentOnRandomInputs)
 		             " delta=" + std::to_string(in.delta));
 		ExpectSoundAccounting(in, plan);
 		pure += plan.parameters.accounting == SparseVectorAccounting::Pure;
-		approximate += plan.parameters.accounting == SparseVectorAccounting::Approximate;
+		zcdp += plan.parameters.accounting == SparseVectorAccounting::Zcdp;
 	}
 	// both accountings must be exercised by the random inputs
 	EXPECT_GT(pure, 50);
-	EXPECT_GT(approximate, 5);
+	EXPECT_GT(zcdp, 5);
 }
 
 TEST(PmwNoiseFor, ScalesAtLeastTheFormulas)
@@ -172,14 +191,14 @@ TEST(PmwNoiseFor, ScalesAtLeastTheFormulas)
 		EXPECT_GE(pure.threshold_noise.value(), 1.0 / (eps * share));
 		EXPECT_GE(pure.compare_noise.value(), 2.0 * double(c) / (eps * (1 - share)));
 		const double delta = LogUniform(gen, 1e-12, 0.5);
-		const PmwParameters approx = PmwNoiseFor(SparseVectorAccounting::Approximate, c, 0, 0, eps, delta);
-		const double sigma = std::sqrt(32.0 * double(c) * std::log(1.0 / delta)) / eps;
-		EXPECT_EQ(approx.cutoff, c);
-		EXPECT_TRUE(approx.resample_threshold);
-		EXPECT_GE(approx.threshold_noise.value(), sigma);
-		EXPECT_GE(approx.compare_noise.value(), 2.0 * sigma);
+		const PmwParameters zcdp = PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, eps, delta);
+		const double eps0 = std::sqrt(2.0 * LargestZcdpRho(eps, delta) / double(c));
+		EXPECT_EQ(zcdp.cutoff, c);
+		EXPECT_TRUE(zcdp.resample_threshold);
+		EXPECT_GE(zcdp.threshold_noise.value(), 2.0 / eps0);
+		EXPECT_GE(zcdp.compare_noise.value(), 4.0 / eps0);
 		// And not wastefully more than the formula (ScaleAtLeast rounds up by at most ~1e-6 absolute).
-		EXPECT_LE(approx.threshold_noise.value(), sigma * (1 + 1e-9) + 1e-6);
+		EXPECT_LE(zcdp.threshold_noise.value(), 2.0 / eps0 * (1 + 1e-9) + 1e-6);
 	}
 }
 
@@ -190,7 +209,7 @@ TEST(PmwThreshold, IsTheNoiseQuantileFormula)
 	const double expected = pure.compare_noise.value() * std::log(2.0 * 100 * kPmwMaxPasses / 0.05) +
 	                        pure.threshold_noise.value() * std::log(1.0 / 0.05);
 	EXPECT_NEAR(PmwThreshold(pure, 100, 0.05), expected, 1e-12 * expected);
-	const PmwParameters approx = PmwNoiseFor(SparseVectorAccounting::Approximate, 10, 0, 0, 1.0, 1e-6);
+	const PmwParameters approx = PmwNoiseFor(SparseVectorAccounting::Zcdp, 10, 0, 0, 1.0, 1e-6);
 	const double expected2 = approx.compare_noise.value() * std::log(2.0 * 100 * kPmwMaxPasses / 0.05) +
 	                         approx.threshold_noise.value() * std::log(11.0 / 0.05);
 	EXPECT_NEAR(PmwThreshold(approx, 100, 0.05), expected2, 1e-12 * expected2);

@@ -52,7 +52,7 @@ Params(std::int64_t cutoff, double threshold, double threshold_scale, double com
        double first_pass_factor = 1.0, bool resample = false)
 {
 	PmwParameters p;
-	p.accounting = resample ? SparseVectorAccounting::Approximate : SparseVectorAccounting::Pure;
+	p.accounting = resample ? SparseVectorAccounting::Zcdp : SparseVectorAccounting::Pure;
 	p.cutoff = cutoff;
 	p.threshold = threshold;
 	p.threshold_noise = ScaleAtLeast(threshold_scale);
@@ -254,7 +254,7 @@ TEST(RunPmw, RowsMovedBetweenUnseparatedCellsGiveIdenticalOutput)
 	EXPECT_GT(runs_with_updates, 10);
 }
 
-// Pure accounting draws the threshold noise once; Dwork & Roth's Sparse (Approximate) redraws it after every
+// Pure accounting draws the threshold noise once; Dwork & Roth's Sparse (the zCDP accounting's AboveThreshold instances) redraws it after every
 // update. Observable with a perfect prior, threshold 0 (updates then move nothing) and negligible comparison noise:
 // every query's gap is 0, so each decision is "threshold noise <= 0". Drawn once, all queries fire or none does;
 // redrawn, a pass stops firing at the first positive draw.

@@ -1599,6 +1599,28 @@ TEST_F(ReleaseEngine, PlanRequestValidation)
 	EXPECT_GT(s.cutoff, 0);
 	EXPECT_GT(s.threshold, 0.0);
 	EXPECT_FALSE(s.approximate_accounting);
+	EXPECT_STREQ(s.pmw_accounting, "pure (Lyu-Su-Li sparse vector)");
+	EXPECT_EQ(s.delta_used, 0.0);
+	EXPECT_LE(s.epsilon_used, 1.0);
+	EXPECT_STRNE(s.accounting, "");
+	// Each mechanism reports what it spends: never more than the request, no delta when its noise is pure.
+	for (const char *m : {"pmw", "mwem", "identity", "auto"})
+		for (double delta : {0.0, 1e-6, 0.5}) {
+			PlanRequest q = p;
+			q.mechanism = m;
+			q.delta = delta;
+			const PlanSummary t = MakePlan(q);
+			SCOPED_TRACE(std::string(m) + " delta " + std::to_string(delta) + ": " + t.accounting);
+			EXPECT_LE(t.epsilon_used, 1.0);
+			EXPECT_GT(t.epsilon_used, 0.0);
+			EXPECT_LE(t.delta_used, delta);
+			if (std::string(t.accounting).rfind("pure", 0) == 0) {
+				EXPECT_EQ(t.delta_used, 0.0);
+			} else {
+				EXPECT_GT(t.delta_used, 0.0);
+			}
+			EXPECT_EQ(t.approximate_accounting, std::string(t.pmw_accounting).rfind("zCDP", 0) == 0);
+		}
 	for (const char *m : {"", "laplace"}) {
 		PlanRequest bad = p;
 		bad.mechanism = m;
