@@ -10,6 +10,7 @@
 
 #include "core/axis_granularity.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/numeric_axis.hpp"
 #include "core/value_format.hpp"
 
@@ -174,9 +175,12 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 		return;
 	}
 	bins_.push_back(CellInterval{1, 0});
-	for (std::int32_t s = 0; s < M; s++)
+	std::uint64_t steps = 0;
+	for (std::int32_t s = 0; s < M; s++) {
+		PollInterrupt(steps, std::uint64_t(M - s));
 		for (std::int32_t t = s; t < M; t++)
 			bins_.push_back(CellInterval{s, t == M - 1 ? M : t});
+	}
 }
 
 double

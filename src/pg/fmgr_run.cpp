@@ -151,6 +151,7 @@ pap_plan(PG_FUNCTION_ARGS)
 
 	pap::core::PlanSummary s;
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
+	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
 	Datum values[21];
 	bool nulls[21] = {false};
@@ -234,6 +235,16 @@ pap_run_release(PG_FUNCTION_ARGS)
 		              strcmp(r->layout.axis_kinds[a], "predicate") == 0;
 	if (expressions)
 		PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
+	// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
+	// check and every parameter the mechanism runs with; the run after the charge derives nothing.
+	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", private_name), 0, NULL, NULL, true);
+	bool count_isnull;
+	const int64 planned_rows =
+	    DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &count_isnull));
+	pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
+	plan_request.interrupted = PapInterruptPending;
+	pap::core::PlanSummary plan;
+	PAP_CORE(plan = pap::core::MakePlan(plan_request));
 
 	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
 	// dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
@@ -308,7 +319,6 @@ pap_run_release(PG_FUNCTION_ARGS)
 		     r->cover_size, ReferenceLabel());
 
 		pap::core::RunRequest req;
-		req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
 		req.layout = &r->layout;
 		req.private_points = points;
 		req.private_rows = rows;
@@ -319,7 +329,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.reference_workload = pap::core::ReferenceKind(pap_reference_workload);
 		pap::core::RunSummary out;
 		INSTR_TIME_SET_CURRENT(started);
-		PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
+		PAP_CORE(out = pap::core::RunRelease(req, plan, PapAllocate));
 		CHECK_FOR_INTERRUPTS();
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, started);
