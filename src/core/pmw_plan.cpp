@@ -106,6 +106,9 @@ ValidatePrivacyParameters(double epsilon, double delta)
 		throw Error(ErrorKind::InvalidParameter, "epsilon must be at least 1e-09, got " + FormatFloat8(epsilon),
 		            "Below it the sparse vector's noise exceeds the largest scale the exact sampler represents "
 		            "(about 4.29e9).");
+	if (!(epsilon <= kMaxEpsilon))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be at most 1e+300, got " + FormatFloat8(epsilon),
+		            "Above it the planners' products of epsilon leave the range of a double.");
 	Require(std::isfinite(delta) && delta >= 0.0 && delta < 1.0, "delta must be in [0, 1), got " + FormatFloat8(delta));
 	if (delta > 0.0 && !(delta >= kMinDelta))
 		throw Error(ErrorKind::InvalidParameter, "delta must be 0 or at least 1e-300, got " + FormatFloat8(delta),

@@ -1623,8 +1623,8 @@ TEST_F(ReleaseEngine, PlanRequestValidation)
 TEST(ReleaseEngineParsing, ParameterRangesFollowTheSamplers)
 {
 	EXPECT_NO_THROW(ValidatePrivacyParameters(kMinEpsilon, 0.0));
-	EXPECT_NO_THROW(ValidatePrivacyParameters(std::numeric_limits<double>::max(), kMinDelta));
-	for (double eps : {1e-12, 1e-320, 9.99e-10})
+	EXPECT_NO_THROW(ValidatePrivacyParameters(kMaxEpsilon, kMinDelta));
+	for (double eps : {1e-12, 1e-320, 9.99e-10, 1.01e300, std::numeric_limits<double>::max()})
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidatePrivacyParameters(eps, 0.0));
 	for (double delta : {1e-310, 5e-324, 9e-301})
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidatePrivacyParameters(1.0, delta));
@@ -1657,8 +1657,7 @@ TEST_F(ReleaseEngine, PlanTerminatesForEveryAcceptedEpsilon)
 	for (const char *cls : {"thresholds(x)", "boxes(x, y)"}) {
 		SCOPED_TRACE(cls);
 		const Release r = Define(NumericTable(), cls);
-		for (double eps : {kMinEpsilon, 1e-6, 1.0, 1490.0, 1500.0, 1e6, 1e19, 1e300,
-		                   std::numeric_limits<double>::max()})
+		for (double eps : {kMinEpsilon, 1e-6, 1.0, 1490.0, 1500.0, 1e6, 1e19, 1e100, kMaxEpsilon})
 			for (double delta : {0.0, kMinDelta, 1e-6, 0.999}) {
 				SCOPED_TRACE(eps);
 				SCOPED_TRACE(delta);
