@@ -235,16 +235,6 @@ pap_run_release(PG_FUNCTION_ARGS)
 		              strcmp(r->layout.axis_kinds[a], "predicate") == 0;
 	if (expressions)
 		PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
-	// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
-	// check and every parameter the mechanism runs with; the run after the charge derives nothing.
-	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", private_name), 0, NULL, NULL, true);
-	bool count_isnull;
-	const int64 planned_rows =
-	    DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &count_isnull));
-	pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
-	plan_request.interrupted = PapInterruptPending;
-	pap::core::PlanSummary plan;
-	PAP_CORE(plan = pap::core::MakePlan(plan_request));
 
 	// The running marker: a session-level advisory lock on the release, held until the run ends or its backend
 	// dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
@@ -254,6 +244,18 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
+		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
+		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
+		// run marker, so that a second run of the release is refused before it waits on the count.
+		PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", private_name), 0, NULL, NULL, true);
+		bool count_isnull;
+		const int64 planned_rows =
+		    DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &count_isnull));
+		pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
+		plan_request.interrupted = PapInterruptPending;
+		pap::core::PlanSummary plan;
+		PAP_CORE(plan = pap::core::MakePlan(plan_request));
+
 		Oid charge_types[5] = {REGCLASSOID, FLOAT8OID, FLOAT8OID, TEXTOID, TEXTOID};
 		Datum charge_values[5] = {ObjectIdGetDatum(r->private_table), Float8GetDatum(epsilon), Float8GetDatum(delta),
 		                          CStringGetTextDatum(name), CStringGetTextDatum(mechanism)};
