@@ -269,7 +269,7 @@ TEST(IdentityProjectionBias, TerminatesForEveryVarianceAndN)
 	std::vector<std::int64_t> public_counts(cells);
 	for (std::size_t i = 0; i < cells; i++)
 		public_counts[i] = std::int64_t(i * 7 % 5);
-	const std::vector<double> perks = PublicPrior(public_counts);
+	std::vector<double> perks = PublicPrior(public_counts);
 	for (double epsilon : {kMinEpsilon, 1e-3, 1.0, 1490.0, 1500.0, 1e6, 1e300})
 		for (double delta : {0.0, 1e-6})
 			for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 62})
