@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/interval_cover.hpp"
 #include "core/query_text.hpp"
 
@@ -27,7 +28,9 @@ public:
 		// odometer over the per-axis indexes, axis 0 most significant
 		std::vector<std::size_t> digits(k, 0);
 		std::vector<AxisConstraint> constraints;
+		std::uint64_t steps = 0;
 		for (std::size_t q = 0; q < count; q++) {
+			PollInterrupt(steps);
 			constraints.clear();
 			for (std::size_t a = 0; a < k; a++)
 				if (digits[a] != Unconstrained(a))

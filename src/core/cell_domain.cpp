@@ -8,6 +8,7 @@
 
 #include "core/cell_grid.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 
 namespace pap::core {
 
@@ -93,9 +94,13 @@ CellDomain::Sparse(DomainKind kind, std::vector<std::int32_t> radices, const std
 	if (points.size() % d != 0)
 		throw Error(ErrorKind::Internal, "grid points do not have one coordinate per axis");
 	const std::size_t n = points.size() / d;
-	for (std::size_t i = 0; i < points.size(); i++)
+	PollInterruptNow();  // the sort below is O(n log n); the passes over the points poll
+	std::uint64_t steps = 0;
+	for (std::size_t i = 0; i < points.size(); i++) {
+		PollInterrupt(steps);
 		if (points[i] < 0 || points[i] >= radices[i % d])
 			throw Error(ErrorKind::Internal, "cell coordinate outside its axis");
+	}
 	// Sort point indexes, not the points: memory stays one index per point next to the caller's array.
 	std::vector<std::size_t> order(n);
 	std::iota(order.begin(), order.end(), std::size_t(0));

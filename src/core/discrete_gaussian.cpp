@@ -239,9 +239,19 @@ SimpleZcdpRho(double epsilon, double delta)
 	// conversion (which rounds up) agrees.
 	const double L = std::log(1.0 / delta);
 	const double root = epsilon / (std::sqrt(L + epsilon) + std::sqrt(L));
-	double rho = root * root;
-	while (ZcdpToApproxEpsilon(rho, delta) > epsilon)
-		rho *= 1.0 - 1e-12;
+	// rho <= epsilon always; the minimum only matters where root * root overflows (epsilon near the double maximum).
+	double rho = std::min(root * root, epsilon);
+	// A few steps of 1e-12 absorb the round-up; should rounding ever need more (an epsilon at the top of the
+	// double range), the steps grow geometrically, so the loop ends after at most a few thousand (rho = 0 always
+	// passes, as epsilon > 0).
+	double step = 1e-12;
+	for (int i = 0; ZcdpToApproxEpsilon(rho, delta) > epsilon; i++) {
+		rho *= 1.0 - step;
+		if (i >= 64)
+			step = std::min(0.5, step * 2.0);
+		if (i >= 4096)
+			rho = 0.0;
+	}
 	return rho;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/marginal_cover.hpp"
 #include "core/numeric_axis.hpp"
 #include "core/value_format.hpp"
@@ -153,7 +154,9 @@ HalfspaceCover::Build(const std::vector<std::int32_t> &points, std::size_t max_q
 		cover_of_[d].resize(std::size_t(top) + 1);
 		std::uint64_t hash = 0;
 		std::size_t size = 0;
+		std::uint64_t steps = 0;
 		for (std::int32_t j = 0; j <= top; j++) {
+			PollInterrupt(steps);
 			while (size < m && bin(order[size], d) < j)
 				hash ^= key[order[size++]];
 			std::size_t match = queries_.size();

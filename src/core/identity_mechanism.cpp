@@ -34,6 +34,9 @@ namespace {
 double
 ExpectedPositivePart(double c, const HistogramNoise &noise, double variance)
 {
+	// No spread at all (a huge epsilon rounds the variance to 0): the positive part itself, without 0/0.
+	if (!(variance > 0.0))
+		return std::max(c, 0.0);
 	if (noise.gaussian) {
 		const double sigma = std::sqrt(variance);
 		const double z = c / sigma;
@@ -43,11 +46,18 @@ ExpectedPositivePart(double c, const HistogramNoise &noise, double variance)
 	return c >= 0.0 ? c + 0.5 * b * std::exp(-c / b) : 0.5 * b * std::exp(c / b);
 }
 
+// The bracket's smallest half-width (counts) and its most doublings: 2^1100 exceeds every finite double, so the
+// bound is never what stops a bracket on finite counts.
+constexpr double kMinimumBracket = 1e-3;
+constexpr int kMaxDoublings = 1100;
+// Cells between two CountSteps calls: the poll itself stays every 2^16 cells, the call overhead negligible.
+constexpr std::size_t kPollStride = 4096;
+
 }  // namespace
 
 double
 IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
-                       const Workload &workload)
+                       const Workload &workload, InterruptCheck interrupted)
 {
 	if (stand_in.size() != workload.CellCount() || n <= 0)
 		throw Error(ErrorKind::Internal, "identity bias: stand-in and workload disagree");
@@ -55,17 +65,26 @@ IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, cons
 	std::vector<double> counts(stand_in.size());
 	for (std::size_t i = 0; i < counts.size(); i++)
 		counts[i] = total * stand_in[i];
+	std::uint64_t steps = 0;
 	auto expected_total = [&](double tau) {
 		double sum = 0.0;
-		for (double a : counts)
-			sum += ExpectedPositivePart(a - tau, noise, variance);
+		for (std::size_t start = 0; start < counts.size(); start += kPollStride) {
+			const std::size_t end = std::min(counts.size(), start + kPollStride);
+			CountSteps(interrupted, steps, end - start);
+			for (std::size_t i = start; i < end; i++)
+				sum += ExpectedPositivePart(counts[i] - tau, noise, variance);
+		}
 		return sum;
 	};
-	// The expected total falls as tau rises; bracket the tau where it equals n, then bisect.
-	double lo = -std::sqrt(variance), hi = std::sqrt(variance);
-	while (expected_total(lo) < total)
+	// The expected total falls as tau rises; bracket the tau where it equals n, then bisect. tau <= 0 keeps the
+	// total at n or above (Jensen), tau >= the largest count + a few standard deviations takes it below, so the
+	// doublings stop long before their bound; the bound and the non-zero start make every input terminate
+	// (a variance of 0 or a tiny one would otherwise leave the bracket stuck at 0).
+	const double spread = std::max(std::sqrt(variance), kMinimumBracket);
+	double lo = -spread, hi = spread;
+	for (int i = 0; i < kMaxDoublings && expected_total(lo) < total; i++)
 		lo *= 2.0;
-	while (expected_total(hi) > total)
+	for (int i = 0; i < kMaxDoublings && expected_total(hi) > total; i++)
 		hi *= 2.0;
 	for (int i = 0; i < 100; i++) {
 		const double mid = 0.5 * (lo + hi);
@@ -74,6 +93,7 @@ IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, cons
 	std::vector<double> shift(counts.size());
 	for (std::size_t i = 0; i < counts.size(); i++)
 		shift[i] = (ExpectedPositivePart(counts[i] - hi, noise, variance) - counts[i]) / total;
+	CountSteps(interrupted, steps, counts.size());
 	std::vector<double> answers;
 	workload.Evaluate(shift, answers);
 	double worst = 0.0;

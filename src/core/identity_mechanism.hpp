@@ -28,9 +28,11 @@ IdentityPlan PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells
 // plan's noise, projected as RunIdentity projects (clip at a common level tau chosen so the expected total is n).
 // Returns max over the workload's queries of |expected answer - stand-in answer|, fraction of n. On a sparse
 // domain at small epsilon this dominates: the noise on the many empty cells pushes tau up and takes mass from the
-// occupied ones. Uses continuous Laplace / Gaussian tails of the same variance. O(cells log + one Evaluate).
+// occupied ones. Uses continuous Laplace / Gaussian tails of the same variance. Terminates for every variance
+// (0 included) and n: at most 2 x 1100 bracket doublings and 100 halvings, each O(cells), plus one Evaluate.
+// Error(Cancelled) when interrupted() returns true (polled every 2^16 cells).
 double IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
-                              const Workload &workload);
+                              const Workload &workload, InterruptCheck interrupted = nullptr);
 
 // cell_histogram: the private count of every domain cell (sums to n). Returns the synthetic distribution.
 // Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0; Error(Internal) for counts

@@ -10,6 +10,7 @@
 
 #include "core/axis_granularity.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/numeric_axis.hpp"
 #include "core/value_format.hpp"
 
@@ -174,9 +175,12 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 		return;
 	}
 	bins_.push_back(CellInterval{1, 0});
-	for (std::int32_t s = 0; s < M; s++)
+	std::uint64_t steps = 0;
+	for (std::int32_t s = 0; s < M; s++) {
+		PollInterrupt(steps, std::uint64_t(M - s));
 		for (std::int32_t t = s; t < M; t++)
 			bins_.push_back(CellInterval{s, t == M - 1 ? M : t});
+	}
 }
 
 double
@@ -288,10 +292,12 @@ CoverLimitHint(const ClassSpec &spec, const std::vector<ReleaseAxis> &axes, std:
 	const double alpha = 4.0 * double(MovableEdges(spec)) * double(hi) / double(rows);
 	const double unit = std::pow(10.0, std::floor(std::log10(alpha)) - 1.0);
 	char text[32];
-	for (double shown = std::ceil(alpha / unit) * unit;; shown += unit) {
+	// MaxBinRows(alpha) is about hi already: a step or two. The bound keeps a hint from ever looping long.
+	double shown = std::ceil(alpha / unit) * unit;
+	for (int step = 0;; step++, shown += unit) {
 		std::snprintf(text, sizeof text, "%.2g", shown);
 		const double back = std::strtod(text, nullptr);
-		if (!(back < 1.0))
+		if (!(back < 1.0) || step >= 1000)
 			return plain;
 		if (MaxBinRows(spec, back, rows) >= double(hi))
 			break;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/value_format.hpp"
 
 namespace pap::core {
@@ -177,7 +178,9 @@ MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_qu
 	std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
 	std::vector<std::uint32_t> slots, group_of, ranked, sorted;
 	order.reserve(m);
+	std::uint64_t steps = 0;
 	for (;;) {
+		PollInterrupt(steps, m + 1);  // each set passes over the public points
 		// Realised value tuples of this attribute set (a NULL, or a bin outside the class, is no query) in
 		// mixed-radix order: runs of order with equal tuples, each run's points (ascending) its labeling.
 		auto at = [&](std::uint32_t p, std::size_t j) { return points[std::size_t(p) * d + std::size_t(axes[j])]; };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "core/errors.hpp"
 
@@ -75,9 +76,9 @@ RationalAtMost(double x, std::uint64_t &numerator, std::uint64_t &denominator)
 		throw Error(ErrorKind::LimitExceeded, "privacy budget per MWEM round is too small",
 		            "The selection epsilon of one round is below 2^-32.", "Use a larger epsilon or fewer rounds.");
 	if (shift < 0) {
-		if (x >= 1.8e19)
-			throw Error(ErrorKind::LimitExceeded, "privacy budget per MWEM round is too large");
-		numerator = std::uint64_t(std::floor(x));
+		// Rounding down is always private: a selection epsilon beyond 2^62 (an epsilon near 1e19 and up) is
+		// taken as 2^62, which already makes the selection the best score's with certainty.
+		numerator = x >= 0x1p62 ? std::uint64_t(1) << 62 : std::uint64_t(std::floor(x));
 		denominator = 1;
 		return;
 	}
@@ -236,7 +237,8 @@ MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta
 		// Per round rho / T: half to the exponential mechanism (eps_s^2 / 8), half to a discrete Gaussian
 		// (1 / (2 sigma^2)).
 		const double rho_round = keep * LargestZcdpRho(epsilon, delta) / T;
-		RationalAtMost(std::sqrt(4.0 * rho_round), p.select_numerator, p.select_denominator);
+		// 2 sqrt(rho), not sqrt(4 rho): equal in floating point (a power of two), without overflow near the double maximum.
+		RationalAtMost(2.0 * std::sqrt(rho_round), p.select_numerator, p.select_denominator);
 		p.measure_variance = VarianceAtLeast(1.0 / rho_round);
 	}
 	return p;
@@ -303,6 +305,7 @@ PlanMwem(const PmwPlanInput &in)
 	MwemPlan best;
 	best.predicted_error = INFINITY;
 	const int max_rounds = int(std::min<std::size_t>(in.cover_size, kMwemMaxRounds));
+	std::optional<Error> too_small;
 	for (MwemAccounting accounting : {MwemAccounting::Pure, MwemAccounting::Zcdp}) {
 		if (accounting == MwemAccounting::Zcdp && in.delta == 0.0)
 			continue;
@@ -311,9 +314,12 @@ PlanMwem(const PmwPlanInput &in)
 			try {
 				p = MwemNoiseFor(accounting, T, in.epsilon, in.delta);
 			} catch (const Error &e) {
-				// More rounds need only more noise: stop, and refuse only when one round does not fit.
-				if (e.kind() != ErrorKind::LimitExceeded || T == 1)
+				// More rounds need only more noise: stop; an accounting whose one round does not fit is skipped,
+				// and the plan is refused only when neither fits.
+				if (e.kind() != ErrorKind::LimitExceeded)
 					throw;
+				if (T == 1)
+					too_small = e;
 				break;
 			}
 			const double predicted = MwemPredictedError(p, in, kl);
@@ -323,6 +329,8 @@ PlanMwem(const PmwPlanInput &in)
 			}
 		}
 	}
+	if (!(best.predicted_error < INFINITY))
+		throw too_small ? *too_small : Error(ErrorKind::Internal, "MWEM planned no round");
 	best.prior_error = planned_e0;
 	best.unshifted_error =
 	    std::min(best.predicted_error, MwemPredictedError(best.parameters, in, kl_for(prior_error)));

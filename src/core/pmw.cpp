@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
+#include "core/interrupt_scope.hpp"
 
 namespace pap::core {
 
@@ -94,11 +96,16 @@ PublicPrior(const std::vector<std::int64_t> &public_histogram)
 {
 	const double cells = double(public_histogram.size());
 	double total = 1.0;
-	for (std::int64_t c : public_histogram)
+	std::uint64_t steps = 0;
+	for (std::int64_t c : public_histogram) {
+		PollInterrupt(steps);
 		total += double(c);
+	}
 	std::vector<double> prior(public_histogram.size());
-	for (std::size_t i = 0; i < prior.size(); i++)
+	for (std::size_t i = 0; i < prior.size(); i++) {
+		PollInterrupt(steps);
 		prior[i] = (double(public_histogram[i]) + 1.0 / cells) / total;
+	}
 	return prior;
 }
 

@@ -60,8 +60,22 @@ struct PmwPlan {
 	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2
 };
 
-// Error(InvalidParameter) unless epsilon is finite and > 0 and delta in [0, 1).
+// The smallest epsilon, delta > 0 and beta accepted, and the largest epsilon (docs/reference.md). kMinEpsilon: PMW's sparse vector at
+// cut-off 1 needs a discrete Laplace of scale about 3.26 / epsilon, and the exact sampler represents scales up to
+// 2^32 (about 4.29e9), so every plan has PMW from 1e-9 up (MWEM, identity and hierarchical too, where their noise
+// fits; otherwise they do not apply). kMinDelta keeps ln(1/delta) finite; kMinBeta keeps beta's logarithms, its
+// quotients by the comparison count and the normal quantile at beta / |H~| inside a double.
+constexpr double kMinEpsilon = 1e-9;
+constexpr double kMaxEpsilon = 1e300;  // 2 x the zCDP rho of an epsilon near the double maximum overflows
+constexpr double kMinDelta = 1e-300;
+constexpr double kMinBeta = 1e-100;
+
+// Error(InvalidParameter) unless epsilon is in [kMinEpsilon, kMaxEpsilon] and delta is 0 or in [kMinDelta, 1).
+// Every finite epsilon above is planned (the noise scales round to the samplers' smallest, 2^-20).
 void ValidatePrivacyParameters(double epsilon, double delta);
+// Error(InvalidParameter) unless alpha is in (0, 1) and beta in [kMinBeta, 1): define_release checks them before
+// anything is stored, every planner again.
+void ValidateAccuracyParameters(double alpha, double beta);
 // Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
 // Error(DataException) for no private rows, no public rows, no cover query or no cell.
 void ValidatePlanInput(const PmwPlanInput &input);

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 
 namespace pap::core {
 
@@ -113,8 +114,10 @@ MergePredicates(std::size_t predicate_count, const std::vector<std::int32_t> &la
 	const std::size_t words = (m + 63) / 64;
 	// Column p of the label matrix as a bit set: predicate p's public labeling.
 	std::vector<std::vector<std::uint64_t>> columns(predicate_count, std::vector<std::uint64_t>(words, 0));
+	std::uint64_t steps = 0;
 	for (std::size_t i = 0; i < m; i++)
 		for (std::size_t p = 0; p < predicate_count; p++) {
+			PollInterrupt(steps);
 			const std::int32_t label = label_points[i * predicate_count + p];
 			if (label != 0 && label != 1)
 				throw Error(ErrorKind::Internal, "predicate label other than 0 and 1");

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 
 namespace pap::core {
 
@@ -111,7 +112,9 @@ ProductWorkload::ProductWorkload(const CellDomain &domain, ProductQueryList quer
 	const std::size_t d = radices_.size();
 	std::map<std::vector<std::uint32_t>, std::size_t> group_of;
 	std::size_t last = std::numeric_limits<std::size_t>::max();  // consecutive queries mostly share a group
+	std::uint64_t steps = 0;
 	for (std::size_t q = 0; q < queries_.size(); q++) {
+		PollInterrupt(steps);
 		const AxisConstraint *c = queries_.begin(q);
 		const std::size_t k = queries_.ConstraintCount(q);
 		for (std::size_t j = 0; j < k; j++) {
@@ -222,7 +225,9 @@ ProductWorkload::FillDenseTable(const Group &g, const std::vector<T> &cells, T *
 		const std::size_t run = std::size_t(radices_[d - 1]), step = gs[d - 1];
 		std::vector<std::int32_t> at(d, 0);
 		std::size_t slot = 0;
+		std::uint64_t steps = 0;
 		for (std::size_t base = 0; base < cell_count_; base += run) {
+			PollInterrupt(steps, run);
 			const T *c = cells.data() + base;
 			if (step == 0) {
 				T sum = 0;
@@ -248,7 +253,9 @@ ProductWorkload::FillDenseTable(const Group &g, const std::vector<T> &cells, T *
 	const std::size_t k = g.axes.size();
 	const std::uint32_t *axes = g.axes.data();
 	const std::size_t *strides = g.strides.data();
+	std::uint64_t steps = 0;
 	for (std::size_t i = 0; i < point_count_; i++) {
+		PollInterrupt(steps);
 		const std::int32_t *at = points_.data() + i * d;
 		std::size_t slot = 0;
 		for (std::size_t j = 0; j < k; j++)

@@ -15,6 +15,7 @@
 #include "core/categorical_axis.hpp"
 #include "core/errors.hpp"
 #include "core/halfspace_cover.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/numeric_axis.hpp"
 #include "core/predicate_cover.hpp"
 #include "core/query_text.hpp"
@@ -291,7 +292,8 @@ public:
 		                    domain_reason_.c_str(), granularity_text_.c_str(), vc_dimension_};
 	}
 
-	std::string scratch;  // the last string handed to the glue
+	std::string scratch;                    // the last string handed to the glue
+	InterruptCheck interrupted = nullptr;   // polled by the long steps (InterruptScope)
 
 private:
 	void RequireFinished() const
@@ -391,9 +393,11 @@ ParseGranularity(const char *text)
 }
 
 ReleaseDraft *
-BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity)
+BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity, InterruptCheck interrupted)
 {
-	return new ReleaseDraft(class_text, alpha, granularity);
+	ReleaseDraft *draft = new ReleaseDraft(class_text, alpha, granularity);
+	draft->interrupted = interrupted;
+	return draft;
 }
 
 void
@@ -426,6 +430,7 @@ DraftPredicateLabelSql(const ReleaseDraft *d)
 void
 DraftMergePredicates(ReleaseDraft *d, const std::int32_t *label_points, std::size_t point_count)
 {
+	const InterruptScope scope(d->interrupted);
 	d->MergePredicateLabels(label_points, point_count);
 }
 
@@ -450,21 +455,29 @@ void
 DraftSetNumericMarginal(ReleaseDraft *d, std::size_t axis, const double *values, const std::int64_t *rows,
                         std::size_t count, std::int64_t null_rows)
 {
+	const InterruptScope scope(d->interrupted);
 	d->SetNumericMarginal(axis, values, rows, count, null_rows);
 }
 
 void
 DraftSetCategories(ReleaseDraft *d, std::size_t axis, const char *const *texts, std::size_t count)
 {
+	const InterruptScope scope(d->interrupted);
 	d->SetCategories(axis, texts, count);
 }
 
-const char *DraftScanSelectList(ReleaseDraft *d) { return d->ScanSelectList().c_str(); }
+const char *
+DraftScanSelectList(ReleaseDraft *d)
+{
+	const InterruptScope scope(d->interrupted);
+	return d->ScanSelectList().c_str();
+}
 
 ScanParameterKind
 DraftScanParameter(const ReleaseDraft *d, std::size_t axis, const double **cuts, const char *const **categories,
                    std::size_t *count)
 {
+	const InterruptScope scope(d->interrupted);
 	return LayoutScanParameter(const_cast<ReleaseDraft *>(d)->AxesCatalog(), axis, cuts, categories, count);
 }
 
@@ -472,6 +485,7 @@ void
 DraftSetPublicPoints(ReleaseDraft *d, const std::int32_t *points, const std::int64_t *rows, std::size_t point_count,
                      std::uint64_t cell_limit, std::size_t max_cover_queries)
 {
+	const InterruptScope scope(d->interrupted);
 	d->SetPublicPoints(points, rows, point_count, cell_limit, max_cover_queries);
 }
 

@@ -17,6 +17,7 @@
 #include "core/errors.hpp"
 #include "core/hierarchical_mechanism.hpp"
 #include "core/identity_mechanism.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/interval_cover.hpp"  // FormatFloat8: no cover type is named here
 #include "core/mwem.hpp"
 #include "core/pmw_plan.hpp"
@@ -134,35 +135,55 @@ PlanInputsFor(const PlanRequest &r, const OpenRelease &release)
 	return in;
 }
 
-// The four plans; hierarchical only when it applies.
+// The four plans; hierarchical only when it applies. PMW always plans within the validated ranges (its errors
+// propagate); another mechanism whose noise cannot be sampled exactly at this epsilon does not apply.
 struct MechanismPlans {
 	PmwPlan pmw;
-	MwemPlan mwem;
-	IdentityPlan identity;
+	std::optional<MwemPlan> mwem;
+	std::optional<IdentityPlan> identity;
 	std::optional<HierarchicalPlan> hierarchical;
 };
+
+constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";
+
+// The plan, or nothing when its noise cannot be sampled exactly (Error(LimitExceeded)).
+template <typename Make>
+auto
+PlanIfSampleable(Make make) -> std::optional<decltype(make())>
+{
+	try {
+		return make();
+	} catch (const Error &e) {
+		if (e.kind() != ErrorKind::LimitExceeded)
+			throw;
+		return std::nullopt;
+	}
+}
 
 MechanismPlans
 PlanAll(const PlanInputs &in, const OpenRelease &release)
 {
 	MechanismPlans plans;
 	plans.pmw = PlanPmw(in.sizes);  // validates the sizes and parameters first
-	plans.mwem = PlanMwem(in.sizes);
-	plans.identity = PlanIdentity(in.sizes, in.max_query_cells);
+	plans.mwem = PlanIfSampleable([&] { return PlanMwem(in.sizes); });
+	plans.identity = PlanIfSampleable([&] { return PlanIdentity(in.sizes, in.max_query_cells); });
 	// Identity's non-negativity step is biased where most cells are (nearly) empty: its predicted error adds that
 	// bias, computed on the public histogram (public information) standing in for the private one.
-	const ProductWorkload workload(release.domain, release.cover->Queries());
-	plans.identity.predicted_error = std::min(
-	    1.0, plans.identity.predicted_error +
-	             IdentityProjectionBias(PublicPrior(release.layout.PublicHistogram(release.domain)),
-	                                    in.sizes.private_rows, plans.identity.noise, workload));
+	if (plans.identity) {
+		const ProductWorkload workload(release.domain, release.cover->Queries());
+		plans.identity->predicted_error = std::min(
+		    1.0, plans.identity->predicted_error +
+		             IdentityProjectionBias(PublicPrior(release.layout.PublicHistogram(release.domain)),
+		                                    in.sizes.private_rows, plans.identity->noise, workload,
+		                                    CurrentInterruptCheck()));
+	}
 	if (in.hierarchical_applies)
-		plans.hierarchical = PlanHierarchical(in.sizes, in.radices);
+		plans.hierarchical = PlanIfSampleable([&] { return PlanHierarchical(in.sizes, in.radices); });
 	return plans;
 }
 
 PlanSummary
-Summarise(const PlanRequest &r, const MechanismPlans &plans)
+Summarise(const PlanRequest &r, const MechanismPlans &plans, bool in_hierarchical_shape)
 {
 	const PmwPlan &plan = plans.pmw;
 	PlanSummary s{};
@@ -181,15 +202,33 @@ Summarise(const PlanRequest &r, const MechanismPlans &plans)
 	s.noise_scales[1] = plan.parameters.compare_noise.value();
 	s.first_pass_factor = plan.parameters.first_pass_factor;
 	s.max_passes = plan.parameters.max_passes;
-	s.mwem_rounds = plans.mwem.parameters.rounds;
+	s.planned_rows = r.private_rows;
+	s.uniform_prior = ParseUniformPrior(r.prior);
+	s.parameters.pmw = plan.parameters;
 	s.predictions[std::size_t(MechanismChoice::Pmw)] = {true, plan.predicted_error, ""};
-	s.predictions[std::size_t(MechanismChoice::Mwem)] = {true, plans.mwem.predicted_error, ""};
-	s.predictions[std::size_t(MechanismChoice::Identity)] = {true, plans.identity.predicted_error, ""};
+	if (plans.mwem) {
+		s.mwem_rounds = plans.mwem->parameters.rounds;
+		s.parameters.mwem = plans.mwem->parameters;
+		s.predictions[std::size_t(MechanismChoice::Mwem)] = {true, plans.mwem->predicted_error, ""};
+	} else {
+		s.predictions[std::size_t(MechanismChoice::Mwem)] = {false, 0.0, kNoiseTooLarge};
+	}
+	if (plans.identity) {
+		s.parameters.identity = plans.identity->noise;
+		s.predictions[std::size_t(MechanismChoice::Identity)] = {true, plans.identity->predicted_error, ""};
+	} else {
+		s.predictions[std::size_t(MechanismChoice::Identity)] = {false, 0.0, kNoiseTooLarge};
+	}
 	if (plans.hierarchical) {
 		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {true, plans.hierarchical->predicted_error, ""};
 		s.hierarchical_branching = plans.hierarchical->branching;
+		s.parameters.hierarchical = plans.hierarchical->noise;
+		s.parameters.hierarchical_axes = plans.hierarchical->levels.size();
+		for (std::size_t a = 0; a < plans.hierarchical->levels.size() && a < 2; a++)
+			s.parameters.hierarchical_levels[a] = plans.hierarchical->levels[a];
 	} else {
-		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {false, 0.0, kHierarchicalShape};
+		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {
+		    false, 0.0, in_hierarchical_shape ? kNoiseTooLarge : kHierarchicalShape};
 	}
 
 	const MechanismChoice requested = ParseMechanism(r.mechanism);
@@ -212,8 +251,8 @@ Summarise(const PlanRequest &r, const MechanismPlans &plans)
 	PrivacyUsed used;
 	switch (s.chosen) {
 	case MechanismChoice::Pmw: used = plan.used; break;
-	case MechanismChoice::Mwem: used = plans.mwem.used; break;
-	case MechanismChoice::Identity: used = plans.identity.used; break;
+	case MechanismChoice::Mwem: used = plans.mwem->used; break;  // chosen only when it applies
+	case MechanismChoice::Identity: used = plans.identity->used; break;
 	default: used = plans.hierarchical->used; break;  // chosen only when it applies
 	}
 	s.epsilon_used = used.epsilon;
@@ -231,8 +270,10 @@ MakePlan(const PlanRequest &r)
 	ValidatePrivacyParameters(r.epsilon, r.delta);
 	if (r.layout == nullptr)
 		throw Error(ErrorKind::Internal, "a plan needs the release's layout");
+	const InterruptScope scope(r.interrupted);
 	const OpenRelease release(*r.layout);
-	return Summarise(r, PlanAll(PlanInputsFor(r, release), release));
+	const PlanInputs inputs = PlanInputsFor(r, release);
+	return Summarise(r, PlanAll(inputs, release), inputs.hierarchical_applies);
 }
 
 void
@@ -331,29 +372,35 @@ LayoutScanParameter(const CatalogLayout &c, std::size_t axis, const double **cut
 }
 
 RunSummary
-RunRelease(const RunRequest &r, Allocate allocate)
+RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 {
+	const InterruptScope scope(r.interrupted);
+	// The same deterministic construction from the public catalog that the plan made: it cannot fail now.
 	const OpenRelease release(*r.layout);
 	const ReleaseLayout &layout = release.layout;
 	const CellDomain &domain = release.domain;
 	const Cover &cover = *release.cover;
 	const std::size_t cells = domain.CellCount();
+	const std::vector<std::int32_t> radices = layout.Radices();
 
 	// The private rows enter only as their grid points' counts. The MW mechanisms read the exact counts of the
 	// cover queries, computed from the points by groups (on a public-support domain a row outside the support
 	// still counts in every true answer); identity and hierarchical read the domain histogram (a row outside the
-	// support lands in the outside cell).
+	// support lands in the outside cell). Nothing here may fail on a row: a coordinate outside its axis (the scan
+	// never makes one) is clamped onto it and a negative count (neither) counts as none, maps of one row each.
 	const std::size_t d = layout.axes.size();
-	const std::vector<std::int32_t> points(r.private_points, r.private_points + r.private_point_count * d);
-	const CellDomain private_domain = CellDomain::Explicit(layout.Radices(), points);
+	std::vector<std::int32_t> points(r.private_points, r.private_points + r.private_point_count * d);
+	for (std::size_t i = 0; i < points.size(); i++)
+		points[i] = std::clamp(points[i], std::int32_t(0), std::max(radices[i % d], std::int32_t(1)) - 1);
+	const CellDomain private_domain = CellDomain::Explicit(radices, points);
 	std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0);
 	std::vector<std::int64_t> domain_histogram(cells, 0);
 	std::int64_t n = 0;
+	std::uint64_t steps = 0;
 	for (std::size_t i = 0; i < r.private_point_count; i++) {
-		const std::int64_t rows = r.private_rows[i];
-		if (rows < 0)
-			throw Error(ErrorKind::Internal, "negative private row count");
-		const std::size_t at = private_domain.CellOf(points.data() + i * d);  // Internal outside the axes
+		PollInterrupt(steps);
+		const std::int64_t rows = std::max<std::int64_t>(r.private_rows[i], 0);
+		const std::size_t at = private_domain.CellOf(points.data() + i * d);
 		const std::size_t cell = domain.CellOf(points.data() + i * d);
 		if (at >= private_cells.size() || cell >= cells)
 			throw Error(ErrorKind::Internal, "a private grid point has no cell");
@@ -362,13 +409,8 @@ RunRelease(const RunRequest &r, Allocate allocate)
 		n += rows;
 	}
 
-	PlanRequest plan_request = r.plan;
-	plan_request.private_rows = n;
-	plan_request.layout = r.layout;
-	const PlanInputs inputs = PlanInputsFor(plan_request, release);
-	const MechanismPlans plans = PlanAll(inputs, release);
 	RunSummary out{};
-	out.plan = Summarise(plan_request, plans);
+	out.plan = plan;
 	out.private_rows = n;
 
 	std::unique_ptr<RandomBitSource> rng;
@@ -377,15 +419,21 @@ RunRelease(const RunRequest &r, Allocate allocate)
 	else
 		rng = std::make_unique<SecureRandomSource>(r.fill_secure, nullptr);
 
+	const PlannedParameters &parameters = plan.parameters;
 	std::vector<double> synthetic;
-	const MechanismChoice chosen = out.plan.chosen;
-	std::chrono::steady_clock::time_point started;
+	const MechanismChoice chosen = plan.chosen;
+	if (std::size_t(chosen) >= kMechanismCount || !plan.predictions[std::size_t(chosen)].applies)
+		throw Error(ErrorKind::Internal, "the plan chose a mechanism that does not apply");
+	std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 	auto start_clock = [&started] { started = std::chrono::steady_clock::now(); };
-	if (chosen == MechanismChoice::Pmw || chosen == MechanismChoice::Mwem) {
+	auto prior = [&] { return plan.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain)); };
+	if (n == 0) {
+		// No private row: the prior the MW mechanisms start from, a function of public data only.
+		synthetic = prior();
+	} else if (chosen == MechanismChoice::Pmw || chosen == MechanismChoice::Mwem) {
 		std::vector<std::int64_t> truth;
 		ProductWorkload(private_domain, cover.Queries()).EvaluateCounts(private_cells, truth);
-		const std::vector<double> prior =
-		    inputs.sizes.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain));
+		const std::vector<double> start = prior();
 		// Timed from the workload's construction: a reference's own preparation (cell_lists probes every query)
 		// counts against it, as the grouped workload's lazy cell maps count against it.
 		start_clock();
@@ -397,23 +445,29 @@ RunRelease(const RunRequest &r, Allocate allocate)
 			reference = std::make_unique<MembershipWorkload>(domain, cover.Queries(), r.interrupted);
 		const Workload &workload = reference ? static_cast<const Workload &>(*reference) : grouped;
 		if (chosen == MechanismChoice::Pmw) {
-			PmwResult result = RunPmwOnCounts(workload, truth, n, prior, plans.pmw.parameters, *rng, r.interrupted);
+			PmwResult result = RunPmwOnCounts(workload, truth, n, start, parameters.pmw, *rng, r.interrupted);
 			synthetic = std::move(result.synthetic);
 			out.updates = result.updates;
 			out.comparisons = result.comparisons;
 			out.passes = result.passes;
 			out.cutoff_reached = result.cutoff_reached;
 		} else {
-			MwemResult result = RunMwemOnCounts(workload, truth, n, prior, plans.mwem.parameters, *rng, r.interrupted);
+			MwemResult result = RunMwemOnCounts(workload, truth, n, start, parameters.mwem, *rng, r.interrupted);
 			synthetic = std::move(result.synthetic);
 			out.updates = result.rounds;
 		}
 	} else if (chosen == MechanismChoice::Identity) {
 		start_clock();
-		synthetic = RunIdentity(domain_histogram, n, plans.identity.noise, *rng, r.interrupted);
+		synthetic = RunIdentity(domain_histogram, n, parameters.identity, *rng, r.interrupted);
 	} else {
+		HierarchicalPlan hierarchical;
+		hierarchical.branching = plan.hierarchical_branching;
+		hierarchical.levels.assign(parameters.hierarchical_levels,
+		                           parameters.hierarchical_levels + std::min<std::size_t>(parameters.hierarchical_axes, 2));
+		hierarchical.noise = parameters.hierarchical;
+		hierarchical.predicted_error = plan.predictions[std::size_t(chosen)].predicted_error;
 		start_clock();
-		synthetic = RunHierarchical(domain_histogram, inputs.radices, n, *plans.hierarchical, *rng, r.interrupted);
+		synthetic = RunHierarchical(domain_histogram, radices, n, hierarchical, *rng, r.interrupted);
 	}
 	out.mechanism_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 	if (synthetic.size() != cells)

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/mwem.hpp"
+#include "core/noisy_histogram.hpp"
 #include "core/pmw.hpp"
 #include "core/pmw_plan.hpp"
 #include "core/random_source.hpp"
@@ -57,7 +59,9 @@ struct CatalogLayout {
 class ReleaseDraft;
 enum class Granularity { Alpha, Finest };
 Granularity ParseGranularity(const char *text);  // "alpha" or "finest"; Error(InvalidParameter) otherwise
-ReleaseDraft *BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity);
+// interrupted: polled by every long step of the draft (domain, cover, histogram): Error(Cancelled).
+ReleaseDraft *BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity,
+                                InterruptCheck interrupted = nullptr);
 void FreeReleaseDraft(ReleaseDraft *draft) noexcept;
 const char *DraftCanonicalClass(const ReleaseDraft *draft);
 std::size_t DraftColumnCount(const ReleaseDraft *draft);
@@ -113,6 +117,8 @@ struct PlanRequest {
 	const char *prior;  // "public" or "uniform"
 	// The stored release: which mechanisms apply and how many cells a cover query spans are read from it.
 	const CatalogLayout *layout;
+	// Polled during the plan (the release's cover and domain, the identity bias over every cell): Error(Cancelled).
+	InterruptCheck interrupted = nullptr;
 };
 
 // What the planner predicts for one mechanism; applies = false with a reason (a static sentence) when the
@@ -121,6 +127,17 @@ struct MechanismPrediction {
 	bool applies;
 	double predicted_error;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
 	const char *reason;
+};
+
+// The exact parameters every applicable mechanism runs with: the run reads them from the plan and derives
+// nothing itself, so that nothing after the charge can fail on a parameter.
+struct PlannedParameters {
+	PmwParameters pmw;
+	MwemParameters mwem;
+	HistogramNoise identity;
+	HistogramNoise hierarchical;  // per node
+	int hierarchical_levels[2] = {0, 0};
+	std::size_t hierarchical_axes = 0;
 };
 
 struct PlanSummary {
@@ -147,8 +164,15 @@ struct PlanSummary {
 	// name (a static string).
 	double epsilon_used, delta_used;
 	const char *accounting;
+	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
+	bool uniform_prior;
+	PlannedParameters parameters;
 };
-// Error(InvalidParameter) when the requested mechanism does not apply to the release (before anything is spent).
+// Every check a run needs and its whole plan, from public information only: the glue calls it before the charge,
+// with n from count(*). Error(InvalidParameter) when a parameter is outside the documented ranges or the requested
+// mechanism does not apply to the release; Error(DataException) for no rows; Error(Cancelled) when interrupted.
+// A mechanism whose noise cannot be sampled exactly at this epsilon does not apply (its reason says so); PMW
+// always applies within the ranges ValidatePrivacyParameters accepts.
 PlanSummary MakePlan(const PlanRequest &request);
 // Error(InvalidParameter) when the named mechanism cannot run on the release (checked before the charge, from the
 // layout alone; auto always applies).
@@ -170,8 +194,7 @@ enum class ReferenceKind {
 };
 
 struct RunRequest {
-	PlanRequest plan;  // its layout and private_rows are ignored: the run plans over layout and the scanned n
-	const CatalogLayout *layout;
+	const CatalogLayout *layout;  // the layout the plan was made for
 	// The private scan's rows: grid points (layout.axis_count coordinates each, flat) and their row counts. The
 	// only private input.
 	const std::int32_t *private_points;
@@ -197,7 +220,13 @@ struct RunSummary {
 	// never stored.
 	double mechanism_seconds;
 };
-RunSummary RunRelease(const RunRequest &request, Allocate allocate);
+// Runs plan.chosen with plan.parameters (MakePlan on the same layout, made before the charge) on the private scan.
+// Never fails on the private data: any histogram runs, grid points outside the axes are clamped onto them (a
+// per-row map, which the glue's scan never needs), and a scanned n different from plan.planned_rows runs with the
+// scanned n; n = 0 releases the prior the plan starts from (data-independent). It throws only Error(Cancelled),
+// std::bad_alloc, Error(RandomSourceFailure) (the secure source failed) and Error(Internal) for a layout that is not
+// the plan's.
+RunSummary RunRelease(const RunRequest &request, const PlanSummary &plan, Allocate allocate);
 
 // --- answering ----------------------------------------------------------------------------------------------
 class ReleaseModel;  // a released cover with the answers of its synthetic distribution

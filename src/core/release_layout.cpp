@@ -1,10 +1,12 @@
 #include "core/release_layout.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/interrupt_scope.hpp"
 #include "core/query_text.hpp"
 #include "core/value_format.hpp"
 
@@ -41,9 +43,18 @@ ReleaseLayout::MakeReleaseCover(std::size_t max_queries) const
 std::vector<std::int64_t>
 ReleaseLayout::PublicHistogram(const CellDomain &domain) const
 {
-	std::vector<std::int64_t> histogram(domain.CellCount(), 0);
+	// Zeroed in slices, polling in between: a domain may hold 10^8 cells.
+	std::vector<std::int64_t> histogram;
+	const std::size_t cells = domain.CellCount();
+	histogram.reserve(cells);
+	while (histogram.size() < cells) {
+		PollInterruptNow();
+		histogram.resize(std::min(cells, histogram.size() + (std::size_t(1) << 20)), 0);
+	}
 	const std::size_t d = axes.size();
+	std::uint64_t steps = 0;
 	for (std::size_t i = 0; i < public_point_counts.size(); i++) {
+		PollInterrupt(steps);
 		const std::size_t cell = domain.CellOf(public_points.data() + i * d);
 		if (cell >= histogram.size())
 			throw Error(ErrorKind::Internal, "a public point lies outside the release's domain");

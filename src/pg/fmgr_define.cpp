@@ -179,11 +179,12 @@ pap_define_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("release name must not be empty")));
 	RequireProbability("alpha", alpha);
 	RequireProbability("beta", beta);
+	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
 	pap::core::Granularity granularity;
 	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
 	// The draft lives in the current context and is freed with it, whatever fails below.
 	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity));
+	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
 	MemoryContextCallback *free_draft = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
 	free_draft->func = FreeDraftCallback;
 	free_draft->arg = draft;

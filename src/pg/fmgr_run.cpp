@@ -66,6 +66,54 @@ ReadRunArguments(FunctionCallInfo fcinfo)
 	return a;
 }
 
+// The most distinct grid points one scan hands back: pap.grid_counts returns them as one int8[] of key/row pairs,
+// which must fit PostgreSQL's 1 GB allocation limit (67 million pairs), with room to spare.
+constexpr double kMaxScanPoints = double(1 << 25);
+
+// A scan returns at most min(n, grid points) distinct points. Refused before the charge when that could exceed what
+// one scan can return, so that the number of distinct private points (a function of the rows) can never make a
+// charged run fail.
+static void
+RequireAggregatable(const PapRelease *r, int64 n)
+{
+	double grid = 1.0;
+	for (size_t a = 0; a < r->layout.axis_count; a++) {
+		const char *kind = r->layout.axis_kinds[a];
+		// Bins per axis, as the layout's radices count them: cuts + 2 for ordered axes (the NULL bin included),
+		// categories + 2 for categorical ones (the "other" and NULL bins), 2 for predicates.
+		if (strcmp(kind, "numeric") == 0 || strcmp(kind, "linear") == 0)
+			grid *= double(r->layout.cut_counts[a]) + 2.0;
+		else if (strcmp(kind, "categorical") == 0)
+			grid *= double(r->layout.category_counts[a]) + 2.0;
+		else
+			grid *= 2.0;
+	}
+	if (std::min(grid, double(n)) > kMaxScanPoints)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("release \"%s\" could meet more distinct grid points than one scan can return", r->name),
+		                errdetail("Its grid has %.0f points and the private table " INT64_FORMAT " rows; a run handles at "
+		                          "most %.0f distinct points, and nothing has been charged.",
+		                          grid, n, kMaxScanPoints),
+		                errhint("Define the release with coarser axes (a larger alpha, granularity 'alpha') or fewer "
+		                        "columns.")));
+}
+
+// The delta a run is charged: what its mechanism uses, rounded up to 15 significant digits (the smallest such
+// decimal not below it). The plan keeps it at most the requested delta, so it is at most the requested decimal.
+static const char *
+ChargedDelta(double used)
+{
+	if (!(used > 0.0))
+		return "0";
+	double v = used;
+	for (;;) {
+		char *text = psprintf("%.15g", v);
+		if (PapDecimalFloor(text) >= used)  // the decimal is at least used
+			return text;
+		v = std::nextafter(v, HUGE_VAL);  // a few steps: 15 digits are coarser than a double's spacing
+	}
+}
+
 // The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
 static int64
 PapCountRows(Oid relid)
@@ -169,6 +217,7 @@ pap_plan(PG_FUNCTION_ARGS)
 
 	pap::core::PlanSummary s;
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
+	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
 	Datum values[21];
 	bool nulls[21] = {false};
@@ -290,10 +339,22 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
-		// The ledger records the decimals; the run uses the doubles not above them (ReadRunArguments).
+		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
+		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
+		// run marker, so that a second run of the release is refused before it waits on the count.
+		const int64 planned_rows = PapCountRows(r->private_table);
+		RequireAggregatable(r, planned_rows);
+		pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
+		plan_request.interrupted = PapInterruptPending;
+		pap::core::PlanSummary plan;
+		PAP_CORE(plan = pap::core::MakePlan(plan_request));
+
+		// The ledger records epsilon as written (the run uses the double not above it, ReadRunArguments) and the
+		// delta the chosen mechanism uses: 0 for a pure one, whatever was requested.
+		const char *delta_charged = ChargedDelta(plan.delta_used);
 		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
 		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(args.epsilon_text),
-		                          CStringGetTextDatum(args.delta_text), CStringGetTextDatum(name),
+		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
 		                          CStringGetTextDatum(mechanism), Float8GetDatum(epsilon), Float8GetDatum(delta)};
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
@@ -367,7 +428,6 @@ pap_run_release(PG_FUNCTION_ARGS)
 		     r->cover_size, ReferenceLabel());
 
 		pap::core::RunRequest req;
-		req.plan = PlanRequestFor(r, 0, epsilon, delta, mechanism, prior);
 		req.layout = &r->layout;
 		req.private_points = points;
 		req.private_rows = rows;
@@ -378,7 +438,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.reference_workload = pap::core::ReferenceKind(pap_reference_workload);
 		pap::core::RunSummary out;
 		INSTR_TIME_SET_CURRENT(started);
-		PAP_CORE(out = pap::core::RunRelease(req, PapAllocate));
+		PAP_CORE(out = pap::core::RunRelease(req, plan, PapAllocate));
 		CHECK_FOR_INTERRUPTS();
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, started);

@@ -104,11 +104,17 @@ PapLedgerAmount(double requested, char **decimal)
 	// 0.1000000000000000055...), so that budgets add up as written. The run then uses the largest double not above
 	// that decimal (strtod rounding toward -Infinity), never the double above it.
 	*decimal = psprintf("%.15g", requested);
+	return PapDecimalFloor(*decimal);
+}
+
+double
+PapDecimalFloor(const char *decimal)
+{
 	const int mode = fegetround();
 	fesetround(FE_DOWNWARD);
-	const double used = strtod(*decimal, nullptr);
+	const double floor = strtod(decimal, nullptr);
 	fesetround(mode);
-	return used;
+	return floor;
 }
 
 void *

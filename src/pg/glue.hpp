@@ -46,6 +46,8 @@ const pap::core::CutLookup *PapBuildCutLookup(ArrayType *cuts, MemoryContext con
 // *decimal) and the double a run uses for it: the largest double not above that decimal, so that a run never uses
 // more than the ledger records.
 double PapLedgerAmount(double requested, char **decimal);
+// The largest double not above a decimal number's value (strtod rounding toward -Infinity).
+double PapDecimalFloor(const char *decimal);
 
 // palloc that returns NULL instead of raising: the allocator handed to the core.
 void *PapAllocate(size_t bytes);

@@ -253,5 +253,62 @@ TEST(IdentityProjectionBias, FollowsTheMeasuredBiasOfTheNonNegativityStep)
 	}
 }
 
+// Issue #13 item 5: above epsilon about 1490 the noise's variance rounds to 0 and the bracket stayed at 0 for
+// ever. Every variance (0, tiny, the largest the sampler draws) and every n terminates with a bias in [0, 1].
+TEST(IdentityProjectionBias, TerminatesForEveryVarianceAndN)
+{
+	const std::size_t cells = 64;
+	std::vector<CellInterval> prefixes;
+	for (std::int32_t j = 0; j < std::int32_t(cells); j++)
+		prefixes.push_back({0, j});
+	const IntervalWorkload workload(prefixes, cells);
+	std::vector<double> sparse(cells, 0.0), uniform(cells, 1.0 / double(cells));
+	sparse[3] = 0.75;
+	sparse[40] = 0.25;
+	// A public prior whose n-scaled counts, all positive, sum below n = 2^62 in double: the case that looped.
+	std::vector<std::int64_t> public_counts(cells);
+	for (std::size_t i = 0; i < cells; i++)
+		public_counts[i] = std::int64_t(i * 7 % 5);
+	std::vector<double> perks = PublicPrior(public_counts);
+	for (double epsilon : {kMinEpsilon, 1e-3, 1.0, 1490.0, 1500.0, 1e6, 1e300})
+		for (double delta : {0.0, 1e-6})
+			for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 62})
+				for (const std::vector<double> *stand_in : {&sparse, &uniform, &perks}) {
+					SCOPED_TRACE(epsilon);
+					SCOPED_TRACE(delta);
+					SCOPED_TRACE(n);
+					const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, epsilon, delta);
+					const double bias = IdentityProjectionBias(*stand_in, n, noise, workload);
+					EXPECT_GE(bias, 0.0);
+					EXPECT_LE(bias, 1.0);
+					if (epsilon >= 1500.0) {
+						EXPECT_EQ(noise.Variance(), 0.0);
+						EXPECT_LT(bias, 1e-9);  // no spread: clipping at 0 moves nothing
+					}
+				}
+}
+
+int g_checks = 0;
+
+bool
+CancelOnThirdPoll()
+{
+	return ++g_checks >= 3;
+}
+
+// The bias polls every 2^16 cells: a cancel ends it within a few evaluations of the expected total.
+TEST(IdentityProjectionBias, HonoursACancel)
+{
+	const std::size_t cells = 1 << 17;
+	const IntervalWorkload workload({CellInterval{0, std::int32_t(cells / 2)}}, cells);
+	const std::vector<double> uniform(cells, 1.0 / double(cells));
+	const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, 0.1, 0.0);
+	g_checks = 0;
+	EXPECT_EQ(OutcomeOf([&] { IdentityProjectionBias(uniform, 1000, noise, workload, CancelOnThirdPoll); }),
+	          "Cancelled");
+	EXPECT_EQ(g_checks, 3);
+	EXPECT_NO_THROW(IdentityProjectionBias(uniform, 1000, noise, workload));
+}
+
 }  // namespace
 }  // namespace pap::core

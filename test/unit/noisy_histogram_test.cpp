@@ -134,7 +134,8 @@ TEST(HistogramNoiseFor, RejectsInvalidParameters)
 	EXPECT_EQ(OutcomeOf([] { HistogramNoiseFor(2, 2, 1.0, -1e-9); }), "InvalidParameter");
 	EXPECT_EQ(OutcomeOf([] { HistogramNoiseFor(0, 2, 1.0, 0.0); }), "Internal");
 	EXPECT_EQ(OutcomeOf([] { HistogramNoiseFor(2, 0, 1.0, 1e-6); }), "Internal");
-	EXPECT_EQ(OutcomeOf([] { HistogramNoiseFor(2, 2, 1e-13, 0.0); }), "LimitExceeded");
+	EXPECT_EQ(OutcomeOf([] { HistogramNoiseFor(2, 2, 1e-13, 0.0); }), "InvalidParameter");  // below kMinEpsilon
+	EXPECT_EQ(OutcomeOf([] { HistogramNoiseFor(1e4, 1e4, 1e-6, 0.0); }), "LimitExceeded");  // scale 1e10
 }
 
 // The noise an identity plan draws is the discrete Laplace with scale 2 / epsilon; the same test rejects samples

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -255,10 +256,10 @@ struct FloatLess {
 
 Release
 Define(const Table &pub, const char *class_text, Granularity granularity = Granularity::Finest, double alpha = 0.1,
-       std::uint64_t cell_limit = 1000000, std::size_t max_cover = 1000000)
+       std::uint64_t cell_limit = 1000000, std::size_t max_cover = 1000000, InterruptCheck interrupted = nullptr)
 {
 	Release r;
-	r.draft.reset(BeginReleaseDraft(class_text, alpha, granularity));
+	r.draft.reset(BeginReleaseDraft(class_text, alpha, granularity, interrupted));
 	ReleaseDraft *d = r.draft.get();
 	r.spec = ParseClassSpec(DraftCanonicalClass(d));
 	// 2. column types.
@@ -727,11 +728,16 @@ PrivateScan(const Release &r, const Table &priv)
 	            });
 }
 
+// The glue's order: the plan at n = count(*) (the scan's rows unless plan.private_rows says otherwise), then the
+// run on the scan.
 RunSummary
 RunOn(const Release &r, const GridPoints &priv, std::int64_t seed, PlanRequest plan)
 {
+	if (plan.private_rows == 0)
+		for (std::int64_t rows : priv.rows)
+			plan.private_rows += rows;
+	const PlanSummary planned = MakePlan(plan);
 	RunRequest req{};
-	req.plan = plan;
 	req.layout = &r.layout;
 	req.private_points = priv.points.data();
 	req.private_rows = priv.rows.data();
@@ -739,7 +745,7 @@ RunOn(const Release &r, const GridPoints &priv, std::int64_t seed, PlanRequest p
 	req.seed = seed;
 	req.fill_secure = FillFromOperatingSystem;
 	req.interrupted = nullptr;
-	return RunRelease(req, TestAllocate);
+	return RunRelease(req, planned, TestAllocate);
 }
 
 std::string
@@ -1227,21 +1233,18 @@ TEST_F(ReleaseEngine, RunRejectsBadRequests)
 	p = Plan(r);
 	p.epsilon = 0;
 	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, RunOn(r, points, 1, p));
-	// A grid point outside the axes is a broken scan.
-	GridPoints bad = points;
-	bad.points[0] = 1000;
-	EXPECT_PAP_ERROR(ErrorKind::Internal, RunOn(r, bad, 1, Plan(r)));
-	// No private row at all.
+	// No private row at all: the plan refuses (before any charge).
 	EXPECT_PAP_ERROR(ErrorKind::DataException, RunOn(r, GridPoints{}, 1, Plan(r)));
 	// The allocator's failure is std::bad_alloc.
+	PlanRequest planned = Plan(r);
+	planned.private_rows = 100;
 	RunRequest req{};
-	req.plan = Plan(r);
 	req.layout = &r.layout;
 	req.private_points = points.points.data();
 	req.private_rows = points.rows.data();
 	req.private_point_count = points.rows.size();
 	req.seed = 1;
-	EXPECT_THROW(RunRelease(req, FailingAllocate), std::bad_alloc);
+	EXPECT_THROW(RunRelease(req, MakePlan(planned), FailingAllocate), std::bad_alloc);
 	// A corrupt catalog is an internal error.
 	CatalogLayout corrupt = r.layout;
 	corrupt.domain = "somewhere";
@@ -1635,6 +1638,218 @@ TEST_F(ReleaseEngine, PlanRequestValidation)
 	bad = p;
 	bad.epsilon = test::kInf;
 	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, MakePlan(bad));
+}
+
+// --- every check and the whole plan before the charge; a run that never fails on the data ---------------------
+
+TEST(ReleaseEngineParsing, ParameterRangesFollowTheSamplers)
+{
+	EXPECT_NO_THROW(ValidatePrivacyParameters(kMinEpsilon, 0.0));
+	EXPECT_NO_THROW(ValidatePrivacyParameters(kMaxEpsilon, kMinDelta));
+	for (double eps : {1e-12, 1e-320, 9.99e-10, 1.01e300, std::numeric_limits<double>::max()})
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidatePrivacyParameters(eps, 0.0));
+	for (double delta : {1e-310, 5e-324, 9e-301})
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidatePrivacyParameters(1.0, delta));
+	EXPECT_NO_THROW(ValidateAccuracyParameters(0.05, kMinBeta));
+	EXPECT_NO_THROW(ValidateAccuracyParameters(1e-300, 1.0 - 1e-16));
+	for (double beta : {5e-324, 1e-200, 0.0, 1.0, test::kNaN})
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidateAccuracyParameters(0.05, beta));
+	for (double alpha : {0.0, 1.0, test::kInf})
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ValidateAccuracyParameters(alpha, 0.05));
+}
+
+// The planned predictions are numbers in [0, 1] and the plan is usable by a run.
+void
+ExpectSanePlan(const PlanSummary &s)
+{
+	EXPECT_TRUE(s.predictions[std::size_t(MechanismChoice::Pmw)].applies);
+	for (const MechanismPrediction &p : s.predictions)
+		if (p.applies) {
+			EXPECT_GE(p.predicted_error, 0.0);
+			EXPECT_LE(p.predicted_error, 1.0);
+		}
+	EXPECT_TRUE(std::isfinite(s.threshold));
+	EXPECT_GE(s.cutoff, 1);
+}
+
+// Issue #13 item 5: epsilon 1500 left identity's bias bracket at 0 for ever. Every epsilon the validator accepts
+// plans, at both ends and for every mechanism (a mechanism whose noise does not fit no longer applies).
+TEST_F(ReleaseEngine, PlanTerminatesForEveryAcceptedEpsilon)
+{
+	for (const char *cls : {"thresholds(x)", "boxes(x, y)"}) {
+		SCOPED_TRACE(cls);
+		const Release r = Define(NumericTable(), cls);
+		for (double eps : {kMinEpsilon, 1e-6, 1.0, 1490.0, 1500.0, 1e6, 1e19, 1e100, kMaxEpsilon})
+			for (double delta : {0.0, kMinDelta, 1e-6, 0.999}) {
+				SCOPED_TRACE(eps);
+				SCOPED_TRACE(delta);
+				PlanRequest p = Plan(r, eps);
+				p.delta = delta;
+				p.private_rows = 1000;
+				p.mechanism = "auto";
+				const PlanSummary s = MakePlan(p);
+				ExpectSanePlan(s);
+				if (eps >= 1.0) {
+					// Large epsilons fit every mechanism's noise.
+					EXPECT_TRUE(s.predictions[std::size_t(MechanismChoice::Mwem)].applies);
+					EXPECT_TRUE(s.predictions[std::size_t(MechanismChoice::Identity)].applies);
+				}
+			}
+		// Below the smallest epsilon, refused with the reason; never a limit error after the charge.
+		PlanRequest p = Plan(r, 1e-12);
+		p.private_rows = 1000;
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, MakePlan(p));
+		p.epsilon = 1e-320;
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, MakePlan(p));
+	}
+}
+
+TEST_F(ReleaseEngine, PlanAndRunAtExtremeBetaAndN)
+{
+	const Table pub = NumericTable();
+	const Release r = Define(pub, "thresholds(x)");
+	const GridPoints points = PrivateScan(r, pub);
+	for (double beta : {kMinBeta, 1e-20, 0.5, 1.0 - 1e-16})
+		for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 61})
+			for (const char *m : {"pmw", "mwem", "identity", "hierarchical"}) {
+				SCOPED_TRACE(beta);
+				SCOPED_TRACE(n);
+				SCOPED_TRACE(m);
+				PlanRequest p = Plan(r, 1.0);
+				p.beta = beta;
+				p.private_rows = n;
+				p.mechanism = m;
+				const PlanSummary s = MakePlan(p);
+				ExpectSanePlan(s);
+				const RunSummary out = RunOn(r, points, 3, p);
+				EXPECT_EQ(out.plan.chosen, ParseMechanism(m));
+			}
+	PlanRequest p = Plan(r, 1.0);
+	p.private_rows = 100;
+	p.beta = 5e-324;
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, MakePlan(p));
+}
+
+// After the charge the run reads the data and nothing else can fail: any scanned n (0 included) with any plan.
+TEST_F(ReleaseEngine, RunNeverFailsOnThePrivateData)
+{
+	const Table pub = NumericTable();
+	for (const char *cls : {"thresholds(x)", "boxes(x, y)", "marginals(1; x, y)"}) {
+		const Release r = Define(pub, cls);
+		const std::size_t cells = std::size_t(r.summary.cell_count);
+		const GridPoints points = PrivateScan(r, pub);
+		GridPoints outside = points;  // coordinates outside the axes and a negative count: clamped, ignored
+		outside.points[0] = 100000;
+		outside.points[outside.points.size() - 1] = -5;
+		outside.rows[0] = -7;
+		for (const char *prior : {"public", "uniform"})
+			for (const char *m : {"pmw", "mwem", "identity", "hierarchical", "auto"}) {
+				SCOPED_TRACE(cls);
+				SCOPED_TRACE(m);
+				SCOPED_TRACE(prior);
+				PlanRequest p = Plan(r, 1.0, prior);
+				p.mechanism = m;
+				p.private_rows = 5000;  // planned n; the scans below have other n
+				PlanSummary s;
+				try {
+					s = MakePlan(p);
+				} catch (const Error &e) {
+					EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);  // hierarchical on boxes or marginals
+					continue;
+				}
+				for (const GridPoints *scan : {&points, static_cast<const GridPoints *>(&outside)}) {
+					const RunSummary out = RunOn(r, *scan, 11, p);
+					EXPECT_EQ(out.plan.chosen, s.chosen);
+					double sum = 0;
+					for (std::size_t i = 0; i < cells; i++)
+						sum += out.synthetic[i];
+					EXPECT_NEAR(sum, 1.0, 1e-9);
+				}
+				// n' = 0: the prior the plan starts from, whatever the mechanism.
+				const RunSummary none = RunOn(r, GridPoints{}, 11, p);
+				EXPECT_EQ(none.private_rows, 0);
+				const std::vector<double> expected =
+				    std::string(prior) == "uniform"
+				        ? std::vector<double>(cells, 1.0 / double(cells))
+				        : PublicPrior(std::vector<std::int64_t>(r.summary.public_histogram,
+				                                                r.summary.public_histogram + cells));
+				for (std::size_t i = 0; i < cells; i++)
+					EXPECT_EQ(none.synthetic[i], expected[i]);
+			}
+	}
+}
+
+// An InterruptCheck that answers false `g_polls_left` times, then true.
+int g_polls_left = 0;
+int g_polls = 0;
+
+bool
+CancelAfterPolls()
+{
+	g_polls++;
+	return g_polls_left-- <= 0;
+}
+
+// A public table of 300 distinct values on each of two columns: orthants over it have about 9 x 10^4 cells and
+// cover queries, so that define, plan and run poll often (and the test's own scan stays small).
+Table
+ManyValuesTable()
+{
+	Table t;
+	t.columns = {{"x", ValueType::Number, "double precision"}, {"y", ValueType::Number, "double precision"}};
+	for (int v = 0; v < 300; v++)
+		t.Add({Num(v), Num((v * 7919) % 300)});
+	return t;
+}
+
+// Counts the polls of f with a check that never cancels, then cancels after each of a few poll counts below it.
+template <typename F>
+void
+ExpectCancelHonoured(F f)
+{
+	g_polls = 0;
+	g_polls_left = std::numeric_limits<int>::max();
+	f(CancelAfterPolls);
+	const int polls = g_polls;
+	EXPECT_GE(polls, 2);
+	for (int k : {0, polls / 2, polls - 1}) {
+		SCOPED_TRACE(k);
+		g_polls_left = k;
+		EXPECT_PAP_ERROR(ErrorKind::Cancelled, f(CancelAfterPolls));
+	}
+}
+
+TEST_F(ReleaseEngine, CancelIsHonouredInDefinePlanAndRun)
+{
+	const Table pub = ManyValuesTable();
+	ExpectCancelHonoured([&](InterruptCheck check) {
+		Define(pub, "orthants(x, y)", Granularity::Finest, 0.1, 1000000, 1000000, check);
+	});
+	const Release r = Define(pub, "orthants(x, y)");
+	ASSERT_GT(r.summary.cell_count, 80000);
+	const GridPoints points = PrivateScan(r, pub);
+	for (const char *m : {"pmw", "identity", "hierarchical"}) {
+		SCOPED_TRACE(m);
+		PlanRequest p = Plan(r, 1.0);
+		p.mechanism = m;
+		p.private_rows = std::int64_t(pub.rows.size());
+		ExpectCancelHonoured([&](InterruptCheck check) {
+			PlanRequest q = p;
+			q.interrupted = check;
+			MakePlan(q);
+		});
+		const PlanSummary plan = MakePlan(p);
+		ExpectCancelHonoured([&](InterruptCheck check) {
+			RunRequest req{};
+			req.layout = &r.layout;
+			req.private_points = points.points.data();
+			req.private_rows = points.rows.data();
+			req.private_point_count = points.rows.size();
+			req.seed = 5;
+			req.interrupted = check;
+			RunRelease(req, plan, TestAllocate);
+		});
+	}
 }
 
 TEST(ReleaseEngineParsing, FormatFloat8Into)
