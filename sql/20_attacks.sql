@@ -207,4 +207,23 @@ CALL pap.run_release('exact', 0.1::float8 + 0.2::float8);
 SELECT l.epsilon, r.epsilon <= l.epsilon::float8 AS used_at_most_recorded
   FROM pap.ledger l JOIN pap.releases r ON r.name = l.release_name WHERE l.release_name = 'exact';
 
+-- 5. Every loop terminates: the identity mechanism's bias at epsilon 1500 (an endless loop before).
+SELECT (predictions->'identity'->>'predicted_error')::float8 >= 0 AS planned FROM pap.plan('exact', 1500);
+SELECT chosen_mechanism IS NOT NULL AS planned FROM pap.plan('exact', 1e300);
+
+-- 9. Nothing is charged and then refused: parameters outside what the samplers can represent are refused before the
+-- charge, beta too small for the planners at define, and a pure mechanism is charged no delta.
+SELECT pap.define_release('tiny', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+SELECT epsilon_spent AS spent_before FROM pap.budgets WHERE private_table = 'hosp.patients'::regclass;
+CALL pap.run_release('tiny', 1e-12);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+CALL pap.run_release('tiny', 1e-320);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT epsilon_spent AS spent_after FROM pap.budgets WHERE private_table = 'hosp.patients'::regclass;
+SELECT pap.define_release('tiny_beta', 'hosp.patients', 'hosp.sample', 'thresholds(age)', beta => 5e-324);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+CALL pap.run_release('tiny', 0.5, 1e-6, mechanism => 'identity');
+SELECT l.delta AS delta_charged, r.mechanism
+  FROM pap.ledger l JOIN pap.releases r ON r.name = l.release_name WHERE l.release_name = 'tiny';
+
 RESET ROLE;
