@@ -65,7 +65,8 @@ struct PmwPlan {
 // 2^32 (about 4.29e9), so every plan has PMW from 1e-9 up (MWEM, identity and hierarchical too, where their noise
 // fits; otherwise they do not apply). kMinDelta keeps ln(1/delta) finite; kMinBeta keeps beta's logarithms, its
 // quotients by the comparison count and the normal quantile at beta / |H~| inside a double.
-constexpr double kMinEpsilon = 1e-9;
+// (1e-9 less a relative 1e-12: a run of epsilon 1e-9 uses the double just below the ledger's decimal 1e-09.)
+constexpr double kMinEpsilon = 1e-9 * (1.0 - 1e-12);
 constexpr double kMaxEpsilon = 1e300;  // 2 x the zCDP rho of an epsilon near the double maximum overflows
 constexpr double kMinDelta = 1e-300;
 constexpr double kMinBeta = 1e-100;

@@ -114,6 +114,46 @@ ChargedDelta(double used)
 	}
 }
 
+// Raises the refusal of a charge: no budget, or not enough left for (epsilon, delta), with what is left. Reads the
+// budget with a fresh snapshot (not read-only), which sees the winner of a race.
+static void
+RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta)
+{
+	Oid types[1] = {REGCLASSOID};
+	Datum values[1] = {ObjectIdGetDatum(private_table)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
+	           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
+	           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
+	           1, types, values, false);
+	PapRestoreUser(&saved);
+	if (SPI_processed == 0)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("private table %s has no privacy budget", private_name),
+		                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).", private_name)));
+	ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
+	                errdetail("The run asks for epsilon %s and delta %s; the remaining budget is epsilon %s and delta %s.",
+	                          epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+	                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+}
+
+// Refuses a run whose epsilon no longer fits the budget, before anything reads the private table.
+static void
+RequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon)
+{
+	Oid types[2] = {REGCLASSOID, TEXTOID};
+	Datum values[2] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("SELECT 1 FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1 "
+	           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total",
+	           2, types, values, false);
+	PapRestoreUser(&saved);
+	if (SPI_processed == 0)
+		RefuseBudget(private_table, private_name, epsilon, "0");
+}
+
 // The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
 static int64
 PapCountRows(Oid relid)
@@ -342,6 +382,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
+		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
+		RequireBudgetFor(r->private_table, private_name, args.epsilon_text);
 		const int64 planned_rows = PapCountRows(r->private_table);
 		RequireAggregatable(r, planned_rows);
 		pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
@@ -366,22 +408,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		           "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
 		           3, charge_types, charge_values, false);
 		if (SPI_processed == 0) {
-			PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
-			           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
-			           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
-			           1, charge_types, charge_values, false);  // not read-only: a fresh snapshot sees the winner of a race
 			PapRestoreUser(&saved);
-			if (SPI_processed == 0)
-				ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				                errmsg("private table %s has no privacy budget", private_name),
-				                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).",
-				                        private_name)));
-			ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-			                errmsg("privacy budget of %s exceeded", private_name),
-			                errdetail("The run asks for epsilon %g and delta %g; the remaining budget is epsilon %s and "
-			                          "delta %s.",
-			                          epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
-			                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+			RefuseBudget(r->private_table, private_name, args.epsilon_text, delta_charged);
 		}
 		PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
 		                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
