@@ -38,6 +38,8 @@ ArrayDatum(const T *values, size_t count, Oid type)
 			d[i] = Int64GetDatum(values[i]);
 		else
 			d[i] = Int32GetDatum(values[i]);
+		if ((i & 65535) == 65535)
+			CHECK_FOR_INTERRUPTS();  // a release may have tens of millions of cells
 	}
 	int16 len;
 	bool byval;
