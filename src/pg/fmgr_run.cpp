@@ -379,11 +379,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
+		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
+		RequireBudgetFor(r->private_table, private_name, args.epsilon_text);
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
-		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
-		RequireBudgetFor(r->private_table, private_name, args.epsilon_text);
 		const int64 planned_rows = PapCountRows(r->private_table);
 		RequireAggregatable(r, planned_rows);
 		pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
@@ -397,7 +397,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
 		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(args.epsilon_text),
 		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
-		                          CStringGetTextDatum(mechanism), Float8GetDatum(epsilon), Float8GetDatum(delta)};
+		                          CStringGetTextDatum(mechanism), Float8GetDatum(epsilon),
+		                          Float8GetDatum(plan.delta_used)};
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
