@@ -12,6 +12,10 @@ trap 'rm -rf "$logs"' EXIT
 
 echo "== build"
 make -s -j"$(nproc)" && $SUDO make -s install || { echo "tests: 0 passed, 1 failed"; exit 1; }
+# The test programs are one compiler run each: build them side by side on every core before the steps run them
+# (a failed build here shows again, and counts, in its own step).
+make -s -j"$(nproc)" test/unit/run_unit_tests test/unit/run_unit_tests_sanitized test/audit/privacy_audit \
+	test/fuzz/text_fuzzer >/dev/null 2>&1 || true
 
 passed=0; failed=0
 # step NAME COMMAND...: runs the command, shows its output, and adds its counts to the totals. A step's count
