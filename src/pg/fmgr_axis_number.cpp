@@ -63,12 +63,13 @@ pap_linear_value(PG_FUNCTION_ARGS)
 {
 	FmgrInfo *flinfo = fcinfo->flinfo;
 	const int nargs = PG_NARGS();
-	Oid *types = (Oid *) flinfo->fn_extra;
+	Oid *types = (Oid *)flinfo->fn_extra;
 	if (types == nullptr) {
 		if (get_fn_expr_variadic(flinfo))
-			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("pap.linear_value does not take a VARIADIC array"),
-			                errhint("Pass each value as its own argument.")));
-		types = (Oid *) MemoryContextAlloc(flinfo->fn_mcxt, sizeof(Oid) * size_t(nargs));
+			ereport(ERROR,
+			        (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("pap.linear_value does not take a VARIADIC array"),
+			         errhint("Pass each value as its own argument.")));
+		types = (Oid *)MemoryContextAlloc(flinfo->fn_mcxt, sizeof(Oid) * size_t(nargs));
 		for (int i = 1; i < nargs; i++) {
 			types[i] = get_fn_expr_argtype(flinfo, i);
 			if (types[i] == InvalidOid)
@@ -90,7 +91,7 @@ pap_linear_value(PG_FUNCTION_ARGS)
 	if (count != nargs - 1)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("pap.linear_value has %d weights for %d values", count, nargs - 1)));
-	const double *w = (const double *) ARR_DATA_PTR(weights);
+	const double *w = (const double *)ARR_DATA_PTR(weights);
 	double sum = 0.0;
 	for (int i = 1; i < nargs; i++)
 		sum += w[i - 1] * PapNumberToAxis(PG_GETARG_DATUM(i), types[i]);

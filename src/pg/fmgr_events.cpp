@@ -17,10 +17,10 @@ PG_FUNCTION_INFO_V1(pap_on_drop_extension);
 
 // Each statement sets the dropped tables' references to NULL and keeps their qualified names, so that no table
 // that later gets the same OID (here, or where a dump is restored) inherits them.
-#define PAP_DROPPED                                                                                               \
-	"WITH dropped AS (SELECT o.objid::pg_catalog.regclass AS relid, o.object_identity "                          \
-	"FROM pg_catalog.pg_event_trigger_dropped_objects() o "                                                      \
-	"WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass "                         \
+#define PAP_DROPPED                                                                                                    \
+	"WITH dropped AS (SELECT o.objid::pg_catalog.regclass AS relid, o.object_identity "                                \
+	"FROM pg_catalog.pg_event_trigger_dropped_objects() o "                                                            \
+	"WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass "                               \
 	"AND o.objsubid OPERATOR(pg_catalog.=) 0) "
 static const char *const kDetachSql[] = {
     PAP_DROPPED "UPDATE pap.budget_data b SET private_table = NULL, table_name = d.object_identity, "
@@ -63,9 +63,9 @@ DropsThisExtension(Node *parsetree)
 	const Oid extension = get_extension_oid("pap_release", true);
 	if (!OidIsValid(extension))
 		return false;
-	if (IsA(parsetree, DropStmt) && ((DropStmt *) parsetree)->removeType == OBJECT_EXTENSION) {
+	if (IsA(parsetree, DropStmt) && ((DropStmt *)parsetree)->removeType == OBJECT_EXTENSION) {
 		ListCell *lc;
-		foreach (lc, ((DropStmt *) parsetree)->objects)
+		foreach (lc, ((DropStmt *)parsetree)->objects)
 			if (strcmp(strVal(lfirst(lc)), "pap_release") == 0)
 				return true;
 		return false;
@@ -74,8 +74,8 @@ DropsThisExtension(Node *parsetree)
 		// The extension's owner is the owner of its schema pap (created by the same CREATE EXTENSION).
 		const Oid owner = PapCatalogOwner();
 		ListCell *lc;
-		foreach (lc, ((DropOwnedStmt *) parsetree)->roles)
-			if (get_rolespec_oid((RoleSpec *) lfirst(lc), true) == owner)
+		foreach (lc, ((DropOwnedStmt *)parsetree)->roles)
+			if (get_rolespec_oid((RoleSpec *)lfirst(lc), true) == owner)
 				return true;
 	}
 	return false;
@@ -85,7 +85,7 @@ extern "C" Datum
 pap_on_drop_extension(PG_FUNCTION_ARGS)
 {
 	RequireEventTrigger(fcinfo, "pap.on_drop_extension");
-	EventTriggerData *trigger = (EventTriggerData *) fcinfo->context;
+	EventTriggerData *trigger = (EventTriggerData *)fcinfo->context;
 	if (pap_allow_drop_ledger || !DropsThisExtension(trigger->parsetree))
 		PG_RETURN_VOID();
 	SPI_connect();
@@ -97,12 +97,13 @@ pap_on_drop_extension(PG_FUNCTION_ARGS)
 	const int64 charges = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	SPI_finish();
 	if (charges > 0)
-		ereport(ERROR, (errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
-		                errmsg("cannot drop extension pap_release while its ledger holds " INT64_FORMAT
-		                       " privacy charges", charges),
-		                errdetail("Dropping the extension deletes every budget, charge and release: the privacy "
-		                          "budget already spent would be forgotten."),
-		                errhint("Keep a dump of the database first (pg_dump keeps the ledger); then SET "
-		                        "pap_release.allow_drop_ledger = on to drop it.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+		         errmsg("cannot drop extension pap_release while its ledger holds " INT64_FORMAT " privacy charges",
+		                charges),
+		         errdetail("Dropping the extension deletes every budget, charge and release: the privacy "
+		                   "budget already spent would be forgotten."),
+		         errhint("Keep a dump of the database first (pg_dump keeps the ledger); then SET "
+		                 "pap_release.allow_drop_ledger = on to drop it.")));
 	PG_RETURN_VOID();
 }

@@ -27,9 +27,9 @@ extern "C" {
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
-#include "parser/parser.h"
 #include "parser/analyze.h"
 #include "parser/parse_type.h"
+#include "parser/parser.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -128,7 +128,7 @@ CheckConstant(Node *node, CheckContext *c)
 	}
 	if (check_functions_in_node(node, NotBuiltInImmutable, nullptr))
 		Refuse(c->predicate, "A constant part of a predicate may call immutable built-in functions only.");
-	return expression_tree_walker(node, (bool (*)())(void (*)(void)) CheckConstant, (void *) c);
+	return expression_tree_walker(node, (bool (*)())(void (*)(void))CheckConstant, (void *)c);
 }
 
 bool
@@ -140,7 +140,7 @@ CheckNode(Node *node, CheckContext *c)
 		return CheckConstant(node, c);
 	switch (nodeTag(node)) {
 	case T_Var: {
-		const Var *var = (const Var *) node;
+		const Var *var = (const Var *)node;
 		if (var->varlevelsup != 0 || var->varno != 1 || var->varattno <= 0)
 			Refuse(c->predicate, "Only the table's own columns may be read.");
 		break;
@@ -159,10 +159,10 @@ CheckNode(Node *node, CheckContext *c)
 	case T_CollateExpr: break;
 	case T_OpExpr:
 	case T_DistinctExpr:
-	case T_NullIfExpr: RequireComparison(((const OpExpr *) node)->opno, c); break;
-	case T_ScalarArrayOpExpr: RequireComparison(((const ScalarArrayOpExpr *) node)->opno, c); break;
+	case T_NullIfExpr: RequireComparison(((const OpExpr *)node)->opno, c); break;
+	case T_ScalarArrayOpExpr: RequireComparison(((const ScalarArrayOpExpr *)node)->opno, c); break;
 	case T_FuncExpr: {
-		const FuncExpr *f = (const FuncExpr *) node;
+		const FuncExpr *f = (const FuncExpr *)node;
 		if (f->funcformat == COERCE_EXPLICIT_CALL)
 			Refuse(c->predicate, psprintf("Function %s may not be called.", format_procedure(f->funcid)));
 		if (!IsTotalCast(f->funcid))
@@ -179,7 +179,7 @@ CheckNode(Node *node, CheckContext *c)
 	case T_Param: Refuse(c->predicate, "A predicate may not contain a parameter.");
 	default: Refuse(c->predicate, "Expressions of this kind are not allowed.");
 	}
-	return expression_tree_walker(node, (bool (*)())(void (*)(void)) CheckNode, (void *) c);
+	return expression_tree_walker(node, (bool (*)())(void (*)(void))CheckNode, (void *)c);
 }
 
 // Before the analysis, which runs the input function of every cast's target type: only built-in types.
@@ -189,12 +189,12 @@ CheckRawCasts(Node *node, CheckContext *c)
 	if (node == nullptr)
 		return false;
 	if (IsA(node, TypeCast)) {
-		const TypeName *name = ((const TypeCast *) node)->typeName;
+		const TypeName *name = ((const TypeCast *)node)->typeName;
 		const Oid type = LookupTypeNameOid(NULL, name, true);
 		if (OidIsValid(type) && !IsBuiltIn(type))
 			Refuse(c->predicate, psprintf("The cast to %s names a type that is not built in.", TypeNameToString(name)));
 	}
-	return raw_expression_tree_walker(node, (bool (*)())(void (*)(void)) CheckRawCasts, (void *) c);
+	return raw_expression_tree_walker(node, (bool (*)())(void (*)(void))CheckRawCasts, (void *)c);
 }
 
 // Errors of the parser and the analysis point into the statement checked, not into the caller's statement.
@@ -205,7 +205,7 @@ PredicateErrorCallback(void *arg)
 	if (position > 0) {
 		errposition(0);
 		internalerrposition(position);
-		internalerrquery((const char *) arg);
+		internalerrquery((const char *)arg);
 	}
 }
 
@@ -218,19 +218,19 @@ PapCheckPredicate(Oid relid, const char *predicate)
 	const char *sql = psprintf("SELECT (%s) FROM %s", predicate, PapQualifiedRelationName(relid));
 	ErrorContextCallback callback;
 	callback.callback = PredicateErrorCallback;
-	callback.arg = (void *) sql;
+	callback.arg = (void *)sql;
 	callback.previous = error_context_stack;
 	error_context_stack = &callback;
 	// Names resolve as the scans resolve them: built-in first, then only schema-qualified names.
 	const int nest_level = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-	                         true, 0, false);
+	(void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+	                        false);
 	// First alone, as the scans insert it: one expression, nothing that closes the parentheses and adds clauses.
 	List *alone = raw_parser(psprintf("SELECT (%s)", predicate), RAW_PARSE_DEFAULT);
 	bool single = list_length(alone) == 1;
 	if (single) {
 		Node *stmt = linitial_node(RawStmt, alone)->stmt;
-		const SelectStmt *select = IsA(stmt, SelectStmt) ? (const SelectStmt *) stmt : NULL;
+		const SelectStmt *select = IsA(stmt, SelectStmt) ? (const SelectStmt *)stmt : NULL;
 		single = select != NULL && select->op == SETOP_NONE && list_length(select->targetList) == 1 &&
 		         select->fromClause == NIL && select->whereClause == NULL && select->groupClause == NIL &&
 		         select->havingClause == NULL && select->windowClause == NIL && select->sortClause == NIL &&
@@ -239,25 +239,26 @@ PapCheckPredicate(Oid relid, const char *predicate)
 		         select->valuesLists == NIL;
 	}
 	if (!single)
-		ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("predicate is not a single SQL expression: %s", predicate),
-		                errhint("Each predicate of predicates('...', ...) is one boolean expression over the table's "
-		                        "columns, such as 'age > 40 AND sex = 1'.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_SYNTAX_ERROR), errmsg("predicate is not a single SQL expression: %s", predicate),
+		         errhint("Each predicate of predicates('...', ...) is one boolean expression over the table's "
+		                 "columns, such as 'age > 40 AND sex = 1'.")));
 	// Then over the table, where its column names resolve.
 	List *parsed = pg_parse_query(sql);
 	if (list_length(parsed) != 1 || !IsA(linitial_node(RawStmt, parsed)->stmt, SelectStmt))
 		elog(ERROR, "pap_release: a single predicate did not parse as one statement over the table");
-	const SelectStmt *select = (const SelectStmt *) linitial_node(RawStmt, parsed)->stmt;
-	(void) CheckRawCasts((Node *) select->targetList, &c);
+	const SelectStmt *select = (const SelectStmt *)linitial_node(RawStmt, parsed)->stmt;
+	(void)CheckRawCasts((Node *)select->targetList, &c);
 	Query *query = parse_analyze_fixedparams(linitial_node(RawStmt, parsed), sql, NULL, 0, NULL);
 	if (query->hasSubLinks || query->hasAggs || query->hasWindowFuncs || query->hasTargetSRFs ||
 	    list_length(query->rtable) != 1 || list_length(query->targetList) != 1)
 		Refuse(predicate, "A predicate reads its own row only: no subquery, aggregate, window or set-returning "
 		                  "function.");
-	Node *expr = (Node *) linitial_node(TargetEntry, query->targetList)->expr;
+	Node *expr = (Node *)linitial_node(TargetEntry, query->targetList)->expr;
 	if (exprType(expr) != BOOLOID)
-		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-		                errmsg("predicate \"%s\" has type %s, not boolean", predicate, format_type_be(exprType(expr)))));
-	(void) CheckNode(expr, &c);
+		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("predicate \"%s\" has type %s, not boolean",
+		                                                           predicate, format_type_be(exprType(expr)))));
+	(void)CheckNode(expr, &c);
 	AtEOXact_GUC(false, nest_level);
 	error_context_stack = callback.previous;
 }

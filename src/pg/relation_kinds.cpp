@@ -1,15 +1,15 @@
 // Which relations may be private and public tables: a budget must cover rows, not a relation name.
-#include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/glue.hpp"
 
 extern "C" {
-#include "utils/rls.h"
+#include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
-#include "catalog/partition.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/rls.h"
 }
 
 static const char *
@@ -85,7 +85,7 @@ PapRequirePrivateTable(Oid relid)
 	List *members = find_all_inheritors(relid, NoLock, NULL);
 	if (list_length(members) <= 1)
 		return;
-	Datum *oids = (Datum *) palloc(sizeof(Datum) * list_length(members));
+	Datum *oids = (Datum *)palloc(sizeof(Datum) * list_length(members));
 	int n = 0;
 	ListCell *lc;
 	foreach (lc, members)
@@ -148,10 +148,10 @@ PapRequirePublicTable(Oid public_table, Oid private_table)
 		bool isnull;
 		Oid read = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 		if (public_table == private_table)
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("the public table must not be the private table"),
-			                errdetail("The public table is read without privacy; it must hold rows other than the "
-			                          "private ones.")));
+			ereport(ERROR,
+			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the public table must not be the private table"),
+			         errdetail("The public table is read without privacy; it must hold rows other than the "
+			                   "private ones.")));
 		char *private_name = PapQualifiedRelationName(private_table);
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("the public table %s reads the private table %s", name, private_name),
