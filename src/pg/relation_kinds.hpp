@@ -1,6 +1,7 @@
 // Which relations may be private and public tables (docs/security.md, "Relation kinds, dropped tables and the
-// run marker"). Include after glue.hpp.
+// run marker").
 #pragma once
+#include "pg/glue.hpp"
 
 // A privacy budget covers the rows a table stores, once: raises 42809 unless relid is a permanent ordinary or
 // partitioned table that is neither a partition nor an inheritance child, and (read as the catalog owner; the
