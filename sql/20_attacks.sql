@@ -132,6 +132,30 @@ SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample', $$predicates('xmin::text::int > 3')$$);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- ... a simple CASE compares the row's value (numeric to float8 would fail on 1e400), a part without columns that
+-- is not a constant (CURRENT_DATE is never folded: the division would fail only on the rows of one branch),
+-- nested arrays of the row's values (their sizes must agree), text compared under conflicting collations
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample',
+  $$predicates('CASE secret WHEN 0.5::float8 THEN true ELSE false END')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample',
+  $$predicates('CASE WHEN age > 40 THEN 1 / (CURRENT_DATE - CURRENT_DATE) = 1 ELSE false END')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample',
+  $$predicates('3 = ANY (ARRAY[CASE WHEN age > 40 THEN ARRAY[1, 2] ELSE ARRAY[1] END, ARRAY[3]])')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- a constant part that fails fails at define, before anything could be charged
+SELECT pap.define_release('leak', 'hosp.patients', 'hosp.sample',
+  $$predicates('CASE WHEN age > 40 THEN 1 / 0 = 1 ELSE false END')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ROLE regress_dba;
+CREATE TABLE hosp.texts (a text COLLATE "C", b text COLLATE "POSIX");
+INSERT INTO hosp.texts VALUES ('x', 'y');
+CREATE TABLE hosp.texts_pub (a text COLLATE "C", b text COLLATE "POSIX");
+INSERT INTO hosp.texts_pub VALUES ('x', 'y');
+SELECT pap.define_release('leak', 'hosp.texts', 'hosp.texts_pub', $$predicates('a < b')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ROLE regress_reader;
 SELECT count(*) AS leaked_releases FROM pap.releases WHERE name = 'leak';
 -- What is allowed: comparisons, IN, BETWEEN, IS NULL, boolean logic, CASE, COALESCE, total casts and constant
 -- parts computed once (1.0 / 4 is folded when the scan is planned).
@@ -140,6 +164,27 @@ SELECT pap.define_release('fine', 'hosp.patients', 'hosp.sample',
                'COALESCE(secret, 0) >= 1.0 / 4', 'CASE WHEN smoker THEN age > 50 ELSE age > 60 END',
                'age::bigint::numeric > 70.5', 'secret IS DISTINCT FROM 3')$$);
 SELECT cover_size FROM pap.releases WHERE name = 'fine';
+
+-- 1f. A column of a type another role owns: the analyst's enum with a cast to text of its own, which the scan of a
+-- categorical axis would call on every row with the owner's rights; refused for every class.
+SET ROLE regress_an;
+CREATE TYPE an.color AS ENUM ('red', 'green');
+CREATE FUNCTION an.color_text(an.color) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+	INSERT INTO an.loot VALUES (current_user, 'cast');
+	RETURN $1::name::text;
+END $$;
+CREATE CAST (an.color AS text) WITH FUNCTION an.color_text(an.color);
+GRANT USAGE ON TYPE an.color TO PUBLIC;
+GRANT EXECUTE ON FUNCTION an.color_text(an.color) TO PUBLIC;
+SET ROLE regress_dba;
+CREATE TABLE hosp.colors (c an.color);
+INSERT INTO hosp.colors SELECT 'red' FROM generate_series(1, 20);
+CREATE TABLE hosp.colors_pub (c an.color);
+INSERT INTO hosp.colors_pub VALUES ('red'), ('green');
+SELECT pap.define_release('colors', 'hosp.colors', 'hosp.colors_pub', 'marginals(1; c)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS cast_calls FROM an.loot WHERE what = 'cast';
 
 -- 3. Every row lands in a cell: numeric values beyond float8's range, a halfspace whose sum overflows, NaN.
 -- None of them can make a run fail after its charge.

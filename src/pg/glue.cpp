@@ -7,6 +7,7 @@
 #include <cmath>
 
 extern "C" {
+#include "access/transam.h"
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
@@ -42,6 +43,13 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 	Oid type = getBaseType(get_atttype(relid, attnum));
 	if (type_out)
 		*type_out = type;
+	// The scans read a column through its type's functions (a category is col::text) as the table's owner: a type
+	// another role owns could bring its own cast or output function, which would run there with the owner's rights.
+	if (type >= FirstGenbkiObjectId)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("column \"%s\" has type %s, which is not built in", column, format_type_be(type)),
+		                errdetail("A release reads columns of built-in types (and domains over them) only: the code of "
+		                          "another type would run on every row, with the rights of the table's owner.")));
 	switch (type) {
 	case INT2OID:
 	case INT4OID:
@@ -631,6 +639,8 @@ PapBeginStableOutput()
 	                         false);
 	(void) set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	(void) set_config_option("timezone", "UTC", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("bytea_output", "hex", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("lc_monetary", "C", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	return level;
 }
 

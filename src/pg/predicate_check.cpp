@@ -5,19 +5,22 @@
 // no row (a failure after the charge would make the visible outcome of a run depend on one private row). So a
 // predicate is parsed and analysed against the table, and everything but the following is refused
 // (docs/security.md, "What a predicate may contain"):
-//   - columns of the table (no system columns) and constants: a part that reads no column may call any immutable
-//     built-in function, since the planner computes it once, when the scan is planned before the charge;
-//   - AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE/UNKNOWN, CASE, COALESCE;
+//   - columns of the table (no system columns) of built-in types (or domains over them), and constants;
+//   - AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE/UNKNOWN, CASE, COALESCE, flat lists (IN);
 //   - comparison operators: an immutable built-in operator that is a member of a built-in B-tree operator family
-//     (=, <>, <, <=, >, >= of the built-in types; IN and NOT IN lists, BETWEEN, IS [NOT] DISTINCT FROM, NULLIF
-//     reduce to them). A B-tree comparison function must be total, and operator families can only be created
-//     by a superuser;
+//     (=, <>, <, <=, >, >= of the built-in scalar types; IN and NOT IN lists, BETWEEN, IS [NOT] DISTINCT FROM,
+//     NULLIF reduce to them), under one built-in collation. A B-tree comparison function must be total, and
+//     operator families can only be created by a superuser;
 //   - the casts between built-in types that cannot fail: integer widening, integer to numeric, real and double
-//     precision, real to double precision, binary-compatible relabelling, char and name to text.
-// No function calls, no arithmetic (it overflows or divides by zero), no casts through a type's text form, no
-// domains (their checks may be any SQL), no collation changes beyond COLLATE, no subqueries, aggregates, window
-// or set-returning functions, parameters or references to other tables. A cast written in the predicate must
-// name a built-in type; that is checked before the analysis, which already runs the target type's input function.
+//     precision, real to double precision, binary-compatible relabelling, char and name to text;
+//   - parts that do not depend on the row (no column, not the tested value of a simple CASE) may call any
+//     immutable built-in function: they are folded here, as the planner folds them, so that one that fails fails
+//     before the charge, and must be constants after folding.
+// No function calls or arithmetic on the row's values (they overflow or divide by zero), no casts of them through a
+// type's text form or to a domain (a domain's check may be any SQL), no nested arrays of them, no subqueries,
+// aggregates, window or set-returning functions, parameters or references to other tables. A cast written in the
+// predicate must name a built-in type; that is checked before the analysis, which already runs the target type's
+// input function.
 #include "pg/glue.hpp"
 
 extern "C" {
@@ -85,11 +88,32 @@ IsTotalCast(Oid function)
 
 struct CheckContext {
 	const char *predicate;
+	bool folded;  // checking the tree after constant folding: every constant part must be a Const by now
+	Oid relid;
 };
 
-// A comparison operator that is total and runs no role's code.
+// Whether an expression depends on the row: it reads a column, or is the tested value of a simple CASE
+// (CASE x WHEN k ...: each WHEN compares a placeholder for x with k).
+bool
+RowDependentWalker(Node *node, void *)
+{
+	if (node == nullptr)
+		return false;
+	if (IsA(node, Var) || IsA(node, CaseTestExpr))
+		return true;
+	return expression_tree_walker(node, (bool (*)())(void (*)(void))RowDependentWalker, nullptr);
+}
+
+bool
+RowDependent(Node *node)
+{
+	return RowDependentWalker(node, nullptr);
+}
+
+// A comparison that is total and runs no role's code: a built-in B-tree comparison operator, on scalar types, under
+// one built-in collation (two columns of different implicit collations fail at run time, row by row).
 void
-RequireComparison(Oid opno, const CheckContext *c)
+RequireComparison(Oid opno, Oid inputcollid, const CheckContext *c)
 {
 	const Oid function = get_opcode(opno);
 	if (!IsBuiltIn(opno) || !IsBuiltIn(function) || func_volatile(function) != PROVOLATILE_IMMUTABLE ||
@@ -97,11 +121,18 @@ RequireComparison(Oid opno, const CheckContext *c)
 		Refuse(c->predicate, psprintf("Operator %s is not a built-in comparison.", format_operator(opno)));
 	Oid left, right;
 	op_input_types(opno, &left, &right);
-	for (Oid type : {left, right})
+	bool collatable = false;
+	for (Oid type : {left, right}) {
 		if (OidIsValid(type) && get_typtype(type) == TYPTYPE_PSEUDO && type != ANYENUMOID)
 			Refuse(c->predicate, psprintf("Operator %s compares arrays, records or ranges, whose comparison "
 			                              "depends on their element types.",
 			                              format_operator(opno)));
+		collatable = collatable || (OidIsValid(type) && type_is_collatable(type));
+	}
+	if (collatable && !OidIsValid(inputcollid))
+		Refuse(c->predicate, psprintf("Operator %s compares values of conflicting collations.", format_operator(opno)));
+	if (OidIsValid(inputcollid) && inputcollid >= FirstNormalObjectId)
+		Refuse(c->predicate, "A comparison may use built-in collations only.");
 }
 
 bool
@@ -110,21 +141,41 @@ NotBuiltInImmutable(Oid function, void *)
 	return !IsBuiltIn(function) || func_volatile(function) != PROVOLATILE_IMMUTABLE;
 }
 
-// A part that reads no column is a constant: the planner computes it when it plans the scan, before anything is
-// charged, and an error there (1/0) fails every run alike. It may call any immutable built-in function.
+// A part that does not depend on the row is a constant. It may call any immutable built-in function:
+// PapCheckPredicate folds it (eval_const_expressions, as the planner does) before anything is charged, so an error
+// there (1/0) fails at the check, and the tree after folding must hold it as a Const.
 bool
 CheckConstant(Node *node, CheckContext *c)
 {
 	if (node == nullptr)
 		return false;
+	if (c->folded && !IsA(node, Const) && !IsA(node, List))
+		Refuse(c->predicate, "A part that reads no column could not be computed once.");
 	switch (nodeTag(node)) {
+	case T_List:
+	case T_Const:
+	case T_FuncExpr:
+	case T_OpExpr:
+	case T_DistinctExpr:
+	case T_NullIfExpr:
+	case T_ScalarArrayOpExpr:
+	case T_RelabelType:
+	case T_CoerceViaIO:
+	case T_BoolExpr:
+	case T_NullTest:
+	case T_BooleanTest:
+	case T_CaseExpr:
+	case T_CaseWhen:
+	case T_CoalesceExpr:
+	case T_ArrayExpr:
+	case T_CollateExpr: break;
 	case T_SubLink:
 	case T_SubPlan: Refuse(c->predicate, "A predicate may not contain a subquery.");
 	case T_Aggref:
 	case T_WindowFunc: Refuse(c->predicate, "A predicate may not contain an aggregate or window function.");
 	case T_Param: Refuse(c->predicate, "A predicate may not contain a parameter.");
 	case T_CoerceToDomain: Refuse(c->predicate, "A predicate may not cast to a domain.");
-	default: break;
+	default: Refuse(c->predicate, "A part that reads no column may hold only constants, operators and functions.");
 	}
 	if (check_functions_in_node(node, NotBuiltInImmutable, nullptr))
 		Refuse(c->predicate, "A constant part of a predicate may call immutable built-in functions only.");
@@ -136,17 +187,20 @@ CheckNode(Node *node, CheckContext *c)
 {
 	if (node == nullptr)
 		return false;
-	if (!contain_var_clause(node))
+	if (!RowDependent(node))
 		return CheckConstant(node, c);
 	switch (nodeTag(node)) {
 	case T_Var: {
 		const Var *var = (const Var *)node;
 		if (var->varlevelsup != 0 || var->varno != 1 || var->varattno <= 0)
 			Refuse(c->predicate, "Only the table's own columns may be read.");
+		if (!IsBuiltIn(getBaseType(var->vartype)))
+			Refuse(c->predicate, psprintf("Column %s has type %s, which is not built in.",
+			                              get_attname(c->relid, var->varattno, false),
+			                              format_type_be(var->vartype)));
 		break;
 	}
 	case T_List:  // the arguments of an expression, walked one by one
-	case T_Const:
 	case T_BoolExpr:
 	case T_NullTest:
 	case T_BooleanTest:
@@ -154,13 +208,28 @@ CheckNode(Node *node, CheckContext *c)
 	case T_CaseWhen:
 	case T_CaseTestExpr:
 	case T_CoalesceExpr:
+	case T_RelabelType: break;
 	case T_ArrayExpr:
-	case T_RelabelType:
-	case T_CollateExpr: break;
+		// Nested arrays of the row's values fail when their sizes differ: only a flat list (x IN (a, b)).
+		if (((const ArrayExpr *)node)->multidims)
+			Refuse(c->predicate, "A predicate may not build nested arrays from the row's values.");
+		break;
+	case T_CollateExpr:
+		if (((const CollateExpr *)node)->collOid >= FirstNormalObjectId)
+			Refuse(c->predicate, "A comparison may use built-in collations only.");
+		break;
 	case T_OpExpr:
 	case T_DistinctExpr:
-	case T_NullIfExpr: RequireComparison(((const OpExpr *)node)->opno, c); break;
-	case T_ScalarArrayOpExpr: RequireComparison(((const ScalarArrayOpExpr *)node)->opno, c); break;
+	case T_NullIfExpr: {
+		const OpExpr *op = (const OpExpr *)node;
+		RequireComparison(op->opno, op->inputcollid, c);
+		break;
+	}
+	case T_ScalarArrayOpExpr: {
+		const ScalarArrayOpExpr *op = (const ScalarArrayOpExpr *)node;
+		RequireComparison(op->opno, op->inputcollid, c);
+		break;
+	}
 	case T_FuncExpr: {
 		const FuncExpr *f = (const FuncExpr *)node;
 		if (f->funcformat == COERCE_EXPLICIT_CALL)
@@ -197,15 +266,24 @@ CheckRawCasts(Node *node, CheckContext *c)
 	return raw_expression_tree_walker(node, (bool (*)())(void (*)(void))CheckRawCasts, (void *)c);
 }
 
-// Errors of the parser and the analysis point into the statement checked, not into the caller's statement.
+struct PredicateStatement {
+	const char *sql;  // SELECT (<predicate>) FROM <table>
+	bool folding;
+};
+
+// Errors of the parser and the analysis point into the statement checked, not into the caller's statement; an
+// error of a constant part names the statement.
 void
 PredicateErrorCallback(void *arg)
 {
+	const PredicateStatement *statement = (const PredicateStatement *)arg;
 	const int position = geterrposition();
 	if (position > 0) {
 		errposition(0);
 		internalerrposition(position);
-		internalerrquery((const char *)arg);
+		internalerrquery(statement->sql);
+	} else if (statement->folding) {
+		errcontext("computing the constant parts of the predicate in: %s", statement->sql);
 	}
 }
 
@@ -214,11 +292,12 @@ PredicateErrorCallback(void *arg)
 void
 PapCheckPredicate(Oid relid, const char *predicate)
 {
-	CheckContext c{predicate};
+	CheckContext c{predicate, false, relid};
 	const char *sql = psprintf("SELECT (%s) FROM %s", predicate, PapQualifiedRelationName(relid));
 	ErrorContextCallback callback;
 	callback.callback = PredicateErrorCallback;
-	callback.arg = (void *)sql;
+	PredicateStatement statement{sql, false};
+	callback.arg = (void *)&statement;
 	callback.previous = error_context_stack;
 	error_context_stack = &callback;
 	// Names resolve as the scans resolve them: built-in first, then only schema-qualified names.
@@ -258,7 +337,14 @@ PapCheckPredicate(Oid relid, const char *predicate)
 	if (exprType(expr) != BOOLOID)
 		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("predicate \"%s\" has type %s, not boolean",
 		                                                           predicate, format_type_be(exprType(expr)))));
+	// The tree as analysed runs no code but built-in immutable functions; fold its constant parts as the planner
+	// will, so that a constant that fails (1 / 0) fails here, before any charge, and check the result again.
 	(void)CheckNode(expr, &c);
+	c.folded = true;
+	statement.folding = true;
+	Node *folded = eval_const_expressions(NULL, expr);
+	statement.folding = false;
+	(void)CheckNode(folded, &c);
 	AtEOXact_GUC(false, nest_level);
 	error_context_stack = callback.previous;
 }
