@@ -253,7 +253,7 @@ TEST(IdentityProjectionBias, FollowsTheMeasuredBiasOfTheNonNegativityStep)
 	}
 }
 
-// Issue #13 item 5: above epsilon about 1490 the noise's variance rounds to 0 and the bracket stayed at 0 for
+// A regression: above epsilon about 1490 the noise's variance rounds to 0 and the bracket stayed at 0 for
 // ever. Every variance (0, tiny, the largest the sampler draws) and every n terminates with a bias in [0, 1].
 TEST(IdentityProjectionBias, TerminatesForEveryVarianceAndN)
 {

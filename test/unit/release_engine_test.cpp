@@ -1672,7 +1672,7 @@ ExpectSanePlan(const PlanSummary &s)
 	EXPECT_GE(s.cutoff, 1);
 }
 
-// Issue #13 item 5: epsilon 1500 left identity's bias bracket at 0 for ever. Every epsilon the validator accepts
+// A regression: epsilon 1500 left identity's bias bracket at 0 for ever. Every epsilon the validator accepts
 // plans, at both ends and for every mechanism (a mechanism whose noise does not fit no longer applies).
 TEST_F(ReleaseEngine, PlanTerminatesForEveryAcceptedEpsilon)
 {
