@@ -56,8 +56,16 @@ cp "$deb" "$out/"
 deb="$out/$(basename "$deb")"
 
 echo "build-deb: contents of $(basename "$deb")"
-dpkg-deb --contents "$deb" | awk '{ print "  " $NF }' | grep -E '\.(so|control|sql)$'
-dpkg-deb --field "$deb" Depends
+contents="$(dpkg-deb --contents "$deb" | awk '{ print $NF }')"
+expected=(./usr/lib/postgresql/15/lib/pap_release.so ./usr/share/postgresql/15/extension/pap_release.control)
+for sql in "$root"/extension/pap_release--*.sql; do
+  expected+=("./usr/share/postgresql/15/extension/$(basename "$sql")")
+done
+for f in "${expected[@]}"; do
+  grep -qxF "$f" <<<"$contents" || { echo "build-deb: $f is missing from the package" >&2; exit 1; }
+  echo "  $f"
+done
+echo "  Depends: $(dpkg-deb --field "$deb" Depends)"
 
 # apt-get resolves the package's dependencies; a local path needs the ./ or / prefix.
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --reinstall "$deb"
