@@ -23,7 +23,7 @@ ifneq ($(PGXS),)
 include $(PGXS)
 # PGXS tracks no header dependencies: rebuild every object when any header changes (the tree is small).
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp)
-# PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step (reference/anchors-pgext.md §7.3).
+# PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step.
 COMPILE.cxx.bc += -std=c++17 -Wno-register -Wno-deprecated-register -Isrc
 else
 all install installcheck:

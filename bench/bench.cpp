@@ -1,4 +1,4 @@
-// bench/: the speed figures of issue #6, every one a ratio against a floor measured in the same run (DESIGN.md §6).
+// bench/: the speed figures of docs/bench.md, every one a ratio against a floor measured in the same run.
 // A libpq client run by bench/run.sh inside a throwaway cluster (PGHOST etc. set by pg_virtualenv) after
 // bench/inner.sh has loaded data/diamonds.csv.gz and data/adult.csv.gz. Prints a markdown report to stdout.
 //   mapping:   run_release's private scan (its DEBUG1 timing line) against the floor

@@ -1,4 +1,4 @@
-// Core-level figure of issue #6: one PMW pass (ProductWorkload::Evaluate, all answers from the synthetic
+// Core-level figure of docs/bench.md: one PMW pass (ProductWorkload::Evaluate, all answers from the synthetic
 // distribution) over a dense 2-D grid costs time proportional to cells + queries. Random boxes (mixes of points,
 // one-sided and two-sided intervals, like a boxes cover) over grids of 1e5 and 1e6 cells; prints the median time
 // of one Evaluate and that time per (cells + queries), which stays flat when the cost is linear.

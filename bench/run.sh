@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/: issue #6's speed figures, each a ratio against a floor measured in the same run (DESIGN.md §6).
+# bench/: the speed figures of docs/bench.md, each a ratio against a floor measured in the same run.
 #   bash bench/run.sh        tables of 1e5, 1e6 and 3e6 rows, 3 repetitions, ADULT reference run (about 15 min)
 #   bash bench/run.sh --ci   1e5 and 1e6 rows, one repetition (under 4 minutes)
 # Builds and installs pap_release (as scripts/demo.sh does), builds the libpq client bench/bench.cpp and the

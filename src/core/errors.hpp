@@ -1,6 +1,7 @@
 // The core reports every failure as pap::core::Error. The glue (src/pg/error_bridge.hpp) maps each kind to
 // exactly one SQLSTATE, so a kind is a promise about the SQL error a user sees.
 #pragma once
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -35,6 +36,21 @@ private:
 	std::string detail_;
 	std::string hint_;
 };
+
+// make(), or nothing when it throws Error(LimitExceeded): a plan whose noise the samplers cannot represent is an
+// alternative that does not apply, not a failure. Other errors pass.
+template <typename Make>
+auto
+UnlessLimitExceeded(Make make) -> std::optional<decltype(make())>
+{
+	try {
+		return make();
+	} catch (const Error &e) {
+		if (e.kind() != ErrorKind::LimitExceeded)
+			throw;
+		return std::nullopt;
+	}
+}
 
 }  // namespace pap::core
 

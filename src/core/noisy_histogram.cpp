@@ -12,23 +12,6 @@
 
 namespace pap::core {
 
-namespace {
-
-// The noise, or nothing when it is too large to sample exactly (Error(LimitExceeded) from the exact rounding).
-std::optional<HistogramNoise>
-Feasible(const std::function<HistogramNoise()> &make)
-{
-	try {
-		return make();
-	} catch (const Error &e) {
-		if (e.kind() != ErrorKind::LimitExceeded)
-			throw;
-		return std::nullopt;
-	}
-}
-
-}  // namespace
-
 double
 HistogramNoise::Variance() const
 {
@@ -52,7 +35,7 @@ HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
 	if (!(std::isfinite(l1) && l1 > 0.0 && std::isfinite(l2_squared) && l2_squared > 0.0))
 		throw Error(ErrorKind::Internal, "histogram sensitivity must be finite and positive");
 	// Pure epsilon-DP: discrete Laplace with scale l1 / epsilon (CKS20 Theorem 2 style, scale rounded up).
-	const std::optional<HistogramNoise> laplace = Feasible([&] {
+	const std::optional<HistogramNoise> laplace = UnlessLimitExceeded([&] {
 		HistogramNoise noise;
 		noise.laplace = ScaleAtLeast(l1 / epsilon);
 		return noise;
@@ -67,7 +50,7 @@ HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
 	// conversion (CKS20 Corollary 13). The discrete Laplace is also (epsilon, delta)-DP (it is epsilon-DP), so
 	// whichever has the smaller variance per draw is used: a choice from (l1, l2^2, epsilon, delta) only, never from
 	// the data.
-	const std::optional<HistogramNoise> gaussian = Feasible([&] {
+	const std::optional<HistogramNoise> gaussian = UnlessLimitExceeded([&] {
 		HistogramNoise noise;
 		noise.gaussian = true;
 		noise.variance = VarianceAtLeast(l2_squared / (2.0 * LargestZcdpRho(epsilon, delta)));

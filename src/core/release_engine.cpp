@@ -146,27 +146,13 @@ struct MechanismPlans {
 
 constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";
 
-// The plan, or nothing when its noise cannot be sampled exactly (Error(LimitExceeded)).
-template <typename Make>
-auto
-PlanIfSampleable(Make make) -> std::optional<decltype(make())>
-{
-	try {
-		return make();
-	} catch (const Error &e) {
-		if (e.kind() != ErrorKind::LimitExceeded)
-			throw;
-		return std::nullopt;
-	}
-}
-
 MechanismPlans
 PlanAll(const PlanInputs &in, const OpenRelease &release)
 {
 	MechanismPlans plans;
 	plans.pmw = PlanPmw(in.sizes);  // validates the sizes and parameters first
-	plans.mwem = PlanIfSampleable([&] { return PlanMwem(in.sizes); });
-	plans.identity = PlanIfSampleable([&] { return PlanIdentity(in.sizes, in.max_query_cells); });
+	plans.mwem = UnlessLimitExceeded([&] { return PlanMwem(in.sizes); });
+	plans.identity = UnlessLimitExceeded([&] { return PlanIdentity(in.sizes, in.max_query_cells); });
 	// Identity's non-negativity step is biased where most cells are (nearly) empty: its predicted error adds that
 	// bias, computed on the public histogram (public information) standing in for the private one.
 	if (plans.identity) {
@@ -178,7 +164,7 @@ PlanAll(const PlanInputs &in, const OpenRelease &release)
 		                                    CurrentInterruptCheck()));
 	}
 	if (in.hierarchical_applies)
-		plans.hierarchical = PlanIfSampleable([&] { return PlanHierarchical(in.sizes, in.radices); });
+		plans.hierarchical = UnlessLimitExceeded([&] { return PlanHierarchical(in.sizes, in.radices); });
 	return plans;
 }
 

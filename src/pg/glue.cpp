@@ -50,13 +50,9 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 		                errmsg("column \"%s\" has type %s, which is not built in", column, format_type_be(type)),
 		                errdetail("A release reads columns of built-in types (and domains over them) only: the code of "
 		                          "another type would run on every row, with the rights of the table's owner.")));
+	if (PapIsNumberAxisType(type))
+		return pap::core::ValueType::Number;
 	switch (type) {
-	case INT2OID:
-	case INT4OID:
-	case INT8OID:
-	case FLOAT4OID:
-	case FLOAT8OID:
-	case NUMERICOID: return pap::core::ValueType::Number;
 	case DATEOID: return pap::core::ValueType::Date;
 	case TIMESTAMPOID: return pap::core::ValueType::Timestamp;
 	case TIMESTAMPTZOID: return pap::core::ValueType::TimestampTz;
