@@ -1,7 +1,8 @@
 # pap_release: PGXS build of a C++17 PostgreSQL extension (see docs/development.md).
 EXTENSION  = pap_release
 MODULE_big = pap_release
-CORE_SRCS  = $(sort $(wildcard src/core/*.cpp))
+CORE_SRCS  = $(sort $(wildcard src/core/*/*.cpp))
+CORE_HDRS  = $(sort $(wildcard src/core/*/*.hpp))
 GLUE_SRCS  = $(sort $(wildcard src/pg/*.cpp))
 OBJS       = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
 DATA       = $(wildcard extension/$(EXTENSION)--*.sql)
@@ -22,7 +23,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(PGXS),)
 include $(PGXS)
 # PGXS tracks no header dependencies: rebuild every object when any header changes (the tree is small).
-$(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp)
+$(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard src/pg/*.hpp)
 # PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step.
 COMPILE.cxx.bc += -std=c++17 -Wno-register -Wno-deprecated-register -Isrc
 else
@@ -30,18 +31,38 @@ all install installcheck:
 	@echo "pg_config not found: run scripts/install-deps.sh first" >&2; exit 1
 endif
 
-# GoogleTest on the PostgreSQL-free core: no server, no PostgreSQL headers.
+# The core outside the server: one static library per set of compiler flags (build/<flavour>/libpapcore.a), linked
+# by the unit tests, the audit, the fuzzer and the benchmarks; objects under build/<flavour>/ with their header
+# dependencies (-MMD), so `make -j` compiles in parallel and rebuilds only what a change touches.
+# $(call core_flavour,NAME,COMPILER,FLAGS) defines build/NAME/%.o for any source and build/NAME/libpapcore.a.
+define core_flavour
+build/$(1)/%.o: %.cpp
+	@mkdir -p $$(@D)
+	$(2) $(3) -MMD -MP -c $$< -o $$@
+build/$(1)/libpapcore.a: $$(patsubst %.cpp,build/$(1)/%.o,$(CORE_SRCS))
+	@rm -f $$@
+	ar rcs $$@ $$^
+-include $$(wildcard build/$(1)/src/*/*.d build/$(1)/src/core/*/*.d build/$(1)/test/*/*.d build/$(1)/bench/*.d)
+endef
+clean: clean-build
+clean-build:
+	rm -rf build
+.PHONY: clean-build
+
+# GoogleTest on the PostgreSQL-free core: no server, no PostgreSQL headers. test/unit mirrors src/core's folders.
 UNIT_CXX      ?= g++
 UNIT_CXXFLAGS ?= -std=c++17 -O2 -g -Wall -Wextra -Werror -Isrc
-UNIT_SRCS      = $(sort $(wildcard test/unit/*_test.cpp))
+UNIT_SRCS      = $(sort $(wildcard test/unit/*/*_test.cpp))
 UNIT_BIN       = test/unit/run_unit_tests
-$(UNIT_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(UNIT_SRCS) $(wildcard test/unit/*.hpp)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+$(eval $(call core_flavour,unit,$(UNIT_CXX),$(UNIT_CXXFLAGS) -Itest/unit))
+$(UNIT_BIN): $(patsubst %.cpp,build/unit/%.o,$(UNIT_SRCS)) build/unit/libpapcore.a
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $^ -lgtest -lgtest_main -pthread -o $@
 unit: check-core-wall $(UNIT_BIN)
 	$(UNIT_BIN)
 .PHONY: unit
 
-# Robustness (docs/robustness.md). The wall: no PostgreSQL header or call in src/core, checked on the text.
+# Robustness (docs/robustness.md). The wall: no PostgreSQL header or call in src/core, and each folder of the core
+# includes only the folders its README allows (docs/architecture.md), checked on the text.
 check-core-wall:
 	@scripts/check-core-wall.sh src/core
 .PHONY: check-core-wall
@@ -49,8 +70,9 @@ check-core-wall:
 # The GoogleTest suite again under AddressSanitizer + UndefinedBehaviorSanitizer; any report fails the run.
 UNIT_SAN_BIN      = test/unit/run_unit_tests_sanitized
 UNIT_SAN_CXXFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-$(UNIT_SAN_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(UNIT_SRCS) $(wildcard test/unit/*.hpp)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+$(eval $(call core_flavour,sanitize,$(UNIT_CXX),$(UNIT_CXXFLAGS) $(UNIT_SAN_CXXFLAGS) -Itest/unit))
+$(UNIT_SAN_BIN): $(patsubst %.cpp,build/sanitize/%.o,$(UNIT_SRCS)) build/sanitize/libpapcore.a
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN_CXXFLAGS) $^ -lgtest -lgtest_main -pthread -o $@
 unit-sanitize: $(UNIT_SAN_BIN)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(UNIT_SAN_BIN)
 .PHONY: unit-sanitize
@@ -59,15 +81,16 @@ unit-sanitize: $(UNIT_SAN_BIN)
 # libclang-rt-14-dev. New inputs go to test/fuzz/work (not committed), crashes to test/fuzz/artifacts/.
 # `make fuzz` is bounded (CI); `make fuzz-long` runs FUZZ_LONG_TIME seconds on FUZZ_JOBS processes.
 FUZZ_CXX       ?= clang++-14
-FUZZ_CXXFLAGS  ?= -std=c++17 -g -O1 -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CXXFLAGS  ?= -std=c++17 -g -O1 -Isrc -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_BIN        = test/fuzz/text_fuzzer
 FUZZ_TIME      ?= 60
 FUZZ_LONG_TIME ?= 3600
 FUZZ_JOBS      ?= 4
 FUZZ_RUN        = mkdir -p test/fuzz/work test/fuzz/artifacts && $(FUZZ_BIN) -timeout=5 -max_len=4096 \
                   -dict=test/fuzz/text.dict -print_final_stats=1 -artifact_prefix=test/fuzz/artifacts/
-$(FUZZ_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) test/fuzz/text_fuzzer.cpp
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) $(CORE_SRCS) test/fuzz/text_fuzzer.cpp -o $@
+$(eval $(call core_flavour,fuzz,$(FUZZ_CXX),$(FUZZ_CXXFLAGS)))
+$(FUZZ_BIN): build/fuzz/test/fuzz/text_fuzzer.o build/fuzz/libpapcore.a
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer $^ -o $@
 fuzz: $(FUZZ_BIN)
 	$(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) test/fuzz/work test/fuzz/corpus
 fuzz-long: $(FUZZ_BIN)
@@ -83,8 +106,8 @@ clean-robustness:
 # side). Exit status 1 on a violation or a missed broken variant.
 AUDIT_SRCS = $(sort $(wildcard test/audit/*.cpp))
 AUDIT_BIN  = test/audit/privacy_audit
-$(AUDIT_BIN): $(CORE_SRCS) $(wildcard src/core/*.hpp) $(AUDIT_SRCS) $(wildcard test/audit/*.hpp)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(CORE_SRCS) $(AUDIT_SRCS) -pthread -o $@
+$(AUDIT_BIN): $(patsubst %.cpp,build/unit/%.o,$(AUDIT_SRCS)) build/unit/libpapcore.a
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $^ -pthread -o $@
 audit: $(AUDIT_BIN)
 	$(AUDIT_BIN)
 audit-full: $(AUDIT_BIN)
@@ -95,7 +118,24 @@ clean-audit:
 	rm -f $(AUDIT_BIN) test/audit/sparse_vector_audit
 .PHONY: clean-audit
 
+# The core-level benchmark program of bench/run.sh (the benchmarks' client, bench/bench.cpp, links only libpq).
+BENCH_PMW_BIN = build/bench/pmw_pass
+$(BENCH_PMW_BIN): build/unit/bench/pmw_pass.o build/unit/libpapcore.a
+	@mkdir -p $(@D)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $^ -o $@
+
 clean: clean-unit
 clean-unit:
 	rm -f $(UNIT_BIN)
 .PHONY: clean-unit
+
+# Formatting (.clang-format): `make format` rewrites the C++ sources in place, `make format-check` (run by
+# scripts/test.sh) fails on any file clang-format would change.
+CLANG_FORMAT ?= clang-format-14
+FORMAT_FILES  = $(sort $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/*/*.cpp \
+                  test/*/*.hpp test/unit/*/*.cpp bench/*.cpp))
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+format-check:
+	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files formatted"
+.PHONY: format format-check

@@ -62,7 +62,8 @@ public:
 	Db &operator=(const Db &) = delete;
 
 	// Runs sql; returns the first row's first value ("" when none). Dies on error.
-	std::string Run(const std::string &sql)
+	std::string
+	Run(const std::string &sql)
 	{
 		PGresult *res = PQexec(s_.conn, sql.c_str());
 		const ExecStatusType st = PQresultStatus(res);
@@ -73,14 +74,16 @@ public:
 		return v;
 	}
 	// Wall time of sql in ms, measured by the client.
-	double Time(const std::string &sql)
+	double
+	Time(const std::string &sql)
 	{
 		const double t0 = Now();
 		Run(sql);
 		return Now() - t0;
 	}
 	// The value of the first DEBUG1 line since the last call containing key, as "... took X ms".
-	double TakeTiming(const std::string &key)
+	double
+	TakeTiming(const std::string &key)
 	{
 		double ms = -1;
 		for (const std::string &n : s_.notices) {
@@ -93,15 +96,18 @@ public:
 		}
 		return ms;
 	}
-	std::vector<std::string> TakeNotices()
+	std::vector<std::string>
+	TakeNotices()
 	{
 		std::vector<std::string> out;
 		out.swap(s_.notices);
 		return out;
 	}
-	long PeakKiB()
+	long
+	PeakKiB()
 	{
-		const std::string status = Run("SELECT pg_catalog.pg_read_file('/proc/' || pg_catalog.pg_backend_pid() || '/status')");
+		const std::string status =
+		    Run("SELECT pg_catalog.pg_read_file('/proc/' || pg_catalog.pg_backend_pid() || '/status')");
 		const std::size_t at = status.find("VmHWM:");
 		return at == std::string::npos ? -1 : std::atol(status.c_str() + at + 6);
 	}
@@ -151,21 +157,24 @@ RunRelease(Db &db, const std::string &name, const std::string &mechanism = "auto
 std::string
 CutsOf(Db &db, const std::string &name, int axis)
 {
-	return db.Run("SELECT pg_catalog.array_to_string(cuts[coalesce((SELECT sum(c) FROM pg_catalog.unnest(cut_counts[1:" +
-	              std::to_string(axis - 1) + "]) c), 0) + 1 : (SELECT sum(c) FROM pg_catalog.unnest(cut_counts[1:" +
-	              std::to_string(axis) + "]) c)], ',') FROM pap.release_data WHERE name = '" + name + "'");
+	return db.Run(
+	    "SELECT pg_catalog.array_to_string(cuts[coalesce((SELECT sum(c) FROM pg_catalog.unnest(cut_counts[1:" +
+	    std::to_string(axis - 1) + "]) c), 0) + 1 : (SELECT sum(c) FROM pg_catalog.unnest(cut_counts[1:" +
+	    std::to_string(axis) + "]) c)], ',') FROM pap.release_data WHERE name = '" + name + "'");
 }
 
 void
 Mapping(const std::vector<long> &sizes, int reps)
 {
 	std::printf("\n## Mapping: run_release's private scan against the floor\n\n");
-	std::printf("Table t_N(carat float8, price float8): data/diamonds.csv.gz resampled with 1%% jitter. Release: "
-	            "boxes(carat, price) with alpha 0.4, public table = every 10th diamond. floor = `SELECT sum(carat::float8), "
-	            "sum(price::float8) FROM t_N`; histogram = `SELECT width_bucket(carat, cuts1), width_bucket(price, "
-	            "cuts2), count(*) FROM t_N GROUP BY 1, 2` with the release's cuts; mapping = run_release's DEBUG1 "
-	            "timing of its scan. Medians of %d run(s), ms; ratios to the floor of the same mode. VmHWM (peak resident "
-	            "memory of the backend) counts the shared buffers it touched, i.e. the table's pages.\n\n", reps);
+	std::printf(
+	    "Table t_N(carat float8, price float8): data/diamonds.csv.gz resampled with 1%% jitter. Release: "
+	    "boxes(carat, price) with alpha 0.4, public table = every 10th diamond. floor = `SELECT sum(carat::float8), "
+	    "sum(price::float8) FROM t_N`; histogram = `SELECT width_bucket(carat, cuts1), width_bucket(price, "
+	    "cuts2), count(*) FROM t_N GROUP BY 1, 2` with the release's cuts; mapping = run_release's DEBUG1 "
+	    "timing of its scan. Medians of %d run(s), ms; ratios to the floor of the same mode. VmHWM (peak resident "
+	    "memory of the backend) counts the shared buffers it touched, i.e. the table's pages.\n\n",
+	    reps);
 	std::printf("| rows | workers | floor ms | mapping ms | mapping / floor | histogram ms | histogram / floor | "
 	            "backend VmHWM MiB |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (long n : sizes) {
@@ -179,15 +188,16 @@ Mapping(const std::vector<long> &sizes, int reps)
 			for (int r = 0; r < reps; r++) {
 				const std::string name = NewRelease(db, t, "diamonds_public", "boxes(carat, price)", kMappingAlpha);
 				if (hist_sql.empty())
-					hist_sql = "SELECT width_bucket(carat, '{" + CutsOf(db, name, 1) + "}'::float8[]), width_bucket(price, '{" +
-					           CutsOf(db, name, 2) + "}'::float8[]), count(*) FROM " + t + " GROUP BY 1, 2";
+					hist_sql = "SELECT width_bucket(carat, '{" + CutsOf(db, name, 1) +
+					           "}'::float8[]), width_bucket(price, '{" + CutsOf(db, name, 2) +
+					           "}'::float8[]), count(*) FROM " + t + " GROUP BY 1, 2";
 				floor.push_back(db.Time("SELECT sum(carat::float8), sum(price::float8) FROM " + t));
 				mapping.push_back(RunRelease(db, name).mapping);
 				histogram.push_back(db.Time(hist_sql));
 			}
 			const double f = Median(floor), m = Median(mapping), h = Median(histogram);
-			std::printf("| %ld | %d | %.1f | %.1f | **%.2f** | %.1f | %.2f | %.0f |\n", n, workers, f, m, m / f, h, h / f,
-			            double(db.PeakKiB()) / 1024);
+			std::printf("| %ld | %d | %.1f | %.1f | **%.2f** | %.1f | %.2f | %.0f |\n", n, workers, f, m, m / f, h,
+			            h / f, double(db.PeakKiB()) / 1024);
 			std::fflush(stdout);
 		}
 	}
@@ -230,42 +240,44 @@ Mechanism(const std::vector<MechanismCase> &cases)
 	            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	const char *const kinds[3] = {"off", "membership", "cell_lists"};
 	for (const MechanismCase &c : cases)
-	for (const char *mechanism : {"pmw", "mwem"}) {
-		double ms[3], scan_ms = 0;
-		long peak[3];
-		std::string names[3];
-		for (int kind = 0; kind < 3; kind++) {
-			// The grouped run takes tens of ms, so its median of three is taken; a reference run takes seconds.
-			std::vector<double> runs;
-			for (int rep = 0; rep < (kind == 0 ? 3 : 1); rep++) {
-				Db db;
-				db.Run("SET pap_release.test_seed = 6");
-				db.Run(std::string("SET pap_release.reference_workload = ") + kinds[kind]);
-				names[kind] = NewRelease(db, c.table, c.public_table, c.cls, c.options);
-				const RunTimes times = RunRelease(db, names[kind], mechanism);
-				runs.push_back(times.mechanism);
-				if (kind == 0)
-					scan_ms = times.mapping;
-				peak[kind] = db.PeakKiB();
+		for (const char *mechanism : {"pmw", "mwem"}) {
+			double ms[3], scan_ms = 0;
+			long peak[3];
+			std::string names[3];
+			for (int kind = 0; kind < 3; kind++) {
+				// The grouped run takes tens of ms, so its median of three is taken; a reference run takes seconds.
+				std::vector<double> runs;
+				for (int rep = 0; rep < (kind == 0 ? 3 : 1); rep++) {
+					Db db;
+					db.Run("SET pap_release.test_seed = 6");
+					db.Run(std::string("SET pap_release.reference_workload = ") + kinds[kind]);
+					names[kind] = NewRelease(db, c.table, c.public_table, c.cls, c.options);
+					const RunTimes times = RunRelease(db, names[kind], mechanism);
+					runs.push_back(times.mechanism);
+					if (kind == 0)
+						scan_ms = times.mapping;
+					peak[kind] = db.PeakKiB();
+				}
+				ms[kind] = Median(runs);
 			}
-			ms[kind] = Median(runs);
+			Db db;
+			std::string diff[3];
+			for (int kind = 1; kind < 3; kind++)
+				diff[kind] = db.Run("SELECT pg_catalog.max(abs(a - b)) FROM pap.release_data x, pap.release_data y, "
+				                    "unnest(x.synthetic, "
+				                    "y.synthetic) AS u(a, b) WHERE x.name = '" +
+				                    names[0] + "' AND y.name = '" + names[kind] + "'");
+			const std::string cells =
+			    db.Run("SELECT cell_count || ' ' || cover_size FROM pap.release_data WHERE name = '" + names[0] + "'");
+			long cell_count = 0, cover = 0;
+			std::sscanf(cells.c_str(), "%ld %ld", &cell_count, &cover);
+			std::printf("| %s | %s | %ld | %ld | %.1f | %.1f | %.1f | **%.1f** | %.1f | **%.1f** | %s, %s | %.0f / "
+			            "%.0f / %.0f |\n",
+			            mechanism, c.label, cell_count, cover, scan_ms, ms[0], ms[1], ms[1] / ms[0], ms[2],
+			            ms[2] / ms[0], diff[1].c_str(), diff[2].c_str(), double(peak[0]) / 1024, double(peak[1]) / 1024,
+			            double(peak[2]) / 1024);
+			std::fflush(stdout);
 		}
-		Db db;
-		std::string diff[3];
-		for (int kind = 1; kind < 3; kind++)
-			diff[kind] = db.Run(
-			    "SELECT pg_catalog.max(abs(a - b)) FROM pap.release_data x, pap.release_data y, unnest(x.synthetic, "
-			    "y.synthetic) AS u(a, b) WHERE x.name = '" + names[0] + "' AND y.name = '" + names[kind] + "'");
-		const std::string cells = db.Run("SELECT cell_count || ' ' || cover_size FROM pap.release_data WHERE name = '" +
-		                                 names[0] + "'");
-		long cell_count = 0, cover = 0;
-		std::sscanf(cells.c_str(), "%ld %ld", &cell_count, &cover);
-		std::printf("| %s | %s | %ld | %ld | %.1f | %.1f | %.1f | **%.1f** | %.1f | **%.1f** | %s, %s | %.0f / %.0f / %.0f |\n",
-		            mechanism, c.label, cell_count, cover, scan_ms, ms[0], ms[1], ms[1] / ms[0], ms[2], ms[2] / ms[0],
-		            diff[1].c_str(), diff[2].c_str(), double(peak[0]) / 1024, double(peak[1]) / 1024,
-		            double(peak[2]) / 1024);
-		std::fflush(stdout);
-	}
 }
 
 // The first pap.answer of a release with about 1e5 cells (the issue's size), after run_release in the same session
@@ -327,8 +339,8 @@ Answers(long calls)
 	            cells.c_str(), n.c_str());
 	std::printf("| calls | floor ms | answer ms | answer / floor | calls per second | first call after run_release "
 	            "ms | second call ms | SELECT 1 round trip ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	std::printf("| %s | %.1f | %.1f | %.1f | **%.0f** | %.2f | %.2f | %.2f |\n", n.c_str(), floor, answer, answer / floor,
-	            double(calls) / (answer / 1000), first, second, roundtrip);
+	std::printf("| %s | %.1f | %.1f | %.1f | **%.0f** | %.2f | %.2f | %.2f |\n", n.c_str(), floor, answer,
+	            answer / floor, double(calls) / (answer / 1000), first, second, roundtrip);
 	FirstCalls();
 }
 
@@ -338,7 +350,8 @@ int
 main(int argc, char **argv)
 {
 	const bool ci = argc > 1 && std::strcmp(argv[1], "--ci") == 0;
-	const std::vector<long> sizes = ci ? std::vector<long>{100000, 1000000} : std::vector<long>{100000, 1000000, 3000000};
+	const std::vector<long> sizes =
+	    ci ? std::vector<long>{100000, 1000000} : std::vector<long>{100000, 1000000, 3000000};
 	{
 		Db db;
 		std::printf("PostgreSQL: %s\n", db.Run("SELECT version()").c_str());
@@ -348,10 +361,11 @@ main(int argc, char **argv)
 			// Resampled rows of the diamonds, each value moved by up to 0.5% either way; reproducible (setseed).
 			db.Run("DROP TABLE IF EXISTS " + t);
 			db.Run("SELECT setseed(0.6)");
-			db.Run("CREATE TABLE " + t + " AS SELECT d.carat * (1 + (random() - 0.5) / 100) AS carat, "
+			db.Run("CREATE TABLE " + t +
+			       " AS SELECT d.carat * (1 + (random() - 0.5) / 100) AS carat, "
 			       "d.price * (1 + (random() - 0.5) / 100) AS price FROM (SELECT 1 + floor(random() * "
-			       "(SELECT count(*) FROM diamonds))::int8 AS id FROM generate_series(1, " + std::to_string(n) +
-			       ")) s JOIN diamonds d USING (id)");
+			       "(SELECT count(*) FROM diamonds))::int8 AS id FROM generate_series(1, " +
+			       std::to_string(n) + ")) s JOIN diamonds d USING (id)");
 			db.Run("VACUUM ANALYZE " + t);
 			db.Run("SELECT pap.set_budget('" + t + "', 1e9)");
 		}

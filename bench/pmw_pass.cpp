@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "core/cell_domain.hpp"
-#include "core/product_workload.hpp"
+#include "core/cells/cell_domain.hpp"
+#include "core/workloads/product_workload.hpp"
 
 using namespace pap::core;
 
@@ -27,15 +27,16 @@ main(int argc, char **argv)
 		int side;
 		std::size_t queries;
 	};
-	for (const Case c : {Case{316, 10000}, Case{316, 100000}, Case{1000, 10000}, Case{1000, 100000},
-	                     Case{1000, 1000000}}) {
+	for (const Case c :
+	     {Case{316, 10000}, Case{316, 100000}, Case{1000, 10000}, Case{1000, 100000}, Case{1000, 1000000}}) {
 		const CellDomain domain = CellDomain::Dense({c.side, c.side}, std::numeric_limits<std::uint64_t>::max());
 		std::mt19937_64 gen(6);
 		ProductQueryList queries;
 		for (std::size_t q = 0; q < c.queries; q++) {
 			std::vector<AxisConstraint> box;
 			for (std::uint32_t a = 0; a < 2; a++) {
-				std::int32_t lo = std::int32_t(gen() % std::uint64_t(c.side)), hi = std::int32_t(gen() % std::uint64_t(c.side));
+				std::int32_t lo = std::int32_t(gen() % std::uint64_t(c.side)),
+				             hi = std::int32_t(gen() % std::uint64_t(c.side));
 				if (lo > hi)
 					std::swap(lo, hi);
 				switch (gen() % 4) {

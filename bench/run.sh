@@ -16,9 +16,8 @@ build="$(mktemp -d)"
 trap 'rm -rf "$build"' EXIT
 g++ -std=c++17 -O2 -Wall -Wextra -I"$(pg_config --includedir)" bench/bench.cpp -L"$(pg_config --libdir)" -lpq \
     -o "$build/bench"
-g++ -std=c++17 -O2 -Wall -Wextra -Isrc bench/pmw_pass.cpp src/core/product_workload.cpp src/core/workload.cpp \
-    src/core/cell_domain.cpp src/core/cell_grid.cpp src/core/product_query.cpp src/core/interrupt_scope.cpp \
-    -o "$build/pmw_pass"
+make -s -j2 build/bench/pmw_pass >&2  # the core library (build/unit/libpapcore.a) and bench/pmw_pass.cpp
+cp build/bench/pmw_pass "$build/pmw_pass"
 
 mkdir -p bench/results
 out="bench/results/$(date -u +%Y-%m-%d)${mode:+-ci}.md"

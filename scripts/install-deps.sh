@@ -10,6 +10,7 @@ packages=(
   libboost-random-dev libboost-dev            # Boost.Random (URBG distributions), Boost headers
   libgtest-dev                                # GoogleTest for the PostgreSQL-free core
   libclang-rt-14-dev                          # libFuzzer and sanitizer runtimes for clang-14 (make fuzz)
+  clang-format-14 clang-tidy-14               # make format-check (in the tests) and make tidy
   gnuplot-nox                                 # PNG plots of eval/ (pngcairo terminal)
   gzip ca-certificates
 )

@@ -45,6 +45,8 @@ step() {
 	[ "$status" -eq 0 ] || echo "== $name FAILED (exit $status)"
 }
 
+# Every C++ source as clang-format formats it (make format rewrites them).
+step format make -s format-check
 step unit make -s unit
 step unit-sanitize make -s unit-sanitize
 step audit make -s audit

@@ -42,8 +42,7 @@ PapReportCoreError(const PapCoreError *err)
 	case -1: code = ERRCODE_OUT_OF_MEMORY; break;
 	default: code = ERRCODE_INTERNAL_ERROR; break;
 	}
-	ereport(ERROR, (errcode(code), errmsg("%s", err->message),
-	                err->detail[0] ? errdetail("%s", err->detail) : 0,
+	ereport(ERROR, (errcode(code), errmsg("%s", err->message), err->detail[0] ? errdetail("%s", err->detail) : 0,
 	                err->hint[0] ? errhint("%s", err->hint) : 0));
 	pg_unreachable();
 }

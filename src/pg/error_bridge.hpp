@@ -7,7 +7,7 @@
 #include <exception>
 #include <new>
 
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 struct PapCoreError {
 	int kind;  // a pap::core::ErrorKind, or -1 for std::bad_alloc, -2 for any other exception

@@ -1,6 +1,6 @@
 // Reading a release: pap.answer, pap.answer_count, pap.answers, pap.synthetic. Free: they read only the
 // differentially private output stored by run_release, never the private table.
-#include "core/release_engine.hpp"
+#include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/model_cache.hpp"
@@ -33,7 +33,7 @@ struct PapLoadedRelease {
 static void
 FreeModelCallback(void *arg)
 {
-	PapLoadedRelease *loaded = (PapLoadedRelease *) arg;
+	PapLoadedRelease *loaded = (PapLoadedRelease *)arg;
 	pap::core::FreeReleaseModel(loaded->model);
 	loaded->model = nullptr;
 }
@@ -46,14 +46,14 @@ LoadRelease(const char *name, MemoryContext context)
 	MemoryContext spi = MemoryContextSwitchTo(context);
 	PapRelease *r = PapLoadRelease(name, false);
 	PapRequireReleased(r);
-	PapLoadedRelease *loaded = (PapLoadedRelease *) palloc0(sizeof(PapLoadedRelease));
+	PapLoadedRelease *loaded = (PapLoadedRelease *)palloc0(sizeof(PapLoadedRelease));
 	loaded->name = pstrdup(name);
 	loaded->private_table = r->private_table;
 	// The model is created and registered for freeing before any other PostgreSQL call can fail.
 	loaded->free_model.func = FreeModelCallback;
 	loaded->free_model.arg = loaded;
-	PAP_CORE(loaded->model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count),
-	                                                     r->private_rows));
+	PAP_CORE(loaded->model =
+	             pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count), r->private_rows));
 	MemoryContextRegisterResetCallback(context, &loaded->free_model);
 	MemoryContextSwitchTo(spi);
 	SPI_finish();
@@ -63,7 +63,7 @@ LoadRelease(const char *name, MemoryContext context)
 static void
 FreeParsedQueryCallback(void *arg)
 {
-	pap::core::FreeParsedQuery((pap::core::ParsedQuery *) arg);
+	pap::core::FreeParsedQuery((pap::core::ParsedQuery *)arg);
 }
 
 // A categorical literal as the canonical text of its column's type: the type's input then output function
@@ -81,7 +81,7 @@ CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 	const bool stable = type == TEXTOID || type == VARCHAROID || type == BPCHAROID || type == INT2OID ||
 	                    type == INT4OID || type == INT8OID || type == BOOLOID;
 	const int level = stable ? 0 : PapBeginStableOutput();
-	Datum value = OidInputFunctionCall(input, (char *) t.text, ioparam, -1);
+	Datum value = OidInputFunctionCall(input, (char *)t.text, ioparam, -1);
 	const char *text;
 	if (type == BOOLOID) {
 		text = DatumGetBool(value) ? "true" : "false";
@@ -102,14 +102,14 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
 	PAP_CORE(parsed = pap::core::ParseQueryForModel(release->model, query));
-	MemoryContextCallback *free_query = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
+	MemoryContextCallback *free_query = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_query->func = FreeParsedQueryCallback;
 	free_query->arg = parsed;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_query);
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
-	double *numbers = (double *) palloc0(sizeof(double) * (count + 1));
-	const char **texts = (const char **) palloc0(sizeof(char *) * (count + 1));
+	double *numbers = (double *)palloc0(sizeof(double) * (count + 1));
+	const char **texts = (const char **)palloc0(sizeof(char *) * (count + 1));
 	for (size_t i = 0; i < count; i++) {
 		pap::core::LiteralTarget t;
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, i));
@@ -161,7 +161,7 @@ pap_answers(PG_FUNCTION_ARGS)
 {
 	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	InitMaterializedSRF(fcinfo, 0);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *)fcinfo->resultinfo;
 	PapLoadedRelease *loaded = LoadRelease(name, CurrentMemoryContext);
 	size_t queries = 0;
 	int64 n = 0;
@@ -182,7 +182,7 @@ pap_answers(PG_FUNCTION_ARGS)
 		if ((q & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	return (Datum) 0;
+	return (Datum)0;
 }
 
 extern "C" Datum
@@ -190,7 +190,7 @@ pap_synthetic(PG_FUNCTION_ARGS)
 {
 	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	InitMaterializedSRF(fcinfo, 0);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *)fcinfo->resultinfo;
 	PapLoadedRelease *loaded = LoadRelease(name, CurrentMemoryContext);
 	size_t cells = 0;
 	int64 n = 0;
@@ -204,7 +204,7 @@ pap_synthetic(PG_FUNCTION_ARGS)
 		MemoryContext old = MemoryContextSwitchTo(row_context);
 		char *bounds = nullptr, *json = nullptr;
 		PAP_CORE(pap::core::ModelDescribeCell(loaded->model, cell, &bounds, &json, PapAllocate));
-		Datum values[5] = {Int64GetDatum(int64(cell)), CStringGetTextDatum(bounds), (Datum) 0, Float8GetDatum(weight),
+		Datum values[5] = {Int64GetDatum(int64(cell)), CStringGetTextDatum(bounds), (Datum)0, Float8GetDatum(weight),
 		                   Float8GetDatum(weight * double(n))};
 		bool nulls[5] = {false, false, json[0] == '\0', false, false};
 		if (json[0] != '\0')
@@ -215,5 +215,5 @@ pap_synthetic(PG_FUNCTION_ARGS)
 		if ((cell & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	return (Datum) 0;
+	return (Datum)0;
 }

@@ -1,5 +1,5 @@
 // pap.set_budget: the owner of a private table sets its total privacy budget.
-#include "core/release_engine.hpp"
+#include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"

@@ -1,7 +1,7 @@
 // The deterministic helpers of the private scan: axis positions and the cell of a value. IMMUTABLE and
 // PARALLEL SAFE, so that the histogram query parallelises and can be shipped to remote servers.
-#include "core/cut_lookup.hpp"
-#include "core/numeric_axis.hpp"
+#include "core/axes/cut_lookup.hpp"
+#include "core/axes/numeric_axis.hpp"
 #include "pg/glue.hpp"
 
 extern "C" {
@@ -51,11 +51,11 @@ CheckedCuts(ArrayType *cuts, int *count)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("cut points must be a one-dimensional float8 array without NULLs")));
 	*count = ARR_NDIM(cuts) == 0 ? 0 : ARR_DIMS(cuts)[0];
-	const double *data = (const double *) ARR_DATA_PTR(cuts);
+	const double *data = (const double *)ARR_DATA_PTR(cuts);
 	for (int i = 1; i < *count; i++)
 		if (pap::core::PgFloatLess(data[i], data[i - 1]))
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("cut points must be sorted in float8 order")));
+			ereport(ERROR,
+			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("cut points must be sorted in float8 order")));
 	return data;
 }
 
@@ -74,7 +74,7 @@ PapBuildCutLookup(ArrayType *cuts, MemoryContext context)
 extern "C" Datum
 pap_cell_index(PG_FUNCTION_ARGS)
 {
-	const pap::core::CutLookup *lookup = (const pap::core::CutLookup *) fcinfo->flinfo->fn_extra;
+	const pap::core::CutLookup *lookup = (const pap::core::CutLookup *)fcinfo->flinfo->fn_extra;
 	if (likely(lookup != nullptr)) {
 		if (PG_ARGISNULL(1))
 			PG_RETURN_INT32(int32(lookup->count()) + 1);
@@ -84,7 +84,7 @@ pap_cell_index(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("cut points must not be NULL")));
 	ArrayType *cuts = PG_GETARG_ARRAYTYPE_P(0);
 	if (get_fn_expr_arg_stable(fcinfo->flinfo, 0)) {
-		fcinfo->flinfo->fn_extra = (void *) PapBuildCutLookup(cuts, fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = (void *)PapBuildCutLookup(cuts, fcinfo->flinfo->fn_mcxt);
 		return pap_cell_index(fcinfo);
 	}
 	int count;
@@ -122,9 +122,9 @@ pap_category_index(PG_FUNCTION_ARGS)
 {
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("categories must not be NULL")));
-	PapCategoryCache *cache = (PapCategoryCache *) fcinfo->flinfo->fn_extra;
+	PapCategoryCache *cache = (PapCategoryCache *)fcinfo->flinfo->fn_extra;
 	if (cache == nullptr) {
-		cache = (PapCategoryCache *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PapCategoryCache));
+		cache = (PapCategoryCache *)MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PapCategoryCache));
 		cache->context = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "pap.category_index", ALLOCSET_SMALL_SIZES);
 		cache->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0);
 		fcinfo->flinfo->fn_extra = cache;
@@ -133,25 +133,27 @@ pap_category_index(PG_FUNCTION_ARGS)
 		struct varlena *raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 		const Size raw_size = VARSIZE_ANY(raw);
 		if (!cache->valid || cache->raw_size != raw_size || memcmp(cache->raw, raw, raw_size) != 0) {
-			ArrayType *array = (ArrayType *) raw;
+			ArrayType *array = (ArrayType *)raw;
 			if (ARR_NDIM(array) > 1 || ARR_HASNULL(array) || ARR_ELEMTYPE(array) != TEXTOID)
 				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				                errmsg("categories must be a one-dimensional text array without NULLs")));
 			cache->valid = false;
 			MemoryContextReset(cache->context);
 			MemoryContext old = MemoryContextSwitchTo(cache->context);
-			cache->raw = (struct varlena *) palloc(raw_size);
+			cache->raw = (struct varlena *)palloc(raw_size);
 			memcpy(cache->raw, raw, raw_size);
 			cache->raw_size = raw_size;
 			Datum *elements;
-			deconstruct_array((ArrayType *) cache->raw, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL, &cache->count);
-			cache->data = (const char **) palloc(sizeof(char *) * (cache->count + 1));
-			cache->length = (int *) palloc(sizeof(int) * (cache->count + 1));
+			deconstruct_array((ArrayType *)cache->raw, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL,
+			                  &cache->count);
+			cache->data = (const char **)palloc(sizeof(char *) * (cache->count + 1));
+			cache->length = (int *)palloc(sizeof(int) * (cache->count + 1));
 			for (int i = 0; i < cache->count; i++) {
 				text *t = DatumGetTextPP(elements[i]);
 				cache->data[i] = VARDATA_ANY(t);
 				cache->length[i] = int(VARSIZE_ANY_EXHDR(t));
-				if (i > 0 && CompareBytes(cache->data[i - 1], cache->length[i - 1], cache->data[i], cache->length[i]) >= 0)
+				if (i > 0 &&
+				    CompareBytes(cache->data[i - 1], cache->length[i - 1], cache->data[i], cache->length[i]) >= 0)
 					ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					                errmsg("categories must be distinct and sorted by bytes")));
 			}
@@ -159,7 +161,7 @@ pap_category_index(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(old);
 			cache->valid = true;
 		}
-		if ((Pointer) raw != DatumGetPointer(PG_GETARG_DATUM(0)))
+		if ((Pointer)raw != DatumGetPointer(PG_GETARG_DATUM(0)))
 			pfree(raw);
 	}
 	if (PG_ARGISNULL(1))

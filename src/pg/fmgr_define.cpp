@@ -1,5 +1,5 @@
 // pap.define_release and pap.drop_release: a release's axes, cover and cells come from the public table only.
-#include "core/release_engine.hpp"
+#include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
@@ -30,7 +30,7 @@ template <typename T>
 static Datum
 ArrayDatum(const T *values, size_t count, Oid type)
 {
-	Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+	Datum *d = (Datum *)palloc(sizeof(Datum) * (count ? count : 1));
 	for (size_t i = 0; i < count; i++) {
 		if constexpr (std::is_same_v<T, double>)
 			d[i] = Float8GetDatum(values[i]);
@@ -51,7 +51,7 @@ ArrayDatum(const T *values, size_t count, Oid type)
 static Datum
 TextArrayDatum(const char *const *values, size_t count)
 {
-	Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+	Datum *d = (Datum *)palloc(sizeof(Datum) * (count ? count : 1));
 	for (size_t i = 0; i < count; i++)
 		d[i] = CStringGetTextDatum(values[i]);
 	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
@@ -70,16 +70,16 @@ Total(const int32 *counts, size_t n)
 static pap::core::ScanParameterKind
 DraftParameter(const void *draft, size_t axis, const double **cuts, const char *const **categories, size_t *count)
 {
-	return pap::core::DraftScanParameter((const pap::core::ReleaseDraft *) draft, axis, cuts, categories, count);
+	return pap::core::DraftScanParameter((const pap::core::ReleaseDraft *)draft, axis, cuts, categories, count);
 }
 
 static void
 FreeDraftCallback(void *arg)
 {
-	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *) arg);
+	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *)arg);
 }
 
-// Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (release_engine.hpp, steps 2-5).
+// Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (api/release_api.hpp, steps 2-5).
 static void
 LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid public_table, const char *public_name)
 {
@@ -110,11 +110,13 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		int32 *points;
 		int64 *rows;
 		size_t count;
-		PapScanGridPoints(public_table, pstrdup(labels), predicates, [](const void *, size_t, const double **,
-		                                                               const char *const **, size_t *count) {
-			*count = 0;
-			return pap::core::ScanParameterKind::None;
-		}, nullptr, false, &points, &rows, &count);
+		PapScanGridPoints(
+		    public_table, pstrdup(labels), predicates,
+		    [](const void *, size_t, const double **, const char *const **, size_t *count) {
+			    *count = 0;
+			    return pap::core::ScanParameterKind::None;
+		    },
+		    nullptr, false, &points, &rows, &count);
 		PAP_CORE(pap::core::DraftMergePredicates(draft, points, count));
 	}
 	size_t axes = 0;
@@ -131,9 +133,9 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		           true);
 		PapEndTableRead(&read);
 		const uint64 groups = SPI_processed;
-		double *values = (double *) palloc(sizeof(double) * (groups + 1));
-		const char **texts = (const char **) palloc(sizeof(char *) * (groups + 1));
-		int64 *counts = (int64 *) palloc(sizeof(int64) * (groups + 1));
+		double *values = (double *)palloc(sizeof(double) * (groups + 1));
+		const char **texts = (const char **)palloc(sizeof(char *) * (groups + 1));
+		int64 *counts = (int64 *)palloc(sizeof(int64) * (groups + 1));
 		size_t count = 0;
 		int64 null_rows = 0;
 		for (uint64 i = 0; i < groups; i++) {
@@ -187,7 +189,7 @@ pap_define_release(PG_FUNCTION_ARGS)
 	// The draft lives in the current context and is freed with it, whatever fails below.
 	pap::core::ReleaseDraft *draft = nullptr;
 	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
-	MemoryContextCallback *free_draft = (MemoryContextCallback *) palloc(sizeof(MemoryContextCallback));
+	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_draft->func = FreeDraftCallback;
 	free_draft->arg = draft;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
@@ -195,10 +197,10 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PapQualifiedRelationName(private_table);  // raises if it no longer exists
 	char *public_name = PapQualifiedRelationName(public_table);
 	if (private_table == public_table)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("the public table must not be the private table"),
-		                errdetail("The public table is read without privacy; it must hold rows other than the "
-		                          "private ones.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the public table must not be the private table"),
+		         errdetail("The public table is read without privacy; it must hold rows other than the "
+		                   "private ones.")));
 	PapRequireReadable(private_table);
 	PapRequireReadable(public_table);
 	const char *user = GetUserNameFromId(GetUserId(), false);
@@ -224,11 +226,11 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PAP_CORE(l = pap::core::DraftCatalogLayout(draft); summary = pap::core::DraftSummaryOf(draft);
 	         canonical = pap::core::DraftCanonicalClass(draft));
 	const size_t axes = l.axis_count;
-	Oid types[28] = {TEXTOID,       REGCLASSOID,    REGCLASSOID,   TEXTOID,       FLOAT8OID,     FLOAT8OID,
-	                 TEXTOID,       INT8OID,        TEXTARRAYOID,  TEXTARRAYOID,  TEXTARRAYOID,  INT4ARRAYOID,
-	                 FLOAT8ARRAYOID, INT4ARRAYOID,  TEXTARRAYOID,  INT4ARRAYOID,  FLOAT8ARRAYOID, INT8ARRAYOID,
-	                 INT4ARRAYOID,  INT4ARRAYOID,   INT8ARRAYOID,  TEXTOID,       TEXTOID,       INT4OID,
-	                 INT8ARRAYOID,  INT8OID,        INT8OID,       TEXTOID};
+	Oid types[28] = {TEXTOID,        REGCLASSOID,  REGCLASSOID,  TEXTOID,      FLOAT8OID,      FLOAT8OID,
+	                 TEXTOID,        INT8OID,      TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,   INT4ARRAYOID,
+	                 FLOAT8ARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT4ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID,
+	                 INT4ARRAYOID,   INT4ARRAYOID, INT8ARRAYOID, TEXTOID,      TEXTOID,        INT4OID,
+	                 INT8ARRAYOID,   INT8OID,      INT8OID,      TEXTOID};
 	Datum args[28] = {CStringGetTextDatum(name),
 	                  ObjectIdGetDatum(private_table),
 	                  ObjectIdGetDatum(public_table),
@@ -283,11 +285,12 @@ pap_drop_release(PG_FUNCTION_ARGS)
 	// A dropped private table (InvalidOid) has no owner: only the defining role may drop the release then.
 	if (strcmp(user, release->defined_by) != 0 &&
 	    !(OidIsValid(release->private_table) && pg_class_ownercheck(release->private_table, GetUserId())))
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-		                errmsg("must be the role that defined release \"%s\" or the owner of its private table", name)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		         errmsg("must be the role that defined release \"%s\" or the owner of its private table", name)));
 	if (release->run_live)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE),
-		                errmsg("release \"%s\" is being run by another session", name)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	Oid types[1] = {TEXTOID};
 	Datum values[1] = {CStringGetTextDatum(name)};
 	PapUserSwitch saved;

@@ -16,7 +16,7 @@
 // State: rows per key in the aggregate's memory context, a dense int64 array when the grid has at most 2^18
 // points, else an open-addressing hash table with memory proportional to the distinct keys; O(1) per row. The
 // final function returns [key0, rows0, key1, rows1, ...] sorted by key.
-#include "core/cut_lookup.hpp"
+#include "core/axes/cut_lookup.hpp"
 #include "pg/glue.hpp"
 
 extern "C" {
@@ -24,10 +24,10 @@ extern "C" {
 #include "common/int.h"
 #include "libpq/pqformat.h"
 #include "nodes/primnodes.h"
-#include "utils/memutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 PG_FUNCTION_INFO_V1(pap_grid_counts_transfn);
 PG_FUNCTION_INFO_V1(pap_grid_counts_combinefn);
 PG_FUNCTION_INFO_V1(pap_grid_counts_serialfn);
@@ -44,10 +44,10 @@ constexpr uint64 kDenseLimit = UINT64CONST(1) << 18;
 
 // One axis of a call site: where its argument is and how it becomes a bin.
 struct GridAxis {
-	int arg;                                 // the int4 bin's argument, or the value's of a cut pair
-	Oid value_type;                          // a cut pair's value: a number type (PapNumberToAxis)
+	int arg;         // the int4 bin's argument, or the value's of a cut pair
+	Oid value_type;  // a cut pair's value: a number type (PapNumberToAxis)
 	int64 radix;
-	const pap::core::CutLookup *cuts;        // NULL for an int4 bin
+	const pap::core::CutLookup *cuts;  // NULL for an int4 bin
 };
 
 struct GridAxes {
@@ -62,10 +62,10 @@ struct GridCountSlot {
 };
 
 struct GridCounts {
-	int64 *dense;          // rows per key 0..points-1, or NULL: the hash table below
+	int64 *dense;  // rows per key 0..points-1, or NULL: the hash table below
 	uint64 points;
 	GridCountSlot *slots;
-	uint64 capacity;       // a power of two
+	uint64 capacity;  // a power of two
 	uint64 used;
 	MemoryContext context;
 };
@@ -82,9 +82,9 @@ SlotOf(int64 key, uint64 capacity)
 GridCounts *
 NewHashCounts(MemoryContext context, uint64 capacity)
 {
-	GridCounts *state = (GridCounts *) MemoryContextAllocZero(context, sizeof(GridCounts));
-	state->slots = (GridCountSlot *) MemoryContextAllocExtended(context, sizeof(GridCountSlot) * capacity,
-	                                                            MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	GridCounts *state = (GridCounts *)MemoryContextAllocZero(context, sizeof(GridCounts));
+	state->slots = (GridCountSlot *)MemoryContextAllocExtended(context, sizeof(GridCountSlot) * capacity,
+	                                                           MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	state->capacity = capacity;
 	state->context = context;
 	return state;
@@ -93,8 +93,8 @@ NewHashCounts(MemoryContext context, uint64 capacity)
 GridCounts *
 NewDenseCounts(MemoryContext context, uint64 points)
 {
-	GridCounts *state = (GridCounts *) MemoryContextAllocZero(context, sizeof(GridCounts));
-	state->dense = (int64 *) MemoryContextAllocZero(context, sizeof(int64) * points);
+	GridCounts *state = (GridCounts *)MemoryContextAllocZero(context, sizeof(GridCounts));
+	state->dense = (int64 *)MemoryContextAllocZero(context, sizeof(int64) * points);
 	state->points = points;
 	state->context = context;
 	return state;
@@ -116,8 +116,8 @@ Grow(GridCounts *state)
 	GridCountSlot *old = state->slots;
 	const uint64 old_capacity = state->capacity;
 	state->capacity = old_capacity * 2;
-	state->slots = (GridCountSlot *) MemoryContextAllocExtended(state->context, sizeof(GridCountSlot) * state->capacity,
-	                                                            MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	state->slots = (GridCountSlot *)MemoryContextAllocExtended(state->context, sizeof(GridCountSlot) * state->capacity,
+	                                                           MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	state->used = 0;
 	for (uint64 i = 0; i < old_capacity; i++)
 		if (old[i].rows != 0)
@@ -202,7 +202,7 @@ AggregateContext(FunctionCallInfo fcinfo, const char *name)
 int
 CompareKeys(const void *a, const void *b)
 {
-	const int64 x = ((const GridCountSlot *) a)->key, y = ((const GridCountSlot *) b)->key;
+	const int64 x = ((const GridCountSlot *)a)->key, y = ((const GridCountSlot *)b)->key;
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -214,8 +214,8 @@ AggregateArgIsStable(const Aggref *aggref, int k)
 {
 	if (aggref == nullptr || k >= list_length(aggref->args))
 		return false;
-	const Node *expr = (const Node *) list_nth_node(TargetEntry, aggref->args, k)->expr;
-	return IsA(expr, Const) || (IsA(expr, Param) && ((const Param *) expr)->paramkind == PARAM_EXTERN);
+	const Node *expr = (const Node *)list_nth_node(TargetEntry, aggref->args, k)->expr;
+	return IsA(expr, Const) || (IsA(expr, Param) && ((const Param *)expr)->paramkind == PARAM_EXTERN);
 }
 
 // The axes of this call site from its argument types and its radices and cut arrays, checked, in fn_mcxt.
@@ -235,8 +235,7 @@ ParseAxes(FunctionCallInfo fcinfo)
 	if (get_fn_expr_argtype(flinfo, 1) != INT8ARRAYOID)
 		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("the radices of pap.grid_counts must be int8[]")));
 	if (get_fn_expr_variadic(flinfo))
-		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-		                errmsg("pap.grid_counts does not take a VARIADIC array"),
+		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("pap.grid_counts does not take a VARIADIC array"),
 		                errhint("Pass each axis as its own arguments.")));
 	if (PG_ARGISNULL(1))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("radices must not be NULL")));
@@ -248,11 +247,11 @@ ParseAxes(FunctionCallInfo fcinfo)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("radices must be a one-dimensional int8 array without NULLs")));
 	const int radix_count = ARR_NDIM(radices) == 0 ? 0 : ARR_DIMS(radices)[0];
-	const int64 *radix = (const int64 *) ARR_DATA_PTR(radices);
+	const int64 *radix = (const int64 *)ARR_DATA_PTR(radices);
 
 	const int nargs = PG_NARGS();
-	GridAxes *axes = (GridAxes *) MemoryContextAllocZero(flinfo->fn_mcxt,
-	                                                     offsetof(GridAxes, axis) + sizeof(GridAxis) * size_t(nargs));
+	GridAxes *axes = (GridAxes *)MemoryContextAllocZero(flinfo->fn_mcxt,
+	                                                    offsetof(GridAxes, axis) + sizeof(GridAxis) * size_t(nargs));
 	for (int i = 2; i < nargs;) {
 		GridAxis &axis = axes->axis[axes->count];
 		const Oid type = get_fn_expr_argtype(flinfo, i);
@@ -262,11 +261,11 @@ ParseAxes(FunctionCallInfo fcinfo)
 		} else if (type == FLOAT8ARRAYOID) {
 			const Oid value_type = i + 1 < nargs ? get_fn_expr_argtype(flinfo, i + 1) : InvalidOid;
 			if (!PapIsNumberAxisType(value_type))
-				ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-				                errmsg("the cut points in argument %d of pap.grid_counts are not followed by a number",
-				                       i),
-				                errdetail("After the radices, each axis is an int4 bin or a pair of float8[] cut points "
-				                          "and a value of a number type.")));
+				ereport(ERROR,
+				        (errcode(ERRCODE_DATATYPE_MISMATCH),
+				         errmsg("the cut points in argument %d of pap.grid_counts are not followed by a number", i),
+				         errdetail("After the radices, each axis is an int4 bin or a pair of float8[] cut points "
+				                   "and a value of a number type.")));
 			axis.value_type = value_type;
 			if (PG_ARGISNULL(i))
 				ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("cut points must not be NULL")));
@@ -285,9 +284,10 @@ ParseAxes(FunctionCallInfo fcinfo)
 		axes->count++;
 	}
 	if (axes->count != radix_count)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg_plural("pap.grid_counts has %d radices for %d axis", "pap.grid_counts has %d radices for %d axes",
-		                              axes->count, radix_count, axes->count)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg_plural("pap.grid_counts has %d radices for %d axis",
+		                       "pap.grid_counts has %d radices for %d axes", axes->count, radix_count, axes->count)));
 	axes->points = 1;
 	for (int a = 0; a < axes->count; a++) {
 		GridAxis &axis = axes->axis[a];
@@ -316,9 +316,9 @@ ParseAxes(FunctionCallInfo fcinfo)
 extern "C" Datum
 pap_grid_counts_transfn(PG_FUNCTION_ARGS)
 {
-	const GridAxes *axes = (const GridAxes *) fcinfo->flinfo->fn_extra;
+	const GridAxes *axes = (const GridAxes *)fcinfo->flinfo->fn_extra;
 	if (unlikely(axes == nullptr)) {
-		(void) AggregateContext(fcinfo, "pap_grid_counts_transfn");
+		(void)AggregateContext(fcinfo, "pap_grid_counts_transfn");
 		axes = ParseAxes(fcinfo);
 	}
 	GridCounts *state;
@@ -327,7 +327,7 @@ pap_grid_counts_transfn(PG_FUNCTION_ARGS)
 		state = axes->points <= kDenseLimit ? NewDenseCounts(context, axes->points)
 		                                    : NewHashCounts(context, kInitialCapacity);
 	} else {
-		state = (GridCounts *) PG_GETARG_POINTER(0);
+		state = (GridCounts *)PG_GETARG_POINTER(0);
 	}
 	int64 key = 0;
 	for (int a = 0; a < axes->count; a++) {
@@ -366,8 +366,8 @@ pap_grid_counts_combinefn(PG_FUNCTION_ARGS)
 	MemoryContext context = AggregateContext(fcinfo, "pap_grid_counts_combinefn");
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));  // NULL when both are
-	const GridCounts *other = (const GridCounts *) PG_GETARG_POINTER(1);
-	GridCounts *state = PG_ARGISNULL(0) ? NewHashCounts(context, kInitialCapacity) : (GridCounts *) PG_GETARG_POINTER(0);
+	const GridCounts *other = (const GridCounts *)PG_GETARG_POINTER(1);
+	GridCounts *state = PG_ARGISNULL(0) ? NewHashCounts(context, kInitialCapacity) : (GridCounts *)PG_GETARG_POINTER(0);
 	ForEachKey(other, [state](int64 key, int64 rows) { Add(state, key, rows); });
 	PG_RETURN_POINTER(state);
 }
@@ -376,8 +376,8 @@ pap_grid_counts_combinefn(PG_FUNCTION_ARGS)
 extern "C" Datum
 pap_grid_counts_serialfn(PG_FUNCTION_ARGS)
 {
-	(void) AggregateContext(fcinfo, "pap_grid_counts_serialfn");
-	const GridCounts *state = (const GridCounts *) PG_GETARG_POINTER(0);
+	(void)AggregateContext(fcinfo, "pap_grid_counts_serialfn");
+	const GridCounts *state = (const GridCounts *)PG_GETARG_POINTER(0);
 	StringInfoData buf;
 	pq_begintypsend(&buf);
 	pq_sendint64(&buf, int64(KeyCount(state)));
@@ -422,19 +422,19 @@ pap_grid_counts_deserialfn(PG_FUNCTION_ARGS)
 extern "C" Datum
 pap_grid_counts_finalfn(PG_FUNCTION_ARGS)
 {
-	(void) AggregateContext(fcinfo, "pap_grid_counts_finalfn");
+	(void)AggregateContext(fcinfo, "pap_grid_counts_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(INT8OID));
-	const GridCounts *state = (const GridCounts *) PG_GETARG_POINTER(0);
+	const GridCounts *state = (const GridCounts *)PG_GETARG_POINTER(0);
 	const uint64 n = KeyCount(state);
 	if (n > uint64(MaxAllocSize / 2 / sizeof(int64)))  // an array's element count is an int
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("too many grid points in one scan")));
-	GridCountSlot *sorted = (GridCountSlot *) palloc(sizeof(GridCountSlot) * (n ? n : 1));
+	GridCountSlot *sorted = (GridCountSlot *)palloc(sizeof(GridCountSlot) * (n ? n : 1));
 	uint64 j = 0;
 	ForEachKey(state, [sorted, &j](int64 key, int64 rows) { sorted[j++] = GridCountSlot{key, rows}; });
 	if (state->dense == nullptr)
 		qsort(sorted, n, sizeof(GridCountSlot), CompareKeys);
-	Datum *elements = (Datum *) palloc(sizeof(Datum) * 2 * (n ? n : 1));
+	Datum *elements = (Datum *)palloc(sizeof(Datum) * 2 * (n ? n : 1));
 	for (uint64 i = 0; i < n; i++) {
 		elements[2 * i] = Int64GetDatum(sorted[i].key);
 		elements[2 * i + 1] = Int64GetDatum(sorted[i].rows);

@@ -1,5 +1,5 @@
 // pap.plan (free) and pap.run_release (spends the budget).
-#include "core/release_engine.hpp"
+#include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
@@ -14,13 +14,13 @@ extern "C" {
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "portability/instr_time.h"
 #include "storage/latch.h"
 #include "storage/lock.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/timeout.h"
 #include "utils/wait_event.h"
-#include "utils/builtins.h"
-#include "portability/instr_time.h"
-#include "utils/lsyscache.h"
 PG_FUNCTION_INFO_V1(pap_plan);
 PG_FUNCTION_INFO_V1(pap_run_release);
 }
@@ -44,7 +44,7 @@ Float8Argument(FunctionCallInfo fcinfo, int i, const char *what)
 // The arguments pap.plan and pap.run_release share, read and checked before anything else happens.
 struct RunArguments {
 	char *name;
-	double epsilon, delta;        // as the run uses them (PapLedgerAmount)
+	double epsilon, delta;            // as the run uses them (PapLedgerAmount)
 	char *epsilon_text, *delta_text;  // as the ledger records them
 	char *mechanism, *prior;
 };
@@ -89,13 +89,14 @@ RequireAggregatable(const PapRelease *r, int64 n)
 			grid *= 2.0;
 	}
 	if (std::min(grid, double(n)) > kMaxScanPoints)
-		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("release \"%s\" could meet more distinct grid points than one scan can return", r->name),
-		                errdetail("Its grid has %.0f points and the private table " INT64_FORMAT " rows; a run handles at "
-		                          "most %.0f distinct points, and nothing has been charged.",
-		                          grid, n, kMaxScanPoints),
-		                errhint("Define the release with coarser axes (a larger alpha, granularity 'alpha') or fewer "
-		                        "columns.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		         errmsg("release \"%s\" could meet more distinct grid points than one scan can return", r->name),
+		         errdetail("Its grid has %.0f points and the private table " INT64_FORMAT " rows; a run handles at "
+		                   "most %.0f distinct points, and nothing has been charged.",
+		                   grid, n, kMaxScanPoints),
+		         errhint("Define the release with coarser axes (a larger alpha, granularity 'alpha') or fewer "
+		                 "columns.")));
 }
 
 // The delta a run is charged: what its mechanism uses, rounded up to 15 significant digits (the smallest such
@@ -132,10 +133,11 @@ RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, c
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("private table %s has no privacy budget", private_name),
 		                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).", private_name)));
-	ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
-	                errdetail("The run asks for epsilon %s and delta %s; the remaining budget is epsilon %s and delta %s.",
-	                          epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
-	                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+	ereport(ERROR,
+	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
+	         errdetail("The run asks for epsilon %s and delta %s; the remaining budget is epsilon %s and delta %s.",
+	                   epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+	                   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
 }
 
 // Refuses a run whose epsilon no longer fits the budget, before anything reads the private table.
@@ -213,19 +215,16 @@ static const char *
 ReferenceLabel()
 {
 	switch (pap::core::ReferenceKind(pap_reference_workload)) {
-	case pap::core::ReferenceKind::CellLists:
-		return ", reference workload cell_lists";
-	case pap::core::ReferenceKind::Membership:
-		return ", reference workload membership";
-	default:
-		return "";
+	case pap::core::ReferenceKind::CellLists: return ", reference workload cell_lists";
+	case pap::core::ReferenceKind::Membership: return ", reference workload membership";
+	default: return "";
 	}
 }
 
 static pap::core::ScanParameterKind
 LayoutParameter(const void *layout, size_t axis, const double **cuts, const char *const **categories, size_t *count)
 {
-	return pap::core::LayoutScanParameter(*(const pap::core::CatalogLayout *) layout, axis, cuts, categories, count);
+	return pap::core::LayoutScanParameter(*(const pap::core::CatalogLayout *)layout, axis, cuts, categories, count);
 }
 
 static Datum
@@ -301,15 +300,16 @@ WaitUntilPublishTime(instr_time charged)
 		const double left = double(pap_publish_delay) - INSTR_TIME_GET_MILLISEC(now);
 		if (left <= 0.0)
 			return;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, long(std::min(left, 1000.0)) + 1,
-		                 PG_WAIT_EXTENSION);
+		(void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, long(std::min(left, 1000.0)) + 1,
+		                PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
 }
 
 static const char *const kRunDetailsSql =
-    "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = $4::pg_catalog.jsonb, "
+    "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
+    "$4::pg_catalog.jsonb, "
     "is_private = $5, mechanism = $6, released_at = pg_catalog.clock_timestamp() WHERE name OPERATOR(pg_catalog.=) $1";
 
 extern "C" Datum
@@ -320,8 +320,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 	const double epsilon = args.epsilon, delta = args.delta;
 	// The charge must be committed before any private row is read, so the procedure commits in the middle:
 	// that needs a CALL outside any transaction block.
-	const bool nonatomic = fcinfo->context && IsA(fcinfo->context, CallContext) &&
-	                       !castNode(CallContext, fcinfo->context)->atomic;
+	const bool nonatomic =
+	    fcinfo->context && IsA(fcinfo->context, CallContext) && !castNode(CallContext, fcinfo->context)->atomic;
 	if (!nonatomic)
 		ereport(ERROR, (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 		                errmsg("pap.run_release cannot run inside a transaction block"),
@@ -339,9 +339,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 	PapRelease *r = PapLoadRelease(name, true);
 	MemoryContextSwitchTo(old);
 	if (strcmp(r->state, "released") == 0)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		                errmsg("release \"%s\" has already been run", name),
-		                errhint("Its answers are final. To spend more budget, define a new release.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("release \"%s\" has already been run", name),
+		         errhint("Its answers are final. To spend more budget, define a new release.")));
 	// A role runs only its own releases: the definer chose the class and its predicates, and no role may make
 	// another run what it wrote by naming its release.
 	if (strcmp(user, r->defined_by) != 0)
@@ -376,7 +376,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 	LOCKTAG run_lock;
 	PapRunLockTag(&run_lock, r->release_id);
 	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
@@ -397,17 +398,18 @@ pap_run_release(PG_FUNCTION_ARGS)
 		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
 		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(args.epsilon_text),
 		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
-		                          CStringGetTextDatum(mechanism), Float8GetDatum(epsilon),
+		                          CStringGetTextDatum(mechanism),     Float8GetDatum(epsilon),
 		                          Float8GetDatum(plan.delta_used)};
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
-		PapExecute("UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
-		           "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-		           "WHERE private_table OPERATOR(pg_catalog.=) $1 "
-		           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
-		           "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
-		           3, charge_types, charge_values, false);
+		PapExecute(
+		    "UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
+		    "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+		    "WHERE private_table OPERATOR(pg_catalog.=) $1 "
+		    "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
+		    "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
+		    3, charge_types, charge_values, false);
 		if (SPI_processed == 0) {
 			PapRestoreUser(&saved);
 			RefuseBudget(r->private_table, private_name, args.epsilon_text, delta_charged);
@@ -475,11 +477,12 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// The mechanism alone (measured in the core), and the whole core step (cover, true counts, plan, mechanism).
 		elog(DEBUG1, "pap_release: mechanism (%s%s) took %.3f ms", chosen, ReferenceLabel(),
 		     out.mechanism_seconds * 1000.0);
-		elog(DEBUG1, "pap_release: cover, true counts, plan and mechanism took %.3f ms", INSTR_TIME_GET_MILLISEC(elapsed));
+		elog(DEBUG1, "pap_release: cover, true counts, plan and mechanism took %.3f ms",
+		     INSTR_TIME_GET_MILLISEC(elapsed));
 		elog(DEBUG1, "pap_release: %s made " INT64_FORMAT " updates in %d passes", chosen, out.updates, out.passes);
 
 		const int64 n = out.private_rows;
-		Datum *weights = (Datum *) palloc(sizeof(Datum) * r->cell_count);
+		Datum *weights = (Datum *)palloc(sizeof(Datum) * r->cell_count);
 		for (int64 i = 0; i < r->cell_count; i++)
 			weights[i] = Float8GetDatum(out.synthetic[i]);
 		// Only public quantities and counts of the mechanism's own steps: nothing here depends on a private value
@@ -494,17 +497,18 @@ pap_run_release(PG_FUNCTION_ARGS)
 		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
 		    "\"predicted_error\": %.17g, \"public_only_error\": %.17g, \"prior\": \"%s\"}",
 		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "zcdp" : "pure",
-		    out.plan.cutoff, out.plan.threshold,
-		    out.plan.epsilon_split[0], out.plan.epsilon_split[1], out.plan.noise_scales[0], out.plan.noise_scales[1],
-		    out.plan.max_passes, out.updates, out.passes,
-		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false",
-		    out.plan.predicted_error, out.plan.public_only_error, prior);
+		    out.plan.cutoff, out.plan.threshold, out.plan.epsilon_split[0], out.plan.epsilon_split[1],
+		    out.plan.noise_scales[0], out.plan.noise_scales[1], out.plan.max_passes, out.updates, out.passes,
+		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false", out.plan.predicted_error,
+		    out.plan.public_only_error, prior);
 		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
-		Datum store_values[6] = {
-		    CStringGetTextDatum(name),
-		    PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-		                                    TYPALIGN_DOUBLE)),
-		    Int64GetDatum(n), CStringGetTextDatum(details), BoolGetDatum(!seeded), CStringGetTextDatum(chosen)};
+		Datum store_values[6] = {CStringGetTextDatum(name),
+		                         PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8),
+		                                                         FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
+		                         Int64GetDatum(n),
+		                         CStringGetTextDatum(details),
+		                         BoolGetDatum(!seeded),
+		                         CStringGetTextDatum(chosen)};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
 		WaitUntilPublishTime(charged);

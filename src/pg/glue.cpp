@@ -1,14 +1,14 @@
-#include "core/release_engine.hpp"
-#include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "core/api/release_api.hpp"
+#include "pg/error_bridge.hpp"
 #include "pg/partition_scan.hpp"
 
 #include <cfenv>
 #include <cmath>
 
 extern "C" {
-#include "access/transam.h"
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
@@ -19,11 +19,11 @@ extern "C" {
 #include "port.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rls.h"
 #include "utils/syscache.h"
-#include "utils/datetime.h"
 #include "utils/timestamp.h"
 }
 
@@ -35,8 +35,8 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 		const char *relation = OidIsValid(relid) ? get_rel_name(relid) : NULL;
 		// A release of a dropped table keeps InvalidOid (the sql_drop event trigger): say so.
 		if (relation == NULL)
-			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
-			                errmsg("the table of column \"%s\" has been dropped", column)));
+			ereport(ERROR,
+			        (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("the table of column \"%s\" has been dropped", column)));
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_COLUMN),
 		                errmsg("column \"%s\" of relation \"%s\" does not exist", column, relation)));
 	}
@@ -90,8 +90,8 @@ PapTemporalLiteralToAxis(const char *text, pap::core::ValueType type)
 		return PapDateToAxis(DatumGetDateADT(
 		    DirectFunctionCall3(date_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
 	case ValueType::Timestamp:
-		return PapTimestampToAxis(DatumGetTimestamp(DirectFunctionCall3(
-		    timestamp_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+		return PapTimestampToAxis(DatumGetTimestamp(
+		    DirectFunctionCall3(timestamp_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
 	case ValueType::TimestampTz:
 		return PapTimestampToAxis(DatumGetTimestampTz(DirectFunctionCall3(
 		    timestamptz_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
@@ -146,7 +146,7 @@ PapCatalogOwner()
 	HeapTuple tuple = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nsp));
 	if (!HeapTupleIsValid(tuple))
 		elog(ERROR, "cache lookup failed for schema pap");
-	Oid owner = ((Form_pg_namespace) GETSTRUCT(tuple))->nspowner;
+	Oid owner = ((Form_pg_namespace)GETSTRUCT(tuple))->nspowner;
 	ReleaseSysCache(tuple);
 	return owner;
 }
@@ -201,7 +201,7 @@ PapRelationOwner(Oid relid)
 	HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tuple))
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("relation with OID %u does not exist", relid)));
-	const Oid owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
 	ReleaseSysCache(tuple);
 	return owner;
 }
@@ -212,9 +212,9 @@ PapBeginTableRead(Oid relid, PapTableRead *read)
 	GetUserIdAndSecContext(&read->saved_user, &read->saved_context);
 	SetUserIdAndSecContext(PapRelationOwner(relid), read->saved_context | SECURITY_RESTRICTED_OPERATION);
 	read->nest_level = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-	                         true, 0, false);
-	(void) PapBeginStableOutput();  // restored with the level above
+	(void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+	                        false);
+	(void)PapBeginStableOutput();  // restored with the level above
 }
 
 void
@@ -268,9 +268,9 @@ CatalogValues(Datum d, Oid element_type, size_t *count)
 	// A toasted array was detoasted into a fresh copy in this context: use it in place, one copy less of the
 	// largest arrays (the first answer of a release mostly pays for touching new memory). An inline array lives
 	// in the SPI tuple, which SPI_finish frees: copy it.
-	if ((Pointer) a != DatumGetPointer(d))
-		return (T *) ARR_DATA_PTR(a);
-	T *out = (T *) palloc(sizeof(T) * (*count ? *count : 1));
+	if ((Pointer)a != DatumGetPointer(d))
+		return (T *)ARR_DATA_PTR(a);
+	T *out = (T *)palloc(sizeof(T) * (*count ? *count : 1));
 	memcpy(out, ARR_DATA_PTR(a), sizeof(T) * *count);
 	return out;
 }
@@ -282,7 +282,7 @@ CatalogStrings(Datum d, size_t *count)
 	Datum *elements;
 	int n;
 	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elements, NULL, &n);
-	const char **out = (const char **) palloc(sizeof(char *) * (n ? n : 1));
+	const char **out = (const char **)palloc(sizeof(char *) * (n ? n : 1));
 	for (int i = 0; i < n; i++)
 		out[i] = TextDatumGetCString(elements[i]);
 	*count = size_t(n);
@@ -317,7 +317,7 @@ PapLoadRelease(const char *name, bool for_update)
 	TupleDesc desc = SPI_tuptable->tupdesc;
 	bool isnull;
 	auto column = [&](int i) { return SPI_getbinval(tuple, desc, i, &isnull); };
-	PapRelease *r = (PapRelease *) palloc0(sizeof(PapRelease));
+	PapRelease *r = (PapRelease *)palloc0(sizeof(PapRelease));
 	r->name = pstrdup(name);
 	r->private_table = DatumGetObjectId(column(1));
 	r->public_table = DatumGetObjectId(column(2));
@@ -403,9 +403,9 @@ BuildScan(Oid relid, bool only, const char *select_list, size_t axis_count, PapS
           const void *source)
 {
 	PapScanStatement scan;
-	scan.types = (Oid *) palloc(sizeof(Oid) * (axis_count + 1));
-	scan.values = (Datum *) palloc(sizeof(Datum) * (axis_count + 1));
-	scan.nulls = (char *) palloc(axis_count + 1);
+	scan.types = (Oid *)palloc(sizeof(Oid) * (axis_count + 1));
+	scan.values = (Datum *)palloc(sizeof(Datum) * (axis_count + 1));
+	scan.nulls = (char *)palloc(axis_count + 1);
 	StringInfoData group_by;
 	initStringInfo(&group_by);
 	for (size_t a = 0; a < axis_count; a++) {
@@ -416,21 +416,21 @@ BuildScan(Oid relid, bool only, const char *select_list, size_t axis_count, PapS
 		PAP_CORE(kind = parameter(source, a, &cuts, &categories, &count));
 		scan.nulls[a] = ' ';
 		if (kind == pap::core::ScanParameterKind::Cuts) {
-			Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+			Datum *d = (Datum *)palloc(sizeof(Datum) * (count ? count : 1));
 			for (size_t i = 0; i < count; i++)
 				d[i] = Float8GetDatum(cuts[i]);
 			scan.types[a] = FLOAT8ARRAYOID;
-			scan.values[a] = PointerGetDatum(construct_array(d, int(count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-			                                                 TYPALIGN_DOUBLE));
+			scan.values[a] = PointerGetDatum(
+			    construct_array(d, int(count), FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 		} else if (kind == pap::core::ScanParameterKind::Categories) {
-			Datum *d = (Datum *) palloc(sizeof(Datum) * (count ? count : 1));
+			Datum *d = (Datum *)palloc(sizeof(Datum) * (count ? count : 1));
 			for (size_t i = 0; i < count; i++)
 				d[i] = CStringGetTextDatum(categories[i]);
 			scan.types[a] = TEXTARRAYOID;
 			scan.values[a] = PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
 		} else {
 			scan.types[a] = INT4OID;
-			scan.values[a] = (Datum) 0;
+			scan.values[a] = (Datum)0;
 			scan.nulls[a] = 'n';
 		}
 		appendStringInfo(&group_by, "%s%zu", a ? ", " : "", a + 1);
@@ -468,8 +468,8 @@ ReserveGridPoints(PapGridPoints *out, size_t n, size_t axis_count)
 {
 	if (out->count + n > out->capacity) {
 		const size_t capacity = Max(out->count + n, 2 * out->capacity) + 1;
-		out->points = (int32 *) repalloc_huge(out->points, sizeof(int32) * capacity * axis_count + 1);
-		out->rows = (int64 *) repalloc_huge(out->rows, sizeof(int64) * capacity);
+		out->points = (int32 *)repalloc_huge(out->points, sizeof(int32) * capacity * axis_count + 1);
+		out->rows = (int64 *)repalloc_huge(out->rows, sizeof(int64) * capacity);
 		out->capacity = capacity;
 	}
 }
@@ -484,7 +484,7 @@ ScanInt64Array(HeapTuple tuple, TupleDesc desc, int column, size_t *count)
 	if (a == nullptr || ARR_NDIM(a) > 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID)
 		elog(ERROR, "pap_release: malformed grid counts in the grid scan");
 	*count = size_t(ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)));
-	int64 *out = (int64 *) palloc_extended(sizeof(int64) * (*count ? *count : 1), MCXT_ALLOC_HUGE);
+	int64 *out = (int64 *)palloc_extended(sizeof(int64) * (*count ? *count : 1), MCXT_ALLOC_HUGE);
 	memcpy(out, ARR_DATA_PTR(a), sizeof(int64) * *count);
 	return out;
 }
@@ -545,7 +545,8 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 		FlushErrorState();
 		ereport(ERROR, (errcode(error->sqlerrcode), errmsg("the scan of the private table failed"),
 		                errdetail("The error's text is withheld because it could quote a private value; its "
-		                          "SQLSTATE is %s.", unpack_sql_state(error->sqlerrcode)),
+		                          "SQLSTATE is %s.",
+		                          unpack_sql_state(error->sqlerrcode)),
 		                errhint("Check that every column and predicate of the class is valid for every row the "
 		                        "private table can hold.")));
 	}
@@ -581,27 +582,29 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 }
 
 void
-PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
-                  const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count)
+PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source,
+                  bool is_private, int32 **points, int64 **rows, size_t *point_count)
 {
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
 	PapGridPoints out;
 	out.capacity = 1;
 	out.count = 0;
-	out.points = (int32 *) palloc(sizeof(int32) * axis_count + 1);
-	out.rows = (int64 *) palloc(sizeof(int64));
+	out.points = (int32 *)palloc(sizeof(int32) * axis_count + 1);
+	out.rows = (int64 *)palloc(sizeof(int64));
 	// A partitioned table with foreign partitions is read leaf by leaf, so that each foreign leaf's aggregate runs
 	// on its own server (docs/distributed.md); only when the caller may query every leaf directly.
 	List *leaves = PapForeignPartitionLeaves(relid);
 	List *scans = NIL;
 	ListCell *lc;
 	foreach (lc, leaves) {
-		PapScanStatement *scan = (PapScanStatement *) palloc(sizeof(PapScanStatement));
+		PapScanStatement *scan = (PapScanStatement *)palloc(sizeof(PapScanStatement));
 		*scan = BuildScan(lfirst_oid(lc), true, select_list, axis_count, parameter, source);
 		if (!PapMayScanDirectly(scan->sql, scan->types, int(axis_count))) {
-			elog(DEBUG1, "pap_release: scanning %s through its parent: the current user may not query partition %s "
-			     "directly", get_rel_name(relid), get_rel_name(lfirst_oid(lc)));
+			elog(DEBUG1,
+			     "pap_release: scanning %s through its parent: the current user may not query partition %s "
+			     "directly",
+			     get_rel_name(relid), get_rel_name(lfirst_oid(lc)));
 			scans = NIL;
 			break;
 		}
@@ -614,7 +617,7 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 	} else {
 		elog(DEBUG1, "pap_release: scanning %s leaf by leaf", get_rel_name(relid));
 		foreach (lc, scans) {
-			const PapScanStatement *scan = (const PapScanStatement *) lfirst(lc);
+			const PapScanStatement *scan = (const PapScanStatement *)lfirst(lc);
 			elog(DEBUG1, "pap_release: leaf scan: %s", scan->sql);
 			RunScan(*scan, axis_count, is_private, &out);
 		}
@@ -630,13 +633,12 @@ int
 PapBeginStableOutput()
 {
 	const int level = NewGUCNestLevel();
-	(void) set_config_option("datestyle", "ISO, YMD", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("intervalstyle", "postgres", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-	                         false);
-	(void) set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("timezone", "UTC", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("bytea_output", "hex", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("lc_monetary", "C", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void)set_config_option("datestyle", "ISO, YMD", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void)set_config_option("intervalstyle", "postgres", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void)set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void)set_config_option("timezone", "UTC", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void)set_config_option("bytea_output", "hex", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void)set_config_option("lc_monetary", "C", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	return level;
 }
 

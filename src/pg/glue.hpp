@@ -1,27 +1,30 @@
 // Helpers shared by the SQL-callable functions. Include after postgres.h (and after every core header).
 // Nothing here holds a C++ object: all state is palloc'd or plain.
 #pragma once
-#include "core/cut_lookup.hpp"
-#include "core/release_engine.hpp"
+#include "core/api/release_api.hpp"
+#include "core/axes/cut_lookup.hpp"
+
+// C++ headers that use names PostgreSQL redefines as macros (snprintf) come before "postgres.h".
+#include "pg/error_bridge.hpp"
 
 extern "C" {
 #include "postgres.h"
-#include "fmgr.h"
+#include "datatype/timestamp.h"
 #include "executor/spi.h"
+#include "fmgr.h"
 #include "storage/lock.h"
 #include "utils/array.h"
 #include "utils/date.h"
-#include "datatype/timestamp.h"
 }
 
 // Settings (src/pg/module.cpp).
 extern int pap_test_seed;
 extern int pap_max_cover_queries;
 extern int pap_max_cells;
-extern int pap_reference_workload;  // a pap::core::ReferenceKind
-extern int pap_publish_delay;       // milliseconds
+extern int pap_reference_workload;        // a pap::core::ReferenceKind
+extern int pap_publish_delay;             // milliseconds
 extern bool pap_debug_fail_after_charge;  // test hook: run_release fails right after its charge
-extern bool pap_allow_drop_ledger;  // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
+extern bool pap_allow_drop_ledger;        // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
@@ -99,7 +102,7 @@ char *PapQualifiedRelationName(Oid relid);
 // "SELECT <select_list> FROM table GROUP BY 1..axes" with the axes' parameters (layout or draft) and returns the
 // points (axis_count coordinates each, flat) and their row counts, palloc'd in the current context.
 typedef pap::core::ScanParameterKind (*PapScanParameter)(const void *source, size_t axis, const double **cuts,
-                                                        const char *const **categories, size_t *count);
+                                                         const char *const **categories, size_t *count);
 // is_private: an error of the scan is re-raised with its SQLSTATE only (its text could quote a private value).
 // A partitioned table with foreign partitions is read leaf by leaf and the points merged (partition_scan.hpp).
 void PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,

@@ -1,7 +1,7 @@
 // The per-backend answer cache (model_cache.hpp): validation once per statement, loading, pinning, eviction.
-#include "core/release_engine.hpp"
-#include "pg/error_bridge.hpp"
 #include "pg/model_cache.hpp"
+#include "core/api/release_api.hpp"
+#include "pg/error_bridge.hpp"
 
 extern "C" {
 #include "access/xact.h"
@@ -67,7 +67,7 @@ Unlist(PapCachedRelease *e)
 static void
 UnpinCallback(void *arg)
 {
-	PapStatementState *state = (PapStatementState *) arg;
+	PapStatementState *state = (PapStatementState *)arg;
 	PapCachedRelease *e = state->entry;
 	state->entry = nullptr;
 	if (e != nullptr && --e->pins == 0 && !e->listed)
@@ -112,7 +112,7 @@ LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer r
 	PapRequireReleased(r);
 	// The model is created and listed (so that it is freed) before any other PostgreSQL call can fail.
 	MemoryContext old = MemoryContextSwitchTo(cache_context);
-	PapCachedRelease *e = (PapCachedRelease *) palloc0(sizeof(PapCachedRelease));
+	PapCachedRelease *e = (PapCachedRelease *)palloc0(sizeof(PapCachedRelease));
 	e->name = pstrdup(name);
 	MemoryContextSwitchTo(old);
 	e->private_table = r->private_table;
@@ -169,7 +169,7 @@ ValidatedEntry(const char *name)
 		TupleDesc desc = SPI_tuptable->tupdesc;
 		row_table = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
 		row_xmin = DatumGetTransactionId(SPI_getbinval(tuple, desc, 2, &isnull));
-		row_ctid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tuple, desc, 3, &isnull));
+		row_ctid = *(ItemPointer)DatumGetPointer(SPI_getbinval(tuple, desc, 3, &isnull));
 	}
 	PapCachedRelease *e = FindEntry(name);
 	if (!(found && e != nullptr && e->row_table == row_table && TransactionIdEquals(e->row_xmin, row_xmin) &&
@@ -188,13 +188,14 @@ static bool
 SameStatement(const PapStatementState *s, Snapshot snap)
 {
 	return s->valid && snap != nullptr && s->lxid == MyProc->lxid && s->curcid == snap->curcid &&
-	       s->snap_xmin == snap->xmin && s->snap_xmax == snap->xmax && s->snap_completions == snap->snapXactCompletionCount;
+	       s->snap_xmin == snap->xmin && s->snap_xmax == snap->xmax &&
+	       s->snap_completions == snap->snapXactCompletionCount;
 }
 
 PapCachedRelease *
 PapStatementRelease(FunctionCallInfo fcinfo, text *name)
 {
-	PapStatementState *state = (PapStatementState *) fcinfo->flinfo->fn_extra;
+	PapStatementState *state = (PapStatementState *)fcinfo->flinfo->fn_extra;
 	Snapshot snap = ActiveSnapshotSet() ? GetActiveSnapshot() : nullptr;
 	const char *bytes = VARDATA_ANY(name);
 	const size_t length = VARSIZE_ANY_EXHDR(name);
@@ -204,7 +205,7 @@ PapStatementRelease(FunctionCallInfo fcinfo, text *name)
 		return state->entry;
 	}
 	if (state == nullptr) {
-		state = (PapStatementState *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PapStatementState));
+		state = (PapStatementState *)MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PapStatementState));
 		state->unpin.func = UnpinCallback;
 		state->unpin.arg = state;
 		MemoryContextRegisterResetCallback(fcinfo->flinfo->fn_mcxt, &state->unpin);

@@ -12,18 +12,18 @@ void _PG_init(void);
 int pap_test_seed = -1;
 int pap_max_cover_queries = 1000000;
 int pap_max_cells = 1000000;
-int pap_debug_inject_error = 0;  // declared in pg/error_bridge.hpp
-int pap_reference_workload = 0;  // read by pap.run_release (src/pg/fmgr_run.cpp)
-int pap_publish_delay = 0;       // read by pap.run_release (src/pg/fmgr_run.cpp)
+int pap_debug_inject_error = 0;            // declared in pg/error_bridge.hpp
+int pap_reference_workload = 0;            // read by pap.run_release (src/pg/fmgr_run.cpp)
+int pap_publish_delay = 0;                 // read by pap.run_release (src/pg/fmgr_run.cpp)
 bool pap_debug_fail_after_charge = false;  // read by pap.run_release (src/pg/fmgr_run.cpp)
-bool pap_allow_drop_ledger = false;  // read by pap.on_drop_extension (src/pg/fmgr_events.cpp)
+bool pap_allow_drop_ledger = false;        // read by pap.on_drop_extension (src/pg/fmgr_events.cpp)
 
 // pap_release.reference_workload's values, in the order of pap::core::ReferenceKind.
 static const struct config_enum_entry reference_workload_options[] = {
-	{"off", 0, false},
-	{"cell_lists", 1, false},
-	{"membership", 2, false},
-	{NULL, 0, false},
+    {"off", 0, false},
+    {"cell_lists", 1, false},
+    {"membership", 2, false},
+    {NULL, 0, false},
 };
 
 void
@@ -68,8 +68,8 @@ _PG_init(void)
 	                         "cells listed).",
 	                         "Same output under the same seed up to rounding, much slower; bench/ compares them. off "
 	                         "by default.",
-	                         &pap_reference_workload, 0, reference_workload_options, PGC_SUSET, GUC_NOT_IN_SAMPLE,
-	                         NULL, NULL, NULL);
+	                         &pap_reference_workload, 0, reference_workload_options, PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL,
+	                         NULL, NULL);
 	DefineCustomBoolVariable("pap_release.allow_drop_ledger",
 	                         "Lets DROP EXTENSION pap_release delete a ledger that holds privacy charges.",
 	                         "Off by default: the drop is refused while the ledger is not empty, because the budgets "

@@ -74,9 +74,9 @@ struct PointOrder {
 static int
 ComparePoints(const void *a, const void *b, void *arg)
 {
-	const PointOrder *order = (const PointOrder *) arg;
-	const int32 *x = order->points + *(const size_t *) a * order->axis_count;
-	const int32 *y = order->points + *(const size_t *) b * order->axis_count;
+	const PointOrder *order = (const PointOrder *)arg;
+	const int32 *x = order->points + *(const size_t *)a * order->axis_count;
+	const int32 *y = order->points + *(const size_t *)b * order->axis_count;
 	for (size_t i = 0; i < order->axis_count; i++)
 		if (x[i] != y[i])
 			return x[i] < y[i] ? -1 : 1;
@@ -89,14 +89,14 @@ PapMergeGridPoints(int32 *points, int64 *rows, size_t *count, size_t axis_count)
 	const size_t n = *count;
 	if (n == 0)
 		return;
-	size_t *order = (size_t *) palloc_extended(sizeof(size_t) * n, MCXT_ALLOC_HUGE);
+	size_t *order = (size_t *)palloc_extended(sizeof(size_t) * n, MCXT_ALLOC_HUGE);
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	PointOrder arg = {points, axis_count};
 	qsort_arg(order, n, sizeof(size_t), ComparePoints, &arg);
 	// Sorted copies first: the merge then writes each point at or before its place in the copy.
-	int32 *sorted_points = (int32 *) palloc_extended(sizeof(int32) * n * axis_count + 1, MCXT_ALLOC_HUGE);
-	int64 *sorted_rows = (int64 *) palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
+	int32 *sorted_points = (int32 *)palloc_extended(sizeof(int32) * n * axis_count + 1, MCXT_ALLOC_HUGE);
+	int64 *sorted_rows = (int64 *)palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
 	for (size_t i = 0; i < n; i++) {
 		memcpy(sorted_points + i * axis_count, points + order[i] * axis_count, sizeof(int32) * axis_count);
 		sorted_rows[i] = rows[order[i]];

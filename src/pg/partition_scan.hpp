@@ -4,6 +4,9 @@
 // time with the same GROUP BY, and the leaves' grid points are merged here. Include after postgres.h.
 #pragma once
 
+// C++ headers that use names PostgreSQL redefines as macros (snprintf) come before "postgres.h".
+#include "pg/error_bridge.hpp"
+
 extern "C" {
 #include "postgres.h"
 #include "nodes/pg_list.h"

@@ -196,8 +196,7 @@ CheckNode(Node *node, CheckContext *c)
 			Refuse(c->predicate, "Only the table's own columns may be read.");
 		if (!IsBuiltIn(getBaseType(var->vartype)))
 			Refuse(c->predicate, psprintf("Column %s has type %s, which is not built in.",
-			                              get_attname(c->relid, var->varattno, false),
-			                              format_type_be(var->vartype)));
+			                              get_attname(c->relid, var->varattno, false), format_type_be(var->vartype)));
 		break;
 	}
 	case T_List:  // the arguments of an expression, walked one by one

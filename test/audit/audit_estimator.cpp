@@ -68,13 +68,13 @@ EpsilonLowerBound(std::uint64_t x1, std::uint64_t n1, std::uint64_t x2, std::uin
 }
 
 struct Verdict {
-	double eps_lb = -INFINITY;       // on the evaluation half
-	double eps_point = NAN;          // ln(p1_hat / p2_hat) of the same event on the evaluation half
-	double select_lb = -INFINITY;    // on the selection half
-	int direction = 0;               // 0: P[M(D) in E] / P[M(D') in E]; 1: the reverse
-	std::size_t event_size = 0;      // outcomes in E
+	double eps_lb = -INFINITY;     // on the evaluation half
+	double eps_point = NAN;        // ln(p1_hat / p2_hat) of the same event on the evaluation half
+	double select_lb = -INFINITY;  // on the selection half
+	int direction = 0;             // 0: P[M(D) in E] / P[M(D') in E]; 1: the reverse
+	std::size_t event_size = 0;    // outcomes in E
 	std::size_t outcomes = 0;
-	double p_num = 0, p_den = 0;     // empirical probabilities on the evaluation half
+	double p_num = 0, p_den = 0;  // empirical probabilities on the evaluation half
 };
 
 Verdict
@@ -113,9 +113,11 @@ Analyse(const Tally &tally, std::uint64_t per_half, double delta, bool ordered_k
 			if (order < 2)
 				std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return key[a] > key[b]; });
 			else if (order == 2)
-				std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return rows[a].key > rows[b].key; });
+				std::sort(idx.begin(), idx.end(),
+				          [&](std::size_t a, std::size_t b) { return rows[a].key > rows[b].key; });
 			else
-				std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return rows[a].key < rows[b].key; });
+				std::sort(idx.begin(), idx.end(),
+				          [&](std::size_t a, std::size_t b) { return rows[a].key < rows[b].key; });
 			std::uint64_t x = 0, y = 0;
 			for (std::size_t k = 0; k < idx.size(); k++) {
 				x += rows[idx[k]].sel[num];
@@ -265,8 +267,10 @@ RunAudit(const std::vector<AuditCase> &cases, const AuditOptions &options)
 	}
 	const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
 	std::printf("%s\n", std::string(150, '-').c_str());
-	std::printf("audit: %s, %.1f s\n", failures ? "FAILED" : "all mechanisms within claimed epsilon, all broken "
-	                                                            "variants caught",
+	std::printf("audit: %s, %.1f s\n",
+	            failures ? "FAILED"
+	                     : "all mechanisms within claimed epsilon, all broken "
+	                       "variants caught",
 	            total);
 	return failures;
 }

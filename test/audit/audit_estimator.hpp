@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/random_source.hpp"
+#include "core/noise/random_source.hpp"
 
 namespace pap::audit {
 
@@ -28,12 +28,12 @@ enum class Expect { Private, Violation, Informational };
 using Sampler = std::function<std::uint64_t(int side, pap::core::RandomBitSource &rng)>;
 
 struct AuditCase {
-	std::string mechanism;   // column "mechanism" of the table
-	std::string name;        // column "instance"
-	double epsilon = 1.0;    // claimed
-	double delta = 0.0;      // claimed
+	std::string mechanism;  // column "mechanism" of the table
+	std::string name;       // column "instance"
+	double epsilon = 1.0;   // claimed
+	double delta = 0.0;     // claimed
 	Expect expect = Expect::Private;
-	double runs_scale = 1.0;  // multiplies the per-side run count of the mode
+	double runs_scale = 1.0;   // multiplies the per-side run count of the mode
 	bool ordered_key = false;  // keys are OrderedKey values: the candidates are {key >= t} and {key <= t}
 	Sampler sample;
 };
@@ -42,7 +42,7 @@ struct AuditOptions {
 	bool full = false;
 	std::uint64_t runs_override = 0;  // runs per side of a case with runs_scale 1; 0 = the mode's
 	unsigned threads = 1;
-	std::string only;                 // run the cases whose "mechanism name" contains this
+	std::string only;  // run the cases whose "mechanism name" contains this
 	std::uint64_t seed = 20240601;
 };
 

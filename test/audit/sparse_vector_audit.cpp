@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/discrete_laplace.hpp"
-#include "core/pmw.hpp"
-#include "core/pmw_plan.hpp"
-#include "core/random_source.hpp"
-#include "core/workload.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+#include "core/noise/discrete_laplace.hpp"
+#include "core/noise/random_source.hpp"
+#include "core/workloads/workload.hpp"
 
 using namespace pap::core;
 using pap::audit::AuditCase;
@@ -29,10 +29,10 @@ using pap::audit::Expect;
 namespace {
 
 struct Instance {
-	std::string mechanism;   // column "mechanism" of the table
-	std::string name;        // column "instance"
-	double epsilon = 1.0;    // claimed
-	double delta = 0.0;      // claimed
+	std::string mechanism;  // column "mechanism" of the table
+	std::string name;       // column "instance"
+	double epsilon = 1.0;   // claimed
+	double delta = 0.0;     // claimed
 	Expect expect = Expect::Private;
 	std::size_t cells = 0;
 	std::vector<CellInterval> queries;
@@ -371,7 +371,6 @@ MakeInstances()
 	small("BROKEN 4: zCDP, rho = eps", Expect::Violation, small_eps);
 	return all;
 }
-
 
 // The observed output: a 64-bit digest of everything RunPmw returns that is not a count of comparisons
 // (the synthetic vector bit for bit, the update count, the passes, whether the cut-off was reached).

@@ -35,13 +35,13 @@
 #include <string_view>
 #include <vector>
 
-#include "core/class_spec.hpp"
-#include "core/errors.hpp"
-#include "core/interval_cover.hpp"
-#include "core/query_text.hpp"
-#include "core/numeric_axis.hpp"
-#include "core/release_engine.hpp"
-#include "core/value_format.hpp"
+#include "core/api/release_api.hpp"
+#include "core/axes/numeric_axis.hpp"
+#include "core/base/errors.hpp"
+#include "core/classes/interval_cover.hpp"
+#include "core/language/class_spec.hpp"
+#include "core/language/query_text.hpp"
+#include "core/language/value_format.hpp"
 
 using namespace pap::core;  // test code only
 
@@ -204,8 +204,8 @@ CheckValueFormat(const Literal &lit, const double *numeric_value)
 
 // The fixed public values: the float8 edge cases included. Sorted and distinct in PostgreSQL's order.
 const double kInf = std::numeric_limits<double>::infinity();
-const std::vector<double> kCuts = {-kInf, -1e300, -2.5, 0.0, 1.5, 10.0, 1000.0, 1e300, kInf,
-                                   std::numeric_limits<double>::quiet_NaN()};
+const std::vector<double> kCuts = {-kInf, -1e300, -2.5,  0.0,  1.5,
+                                   10.0,  1000.0, 1e300, kInf, std::numeric_limits<double>::quiet_NaN()};
 
 void
 FreeDraft(ReleaseDraft *d)
@@ -213,7 +213,7 @@ FreeDraft(ReleaseDraft *d)
 	FreeReleaseDraft(d);
 }
 
-// Defines a release of class_text as the glue does (release_engine.hpp steps 1-6) over a small fixed public
+// Defines a release of class_text as the glue does (api/release_api.hpp steps 1-6) over a small fixed public
 // table: every column a number (public values kCuts or {1.5, 10, inf}), categories {"a", "b"}, predicates true
 // on alternate rows, one public row on a few grid points. Returns the model (uniform synthetic), or throws.
 ReleaseModel *
@@ -226,7 +226,7 @@ DefineModel(const char *class_text, const std::vector<double> &values)
 		DraftSetColumnType(d, i, ValueType::Number, "double precision");
 	const std::size_t predicates = DraftPredicateCount(d);
 	if (predicates > 0) {
-		(void) DraftPredicateLabelSql(d);
+		(void)DraftPredicateLabelSql(d);
 		// As PostgreSQL would: a predicate's labels depend on its text (surrounding whitespace aside), so the same
 		// predicate listed twice labels the rows alike.
 		std::vector<std::int32_t> labels;
@@ -250,7 +250,7 @@ DefineModel(const char *class_text, const std::vector<double> &values)
 		else
 			DraftSetCategories(d, a, categories, 2);
 	}
-	(void) DraftScanSelectList(d);
+	(void)DraftScanSelectList(d);
 	std::vector<std::int32_t> radices;
 	for (std::size_t a = 0; a < axes; a++) {
 		const double *cuts = nullptr;
@@ -283,7 +283,11 @@ DefineModel(const char *class_text, const std::vector<double> &values)
 }
 
 struct ModelDeleter {
-	void operator()(ReleaseModel *m) const { FreeReleaseModel(m); }
+	void
+	operator()(ReleaseModel *m) const
+	{
+		FreeReleaseModel(m);
+	}
 };
 using Model = std::unique_ptr<ReleaseModel, ModelDeleter>;
 
@@ -472,9 +476,9 @@ FuzzOne(const Fixture &f, std::string_view input)
 			CheckRenderRoundTrip(model.get(), text);
 		});
 	}
-	Try("ParseMechanism", [&] { (void) ParseMechanism(text.c_str()); });
-	Try("ParseUniformPrior", [&] { (void) ParseUniformPrior(text.c_str()); });
-	Try("ParseGranularity", [&] { (void) ParseGranularity(text.c_str()); });
+	Try("ParseMechanism", [&] { (void)ParseMechanism(text.c_str()); });
+	Try("ParseUniformPrior", [&] { (void)ParseUniformPrior(text.c_str()); });
+	Try("ParseGranularity", [&] { (void)ParseGranularity(text.c_str()); });
 
 	// --- query texts ---
 	QueryText query;

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "core/cover.hpp"
-#include "core/errors.hpp"
-#include "core/pmw_plan.hpp"
-#include "core/query_text.hpp"
+#include "core/base/errors.hpp"
+#include "core/classes/cover.hpp"
+#include "core/language/query_text.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
 
 namespace pap::core::test {
 
@@ -76,7 +76,7 @@ OutcomeOf(F &&f)
 }
 
 // EXPECT_PAP_ERROR(ErrorKind::Internal, statement): the statement throws pap::core::Error of exactly that kind.
-#define EXPECT_PAP_ERROR(kind, ...)                                                                           \
+#define EXPECT_PAP_ERROR(kind, ...)                                                                                    \
 	EXPECT_EQ(::pap::core::test::OutcomeOf([&]() { __VA_ARGS__; }), ::pap::core::test::KindName(kind)) << #__VA_ARGS__
 
 // PostgreSQL's float8 order, spelled out independently of the code under test: a rank for the special values,
@@ -89,9 +89,21 @@ PgCompare(double a, double b)
 		return an == bn ? 0 : (an ? 1 : -1);
 	return a < b ? -1 : (a > b ? 1 : 0);
 }
-inline bool PgLt(double a, double b) { return PgCompare(a, b) < 0; }
-inline bool PgLe(double a, double b) { return PgCompare(a, b) <= 0; }
-inline bool PgEq(double a, double b) { return PgCompare(a, b) == 0; }
+inline bool
+PgLt(double a, double b)
+{
+	return PgCompare(a, b) < 0;
+}
+inline bool
+PgLe(double a, double b)
+{
+	return PgCompare(a, b) <= 0;
+}
+inline bool
+PgEq(double a, double b)
+{
+	return PgCompare(a, b) == 0;
+}
 
 // Same value and same sign bit (NaN equals NaN): what "stored exactly" means for a cut.
 inline bool
@@ -109,8 +121,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline const std::vector<double> &
 SpecialPool()
 {
-	static const std::vector<double> pool = {-kInf, -1e300, -7.5, -2.0, -0.0, 0.0, 1e-300, 1.0, 1.5, 2.0,
-	                                         3.0,   7.0,    9.25, 1e300, kInf, kNaN};
+	static const std::vector<double> pool = {-kInf, -1e300, -7.5, -2.0, -0.0, 0.0,   1e-300, 1.0,
+	                                         1.5,   2.0,    3.0,  7.0,  9.25, 1e300, kInf,   kNaN};
 	return pool;
 }
 
@@ -186,7 +198,8 @@ MutatedText(int i, int random_every, int max_mutations, Rng &rng, const std::vec
 	std::string text;
 	if (i % random_every == 0) {
 		const std::size_t length = rng() % 24;
-		for (std::size_t k = 0; k < length; ++k) text += random_byte();
+		for (std::size_t k = 0; k < length; ++k)
+			text += random_byte();
 		return text;
 	}
 	text = seeds[rng() % seeds.size()];
@@ -198,16 +211,19 @@ MutatedText(int i, int random_every, int max_mutations, Rng &rng, const std::vec
 			text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), random_byte());
 			break;
 		case 1:  // delete
-			if (at < text.size()) text.erase(at, 1);
+			if (at < text.size())
+				text.erase(at, 1);
 			break;
 		case 2:  // replace
-			if (at < text.size()) text[at] = random_byte();
+			if (at < text.size())
+				text[at] = random_byte();
 			break;
 		case 3:  // truncate
 			text.resize(at);
 			break;
 		default:  // duplicate a slice
-			if (at < text.size()) text.insert(at, text.substr(at, 1 + rng() % 8));
+			if (at < text.size())
+				text.insert(at, text.substr(at, 1 + rng() % 8));
 			break;
 		}
 	}

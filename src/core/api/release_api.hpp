@@ -1,0 +1,288 @@
+// The core's entry points for the PostgreSQL glue. Plain data crosses this boundary (pointers, numbers, C strings)
+// and opaque handles (ReleaseDraft, ReleaseModel) that the glue frees from a memory-context reset callback, so it
+// never holds a C++ object on its stack while it calls PostgreSQL: a PostgreSQL error longjmps, and must not jump
+// over destructors (reference/anchors-pgext.md §7-8). Every function may throw pap::core::Error; the glue catches
+// it in one place (src/pg/error_bridge.hpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/axes/release_axis.hpp"
+#include "core/mechanisms/mwem.hpp"
+#include "core/mechanisms/noisy_histogram.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+
+// Allocates memory owned by the caller; returns nullptr on failure and never throws or longjmps
+// (the glue passes palloc_extended(..., MCXT_ALLOC_NO_OOM)). The core turns nullptr into std::bad_alloc.
+using Allocate = void *(*)(std::size_t bytes);
+
+// --- a release as stored in pap.release_data ------------------------------------------------------------------
+// Flat arrays, one entry per axis unless said otherwise (the catalog stores each as a PostgreSQL array).
+struct CatalogLayout {
+	const char *query_class;  // canonical text
+	std::size_t axis_count;
+	const char *const *axis_kinds;        // AxisKindName
+	const char *const *axis_value_types;  // ValueTypeName
+	const char *const *axis_labels;
+	const std::int32_t *cut_counts;  // per axis; cuts of all axes concatenated in `cuts`
+	const double *cuts;
+	const std::int32_t *category_counts;  // per axis; categories concatenated
+	const char *const *categories;
+	const std::int32_t *public_value_counts;  // per axis; the finest public marginals concatenated
+	const double *public_values;
+	const std::int64_t *public_value_rows;
+	std::size_t predicate_count;  // predicates only: listed predicate -> axis
+	const std::int32_t *predicate_axis;
+	std::size_t public_point_count;  // distinct public grid points (axis_count coordinates each)
+	const std::int32_t *public_points;
+	const std::int64_t *public_point_rows;
+	const char *domain;  // "full grid" or "public support"
+};
+
+// --- defining a release ----------------------------------------------------------------------------------------
+// A release being defined: the glue feeds it what only PostgreSQL can read (column types, the public table),
+// step by step, in this order:
+//   1. BeginReleaseDraft parses the class; DraftColumnCount/DraftColumn name the columns it reads.
+//   2. DraftSetColumnType for every column (Error(InvalidParameter) when the class cannot use that type).
+//   3. predicates only: the glue checks each predicate (DraftPredicate) is one boolean expression, runs
+//      DraftPredicateLabelSql on the public table and passes the rows to DraftMergePredicates.
+//   4. for every axis a with DraftAxisMarginalSql(a) != nullptr: the glue runs
+//      "SELECT <sql>, count(*) FROM public GROUP BY 1" and passes the rows to
+//      DraftSetNumericMarginal (float8 values) or DraftSetCategories (text values) as DraftAxisIsNumeric(a) says.
+//   5. DraftScanSelectList + DraftScanParameter*: the glue runs the scan on the public table and passes the rows to
+//      DraftSetPublicPoints, which builds the domain and the cover (the limits apply here).
+//   6. DraftCatalogLayout and DraftSummary give what to store.
+class ReleaseDraft;
+enum class Granularity { Alpha, Finest };
+Granularity ParseGranularity(const char *text);  // "alpha" or "finest"; Error(InvalidParameter) otherwise
+// interrupted: polled by every long step of the draft (domain, cover, histogram): Error(Cancelled).
+ReleaseDraft *BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity,
+                                InterruptCheck interrupted = nullptr);
+void FreeReleaseDraft(ReleaseDraft *draft) noexcept;
+const char *DraftCanonicalClass(const ReleaseDraft *draft);
+std::size_t DraftColumnCount(const ReleaseDraft *draft);
+const char *DraftColumn(const ReleaseDraft *draft, std::size_t i);
+void DraftSetColumnType(ReleaseDraft *draft, std::size_t i, ValueType type, const char *type_name);
+std::size_t DraftPredicateCount(const ReleaseDraft *draft);
+const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
+const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)
+void DraftMergePredicates(ReleaseDraft *draft, const std::int32_t *label_points, std::size_t point_count);
+std::size_t DraftAxisCount(const ReleaseDraft *draft);
+const char *DraftAxisMarginalSql(const ReleaseDraft *draft, std::size_t axis);  // nullptr: nothing to read
+bool DraftAxisIsNumeric(const ReleaseDraft *draft, std::size_t axis);
+// values/rows: the distinct non-NULL values and their public rows; null_rows: the public rows where it is NULL.
+void DraftSetNumericMarginal(ReleaseDraft *draft, std::size_t axis, const double *values, const std::int64_t *rows,
+                             std::size_t count, std::int64_t null_rows);
+void DraftSetCategories(ReleaseDraft *draft, std::size_t axis, const char *const *texts, std::size_t count);
+const char *DraftScanSelectList(ReleaseDraft *draft);
+// The scan's parameter $(axis+1): cut points (float8[]) or categories (text[]), or none (predicate axes).
+enum class ScanParameterKind { None, Cuts, Categories };
+ScanParameterKind DraftScanParameter(const ReleaseDraft *draft, std::size_t axis, const double **cuts,
+                                     const char *const **categories, std::size_t *count);
+void DraftSetPublicPoints(ReleaseDraft *draft, const std::int32_t *points, const std::int64_t *rows,
+                          std::size_t point_count, std::uint64_t cell_limit, std::size_t max_cover_queries);
+CatalogLayout DraftCatalogLayout(const ReleaseDraft *draft);  // valid while the draft lives
+struct DraftSummary {
+	std::int64_t public_rows, cover_size, cell_count;
+	const std::int64_t *public_histogram;  // per domain cell
+	const char *domain_reason;             // a sentence
+	const char *granularity;               // a sentence: finest, or the public mass per bin that alpha allows
+	int vc_dimension;
+};
+DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives
+
+// --- planning and running ------------------------------------------------------------------------------------
+// The mechanisms over the cells (DESIGN.md §2 step 5; docs/mechanisms.md). Auto is a request only: the plan
+// resolves it to the mechanism with the smallest predicted error, from public information only.
+enum class MechanismChoice { Pmw, Mwem, Identity, Hierarchical, Auto };
+constexpr std::size_t kMechanismCount = 4;  // the real ones, in the order above
+const char *MechanismName(MechanismChoice m);
+// "pmw", "mwem", "identity", "hierarchical" or "auto"; Error(InvalidParameter) otherwise.
+MechanismChoice ParseMechanism(const char *text);
+bool ParseUniformPrior(const char *text);
+// ValidatePrivacyParameters (pmw_plan.hpp) checks epsilon and delta.
+
+struct PlanRequest {
+	int vc_dimension;
+	std::int64_t cover_size;
+	std::int64_t cell_count;
+	std::int64_t public_rows;
+	std::int64_t private_rows;
+	double epsilon, delta, alpha, beta;
+	const char *mechanism;
+	const char *prior;  // "public" or "uniform"
+	// The stored release: which mechanisms apply and how many cells a cover query spans are read from it.
+	const CatalogLayout *layout;
+	// Polled during the plan (the release's cover and domain, the identity bias over every cell): Error(Cancelled).
+	InterruptCheck interrupted = nullptr;
+};
+
+// What the planner predicts for one mechanism; applies = false with a reason (a static sentence) when the
+// mechanism cannot run on this release (hierarchical needs a dense grid of one or two ordered axes).
+struct MechanismPrediction {
+	bool applies;
+	double predicted_error;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
+	const char *reason;
+};
+
+// The exact parameters every applicable mechanism runs with: the run reads them from the plan and derives
+// nothing itself, so that nothing after the charge can fail on a parameter.
+struct PlannedParameters {
+	PmwParameters pmw;
+	MwemParameters mwem;
+	HistogramNoise identity;
+	HistogramNoise hierarchical;  // per node
+	int hierarchical_levels[2] = {0, 0};
+	std::size_t hierarchical_axes = 0;
+};
+
+struct PlanSummary {
+	double predicted_error, public_only_error;
+	bool converges;
+	double book_private_rows, book_public_rows, book_cutoff;
+	std::int64_t cutoff;
+	double threshold;             // counts
+	bool approximate_accounting;  // PMW's sparse vector is accounted with delta (zCDP), not pure
+	const char *pmw_accounting;   // PMW's accounting, a static name (PrivacyUsed::accounting)
+	double epsilon_split[2];      // threshold, comparisons (pure accounting)
+	double noise_scales[2];       // threshold and comparison noise scales in counts (the exact values used)
+	double first_pass_factor;
+	int max_passes;
+	// Every mechanism's prediction (indexed by MechanismChoice), and the one the request resolves to: the request
+	// itself, or for auto the applicable mechanism with the smallest prediction. predicted_error above is the
+	// chosen mechanism's; the PMW fields describe PMW's plan whatever is chosen.
+	MechanismPrediction predictions[kMechanismCount];
+	MechanismChoice chosen;
+	int mwem_rounds;
+	int hierarchical_branching;
+	// What the chosen mechanism spends (pmw_plan.hpp, PrivacyUsed): epsilon_used <= epsilon and delta_used <=
+	// delta of the request, delta_used = 0 for a pure mechanism (a run is charged these), and the accounting's
+	// name (a static string).
+	double epsilon_used, delta_used;
+	const char *accounting;
+	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
+	bool uniform_prior;
+	PlannedParameters parameters;
+};
+// Every check a run needs and its whole plan, from public information only: the glue calls it before the charge,
+// with n from count(*). Error(InvalidParameter) when a parameter is outside the documented ranges or the requested
+// mechanism does not apply to the release; Error(DataException) for no rows; Error(Cancelled) when interrupted.
+// A mechanism whose noise cannot be sampled exactly at this epsilon does not apply (its reason says so); PMW
+// always applies within the ranges ValidatePrivacyParameters accepts.
+PlanSummary MakePlan(const PlanRequest &request);
+// Error(InvalidParameter) when the named mechanism cannot run on the release (checked before the charge, from the
+// layout alone; auto always applies).
+void RequireMechanismApplies(const CatalogLayout &layout, const char *mechanism);
+// The predictions as a JSON object {"pmw": {...}, ...} for pap.plan, allocated with allocate.
+char *PlanPredictionsJson(const PlanSummary &plan, Allocate allocate);
+
+// The private scan of a stored release: its SELECT list and parameters (as for the draft), from the layout.
+// The string is allocated with allocate.
+char *LayoutScanSelectList(const CatalogLayout &layout, Allocate allocate);
+ScanParameterKind LayoutScanParameter(const CatalogLayout &layout, std::size_t axis, const double **cuts,
+                                      const char *const **categories, std::size_t *count);
+
+// The workload a run's MW mechanism reads the cover through: the grouped one, or a benchmark reference.
+enum class ReferenceKind {
+	None,        // ProductWorkload: grouped, prefix sums
+	CellLists,   // ReferenceWorkload: each query's cells listed, answers query by query
+	Membership,  // MembershipWorkload: every cell tested against every query (the textbook evaluation)
+};
+
+struct RunRequest {
+	const CatalogLayout *layout;  // the layout the plan was made for
+	// The private scan's rows: grid points (layout.axis_count coordinates each, flat) and their row counts. The
+	// only private input.
+	const std::int32_t *private_points;
+	const std::int64_t *private_rows;
+	std::size_t private_point_count;
+	std::int64_t seed;            // >= 0: deterministic noise for tests (not private); < 0: secure
+	FillSecureBytes fill_secure;  // the secure source when seed < 0
+	InterruptCheck interrupted;
+	// Benchmarks only (pap_release.reference_workload): the mechanism reads the cover through a reference workload
+	// instead of the grouped ProductWorkload. Same output up to rounding.
+	ReferenceKind reference_workload;
+};
+
+struct RunSummary {
+	PlanSummary plan;   // plan.chosen is the mechanism that ran
+	double *synthetic;  // cell_count weights, summing to 1
+	std::int64_t private_rows;
+	std::int64_t updates, comparisons;  // pmw; mwem: updates = rounds
+	int passes;
+	bool cutoff_reached;
+	// Wall time of the mechanism with the construction of the workload it reads (not the cover's construction or
+	// the true counts), for the caller's DEBUG1 line and bench/ only: it depends on the private data, so it is
+	// never stored.
+	double mechanism_seconds;
+};
+// Runs plan.chosen with plan.parameters (MakePlan on the same layout, made before the charge) on the private scan.
+// Never fails on the private data: any histogram runs, grid points outside the axes are clamped onto them (a
+// per-row map, which the glue's scan never needs), and a scanned n different from plan.planned_rows runs with the
+// scanned n; n = 0 releases the prior the plan starts from (data-independent). It throws only Error(Cancelled),
+// std::bad_alloc, Error(RandomSourceFailure) (the secure source failed) and Error(Internal) for a layout that is not
+// the plan's.
+RunSummary RunRelease(const RunRequest &request, const PlanSummary &plan, Allocate allocate);
+
+// --- answering ----------------------------------------------------------------------------------------------
+class ReleaseModel;  // a released cover with the answers of its synthetic distribution
+// O(cells x axes) for thresholds, ranges, boxes and orthants (their cover is listed only when rendered), plus the
+// cover's construction for the other classes.
+ReleaseModel *LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
+                               std::int64_t private_rows);
+void FreeReleaseModel(ReleaseModel *model) noexcept;
+std::size_t ModelCoverSize(const ReleaseModel *model);
+std::size_t ModelCellCount(const ReleaseModel *model);
+double ModelAnswer(const ReleaseModel *model, std::size_t cover_query);  // fraction of the private rows
+double ModelCellWeight(const ReleaseModel *model, std::size_t cell);
+std::int64_t ModelPrivateRows(const ReleaseModel *model);
+// Readable text of a cover query / bounds of a cell (text and per-column JSON, "" for the outside cell's JSON);
+// allocated with allocate.
+char *ModelRenderQuery(const ReleaseModel *model, std::size_t cover_query, Allocate allocate);
+void ModelDescribeCell(const ReleaseModel *model, std::size_t cell, char **bounds, char **json, Allocate allocate);
+
+// A query is parsed once; the glue converts each literal for the column it is compared with, then projects.
+struct ParsedQuery;
+// Predicates releases take the text as is (no literals); every other class parses it.
+ParsedQuery *ParseQueryForModel(const ReleaseModel *model, const char *query);
+void FreeParsedQuery(ParsedQuery *query) noexcept;
+std::size_t ParsedQueryLiteralCount(const ParsedQuery *query);
+// The literal's text (valid while the query lives) and how the glue must read it: kind Numeric with type Number
+// -> the core reads it (LiteralValue.number via ReadNumberLiteral); Numeric with a temporal type -> the type's
+// input function, then the axis value; Categorical -> the canonical output text of the column's type
+// (booleans "true"/"false"). column: the column it is compared with (valid while the model lives).
+// known = false: the literal is compared with a column outside the class; the glue passes nothing for it and
+// ModelProject reports the column (42703).
+struct LiteralTarget {
+	const char *text;
+	AxisKind kind;
+	ValueType type;
+	const char *column;
+	bool quoted;
+	bool known;
+};
+LiteralTarget ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *query, std::size_t i);
+double ReadNumberLiteral(const ParsedQuery *query, std::size_t i);
+// values[i] for literal i: numbers[i] for numeric targets, texts[i] for categorical ones (others ignored).
+std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                         const char *const *texts);
+// The query's answer (fraction of the private rows), O(2^k) for k bounded axes, never a scan of the cover.
+// refine = false: ModelAnswer(ModelProject(...)). refine = true, ordered classes (thresholds, ranges, boxes,
+// orthants): a bin that a bound cuts through counts with the share of its public rows (the finest public
+// marginal) on the query's side, independently per axis; a bin without public rows (above the highest cut) as
+// the projection takes it. Other classes ignore refine.
+double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                        const char *const *texts, bool refine);
+// What the model holds in memory, in bytes (approximate), for the glue's cache bound.
+std::size_t ModelMemoryBytes(const ReleaseModel *model);
+
+// A float8 as PostgreSQL prints it, written to buf (at least 32 bytes); quoted for NaN and infinities.
+void FormatFloat8Into(double value, char *buf, std::size_t size);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

@@ -1,0 +1,59 @@
+// One axis of a release (DESIGN.md §2 step 1), learned from the public table only, as the engine, the covers and
+// the catalog see it. Bins by kind (the NULL bin, when there is one, is always the last):
+//   Numeric, Linear  cuts w_1 < ... < w_M: bins (w_j, w_{j+1}] for j = 0..M (w_0 = below all, w_{M+1} = above
+//                    all), then NULL at M + 1. Radix M + 2. A Linear axis is the derived value w.x of the class
+//                    columns (NULL when a column with a non-zero weight is NULL).
+//   Categorical      categories c_0 < ... < c_{C-1} (byte order): bins 0..C-1, "other" at C, NULL at C + 1.
+//                    Radix C + 2. A boolean column is categorical with categories {"false", "true"}.
+//   Predicate        bin 0 = the predicate is false or NULL, bin 1 = true. Radix 2, no NULL bin.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pap::core {
+
+enum class AxisKind { Numeric, Categorical, Linear, Predicate };
+// How a column's literals are read and its values printed: number (float8 rules), date/timestamp/timestamptz
+// (axis value = microseconds since 2000-01-01 00:00, UTC for timestamptz), text (categories), boolean.
+enum class ValueType { Number, Date, Timestamp, TimestampTz, Text, Boolean };
+
+const char *AxisKindName(AxisKind kind);        // "numeric", "categorical", "linear", "predicate"
+AxisKind AxisKindFromName(const char *name);    // Error(Internal) for an unknown name (catalog corruption)
+const char *ValueTypeName(ValueType type);      // "number", "date", "timestamp", "timestamptz", "text", "boolean"
+ValueType ValueTypeFromName(const char *name);  // Error(Internal) for an unknown name
+
+struct ReleaseAxis {
+	AxisKind kind = AxisKind::Numeric;
+	ValueType value_type = ValueType::Number;
+	// Numeric, Categorical: the column name (unquoted). Linear: the canonical text of w.x, e.g. "1*x + 2*y".
+	// Predicate: the predicate's SQL text as written in the class.
+	std::string label;
+	std::vector<double> cuts;             // Numeric, Linear: sorted, distinct, PostgreSQL float8 order
+	std::vector<std::string> categories;  // Categorical: sorted by byte order, distinct
+	// Numeric, Linear: the public marginal at the finest granularity (sorted distinct non-NULL public values and
+	// their row counts). Projection onto coarse cuts uses it to pick the cut with the fewest public disagreements.
+	std::vector<double> public_values;
+	std::vector<std::int64_t> public_counts;
+
+	std::int32_t Radix() const;
+	bool
+	HasNullBin() const
+	{
+		return kind != AxisKind::Predicate;
+	}
+	std::int32_t
+	NullBin() const
+	{
+		return Radix() - 1;
+	}                               // meaningless for Predicate
+	std::int32_t OtherBin() const;  // Categorical only: C
+	// The bin of a non-NULL numeric value (Numeric, Linear) / category text (Categorical).
+	std::int32_t NumericBin(double value) const;
+	std::int32_t CategoryBin(const std::string &text) const;
+};
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

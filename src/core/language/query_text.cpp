@@ -1,0 +1,367 @@
+// Hand-written parsers for query class texts and query texts, on the lexer shared with class_spec.cpp
+// (text_lexer.hpp), which produces one token at a time (lazily) so that the first malformed token is the one
+// reported; the parsers are loops, never recursive, so no input can exhaust the stack.
+#include "core/language/query_text.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+
+#include "core/base/errors.hpp"
+#include "core/language/text_lexer.hpp"
+
+namespace pap::core {
+namespace {
+
+// Texts come from SQL arguments; a bound keeps error handling and memory predictable.
+constexpr std::size_t kMaxTextBytes = std::size_t{1} << 20;
+
+constexpr const char *kComparisonList = "<=, <, >=, >, = or BETWEEN";
+constexpr const char *kLinearComparisonList = "<=, <, >= or >";
+
+constexpr LexerRules kQueryRules{"query", kMaxTextBytes, "Query and query class texts are limited to 1 MB.", true,
+                                 false};
+constexpr LexerRules kClassRules{"query class", kMaxTextBytes, "Query and query class texts are limited to 1 MB.", true,
+                                 false};
+constexpr const char *kQueryGrammar = "A query is one or more conditions joined by AND, such as \"price <= 1000\", "
+                                      "\"price BETWEEN 500 AND 1000 AND carat > 1\" or \"x + 2*y <= 3.5\".";
+constexpr const char *kLinearGrammar =
+    "A linear condition compares a sum of terms, each a column name with an optional coefficient and * before it, "
+    "with <=, <, >= or > and a number, such as \"x + 2*y <= 3.5\" or \"2.5*x - y > 0\".";
+constexpr const char *kClassGrammar =
+    "A query class is a name followed by column names in parentheses, such as \"thresholds(price)\" or "
+    "\"boxes(carat, price)\".";
+
+using Lexer = TextLexer;
+
+// Checks that a token can name a column and returns the name.
+std::string
+ExpectColumn(const Lexer &lex, const Token &t, const char *expected = "a column name")
+{
+	if (t.kind != TokenKind::Identifier)
+		lex.Unexpected(t, expected);
+	if (!t.quoted && IsReservedWord(t.value))
+		lex.Unexpected(t, expected, {}, "Write \"" + t.value + "\" in double quotes to use it as a column name.");
+	return t.value;
+}
+
+bool
+IsOperator(const Token &t, char c)
+{
+	return t.kind == TokenKind::Operator && t.value.size() == 1 && t.value[0] == c;
+}
+bool
+IsSign(const Token &t)
+{
+	return IsOperator(t, '+') || IsOperator(t, '-');
+}
+// The lexer reads "+2" or "-2" as one number, so "x -2*y" continues a sum just as "x - 2*y" does.
+bool
+IsSignedNumber(const Token &t)
+{
+	return t.kind == TokenKind::Number && (t.value[0] == '+' || t.value[0] == '-');
+}
+bool
+IsComparisonToken(const Token &t)
+{
+	return t.kind == TokenKind::Operator && !IsSign(t) && !IsOperator(t, '*');
+}
+
+// column (',' column)* up to the closing parenthesis, which is consumed. Richer argument lists (an order such as
+// "marginals(3; a, b)", or direction vectors) are parsed before this list by the caller.
+std::vector<std::string>
+ParseColumnList(Lexer &lex)
+{
+	std::vector<std::string> columns;
+	std::unordered_map<std::string, std::size_t> seen;  // column -> position of its first mention
+	for (;;) {
+		const Token t = lex.Take();
+		std::string column = ExpectColumn(lex, t);
+		const auto [it, inserted] = seen.emplace(column, t.begin);
+		if (!inserted)
+			throw Error(ErrorKind::InvalidParameter,
+			            "column \"" + Printable(column) + "\" appears twice in query class",
+			            "Column \"" + Printable(column) + "\" is listed at positions " + std::to_string(it->second) +
+			                " and " + std::to_string(t.begin) + "; each column may appear only once.");
+		columns.push_back(std::move(column));
+		const Token sep = lex.Take();
+		if (IsPunct(sep, ','))
+			continue;
+		if (IsPunct(sep, ')'))
+			return columns;
+		lex.Unexpected(sep, "\",\" or \")\"");
+	}
+}
+
+Literal
+ParseLiteral(Lexer &lex)
+{
+	const Token t = lex.Take();
+	if (t.kind == TokenKind::Number)
+		return Literal{t.value, false, t.begin};
+	if (t.kind == TokenKind::String)
+		return Literal{t.value, true, t.begin};
+	// Bare TRUE and FALSE, as in SQL, for boolean columns (the lexer has folded them to lower case).
+	if (IsKeyword(t, "true") || IsKeyword(t, "false"))
+		return Literal{t.value, false, t.begin};
+	std::string hint;
+	if (t.kind == TokenKind::Identifier && t.quoted)
+		hint = "Double quotes delimit column names; write strings in single quotes, such as 'abc'.";
+	else if (t.kind == TokenKind::Identifier)
+		hint = "Write strings in single quotes, such as 'abc'.";
+	lex.Unexpected(t, "a number or a quoted string", {}, std::move(hint));
+}
+
+// Maps an operator token to a comparison, explaining the usual mistakes from other languages. A linear condition
+// (linear = true) has no = nor BETWEEN, and may continue with another term instead.
+Comparison
+ParseOperator(const Lexer &lex, const Token &t, bool linear = false)
+{
+	const std::string expected =
+	    linear ? std::string("\"+\", \"-\" or a comparison operator (") + kLinearComparisonList + ")"
+	           : std::string("a comparison operator (") + kComparisonList + ")";
+	if (linear && IsKeyword(t, "between"))
+		lex.Unexpected(t, expected, kLinearGrammar,
+		               "BETWEEN does not apply to a linear condition: write two conditions joined by AND.");
+	if (t.kind != TokenKind::Operator)
+		lex.Unexpected(t, expected, linear ? kLinearGrammar : "");
+	const std::string &op = t.value;
+	if (op == "<=")
+		return Comparison::LessEqual;
+	if (op == "<")
+		return Comparison::Less;
+	if (op == ">=")
+		return Comparison::GreaterEqual;
+	if (op == ">")
+		return Comparison::Greater;
+	if (op == "=" && !linear)
+		return Comparison::Equal;
+	std::string hint;
+	if (op == "=")
+		hint = "Equality does not apply to a linear condition: write two conditions with <= and >= joined by AND.";
+	else if (op == "==")
+		hint = linear ? "Equality does not apply to a linear condition." : "Use = for equality.";
+	else if (op == "=<")
+		hint = "Use <= for less than or equal.";
+	else if (op == "=>")
+		hint = "Use >= for greater than or equal.";
+	else if (op == "<>" || op == "!=")
+		hint = "Not-equal conditions are not supported.";
+	lex.Unexpected(t, expected, linear ? kLinearGrammar : "A query compares a column with <=, <, >=, >, = or BETWEEN.",
+	               std::move(hint));
+}
+
+// A finite double, by float8in's rules (overflow, and underflow to zero, are out of range).
+double
+CoefficientValue(const Lexer &lex, const Token &t)
+{
+	errno = 0;
+	char *end = nullptr;
+	const double value = std::strtod(t.value.c_str(), &end);
+	if (end != t.value.c_str() + t.value.size() || !std::isfinite(value) || (errno == ERANGE && value == 0.0))
+		lex.Fail(t.begin, "coefficient \"" + Shorten(t.value) + "\" is out of range for type double precision",
+		         "A coefficient must be a finite double precision number.");
+	return value;
+}
+
+// [+|-] [number *] column. first: the term opens the condition, so it needs no sign; a later term starts with
+// one, either alone ("x - 2*y") or as part of its number ("x -2*y"); "x - -2*y" has two and is refused.
+LinearTerm
+ParseTerm(Lexer &lex, bool first)
+{
+	Token t = lex.Take();
+	LinearTerm term;
+	term.position = t.begin;
+	bool separate_sign = false;
+	if (IsSign(t)) {
+		separate_sign = true;
+		if (t.value[0] == '-')
+			term.coefficient = -1.0;
+		t = lex.Take();
+	} else if (!first && !IsSignedNumber(t)) {
+		throw Error(ErrorKind::Internal, "a linear term after the first must start with a sign");
+	}
+	const char *expected = separate_sign || !first ? "a coefficient or a column name" : "a column name";
+	if (t.kind == TokenKind::Number) {
+		if (separate_sign && IsSignedNumber(t))
+			lex.Unexpected(t, expected, kLinearGrammar, "Write one sign before each term, such as \"x - 2*y\".");
+		const double coefficient = CoefficientValue(lex, t);
+		const Token &star = lex.Peek();
+		if (!IsOperator(star, '*')) {
+			// A number is a coefficient only before "*": else it is a misplaced constant or a missing "*".
+			std::string hint = "Write a coefficient followed by * and a column name, such as \"2*x\".";
+			if (IsComparisonToken(star) || IsKeyword(star, "between"))
+				hint = first && !separate_sign
+				           ? "Write the column on the left of the comparison, such as \"price >= 3\"."
+				           : "Move constant terms to the right-hand side of the comparison.";
+			lex.Unexpected(t, "a column name", first && !separate_sign ? "" : kLinearGrammar, std::move(hint));
+		}
+		lex.Take();
+		term.coefficient *= coefficient;
+		expected = "a column name";
+		t = lex.Take();
+	}
+	term.column = ExpectColumn(lex, t, expected);
+	return term;
+}
+
+// The bound of a linear condition: a number, or a quoted number as for a plain condition (the caller reads it).
+Literal
+ParseBound(Lexer &lex)
+{
+	const Token t = lex.Take();
+	if (t.kind == TokenKind::Number)
+		return Literal{t.value, false, t.begin};
+	if (t.kind == TokenKind::String)
+		return Literal{t.value, true, t.begin};
+	std::string hint;
+	if (t.kind == TokenKind::Identifier && !IsKeyword(t, "true") && !IsKeyword(t, "false") &&
+	    !(!t.quoted && IsReservedWord(t.value)))
+		hint = "Move every term to the left-hand side, such as \"x - y <= 0\".";
+	if (IsSign(t))
+		hint = "Write the sign and the number together, such as \"-3\".";
+	lex.Unexpected(t, "a number", kLinearGrammar, std::move(hint));
+}
+
+// A linear condition; `terms` holds the first term when the caller has already read it.
+Condition
+ParseLinear(Lexer &lex, std::vector<LinearTerm> terms)
+{
+	if (terms.empty())
+		terms.push_back(ParseTerm(lex, true));
+	for (;;) {
+		const Token &next = lex.Peek();
+		if (IsSign(next) || IsSignedNumber(next)) {
+			terms.push_back(ParseTerm(lex, false));
+			continue;
+		}
+		if (IsOperator(next, '*'))
+			lex.Unexpected(next, std::string("\"+\", \"-\" or a comparison operator (") + kLinearComparisonList + ")",
+			               kLinearGrammar, "Write the coefficient before its column, such as \"2*x\".");
+		break;
+	}
+	Condition c;
+	c.terms = std::move(terms);
+	c.op = ParseOperator(lex, lex.Take(), true);
+	c.value = ParseBound(lex);
+	return c;
+}
+
+Condition
+ParseCondition(Lexer &lex)
+{
+	const Token &start = lex.Peek();
+	if (start.kind == TokenKind::Number || IsSign(start))
+		return ParseLinear(lex, {});
+	const Token column = lex.Take();
+	const Token &after = lex.Peek();
+	if (IsSign(after) || IsSignedNumber(after) || IsOperator(after, '*'))
+		return ParseLinear(lex, {LinearTerm{1.0, ExpectColumn(lex, column), column.begin}});
+	Condition c;
+	c.column = ExpectColumn(lex, column);
+	const Token op = lex.Take();
+	if (IsKeyword(op, "between")) {
+		c.op = Comparison::Between;
+		c.value = ParseLiteral(lex);
+		const Token and_token = lex.Take();
+		if (!IsKeyword(and_token, "and"))
+			lex.Unexpected(and_token, "AND", "BETWEEN is written as \"column BETWEEN lower AND upper\".");
+		c.upper = ParseLiteral(lex);
+		return c;
+	}
+	c.op = ParseOperator(lex, op);
+	c.value = ParseLiteral(lex);
+	return c;
+}
+
+}  // namespace
+
+ClassText
+ParseClassText(std::string_view text)
+{
+	Lexer lex(text, kClassRules, kClassGrammar);
+	ClassText result;
+	const Token name = lex.Take();
+	if (name.kind == TokenKind::End)
+		lex.Fail(name.begin, "the query class is empty");
+	if (name.kind != TokenKind::Identifier)
+		lex.Unexpected(name, "a query class name");
+	result.name = name.value;
+	const Token open = lex.Take();
+	if (!IsPunct(open, '('))
+		lex.Unexpected(open, "\"(\"");
+	// Classes with leading arguments (marginals' order, halfspaces' directions) will branch on the name here.
+	result.columns = ParseColumnList(lex);
+	const Token end = lex.Take();
+	if (end.kind != TokenKind::End)
+		lex.Unexpected(end, "end of input");
+	return result;
+}
+
+QueryText
+ParseQueryText(std::string_view text)
+{
+	Lexer lex(text, kQueryRules, kQueryGrammar);
+	QueryText result;
+	if (lex.Peek().kind == TokenKind::End)
+		lex.Fail(lex.Peek().begin, "the query is empty");
+	for (;;) {
+		result.conditions.push_back(ParseCondition(lex));
+		const Token next = lex.Take();
+		if (next.kind == TokenKind::End)
+			return result;
+		if (IsKeyword(next, "and"))
+			continue;
+		std::string hint;
+		if (next.kind == TokenKind::Identifier && !next.quoted && (next.value == "or" || next.value == "not"))
+			hint = "Only conjunctions are supported: join conditions with AND.";
+		lex.Unexpected(next, "AND or end of input", {}, std::move(hint));
+	}
+}
+
+std::size_t
+LiteralCount(const QueryText &query)
+{
+	std::size_t count = 0;
+	for (const Condition &c : query.conditions)
+		count += c.op == Comparison::Between ? 2 : 1;
+	return count;
+}
+
+const char *
+ComparisonText(Comparison op)
+{
+	switch (op) {
+	case Comparison::LessEqual: return "<=";
+	case Comparison::Less: return "<";
+	case Comparison::GreaterEqual: return ">=";
+	case Comparison::Greater: return ">";
+	case Comparison::Equal: return "=";
+	case Comparison::Between: return "BETWEEN";
+	}
+	return "?";
+}
+
+std::string
+QuoteIdentifier(std::string_view name)
+{
+	bool plain = !name.empty() && (name[0] == '_' || (name[0] >= 'a' && name[0] <= 'z')) && !IsReservedWord(name);
+	for (std::size_t i = 1; plain && i < name.size(); ++i) {
+		const char c = name[i];
+		plain = (c >= 'a' && c <= 'z') || IsDigit(c) || c == '_' || c == '$';
+	}
+	if (plain)
+		return std::string(name);
+	std::string out = "\"";
+	for (const char c : name) {
+		if (c == '"')
+			out += '"';
+		out += c;
+	}
+	out += '"';
+	return out;
+}
+
+}  // namespace pap::core

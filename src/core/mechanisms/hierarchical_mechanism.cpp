@@ -1,0 +1,293 @@
+#include "core/mechanisms/hierarchical_mechanism.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "core/base/errors.hpp"
+
+namespace pap::core {
+
+namespace {
+
+// The second axis of a one-axis grid: a single bin, whose tree is its root alone.
+std::int32_t
+SecondRadix(const std::vector<std::int32_t> &radices)
+{
+	return radices.size() == 2 ? radices[1] : 1;
+}
+
+// Hay et al. 2010 (Theorem 3 and its two passes) on one complete tree whose nodes all carry noise of the same
+// variance, the root included: y holds one value per node (level order), leaves receives the least-squares
+// estimate of every leaf. Bottom-up, z_v = ((b^i - b^{i-1}) y_v + (b^{i-1} - 1) sum_children z) / (b^i - 1) at
+// height i (leaves: i = 1, z = y); top-down, x_root = z_root and x_v = z_v + (x_parent - sum_siblings z) / b.
+// z and x are scratch of tree.nodes entries.
+void
+TreeLeastSquares(const AxisTree &tree, const double *y, double *leaves, std::vector<double> &z, std::vector<double> &x)
+{
+	const int h = tree.levels;
+	const std::int64_t b = tree.branching;
+	const std::int64_t leaf_offset = tree.LevelOffset(h);
+	for (std::int64_t v = leaf_offset; v < tree.nodes; v++)
+		z[v] = y[v];
+	double bi1 = double(b);  // b^{i-1} for the height i of the level being computed (leaves' parents: i = 2)
+	for (int level = h - 1; level >= 0; level--) {
+		const double bi = bi1 * double(b);
+		const std::int64_t offset = tree.LevelOffset(level), child_offset = tree.LevelOffset(level + 1);
+		for (std::int64_t k = 0; k < child_offset - offset; k++) {
+			double children = 0;
+			for (std::int64_t c = 0; c < b; c++)
+				children += z[child_offset + k * b + c];
+			z[offset + k] = ((bi - bi1) * y[offset + k] + (bi1 - 1.0) * children) / (bi - 1.0);
+		}
+		bi1 = bi;
+	}
+	x[0] = z[0];
+	for (int level = 0; level < h; level++) {
+		const std::int64_t offset = tree.LevelOffset(level), child_offset = tree.LevelOffset(level + 1);
+		for (std::int64_t k = 0; k < child_offset - offset; k++) {
+			double children = 0;
+			for (std::int64_t c = 0; c < b; c++)
+				children += z[child_offset + k * b + c];
+			const double share = (x[offset + k] - children) / double(b);
+			for (std::int64_t c = 0; c < b; c++)
+				x[child_offset + k * b + c] = z[child_offset + k * b + c] + share;
+		}
+	}
+	std::copy(x.begin() + leaf_offset, x.begin() + tree.nodes, leaves);
+}
+
+// Nodes a range over `radix` bins needs at most: 2(b - 1) per level, b - 1 on the level below the (known) root,
+// and never more than the bins themselves (leaves alone answer any range).
+double
+RangeNodes(const AxisTree &tree, std::int32_t radix)
+{
+	if (tree.levels == 0)
+		return 1.0;
+	return std::min(double(tree.branching - 1) * double(2 * tree.levels - 1), double(radix));
+}
+
+}  // namespace
+
+std::int64_t
+AxisTree::LevelOffset(int level) const
+{
+	std::int64_t offset = 0, width = 1;
+	for (int l = 0; l < level; l++) {
+		offset += width;
+		width *= branching;
+	}
+	return offset;
+}
+
+AxisTree
+AxisTreeFor(std::int32_t radix, int branching)
+{
+	if (radix < 1 || branching < 2 || branching > kMaxBranching)
+		throw Error(ErrorKind::Internal,
+		            "invalid axis tree: radix " + std::to_string(radix) + ", branching " + std::to_string(branching));
+	AxisTree tree;
+	tree.branching = branching;
+	while (tree.leaves < radix) {
+		tree.leaves *= branching;
+		tree.nodes += tree.leaves;
+		tree.levels++;
+	}
+	return tree;
+}
+
+int
+HierarchicalNodeSets(const std::vector<int> &levels)
+{
+	int pairs = 1;
+	for (int h : levels)
+		pairs *= h + 1;
+	return pairs - 1;
+}
+
+std::vector<std::int64_t>
+ProductTreeCounts(const std::vector<std::int64_t> &cells, const std::vector<std::int32_t> &radices,
+                  const AxisTree &first, const AxisTree &second, InterruptCheck interrupted)
+{
+	if (radices.empty() || radices.size() > 2 || radices[0] < 1 || SecondRadix(radices) < 1)
+		throw Error(ErrorKind::Internal, "hierarchical grid needs one or two axes");
+	const std::int64_t r0 = radices[0], r1 = SecondRadix(radices);
+	if (std::int64_t(cells.size()) != r0 * r1 || first.leaves < r0 || second.leaves < r1)
+		throw Error(ErrorKind::Internal, "cell histogram and trees disagree in size");
+	const std::int64_t width = second.nodes;
+	if (first.nodes > std::int64_t(1) << 40 || width > (std::int64_t(1) << 40) / first.nodes)
+		throw Error(ErrorKind::LimitExceeded, "hierarchical tree has too many nodes");
+	std::vector<std::int64_t> counts(std::size_t(first.nodes * width), 0);
+	std::uint64_t steps = 0;
+	const std::int64_t leaf0 = first.LevelOffset(first.levels), leaf1 = second.LevelOffset(second.levels);
+	// Leaves, then sums along the second axis in every leaf row of the first (padded rows stay zero) ...
+	for (std::int64_t i = 0; i < r0; i++) {
+		CountSteps(interrupted, steps, std::uint64_t(r1));
+		std::int64_t *row = &counts[std::size_t((leaf0 + i) * width)];
+		for (std::int64_t j = 0; j < r1; j++)
+			row[leaf1 + j] = cells[std::size_t(i * r1 + j)];
+		for (int level = second.levels - 1; level >= 0; level--) {
+			const std::int64_t offset = second.LevelOffset(level), child = second.LevelOffset(level + 1);
+			for (std::int64_t k = 0; k < child - offset; k++) {
+				CountSteps(interrupted, steps);
+				std::int64_t sum = 0;
+				for (std::int64_t c = 0; c < second.branching; c++)
+					sum += row[child + k * second.branching + c];
+				row[offset + k] = sum;
+			}
+		}
+	}
+	// ... then sums along the first axis in every column.
+	for (int level = first.levels - 1; level >= 0; level--) {
+		const std::int64_t offset = first.LevelOffset(level), child = first.LevelOffset(level + 1);
+		for (std::int64_t k = 0; k < child - offset; k++)
+			for (std::int64_t col = 0; col < width; col++) {
+				CountSteps(interrupted, steps);
+				std::int64_t sum = 0;
+				for (std::int64_t c = 0; c < first.branching; c++)
+					sum += counts[std::size_t((child + k * first.branching + c) * width + col)];
+				counts[std::size_t((offset + k) * width + col)] = sum;
+			}
+	}
+	return counts;
+}
+
+std::vector<double>
+ProductTreeLeastSquares(const std::vector<double> &nodes, const AxisTree &first, const AxisTree &second, double n,
+                        InterruptCheck interrupted)
+{
+	const std::int64_t width = second.nodes;
+	if (std::int64_t(nodes.size()) != first.nodes * width)
+		throw Error(ErrorKind::Internal, "node values and trees disagree in size");
+	// With the root pair observed as n like any other node, the system is (A1 x A2) x = y, whose least-squares
+	// solution is (pinv(A1) x pinv(A2)) y: the 1-D estimator along the first axis in every column, then along the
+	// second in every row. Treating n as exact instead adds the constraint sum x = n; since (A^T A)^{-1} 1 is a
+	// constant vector (pinv(A) of the root indicator, the same for every leaf by symmetry), the constrained
+	// solution is the unconstrained one shifted equally in every leaf until the sum is n.
+	std::vector<double> column(std::size_t(first.nodes)), leaves(std::size_t(first.leaves));
+	std::vector<double> z(std::size_t(std::max(first.nodes, second.nodes))), x(z.size());
+	std::vector<double> half(std::size_t(first.leaves * width));
+	std::uint64_t steps = 0;
+	for (std::int64_t col = 0; col < width; col++) {
+		for (std::int64_t v = 0; v < first.nodes; v++) {
+			CountSteps(interrupted, steps);
+			column[v] = nodes[std::size_t(v * width + col)];
+		}
+		if (col == 0)
+			column[0] = n;
+		TreeLeastSquares(first, column.data(), leaves.data(), z, x);
+		for (std::int64_t i = 0; i < first.leaves; i++)
+			half[std::size_t(i * width + col)] = leaves[i];
+	}
+	std::vector<double> result(std::size_t(first.leaves * second.leaves));
+	double sum = 0;
+	for (std::int64_t i = 0; i < first.leaves; i++) {
+		CountSteps(interrupted, steps, std::uint64_t(width + second.leaves));
+		TreeLeastSquares(second, &half[std::size_t(i * width)], &result[std::size_t(i * second.leaves)], z, x);
+		for (std::int64_t j = 0; j < second.leaves; j++)
+			sum += result[std::size_t(i * second.leaves + j)];
+	}
+	const double shift = (n - sum) / double(result.size());
+	for (double &v : result)
+		v += shift;
+	return result;
+}
+
+HierarchicalPlan
+PlanHierarchical(const PmwPlanInput &input, const std::vector<std::int32_t> &radices)
+{
+	if (radices.empty() || radices.size() > 2)
+		throw Error(ErrorKind::InvalidParameter, "hierarchical applies to one or two ordered axes",
+		            "The class has " + std::to_string(radices.size()) + " ordered axes.",
+		            "Use mechanism pmw or identity for this class.");
+	ValidatePlanInput(input);
+	for (std::int32_t r : radices)
+		if (r < 1)
+			throw Error(ErrorKind::Internal, "an axis has no bins");
+
+	// Every branching is tried; the lowest prediction wins (the smaller branching on ties). Qardaji, Yang & Li 2013
+	// find b about 16 optimal for 1-D ranges with Laplace noise; the same trade-off (fewer levels against more
+	// nodes per level) decides here, with the noise and the cover size of this release.
+	std::optional<HierarchicalPlan> best;
+	double best_error = INFINITY;
+	std::optional<Error> limit;
+	for (int b = 2; b <= kMaxBranching; b++) {
+		HierarchicalPlan plan;
+		plan.branching = b;
+		double nodes_per_query = 1;
+		bool padded_too_much = false;
+		for (std::int32_t r : radices) {
+			const AxisTree tree = AxisTreeFor(r, b);
+			// Padding beyond twice the bins would multiply the memory and time by up to b per axis.
+			padded_too_much = padded_too_much || tree.leaves > 2 * std::int64_t(r);
+			plan.levels.push_back(tree.levels);
+			nodes_per_query *= RangeNodes(tree, r);
+		}
+		if (padded_too_much)
+			continue;
+		const int node_sets = HierarchicalNodeSets(plan.levels);
+		if (node_sets == 0) {
+			// A single cell: it holds all n rows, no noise is drawn.
+			plan.predicted_error = 0;
+			plan.used.accounting = "none (a single cell: nothing private is released)";
+			return plan;
+		}
+		try {
+			plan.noise = HistogramNoiseFor(2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta);
+			plan.used = HistogramNoiseUsed(plan.noise, 2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta);
+		} catch (const Error &e) {
+			if (e.kind() != ErrorKind::LimitExceeded)
+				throw;
+			limit = e;
+			continue;
+		}
+		// The least-squares answer has at most the variance of any unbiased linear estimate (Gauss-Markov), in
+		// particular of the sum of the nodes that decompose the range: nodes_per_query draws.
+		const double error = MaxErrorOverCover(nodes_per_query * plan.noise.Variance(), input.cover_size, input.beta) /
+		                     double(input.private_rows);
+		if (error < best_error) {
+			best_error = error;
+			plan.predicted_error = std::min(1.0, error);
+			best = plan;
+		}
+	}
+	if (!best)
+		throw limit ? *limit : Error(ErrorKind::Internal, "no branching fits the grid");
+	return *best;
+}
+
+std::vector<double>
+RunHierarchical(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices,
+                std::int64_t n, const HierarchicalPlan &plan, RandomBitSource &rng, InterruptCheck interrupted)
+{
+	RequireHistogramOfRows(cell_histogram, n);
+	if (radices.empty() || radices.size() > 2 || plan.levels.size() != radices.size())
+		throw Error(ErrorKind::Internal, "hierarchical plan and grid disagree on the axes");
+	const AxisTree first = AxisTreeFor(radices[0], plan.branching);
+	const AxisTree second = AxisTreeFor(SecondRadix(radices), plan.branching);
+	if (first.levels != plan.levels[0] || (radices.size() == 2 && second.levels != plan.levels[1]))
+		throw Error(ErrorKind::Internal, "hierarchical plan and grid disagree on the tree levels");
+
+	const std::vector<std::int64_t> counts = ProductTreeCounts(cell_histogram, radices, first, second, interrupted);
+	// One draw per node pair in storage order, the root pair (n, public) excepted.
+	std::vector<double> noisy(counts.size());
+	noisy[0] = double(n);
+	std::uint64_t steps = 0;
+	for (std::size_t v = 1; v < counts.size(); v++) {
+		CountSteps(interrupted, steps);
+		noisy[v] = double(counts[v]) + double(plan.noise.Sample(rng));
+	}
+	const std::vector<double> leaves = ProductTreeLeastSquares(noisy, first, second, double(n), interrupted);
+	const std::int64_t r0 = radices[0], r1 = SecondRadix(radices);
+	std::vector<double> cells(std::size_t(r0 * r1));
+	for (std::int64_t i = 0; i < r0; i++)
+		for (std::int64_t j = 0; j < r1; j++)
+			cells[std::size_t(i * r1 + j)] = leaves[std::size_t(i * second.leaves + j)];
+	std::vector<double> synthetic = ProjectOntoSimplex(cells, double(n));
+	for (double &x : synthetic)
+		x /= double(n);
+	return synthetic;
+}
+
+}  // namespace pap::core

@@ -1,0 +1,72 @@
+// The hierarchical mechanism (DESIGN.md §2 step 5; Hay et al. 2010, Qardaji, Yang & Li 2013): a tree of
+// intervals over one ordered axis, or the product of two such trees over two ordered axes, with exact integer
+// noise on every node's count, then consistency post-processing (least squares over the tree, then the nearest
+// non-negative histogram summing to n). Applies to dense grids of one or two ordered axes (numeric or linear;
+// the caller decides which axes are ordered). A range query is answered from O(log) nodes per axis, so its error
+// grows polylogarithmically with the bins instead of with the square root of the cells it spans.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/mechanisms/noisy_histogram.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+
+namespace pap::core {
+
+struct HierarchicalPlan {
+	int branching = 2;           // children per node
+	std::vector<int> levels;     // per axis: tree levels below the root
+	HistogramNoise noise;        // per node; sensitivity from the number of (level, level) node sets a row is in
+	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
+	PrivacyUsed used;            // HistogramNoiseUsed for the node sets' sensitivity; nothing for a single cell
+};
+// radices: the dense grid's bins per axis (1 or 2 axes; Error(InvalidParameter) otherwise). The branching is the
+// one in [2, kMaxBranching] that minimises the predicted error (public: from the radices, epsilon, delta, beta and
+// the cover size only), among those that pad no axis to more than twice its bins.
+HierarchicalPlan PlanHierarchical(const PmwPlanInput &input, const std::vector<std::int32_t> &radices);
+
+// cell_histogram: private counts over the dense grid, row-major (first axis most significant), sums to n.
+// Returns the synthetic distribution over the same cells. Error(Cancelled) when interrupted() returns true;
+// Error(DataException) for n = 0; Error(Internal) when the histogram, the radices and the plan disagree.
+// O(nodes) time and memory (nodes <= cells x 4 x (b / (b - 1))^axes with the padding limit), plus the final
+// projection's O(cells log cells).
+std::vector<double> RunHierarchical(const std::vector<std::int64_t> &cell_histogram,
+                                    const std::vector<std::int32_t> &radices, std::int64_t n,
+                                    const HierarchicalPlan &plan, RandomBitSource &rng,
+                                    InterruptCheck interrupted = nullptr);
+
+// --- the pieces, declared for their tests ---------------------------------------------------------------------
+constexpr int kMaxBranching = 64;
+
+// The complete tree of intervals over one axis of `radix` bins, padded on the right with empty leaves to
+// branching^levels leaves. Nodes are stored level by level from the root (level 0), left to right.
+struct AxisTree {
+	int branching = 2;
+	int levels = 0;                             // below the root: the smallest with branching^levels >= radix
+	std::int64_t leaves = 1;                    // branching^levels
+	std::int64_t nodes = 1;                     // (branching^(levels+1) - 1) / (branching - 1)
+	std::int64_t LevelOffset(int level) const;  // index of the first node of a level
+};
+AxisTree AxisTreeFor(std::int32_t radix, int branching);
+
+// Node sets a row is in (every pair of levels, root x root excluded): a replacement changes two nodes in each,
+// so l1 = l2^2 = 2 * this.
+int HierarchicalNodeSets(const std::vector<int> &levels);
+
+// The count of every node pair (node of axis 0, node of axis 1), row-major, from the cell histogram (row-major over
+// radices). One axis: the second tree is the single root (radix 1). Error(LimitExceeded) above 2^40 node pairs.
+std::vector<std::int64_t> ProductTreeCounts(const std::vector<std::int64_t> &cells,
+                                            const std::vector<std::int32_t> &radices, const AxisTree &first,
+                                            const AxisTree &second, InterruptCheck interrupted = nullptr);
+
+// Ordinary least squares for the padded leaves (first.leaves x second.leaves, row-major) from one noisy value per
+// node pair with the root pair known to be n (its entry in `nodes` is ignored): Hay et al. 2010's two passes along
+// each axis in turn, then the same shift of every leaf so that they sum to n. O(nodes) time.
+std::vector<double> ProductTreeLeastSquares(const std::vector<double> &nodes, const AxisTree &first,
+                                            const AxisTree &second, double n, InterruptCheck interrupted = nullptr);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

@@ -1,0 +1,127 @@
+#include "core/mechanisms/identity_mechanism.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/base/errors.hpp"
+
+namespace pap::core {
+
+IdentityPlan
+PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells)
+{
+	ValidatePlanInput(input);
+	if (max_query_cells > input.cells)
+		throw Error(ErrorKind::Internal, "a cover query spans more cells than the domain has");
+	IdentityPlan plan;
+	plan.noise = HistogramNoiseFor(2.0, 2.0, input.epsilon, input.delta);
+	plan.used = HistogramNoiseUsed(plan.noise, 2.0, 2.0, input.epsilon, input.delta);
+	// Before the non-negativity step, consistency is the least-squares fit with the known total: every cell moves
+	// by the same amount, and a query over k of N cells gets variance k (N - k) / N times one cell's. The worst
+	// query with at most max_query_cells cells has k = min(max_query_cells, floor(N / 2)). The clipping to >= 0 is
+	// not credited (it lowers the error in practice but has no simple per-query bound).
+	const double cells = double(input.cells);
+	const double k = std::min(double(max_query_cells), std::floor(cells / 2.0));
+	const double variance = k * (cells - k) / cells * plan.noise.Variance();
+	plan.predicted_error =
+	    std::min(1.0, MaxErrorOverCover(variance, input.cover_size, input.beta) / double(input.private_rows));
+	return plan;
+}
+
+namespace {
+
+// E[(c + Z)_+] for Z of mean 0 with the noise's variance: Laplace of scale b = sqrt(variance / 2), or Gaussian.
+double
+ExpectedPositivePart(double c, const HistogramNoise &noise, double variance)
+{
+	// No spread at all (a huge epsilon rounds the variance to 0): the positive part itself, without 0/0.
+	if (!(variance > 0.0))
+		return std::max(c, 0.0);
+	if (noise.gaussian) {
+		const double sigma = std::sqrt(variance);
+		const double z = c / sigma;
+		return c * 0.5 * std::erfc(-z / std::sqrt(2.0)) + sigma * std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
+	}
+	const double b = std::sqrt(variance / 2.0);
+	return c >= 0.0 ? c + 0.5 * b * std::exp(-c / b) : 0.5 * b * std::exp(c / b);
+}
+
+// The bracket's smallest half-width (counts) and its most doublings: 2^1100 exceeds every finite double, so the
+// bound is never what stops a bracket on finite counts.
+constexpr double kMinimumBracket = 1e-3;
+constexpr int kMaxDoublings = 1100;
+// Cells between two CountSteps calls: the poll itself stays every 2^16 cells, the call overhead negligible.
+constexpr std::size_t kPollStride = 4096;
+
+}  // namespace
+
+double
+IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                       const Workload &workload, InterruptCheck interrupted)
+{
+	if (stand_in.size() != workload.CellCount() || n <= 0)
+		throw Error(ErrorKind::Internal, "identity bias: stand-in and workload disagree");
+	const double total = double(n), variance = noise.Variance();
+	std::vector<double> counts(stand_in.size());
+	for (std::size_t i = 0; i < counts.size(); i++)
+		counts[i] = total * stand_in[i];
+	std::uint64_t steps = 0;
+	auto expected_total = [&](double tau) {
+		double sum = 0.0;
+		for (std::size_t start = 0; start < counts.size(); start += kPollStride) {
+			const std::size_t end = std::min(counts.size(), start + kPollStride);
+			CountSteps(interrupted, steps, end - start);
+			for (std::size_t i = start; i < end; i++)
+				sum += ExpectedPositivePart(counts[i] - tau, noise, variance);
+		}
+		return sum;
+	};
+	// The expected total falls as tau rises; bracket the tau where it equals n, then bisect. tau <= 0 keeps the
+	// total at n or above (Jensen), tau >= the largest count + a few standard deviations takes it below, so the
+	// doublings stop long before their bound; the bound and the non-zero start make every input terminate
+	// (a variance of 0 or a tiny one would otherwise leave the bracket stuck at 0).
+	const double spread = std::max(std::sqrt(variance), kMinimumBracket);
+	double lo = -spread, hi = spread;
+	for (int i = 0; i < kMaxDoublings && expected_total(lo) < total; i++)
+		lo *= 2.0;
+	for (int i = 0; i < kMaxDoublings && expected_total(hi) > total; i++)
+		hi *= 2.0;
+	for (int i = 0; i < 100; i++) {
+		const double mid = 0.5 * (lo + hi);
+		(expected_total(mid) > total ? lo : hi) = mid;
+	}
+	std::vector<double> shift(counts.size());
+	for (std::size_t i = 0; i < counts.size(); i++)
+		shift[i] = (ExpectedPositivePart(counts[i] - hi, noise, variance) - counts[i]) / total;
+	CountSteps(interrupted, steps, counts.size());
+	std::vector<double> answers;
+	workload.Evaluate(shift, answers);
+	double worst = 0.0;
+	for (double a : answers)
+		worst = std::max(worst, std::abs(a));
+	return std::min(1.0, worst);
+}
+
+std::vector<double>
+RunIdentity(const std::vector<std::int64_t> &cell_histogram, std::int64_t n, const HistogramNoise &noise,
+            RandomBitSource &rng, InterruptCheck interrupted)
+{
+	RequireHistogramOfRows(cell_histogram, n);
+	if (cell_histogram.empty())
+		throw Error(ErrorKind::Internal, "identity mechanism needs at least one cell");
+
+	// One draw per cell, in cell order, whatever the counts: the noise is exact and integer, the rest is
+	// post-processing in double.
+	std::vector<double> noisy(cell_histogram.size());
+	std::uint64_t steps = 0;
+	for (std::size_t i = 0; i < cell_histogram.size(); i++) {
+		CountSteps(interrupted, steps);
+		noisy[i] = double(cell_histogram[i]) + double(noise.Sample(rng));
+	}
+	std::vector<double> synthetic = ProjectOntoSimplex(noisy, double(n));
+	for (double &x : synthetic)
+		x /= double(n);
+	return synthetic;
+}
+
+}  // namespace pap::core

@@ -1,0 +1,46 @@
+// The identity mechanism (DESIGN.md §2 step 5): exact integer noise on every cell's count (replace-one moves one
+// row between two cells: l1 = 2, l2^2 = 2), then consistency post-processing: the nearest histogram that is
+// non-negative and sums to n (public), normalised to a distribution. Data-independent: its error does not depend
+// on the prior or on the public table, only on how many cells a query spans.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/mechanisms/noisy_histogram.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+#include "core/workloads/workload.hpp"
+
+namespace pap::core {
+
+struct IdentityPlan {
+	HistogramNoise noise;
+	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
+	PrivacyUsed used;            // HistogramNoiseUsed for l1 = l2^2 = 2
+};
+// max_query_cells: the most cells any cover query spans (public: a property of the cover and the domain).
+// Errors as ValidatePlanInput; Error(Internal) for max_query_cells > input.cells.
+IdentityPlan PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells);
+
+// The bias the non-negativity step adds to the cover queries' answers, predicted from public information only:
+// the public histogram (stand-in: n times stand_in, a distribution over the cells, e.g. PublicPrior) plus the
+// plan's noise, projected as RunIdentity projects (clip at a common level tau chosen so the expected total is n).
+// Returns max over the workload's queries of |expected answer - stand-in answer|, fraction of n. On a sparse
+// domain at small epsilon this dominates: the noise on the many empty cells pushes tau up and takes mass from the
+// occupied ones. Uses continuous Laplace / Gaussian tails of the same variance. Terminates for every variance
+// (0 included) and n: at most 2 x 1100 bracket doublings and 100 halvings, each O(cells), plus one Evaluate.
+// Error(Cancelled) when interrupted() returns true (polled every 2^16 cells).
+double IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                              const Workload &workload, InterruptCheck interrupted = nullptr);
+
+// cell_histogram: the private count of every domain cell (sums to n). Returns the synthetic distribution.
+// Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0; Error(Internal) for counts
+// that are negative or do not sum to n. O(cells log cells) time (the projection's sort), O(cells) memory.
+std::vector<double> RunIdentity(const std::vector<std::int64_t> &cell_histogram, std::int64_t n,
+                                const HistogramNoise &noise, RandomBitSource &rng,
+                                InterruptCheck interrupted = nullptr);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

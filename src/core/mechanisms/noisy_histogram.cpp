@@ -1,0 +1,147 @@
+#include "core/mechanisms/noisy_histogram.hpp"
+
+#include <algorithm>
+#include <boost/math/special_functions/erf.hpp>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "core/base/errors.hpp"
+#include "core/language/value_format.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+
+namespace pap::core {
+
+double
+HistogramNoise::Variance() const
+{
+	if (gaussian)
+		return variance.value();  // the parameter sigma^2: the discrete Gaussian's variance is slightly below it
+	// Discrete Laplace with q = e^{-1/b}: Var = 2q / (1 - q)^2 (about 2 b^2 for large b).
+	const double q = std::exp(-1.0 / laplace.value());
+	return 2.0 * q / ((1.0 - q) * (1.0 - q));
+}
+
+std::int64_t
+HistogramNoise::Sample(RandomBitSource &rng) const
+{
+	return gaussian ? SampleDiscreteGaussian(rng, variance) : SampleDiscreteLaplace(rng, laplace);
+}
+
+HistogramNoise
+HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
+{
+	ValidatePrivacyParameters(epsilon, delta);
+	if (!(std::isfinite(l1) && l1 > 0.0 && std::isfinite(l2_squared) && l2_squared > 0.0))
+		throw Error(ErrorKind::Internal, "histogram sensitivity must be finite and positive");
+	// Pure epsilon-DP: discrete Laplace with scale l1 / epsilon (CKS20 Theorem 2 style, scale rounded up).
+	const std::optional<HistogramNoise> laplace = UnlessLimitExceeded([&] {
+		HistogramNoise noise;
+		noise.laplace = ScaleAtLeast(l1 / epsilon);
+		return noise;
+	});
+	if (delta == 0.0) {
+		if (!laplace)
+			throw Error(ErrorKind::LimitExceeded, "noise for this epsilon is too large to sample exactly", {},
+			            "Use a larger epsilon.");
+		return *laplace;
+	}
+	// (epsilon, delta): the discrete Gaussian at rho-zCDP (CKS20 Theorem 14), rho the budget of the tight
+	// conversion (CKS20 Corollary 13). The discrete Laplace is also (epsilon, delta)-DP (it is epsilon-DP), so
+	// whichever has the smaller variance per draw is used: a choice from (l1, l2^2, epsilon, delta) only, never from
+	// the data.
+	const std::optional<HistogramNoise> gaussian = UnlessLimitExceeded([&] {
+		HistogramNoise noise;
+		noise.gaussian = true;
+		noise.variance = VarianceAtLeast(l2_squared / (2.0 * LargestZcdpRho(epsilon, delta)));
+		return noise;
+	});
+	if (!laplace && !gaussian)
+		throw Error(ErrorKind::LimitExceeded, "noise for this epsilon is too large to sample exactly", {},
+		            "Use a larger epsilon or delta.");
+	if (!laplace)
+		return *gaussian;
+	if (!gaussian)
+		return *laplace;
+	return gaussian->Variance() < laplace->Variance() ? *gaussian : *laplace;
+}
+
+PrivacyUsed
+HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, double epsilon, double delta)
+{
+	PrivacyUsed used;
+	if (!noise.gaussian) {
+		used.epsilon = LaplaceEpsilon(l1, noise.laplace);
+		used.accounting = "pure (discrete Laplace)";
+		return used;
+	}
+	const long double rho = (long double)l2_squared * (long double)noise.variance.denominator /
+	                        (2.0L * (long double)noise.variance.numerator);
+	used.epsilon = epsilon;
+	used.delta = ReportedZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon, delta);
+	used.accounting = "zCDP (discrete Gaussian, tight conversion)";
+	return used;
+}
+
+double
+MaxErrorOverCover(double variance, std::size_t cover_size, double beta)
+{
+	// P[|Z| > t] = erfc(t / sqrt 2) = beta / |H~|.
+	const double p = std::min(1.0, beta / double(std::max<std::size_t>(cover_size, 1)));
+	return std::sqrt(2.0) * boost::math::erfc_inv(p) * std::sqrt(variance);
+}
+
+void
+CountSteps(InterruptCheck interrupted, std::uint64_t &steps, std::uint64_t count)
+{
+	const std::uint64_t before = steps >> 16;
+	steps += count;
+	if (interrupted && (steps >> 16) != before && interrupted())
+		throw Error(ErrorKind::Cancelled, "canceling statement due to user request");
+}
+
+std::vector<double>
+ProjectOntoSimplex(const std::vector<double> &values, double total)
+{
+	if (values.empty() || !(std::isfinite(total) && total >= 0.0))
+		throw Error(ErrorKind::Internal, "simplex projection needs values and a finite total >= 0");
+	for (double v : values)
+		if (!std::isfinite(v))
+			throw Error(ErrorKind::Internal, "simplex projection of a non-finite value");
+	std::vector<double> result(values.size(), 0.0);
+	if (total == 0.0)
+		return result;
+	// Duchi, Shalev-Shwartz, Singer & Chandra 2008, Figure 1: the projection is max(v - theta, 0), theta set by
+	// the largest k whose k-th largest value u_k stays above (sum of the k largest - total) / k.
+	std::vector<double> sorted(values);
+	std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+	double prefix = 0, theta = 0;
+	for (std::size_t k = 0; k < sorted.size(); k++) {
+		prefix += sorted[k];
+		const double candidate = (prefix - total) / double(k + 1);
+		if (sorted[k] - candidate > 0.0)
+			theta = candidate;
+		else
+			break;  // the condition holds for a prefix of k only (Duchi et al., Lemma 2)
+	}
+	for (std::size_t i = 0; i < values.size(); i++)
+		result[i] = std::max(values[i] - theta, 0.0);
+	return result;
+}
+
+void
+RequireHistogramOfRows(const std::vector<std::int64_t> &cell_histogram, std::int64_t n)
+{
+	if (n <= 0)
+		throw Error(ErrorKind::DataException, "private table has no rows");
+	std::int64_t sum = 0;
+	for (std::int64_t h : cell_histogram) {
+		if (h < 0 || h > n - sum)
+			throw Error(ErrorKind::Internal, "cell counts are negative or exceed n");
+		sum += h;
+	}
+	if (sum != n)
+		throw Error(ErrorKind::Internal, "cell counts do not sum to n");
+}
+
+}  // namespace pap::core

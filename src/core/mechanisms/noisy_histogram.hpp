@@ -1,0 +1,54 @@
+// What the data-independent mechanisms (identity, hierarchical) share: exact integer noise on a vector of counts
+// whose sensitivity under replace-one is known, and the consistency post-processing of a noisy histogram.
+//   delta = 0: discrete Laplace with scale l1 / epsilon (epsilon-DP).
+//   delta > 0: discrete Gaussian with variance l2^2 / (2 rho), rho the zCDP budget of (epsilon, delta) under the
+//     tight conversion (LargestZcdpRho); or the discrete Laplace above when its variance is smaller (it is
+//     epsilon-DP, hence (epsilon, delta)-DP, and spends no delta): a choice from public numbers only.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/mechanisms/pmw_plan.hpp"
+#include "core/noise/discrete_gaussian.hpp"
+#include "core/noise/discrete_laplace.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+
+struct HistogramNoise {
+	bool gaussian = false;
+	RationalScale laplace{1, 1};      // !gaussian
+	RationalVariance variance{1, 1};  // gaussian
+	double Variance() const;          // of one noise draw, counts^2 (Gaussian: sigma^2, a slight overstatement)
+	std::int64_t Sample(RandomBitSource &rng) const;
+};
+
+// Error(InvalidParameter) for epsilon/delta as ValidatePrivacyParameters; Error(Internal) for l1 or l2_squared
+// not > 0; Error(LimitExceeded) when no noise that fits can be sampled exactly (epsilon far too small).
+HistogramNoise HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta);
+
+// What the noise spends on a vector of sensitivity (l1, l2^2) at the request (epsilon, delta): Laplace: epsilon
+// l1 / b, delta 0. Gaussian: rho = l2^2 / (2 sigma^2) of the exact variance (rounded up), reported as (epsilon,
+// min(delta, ZcdpDelta(rho, epsilon))).
+PrivacyUsed HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, double epsilon, double delta);
+
+// The predicted max error (counts) over cover_size queries whose noise is about normal with the given variance:
+// the two-sided normal quantile for beta / cover_size (a union bound over the cover) times the standard deviation.
+double MaxErrorOverCover(double variance, std::size_t cover_size, double beta);
+
+// Counts `count` steps of a loop over cells or nodes; each time the total passes a multiple of 2^16, throws
+// Error(Cancelled) when interrupted() returns true.
+void CountSteps(InterruptCheck interrupted, std::uint64_t &steps, std::uint64_t count = 1);
+
+// The private cell histogram a data-independent mechanism reads: Error(DataException) for n <= 0 (no rows),
+// Error(Internal) unless the counts are non-negative and sum to n.
+void RequireHistogramOfRows(const std::vector<std::int64_t> &cell_histogram, std::int64_t n);
+
+// The nearest point (Euclidean) of {x : x_i >= 0, sum x_i = total} to values (Duchi et al. 2008, O(N log N)).
+// Error(Internal) for total < 0 or an empty or non-finite input.
+std::vector<double> ProjectOntoSimplex(const std::vector<double> &values, double total);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

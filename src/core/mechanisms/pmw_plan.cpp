@@ -1,0 +1,275 @@
+#include "core/mechanisms/pmw_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/base/errors.hpp"
+#include "core/language/value_format.hpp"
+#include "core/noise/discrete_gaussian.hpp"
+
+namespace pap::core {
+
+namespace {
+
+void
+Require(bool ok, const std::string &message)
+{
+	if (!ok)
+		throw Error(ErrorKind::InvalidParameter, message);
+}
+
+// Expected supremum of |empirical CDF - CDF| for m samples: E[sup|Brownian bridge|] / sqrt(m) =
+// sqrt(pi/2) ln 2 / sqrt(m) (the mean of Kolmogorov's distribution).
+double
+ExpectedCdfDeviation(double m)
+{
+	return std::sqrt(M_PI / 2.0) * std::log(2.0) / std::sqrt(m);
+}
+
+struct Candidate {
+	PmwParameters parameters;
+	double e_threshold = 0, e_compare = 0;
+	double predicted_error = INFINITY;
+	bool converges = false;
+};
+
+// The error model (docs/mechanisms.md): updates move an answer by half the threshold; an error curve of height
+// e0 needs about 2 (e0 / tau)^2 of them (pins of a Brownian bridge, each worth half a step). Once they fit under
+// the cut-off, the max error is tau plus the (1-beta) quantile of the noise at the deciding comparison.
+Candidate
+Evaluate(PmwParameters p, const PmwPlanInput &in, double e0_count)
+{
+	Candidate c;
+	p.threshold = PmwThreshold(p, in.cover_size, in.beta);
+	p.first_pass_factor = kPmwFirstPassFactor;
+	p.max_passes = kPmwMaxPasses;
+	const double tau = p.threshold;
+	const double needed = 2.0 * (e0_count / tau) * (e0_count / tau);
+	c.converges = double(p.cutoff) >= needed;
+	// After the last pass, every query's deciding comparison stayed below the threshold: its error is below tau
+	// plus its own comparison noise (the largest of |H~| draws, both directions) and the threshold's noise.
+	const double noise = p.compare_noise.value() * std::log(2.0 * double(in.cover_size) / in.beta) +
+	                     p.threshold_noise.value() * std::log(1.0 / in.beta);
+	const double n = double(in.private_rows);
+	// What c updates leave of the prior's error (e0 sqrt(2/c), equal to tau exactly when c = needed) ...
+	const double residual = e0_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
+	// ... and never more than the prior's error itself: a threshold above it makes no update at all.
+	// The noise at the deciding comparison comes on top of whichever of the two is larger.
+	c.predicted_error = std::min(1.0, std::min(e0_count, std::max(tau, residual) + noise) / n);
+	c.parameters = p;
+	return c;
+}
+
+}  // namespace
+
+double
+LaplaceEpsilon(double sensitivity, const RationalScale &scale)
+{
+	const long double e = (long double)sensitivity * (long double)scale.denominator / (long double)scale.numerator;
+	return double(e * (1.0L + (long double)kReportMargin));
+}
+
+double
+ReportedZcdpDelta(double rho, double epsilon, double delta)
+{
+	return std::min(delta, ZcdpDelta(rho, epsilon * (1.0 - kReportMargin)) * (1.0 + kReportMargin));
+}
+
+void
+PureSplit(std::int64_t cutoff, double epsilon, double &e_thr, double &e_cmp)
+{
+	e_thr = epsilon / (1.0 + std::pow(2.0 * double(cutoff), 2.0 / 3.0));
+	e_cmp = epsilon - e_thr;
+	// The exact sum of the two doubles (Knuth's TwoSum: s + err) must not exceed epsilon.
+	for (;;) {
+		const double s = e_thr + e_cmp, bb = s - e_thr;
+		const double err = (e_thr - (s - bb)) + (e_cmp - bb);
+		if (s < epsilon || (s == epsilon && err <= 0.0))
+			return;
+		e_cmp = std::nextafter(e_cmp, 0.0);
+	}
+}
+
+PmwParameters
+PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr, double e_cmp, double epsilon,
+            double delta)
+{
+	PmwParameters p;
+	p.accounting = accounting;
+	p.cutoff = cutoff;
+	p.max_passes = kPmwMaxPasses;
+	p.first_pass_factor = kPmwFirstPassFactor;
+	const double c = double(cutoff);
+	if (accounting == SparseVectorAccounting::Pure) {
+		// Lyu, Su & Li 2017, Alg. 1: threshold Lap(1/e_thr) once, comparisons Lap(2c/e_cmp) (difference
+		// queries are not monotonic); epsilon-DP with epsilon = e_thr + e_cmp, for adaptively chosen queries.
+		p.threshold_noise = ScaleAtLeast(1.0 / e_thr);
+		p.compare_noise = ScaleAtLeast(2.0 * c / e_cmp);
+		p.resample_threshold = false;
+	} else {
+		// c AboveThreshold instances (Dwork & Roth's Sparse: threshold Lap(2/eps0) redrawn after every update,
+		// comparisons Lap(4/eps0)), each eps0-DP, so eps0^2/2-zCDP (Bun & Steinke 2016, Prop. 1.4); c of them
+		// compose to c eps0^2 / 2 = rho, the zCDP budget of (epsilon, delta) under the tight conversion.
+		const double eps0 = std::sqrt(2.0 * LargestZcdpRho(epsilon, delta) / c);
+		p.threshold_noise = ScaleAtLeast(2.0 / eps0);
+		p.compare_noise = ScaleAtLeast(4.0 / eps0);
+		p.resample_threshold = true;
+	}
+	return p;
+}
+
+PrivacyUsed
+PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho_out)
+{
+	PrivacyUsed used;
+	const double c = double(p.cutoff);
+	if (p.accounting == SparseVectorAccounting::Pure) {
+		used.epsilon = LaplaceEpsilon(1.0, p.threshold_noise) + LaplaceEpsilon(2.0 * c, p.compare_noise);
+		used.epsilon *= 1.0 + 1e-15;  // the sum's rounding (the terms carry kReportMargin)
+		used.accounting = "pure (Lyu-Su-Li sparse vector)";
+		if (rho_out)
+			*rho_out = 0;
+		return used;
+	}
+	const double eps0 = (LaplaceEpsilon(1.0, p.threshold_noise) + LaplaceEpsilon(2.0, p.compare_noise)) * (1.0 + 1e-15);
+	const double rho = c * eps0 * eps0 / 2.0 * (1.0 + 1e-15);
+	used.epsilon = epsilon;
+	used.delta = ReportedZcdpDelta(rho, epsilon, delta);
+	used.accounting = "zCDP sparse vector (tight conversion)";
+	if (rho_out)
+		*rho_out = rho;
+	return used;
+}
+
+double
+PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
+{
+	const double comparisons = 2.0 * double(cover_size) * double(kPmwMaxPasses);
+	const double threshold_draws = p.resample_threshold ? double(p.cutoff) + 1.0 : 1.0;
+	return p.compare_noise.value() * std::log(comparisons / beta) +
+	       p.threshold_noise.value() * std::log(threshold_draws / beta);
+}
+
+void
+ValidatePrivacyParameters(double epsilon, double delta)
+{
+	Require(std::isfinite(epsilon) && epsilon > 0.0,
+	        "epsilon must be finite and positive, got " + FormatFloat8(epsilon));
+	if (!(epsilon >= kMinEpsilon))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be at least 1e-09, got " + FormatFloat8(epsilon),
+		            "Below it the sparse vector's noise exceeds the largest scale the exact sampler represents "
+		            "(about 4.29e9).");
+	if (!(epsilon <= kMaxEpsilon))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be at most 1e+300, got " + FormatFloat8(epsilon),
+		            "Above it the planners' products of epsilon leave the range of a double.");
+	Require(std::isfinite(delta) && delta >= 0.0 && delta < 1.0, "delta must be in [0, 1), got " + FormatFloat8(delta));
+	if (delta > 0.0 && !(delta >= kMinDelta))
+		throw Error(ErrorKind::InvalidParameter, "delta must be 0 or at least 1e-300, got " + FormatFloat8(delta),
+		            "Below it ln(1/delta) is not a finite double.");
+}
+
+void
+ValidateAccuracyParameters(double alpha, double beta)
+{
+	Require(std::isfinite(alpha) && alpha > 0.0 && alpha < 1.0, "alpha must be in (0, 1), got " + FormatFloat8(alpha));
+	Require(std::isfinite(beta) && beta > 0.0 && beta < 1.0, "beta must be in (0, 1), got " + FormatFloat8(beta));
+	if (!(beta >= kMinBeta))
+		throw Error(ErrorKind::InvalidParameter, "beta must be at least 1e-100, got " + FormatFloat8(beta),
+		            "The planners divide by beta and take normal quantiles at beta over the cover size; below 1e-100 "
+		            "they leave the range of a double.");
+}
+
+void
+ValidatePlanInput(const PmwPlanInput &in)
+{
+	ValidatePrivacyParameters(in.epsilon, in.delta);
+	ValidateAccuracyParameters(in.alpha, in.beta);
+	if (in.private_rows <= 0)
+		throw Error(ErrorKind::DataException, "private table has no rows", "A release needs at least one private row.");
+	if (in.public_rows <= 0 || in.cover_size == 0 || in.cells == 0)
+		throw Error(ErrorKind::DataException, "public table has no usable rows");
+}
+
+double
+PublicOnlyError(const PmwPlanInput &in)
+{
+	// An interval's answer is a difference of two CDF values: twice the error of one.
+	return ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
+}
+
+double
+PriorError(const PmwPlanInput &in)
+{
+	// A uniform start knows nothing: assume the error of a fair coin's guess, 1/2, rather than anything measured.
+	return in.uniform_prior ? 0.5 : PublicOnlyError(in);
+}
+
+PmwPlan
+PlanPmw(const PmwPlanInput &in)
+{
+	ValidatePlanInput(in);
+	PmwPlan plan;
+	plan.public_only_error = PublicOnlyError(in);
+	plan.prior_error = std::max(PriorError(in), kPriorErrorAllowance);
+	const double e0_count = plan.prior_error * double(in.private_rows);
+
+	// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
+	// cut-off whose updates fit. Every cut-off on the grid is tried, with pure accounting and, when delta > 0,
+	// zCDP accounting; the lowest prediction wins (the smaller cut-off on ties, pure accounting on ties).
+	Candidate best;
+	const std::int64_t max_cutoff = std::int64_t(std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5));
+	for (std::int64_t c = 1; c <= max_cutoff; c = std::max(c + 1, std::int64_t(double(c) * 1.02))) {
+		// Lyu et al.'s optimal split for Alg. 1: e_thr : e_cmp = 1 : (2c)^(2/3).
+		double e_thr, e_cmp;
+		PureSplit(c, in.epsilon, e_thr, e_cmp);
+		Candidate chosen;
+		try {
+			chosen =
+			    Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in, e0_count);
+			chosen.e_threshold = e_thr;
+			chosen.e_compare = e_cmp;
+			if (in.delta > 0.0) {
+				// zCDP accounting is an alternative only: noise too large for it leaves pure accounting.
+				try {
+					Candidate zcdp = Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta),
+					                          in, e0_count);
+					if (zcdp.predicted_error < chosen.predicted_error)
+						chosen = zcdp;
+				} catch (const Error &e) {
+					if (e.kind() != ErrorKind::LimitExceeded)
+						throw;
+				}
+			}
+		} catch (const Error &e) {
+			// Noise this large cannot be sampled exactly; larger cut-offs only need more. Refuse only when
+			// not even c = 1 fits (an epsilon far too small).
+			if (e.kind() != ErrorKind::LimitExceeded || c == 1)
+				throw;
+			break;
+		}
+		if (chosen.predicted_error < best.predicted_error)
+			best = chosen;
+	}
+	plan.parameters = best.parameters;
+	plan.epsilon_threshold = best.e_threshold;
+	plan.epsilon_compare = best.e_compare;
+	plan.predicted_error = best.predicted_error;
+	plan.converges = best.converges;
+	plan.used = PmwPrivacyUsed(plan.parameters, in.epsilon, in.delta, &plan.rho);
+
+	const double lnN = std::log(std::max<double>(2.0, double(in.cells)));
+	const double lnK = std::log(std::max<double>(1.0, double(in.cover_size)));
+	const double a2 = in.alpha / 2.0, b2 = in.beta / 2.0;
+	if (in.delta > 0.0)
+		plan.book_private_rows = 200.0 * std::sqrt(lnN * std::log(2.0 / in.delta)) *
+		                         (lnK + std::log(128.0 * lnN / (a2 * a2 * b2))) / (in.epsilon * a2 * a2);
+	else
+		plan.book_private_rows =
+		    32.0 * lnN * (lnK + std::log(32.0 * lnN / (a2 * a2 * b2))) / (in.epsilon * a2 * a2 * a2);
+	plan.book_public_rows = (double(in.vc_dimension) * std::log(1.0 / in.alpha) + std::log(1.0 / in.beta)) / in.alpha;
+	plan.book_cutoff = 4.0 * lnN / (a2 * a2);
+	return plan;
+}
+
+}  // namespace pap::core

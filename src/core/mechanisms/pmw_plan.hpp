@@ -1,0 +1,125 @@
+// Chooses PMW's cut-off, threshold and privacy split from public information only, and predicts its error
+// (docs/mechanisms.md, "Choosing the parameters"). Privacy holds for every choice; only accuracy depends on it.
+// Also computes what the source papers require, so that `pap.plan` can show the book's guarantee beside ours.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/mechanisms/pmw.hpp"
+
+namespace pap::core {
+
+// What a plan's noise actually spends, from the exact rational scales the samplers draw with, rounded up: never
+// more than the request (epsilon, delta), and delta 0 for a pure mechanism. accounting names the analysis (a
+// static string: "pure (Lyu-Su-Li sparse vector)", "zCDP sparse vector (tight conversion)", ...).
+struct PrivacyUsed {
+	double epsilon = 0, delta = 0;
+	const char *accounting = "";
+};
+
+// The ledger stores amounts as numeric with 15 significant digits (a relative error up to 5e-15 either way):
+// what a plan reports is rounded up by a relative 1e-13, so that the stored amount never falls below what the
+// noise spends. Far below the 1e-12 margin of the scales, so a reported epsilon stays within the request.
+constexpr double kReportMargin = 1e-13;
+
+// sensitivity / b for the rational scale b = numerator / denominator, rounded up (long double, then
+// kReportMargin): the epsilon a discrete Laplace of that scale spends on a query of that sensitivity.
+double LaplaceEpsilon(double sensitivity, const RationalScale &scale);
+
+// The delta reported for a rho-zCDP mechanism charged (epsilon, delta), rho within LargestZcdpRho(epsilon,
+// delta): ZcdpDelta at epsilon (1 - kReportMargin) (so it holds for any epsilon the ledger may store), rounded
+// up by kReportMargin; delta itself where that would exceed delta (delta is valid too: rho is within its
+// budget, and the true delta grows with rho).
+double ReportedZcdpDelta(double rho, double epsilon, double delta);
+
+struct PmwPlanInput {
+	std::int64_t private_rows = 0;  // n (public under replace-one neighbours)
+	std::int64_t public_rows = 0;   // m, rows of the public table (NULLs included)
+	std::size_t cover_size = 0;     // |H~|
+	std::size_t cells = 0;          // |X~|
+	int vc_dimension = 1;           // of the query class
+	double epsilon = 0.0;
+	double delta = 0.0;
+	double alpha = 0.05;
+	double beta = 0.05;
+	bool uniform_prior = false;  // MW starts from uniform instead of the public prior
+};
+
+struct PmwPlan {
+	PmwParameters parameters;
+	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting; 0 for zCDP)
+	double rho = 0;                                     // zCDP: c eps0^2 / 2 of the scales drawn (0 for pure)
+	PrivacyUsed used;                                   // PmwPrivacyUsed of the parameters
+	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. about 1-beta
+	double public_only_error = 0;  // expected max error of the public table alone on the cover, fraction
+	double prior_error = 0;        // the error the planner assumes for MW's starting point, fraction
+	bool converges = false;        // the cut-off allows the updates the error model needs
+	// The book's guarantee (reference/seeds.md §1.2, §2.6): what Algorithm 3 needs for error alpha w.p. 1-beta.
+	double book_private_rows = 0;  // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
+	double book_public_rows = 0;   // Lemma 11 with its hidden constant taken as 1
+	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2
+};
+
+// The smallest epsilon, delta > 0 and beta accepted, and the largest epsilon (docs/reference.md). kMinEpsilon: PMW's
+// sparse vector at cut-off 1 needs a discrete Laplace of scale about 3.26 / epsilon, and the exact sampler represents
+// scales up to 2^32 (about 4.29e9), so every plan has PMW from 1e-9 up (MWEM, identity and hierarchical too, where
+// their noise fits; otherwise they do not apply). kMinDelta keeps ln(1/delta) finite; kMinBeta keeps beta's logarithms,
+// its quotients by the comparison count and the normal quantile at beta / |H~| inside a double. (1e-9 less a relative
+// 1e-12: a run of epsilon 1e-9 uses the double just below the ledger's decimal 1e-09.)
+constexpr double kMinEpsilon = 1e-9 * (1.0 - 1e-12);
+constexpr double kMaxEpsilon = 1e300;  // 2 x the zCDP rho of an epsilon near the double maximum overflows
+constexpr double kMinDelta = 1e-300;
+constexpr double kMinBeta = 1e-100;
+
+// Error(InvalidParameter) unless epsilon is in [kMinEpsilon, kMaxEpsilon] and delta is 0 or in [kMinDelta, 1).
+// Every finite epsilon above is planned (the noise scales round to the samplers' smallest, 2^-20).
+void ValidatePrivacyParameters(double epsilon, double delta);
+// Error(InvalidParameter) unless alpha is in (0, 1) and beta in [kMinBeta, 1): define_release checks them before
+// anything is stored, every planner again.
+void ValidateAccuracyParameters(double alpha, double beta);
+// Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
+// Error(DataException) for no private rows, no public rows, no cover query or no cell.
+void ValidatePlanInput(const PmwPlanInput &input);
+// The expected max error of the public table alone over the class (fraction): Kolmogorov's mean deviation for m
+// rows, doubled unless the class's VC dimension is 1.
+double PublicOnlyError(const PmwPlanInput &input);
+// The error the MW planners assume for their starting point (fraction): PublicOnlyError for the public prior, 1/2
+// for the uniform one.
+double PriorError(const PmwPlanInput &input);
+
+// The prior error (fraction) the MW planners (PlanPmw, PlanMwem) plan and predict for at least. A public sample may
+// come from a shifted population, which no public information reveals; planning for a good prior then leaves
+// the mechanism too few updates to correct it (docs/eval.md measured it). So both assume the start may be as far
+// off as a fair coin's guess, the uniform prior's assumption, whatever the prior: the public prior's advantage is
+// then in the run (fewer updates needed), not in the plan.
+constexpr double kPriorErrorAllowance = 0.5;
+
+// Validates the input (ValidatePlanInput) and returns the plan.
+PmwPlan PlanPmw(const PmwPlanInput &input);
+
+// Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare <= epsilon (PureSplit).
+// Zcdp: every AboveThreshold instance at eps0 = sqrt(2 rho / c), rho = LargestZcdpRho(epsilon, delta), split
+// evenly (Dwork & Roth's Lap(2/eps0) threshold, Lap(4/eps0) comparisons); e_threshold and e_compare are ignored.
+PmwParameters PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_threshold, double e_compare,
+                          double epsilon, double delta);
+
+// Lyu et al.'s split of epsilon for cut-off c, e_threshold : e_compare = 1 : (2c)^(2/3), with e_compare lowered
+// by an ulp where the double sum would exceed epsilon: e_threshold + e_compare <= epsilon exactly.
+void PureSplit(std::int64_t cutoff, double epsilon, double &e_threshold, double &e_compare);
+
+// What parameters from PmwNoiseFor spend: Pure: epsilon 1/b_thr + 2c/b_cmp (delta 0). Zcdp: rho = c eps0^2 / 2
+// with eps0 = 1/b_thr + 2/b_cmp, reported as (epsilon, min(delta, ZcdpDelta(rho, epsilon))). rho is set to it (0
+// for Pure) when not null.
+PrivacyUsed PmwPrivacyUsed(const PmwParameters &parameters, double epsilon, double delta, double *rho = nullptr);
+
+// The threshold (counts) that a query whose synthetic answer is exact crosses with probability at most beta
+// over all comparisons: the (1-beta) quantile of the comparison and threshold noise (docs/mechanisms.md).
+double PmwThreshold(const PmwParameters &noise, std::size_t cover_size, double beta);
+
+// Passes over the cover PMW may make (the accuracy analysis pays log(passes)), and the coarse-to-fine factor.
+constexpr int kPmwMaxPasses = 8;
+constexpr double kPmwFirstPassFactor = 4.0;
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

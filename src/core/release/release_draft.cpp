@@ -1,0 +1,557 @@
+// Defining a release (api/release_api.hpp, "defining a release"): axes, granularity, domain and cover, from the
+// class text and what the glue reads from the public table.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <new>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/api/release_api.hpp"
+#include "core/axes/categorical_axis.hpp"
+#include "core/axes/numeric_axis.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
+#include "core/classes/axis_granularity.hpp"
+#include "core/classes/halfspace_cover.hpp"
+#include "core/classes/predicate_cover.hpp"
+#include "core/language/query_text.hpp"
+#include "core/release/release_layout.hpp"
+
+namespace pap::core {
+
+namespace {
+
+bool
+IsOrdered(ValueType type)
+{
+	return type == ValueType::Number || type == ValueType::Date || type == ValueType::Timestamp ||
+	       type == ValueType::TimestampTz;
+}
+
+}  // namespace
+
+class ReleaseDraft {
+public:
+	ReleaseDraft(const char *class_text, double alpha, Granularity granularity)
+	    : alpha_(alpha), granularity_(granularity)
+	{
+		layout_.spec = ParseClassSpec(class_text);
+		canonical_ = layout_.spec.CanonicalText();
+		column_types_.resize(layout_.spec.columns.size());
+	}
+
+	const ClassSpec &
+	spec() const
+	{
+		return layout_.spec;
+	}
+	const std::string &
+	canonical() const
+	{
+		return canonical_;
+	}
+
+	void
+	SetColumnType(std::size_t i, ValueType type, const std::string &type_name)
+	{
+		const ClassSpec &spec = layout_.spec;
+		const std::string &column = spec.columns.at(i);
+		const std::string cls = ClassKindName(spec.kind);
+		auto refuse = [&](const std::string &needs, const std::string &hint) {
+			throw Error(ErrorKind::DatatypeMismatch,
+			            "column \"" + column + "\" has type " + type_name + ", but " + cls + " needs " + needs, {},
+			            hint);
+		};
+		switch (spec.kind) {
+		case ClassKind::Thresholds:
+		case ClassKind::Ranges:
+		case ClassKind::Boxes:
+		case ClassKind::Orthants:
+			if (!IsOrdered(type))
+				refuse("numeric, date or timestamp columns",
+				       "Use marginals(k; ...) for categorical and boolean columns.");
+			break;
+		case ClassKind::Halfspaces:
+			if (type != ValueType::Number)
+				refuse("numeric columns", "Directions weigh numbers: cast other columns in a view.");
+			break;
+		case ClassKind::Stumps:
+			if (type != ValueType::Boolean)
+				refuse("boolean columns", "Use marginals(1; ...) for columns of other types.");
+			break;
+		case ClassKind::Marginals:
+		case ClassKind::Predicates: break;
+		}
+		column_types_[i] = type;
+	}
+
+	void
+	MergePredicateLabels(const std::int32_t *points, std::size_t count)
+	{
+		const std::size_t p = layout_.spec.predicates.size();
+		const PredicateMerge merge = MergePredicates(p, std::vector<std::int32_t>(points, points + count * p));
+		layout_.predicate_axis = merge.axis_of;
+		predicates_merged_ = true;
+		layout_.axes.clear();
+		for (std::size_t r : merge.representatives) {
+			ReleaseAxis axis;
+			axis.kind = AxisKind::Predicate;
+			axis.value_type = ValueType::Boolean;
+			axis.label = layout_.spec.predicates.at(r);
+			layout_.axes.push_back(std::move(axis));
+		}
+	}
+
+	std::string
+	PredicateLabelSql() const
+	{
+		std::string sql;
+		for (const std::string &p : layout_.spec.predicates)
+			sql += "(((" + p + ")) IS TRUE)::pg_catalog.int4, ";
+		return sql + "pg_catalog.count(*)";
+	}
+
+	// The axes, created once every column type is known (or the predicates merged).
+	std::vector<ReleaseAxis> &
+	Axes()
+	{
+		if (axes_made_)
+			return layout_.axes;
+		const ClassSpec &spec = layout_.spec;
+		if (spec.kind == ClassKind::Predicates) {
+			if (!predicates_merged_)
+				throw Error(ErrorKind::Internal, "predicate labels must be read before the axes");
+		} else {
+			for (std::size_t i = 0; i < column_types_.size(); i++)
+				if (!column_types_[i])
+					throw Error(ErrorKind::Internal, "a column's type is unknown");
+			if (spec.kind == ClassKind::Halfspaces) {
+				RequireDistinctDirections(spec);  // before any scan of the public table
+				for (const std::vector<double> &w : spec.directions) {
+					ReleaseAxis axis;
+					axis.kind = AxisKind::Linear;
+					axis.value_type = ValueType::Number;
+					axis.label = LinearAxisLabel(spec.columns, w);
+					layout_.axes.push_back(std::move(axis));
+				}
+			} else {
+				const bool categorical = spec.kind == ClassKind::Marginals || spec.kind == ClassKind::Stumps;
+				for (std::size_t i = 0; i < spec.columns.size(); i++) {
+					ReleaseAxis axis;
+					axis.kind = categorical ? AxisKind::Categorical : AxisKind::Numeric;
+					axis.value_type = *column_types_[i];
+					axis.label = spec.columns[i];
+					if (categorical && axis.value_type == ValueType::Boolean)
+						axis.categories = CategoricalAxis::Boolean().categories();
+					layout_.axes.push_back(std::move(axis));
+				}
+			}
+		}
+		axes_made_ = true;
+		learned_.assign(layout_.axes.size(), false);
+		return layout_.axes;
+	}
+
+	// nullptr-equivalent (empty) when the axis needs nothing from the public table.
+	std::string
+	MarginalSql(std::size_t a)
+	{
+		const ReleaseAxis &axis = Axes().at(a);
+		switch (axis.kind) {
+		case AxisKind::Numeric: return ReleaseLayout::AxisValueSql(axis.label, axis.value_type);
+		case AxisKind::Linear:
+			return ReleaseLayout::LinearValueSql(layout_.spec.columns, layout_.spec.directions.at(a));
+		case AxisKind::Categorical:
+			if (axis.value_type == ValueType::Boolean)
+				return {};
+			return "(" + QuoteIdentifier(axis.label) + ")::pg_catalog.text";
+		case AxisKind::Predicate: return {};
+		}
+		return {};
+	}
+
+	void
+	SetNumericMarginal(std::size_t a, const double *values, const std::int64_t *rows, std::size_t count,
+	                   std::int64_t null_rows)
+	{
+		ReleaseAxis &axis = Axes().at(a);
+		if (axis.kind != AxisKind::Numeric && axis.kind != AxisKind::Linear)
+			throw Error(ErrorKind::Internal, "a numeric marginal for a non-numeric axis");
+		std::vector<std::size_t> order(count);
+		std::iota(order.begin(), order.end(), std::size_t(0));
+		std::sort(order.begin(), order.end(),
+		          [&](std::size_t x, std::size_t y) { return PgFloatLess(values[x], values[y]); });
+		axis.public_values.clear();
+		axis.public_counts.clear();
+		std::int64_t total = null_rows;
+		for (std::size_t i : order) {
+			if (rows[i] <= 0)
+				throw Error(ErrorKind::Internal, "a public marginal row count must be positive");
+			if (!axis.public_values.empty() && !PgFloatLess(axis.public_values.back(), values[i]))
+				throw Error(ErrorKind::Internal, "public marginal values are not distinct");
+			axis.public_values.push_back(values[i]);
+			axis.public_counts.push_back(rows[i]);
+			total += rows[i];
+		}
+		if (axis.public_values.empty())
+			throw Error(ErrorKind::DataException, "the public table has no non-NULL value of " + axis.label,
+			            "Every axis learns its cut points from the public values.");
+		public_rows_ = total;
+		learned_[a] = true;
+	}
+
+	void
+	SetCategories(std::size_t a, const char *const *texts, std::size_t count)
+	{
+		ReleaseAxis &axis = Axes().at(a);
+		if (axis.kind != AxisKind::Categorical)
+			throw Error(ErrorKind::Internal, "categories for a non-categorical axis");
+		std::vector<std::string> values(texts, texts + count);
+		if (values.empty())
+			throw Error(ErrorKind::DataException,
+			            "the public table has no non-NULL value in column \"" + axis.label + "\"",
+			            "Every categorical axis learns its categories from the public values.");
+		axis.categories = CategoricalAxis::FromPublicValues(std::move(values)).categories();
+		learned_[a] = true;
+	}
+
+	void
+	ChooseCutsOnce()
+	{
+		if (cuts_chosen_)
+			return;
+		std::vector<ReleaseAxis> &axes = Axes();
+		for (std::size_t a = 0; a < axes.size(); a++)
+			if (!MarginalSql(a).empty() && !learned_[a])
+				throw Error(ErrorKind::Internal, "an axis was not learned from the public table");
+		max_bin_rows_ = granularity_ == Granularity::Finest ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
+		for (ReleaseAxis &axis : axes)
+			if (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear)
+				axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows_);
+		select_list_ = layout_.ScanSelectList();
+		MakeCatalogView();  // the scan's parameters are read through it
+		cuts_chosen_ = true;
+	}
+
+	const std::string &
+	ScanSelectList()
+	{
+		ChooseCutsOnce();
+		return select_list_;
+	}
+
+	void
+	SetPublicPoints(const std::int32_t *points, const std::int64_t *rows, std::size_t count, std::uint64_t cell_limit,
+	                std::size_t max_queries)
+	{
+		ChooseCutsOnce();
+		const std::size_t d = layout_.axes.size();
+		const std::vector<std::int32_t> radices = layout_.Radices();
+		// Distinct points, sorted (the scan groups by them; sorting makes the stored layout canonical).
+		std::vector<std::size_t> order(count);
+		std::iota(order.begin(), order.end(), std::size_t(0));
+		for (std::size_t i = 0; i < count; i++)
+			for (std::size_t a = 0; a < d; a++)
+				if (points[i * d + a] < 0 || points[i * d + a] >= radices[a])
+					throw Error(ErrorKind::Internal, "a public grid point lies outside its axes");
+		std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+			return std::lexicographical_compare(points + x * d, points + x * d + d, points + y * d, points + y * d + d);
+		});
+		layout_.public_points.clear();
+		layout_.public_point_counts.clear();
+		std::int64_t total = 0;
+		for (std::size_t k = 0; k < count; k++) {
+			const std::int32_t *p = points + order[k] * d;
+			const std::size_t m = layout_.public_point_counts.size();
+			if (m > 0 && std::equal(p, p + d, layout_.public_points.data() + (m - 1) * d))
+				layout_.public_point_counts.back() += rows[order[k]];
+			else {
+				layout_.public_points.insert(layout_.public_points.end(), p, p + d);
+				layout_.public_point_counts.push_back(rows[order[k]]);
+			}
+			total += rows[order[k]];
+		}
+		if (total == 0)
+			throw Error(ErrorKind::DataException, "the public table is empty");
+		public_rows_ = total;
+		const CellDomain domain = CellDomain::Choose(radices, layout_.public_points, cell_limit);
+		layout_.domain_kind = domain.kind();
+		domain_reason_ = domain.reason();
+		const std::unique_ptr<Cover> cover = layout_.MakeReleaseCover(max_queries);
+		cover_size_ = std::int64_t(cover->QueryCount());
+		vc_dimension_ = cover->VcDimension();
+		cell_count_ = std::int64_t(domain.CellCount());
+		public_histogram_ = layout_.PublicHistogram(domain);
+		granularity_text_ = GranularityText();
+		MakeCatalogView();
+		finished_ = true;
+	}
+
+	CatalogLayout
+	Catalog() const
+	{
+		RequireFinished();
+		return catalog_;
+	}
+	// Before SetPublicPoints: axes only (no public points yet).
+	const CatalogLayout &
+	AxesCatalog()
+	{
+		ChooseCutsOnce();
+		return catalog_;
+	}
+
+	DraftSummary
+	Summary() const
+	{
+		RequireFinished();
+		return DraftSummary{public_rows_,
+		                    cover_size_,
+		                    cell_count_,
+		                    public_histogram_.data(),
+		                    domain_reason_.c_str(),
+		                    granularity_text_.c_str(),
+		                    vc_dimension_};
+	}
+
+	std::string scratch;                   // the last string handed to the glue
+	InterruptCheck interrupted = nullptr;  // polled by the long steps (InterruptScope)
+
+private:
+	void
+	RequireFinished() const
+	{
+		if (!finished_)
+			throw Error(ErrorKind::Internal, "the release draft is not complete");
+	}
+
+	std::string
+	GranularityText() const
+	{
+		bool ordered = false;
+		for (const ReleaseAxis &axis : layout_.axes)
+			ordered = ordered || axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear;
+		if (!ordered)
+			return "exact: categorical axes keep every public category";
+		if (granularity_ == Granularity::Finest)
+			return "finest: a cut at every distinct public value";
+		char buf[200];
+		const int s = MovableEdges(layout_.spec);
+		std::snprintf(buf, sizeof buf,
+		              "alpha: cut points at public quantiles, at most %.4g%% of the public rows (alpha/%d, %.1f rows) "
+		              "per bin",
+		              100.0 * alpha_ / (4.0 * s), 4 * s, max_bin_rows_);
+		return buf;
+	}
+
+	void
+	MakeCatalogView()
+	{
+		const std::vector<ReleaseAxis> &axes = layout_.axes;
+		kinds_.clear(), types_.clear(), labels_.clear(), category_ptrs_.clear();
+		cut_counts_.clear(), cuts_.clear(), category_counts_.clear();
+		value_counts_.clear(), values_.clear(), value_rows_.clear();
+		for (const ReleaseAxis &axis : axes) {
+			kinds_.push_back(AxisKindName(axis.kind));
+			types_.push_back(ValueTypeName(axis.value_type));
+			labels_.push_back(axis.label.c_str());
+			cut_counts_.push_back(std::int32_t(axis.cuts.size()));
+			cuts_.insert(cuts_.end(), axis.cuts.begin(), axis.cuts.end());
+			category_counts_.push_back(std::int32_t(axis.categories.size()));
+			for (const std::string &c : axis.categories)
+				category_ptrs_.push_back(c.c_str());
+			value_counts_.push_back(std::int32_t(axis.public_values.size()));
+			values_.insert(values_.end(), axis.public_values.begin(), axis.public_values.end());
+			value_rows_.insert(value_rows_.end(), axis.public_counts.begin(), axis.public_counts.end());
+		}
+		catalog_ = CatalogLayout{canonical_.c_str(),
+		                         axes.size(),
+		                         kinds_.data(),
+		                         types_.data(),
+		                         labels_.data(),
+		                         cut_counts_.data(),
+		                         cuts_.data(),
+		                         category_counts_.data(),
+		                         category_ptrs_.data(),
+		                         value_counts_.data(),
+		                         values_.data(),
+		                         value_rows_.data(),
+		                         layout_.predicate_axis.size(),
+		                         layout_.predicate_axis.data(),
+		                         layout_.public_point_counts.size(),
+		                         layout_.public_points.data(),
+		                         layout_.public_point_counts.data(),
+		                         layout_.domain_kind == DomainKind::Dense ? "full grid" : "public support"};
+	}
+
+	ReleaseLayout layout_;
+	std::string canonical_;
+	double alpha_;
+	Granularity granularity_;
+	std::vector<std::optional<ValueType>> column_types_;
+	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false;
+	std::vector<bool> learned_;
+	std::int64_t public_rows_ = 0;
+	double max_bin_rows_ = 0.0;
+	std::string select_list_, domain_reason_, granularity_text_;
+	std::int64_t cover_size_ = 0, cell_count_ = 0;
+	int vc_dimension_ = 1;
+	std::vector<std::int64_t> public_histogram_;
+	// The catalog view's storage.
+	std::vector<const char *> kinds_, types_, labels_, category_ptrs_;
+	std::vector<std::int32_t> cut_counts_, category_counts_, value_counts_;
+	std::vector<double> cuts_, values_;
+	std::vector<std::int64_t> value_rows_;
+	CatalogLayout catalog_{};
+};
+
+Granularity
+ParseGranularity(const char *text)
+{
+	const std::string g(text);
+	if (g == "alpha")
+		return Granularity::Alpha;
+	if (g == "finest")
+		return Granularity::Finest;
+	throw Error(ErrorKind::InvalidParameter, "unknown granularity \"" + g + "\"", {},
+	            "Granularities: alpha (public quantiles as coarse as alpha allows), finest (every public value).");
+}
+
+ReleaseDraft *
+BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity, InterruptCheck interrupted)
+{
+	ReleaseDraft *draft = new ReleaseDraft(class_text, alpha, granularity);
+	draft->interrupted = interrupted;
+	return draft;
+}
+
+void
+FreeReleaseDraft(ReleaseDraft *draft) noexcept
+{
+	delete draft;
+}
+
+const char *
+DraftCanonicalClass(const ReleaseDraft *d)
+{
+	return d->canonical().c_str();
+}
+std::size_t
+DraftColumnCount(const ReleaseDraft *d)
+{
+	return d->spec().columns.size();
+}
+const char *
+DraftColumn(const ReleaseDraft *d, std::size_t i)
+{
+	return d->spec().columns.at(i).c_str();
+}
+
+void
+DraftSetColumnType(ReleaseDraft *d, std::size_t i, ValueType type, const char *type_name)
+{
+	d->SetColumnType(i, type, type_name);
+}
+
+std::size_t
+DraftPredicateCount(const ReleaseDraft *d)
+{
+	return d->spec().predicates.size();
+}
+const char *
+DraftPredicate(const ReleaseDraft *d, std::size_t i)
+{
+	return d->spec().predicates.at(i).c_str();
+}
+
+const char *
+DraftPredicateLabelSql(const ReleaseDraft *d)
+{
+	ReleaseDraft *m = const_cast<ReleaseDraft *>(d);
+	m->scratch = d->PredicateLabelSql();
+	return m->scratch.c_str();
+}
+
+void
+DraftMergePredicates(ReleaseDraft *d, const std::int32_t *label_points, std::size_t point_count)
+{
+	const InterruptScope scope(d->interrupted);
+	d->MergePredicateLabels(label_points, point_count);
+}
+
+std::size_t
+DraftAxisCount(const ReleaseDraft *d)
+{
+	return const_cast<ReleaseDraft *>(d)->Axes().size();
+}
+
+const char *
+DraftAxisMarginalSql(const ReleaseDraft *d, std::size_t axis)
+{
+	ReleaseDraft *m = const_cast<ReleaseDraft *>(d);
+	m->scratch = m->MarginalSql(axis);
+	return m->scratch.empty() ? nullptr : m->scratch.c_str();
+}
+
+bool
+DraftAxisIsNumeric(const ReleaseDraft *d, std::size_t axis)
+{
+	const AxisKind kind = const_cast<ReleaseDraft *>(d)->Axes().at(axis).kind;
+	return kind == AxisKind::Numeric || kind == AxisKind::Linear;
+}
+
+void
+DraftSetNumericMarginal(ReleaseDraft *d, std::size_t axis, const double *values, const std::int64_t *rows,
+                        std::size_t count, std::int64_t null_rows)
+{
+	const InterruptScope scope(d->interrupted);
+	d->SetNumericMarginal(axis, values, rows, count, null_rows);
+}
+
+void
+DraftSetCategories(ReleaseDraft *d, std::size_t axis, const char *const *texts, std::size_t count)
+{
+	const InterruptScope scope(d->interrupted);
+	d->SetCategories(axis, texts, count);
+}
+
+const char *
+DraftScanSelectList(ReleaseDraft *d)
+{
+	const InterruptScope scope(d->interrupted);
+	return d->ScanSelectList().c_str();
+}
+
+ScanParameterKind
+DraftScanParameter(const ReleaseDraft *d, std::size_t axis, const double **cuts, const char *const **categories,
+                   std::size_t *count)
+{
+	const InterruptScope scope(d->interrupted);
+	return LayoutScanParameter(const_cast<ReleaseDraft *>(d)->AxesCatalog(), axis, cuts, categories, count);
+}
+
+void
+DraftSetPublicPoints(ReleaseDraft *d, const std::int32_t *points, const std::int64_t *rows, std::size_t point_count,
+                     std::uint64_t cell_limit, std::size_t max_cover_queries)
+{
+	const InterruptScope scope(d->interrupted);
+	d->SetPublicPoints(points, rows, point_count, cell_limit, max_cover_queries);
+}
+
+CatalogLayout
+DraftCatalogLayout(const ReleaseDraft *d)
+{
+	return d->Catalog();
+}
+DraftSummary
+DraftSummaryOf(const ReleaseDraft *d)
+{
+	return d->Summary();
+}
+
+}  // namespace pap::core

@@ -1,0 +1,693 @@
+// The answering side of a finished release (api/release_api.hpp, "answering"): the model built from the catalog
+// and the parsing and projection of an analyst's query onto the cover.
+// Loading is O(cells x axes) plus the cover of the non-ordered classes (marginals, halfspaces, predicates list
+// theirs as they are built): an ordered class's product cover (boxes: up to 10^7 queries) is never listed to
+// answer, only to render (pap.answers). A query's answer is read from a prefix-sum table over the grid, 2^k reads
+// for k bounded axes; a public-support domain whose grid is too large for the table falls back to every cover
+// answer computed at load.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/api/release_api.hpp"
+#include "core/axes/numeric_axis.hpp"  // CountBelowSorted, PgFloatLess
+#include "core/base/errors.hpp"
+#include "core/classes/interval_cover.hpp"  // NumericLiteralValue, OrderedAxisCover, CollectColumnBounds
+#include "core/language/value_format.hpp"
+#include "core/release/engine_support.hpp"
+#include "core/release/release_layout.hpp"
+#include "core/release/release_model.hpp"
+#include "core/workloads/product_workload.hpp"
+
+namespace pap::core {
+
+// A weighted run of bins on one axis: the refined query is a sum of products of such runs.
+struct BinTerm {
+	CellInterval bins;
+	double coefficient;
+};
+
+class ReleaseModel {
+public:
+	ReleaseModel(ReleaseLayout layout, std::vector<double> synthetic, std::int64_t private_rows)
+	    : layout_(std::move(layout)), domain_(layout_.MakeDomain()), synthetic_(std::move(synthetic)),
+	      private_rows_(private_rows)
+	{
+		if (synthetic_.size() != domain_.CellCount())
+			throw Error(ErrorKind::Internal, "stored synthetic distribution does not match the release's cells");
+		const ClassKind kind = layout_.spec.kind;
+		ordered_ = kind == ClassKind::Thresholds || kind == ClassKind::Ranges || kind == ClassKind::Boxes ||
+		           kind == ClassKind::Orthants;
+		if (ordered_) {
+			// The product cover is never listed here (boxes covers reach 10^7 queries): a query is answered from
+			// its per-axis projections, and the cover is built only to render or list it (pap.answers).
+			const bool ranges = kind == ClassKind::Ranges || kind == ClassKind::Boxes;
+			if (layout_.axes.size() != layout_.spec.columns.size() || layout_.axes.size() != domain_.AxisCount())
+				throw Error(ErrorKind::Internal, "ordered release without one axis per column");
+			std::vector<std::size_t> cut_counts;
+			for (const ReleaseAxis &axis : layout_.axes) {
+				axes_.emplace_back(ranges, axis);
+				cut_counts.push_back(axis.cuts.size());
+			}
+			cover_size_ = std::size_t(OrderedCoverSize(layout_.spec, cut_counts));
+		} else {
+			cover_ = layout_.MakeReleaseCover(std::numeric_limits<std::size_t>::max());
+			cover_size_ = cover_->QueryCount();
+		}
+		BuildPrefixTable();
+		if (prefix_.empty()) {
+			// A public-support domain over a grid too large for a table: every cover answer at once, by groups,
+			// O(groups x cells + queries).
+			ProductWorkload(domain_, cover().Queries()).Evaluate(synthetic_, answers_);
+		}
+	}
+	const ReleaseLayout &
+	layout() const
+	{
+		return layout_;
+	}
+	const CellDomain &
+	domain() const
+	{
+		return domain_;
+	}
+	const Cover &
+	cover() const
+	{
+		if (!cover_)
+			cover_ = layout_.MakeReleaseCover(std::numeric_limits<std::size_t>::max());
+		return *cover_;
+	}
+	std::size_t
+	CoverSize() const
+	{
+		return cover_size_;
+	}
+	double
+	Answer(std::size_t q) const
+	{
+		if (q >= cover_size_)
+			throw Error(ErrorKind::Internal, "cover query index out of range");
+		if (!answers_.empty())
+			return Clamp(answers_[q]);
+		if (!ordered_ || cover_)
+			return Clamp(ConstraintsSum(cover().Queries().begin(q), cover().Queries().end(q)));
+		// The cover's index: thresholds and ranges the 1-D index; boxes and orthants the mixed-radix number of
+		// the per-axis indexes, axis 0 most significant, the axis size meaning unconstrained (box_cover.hpp).
+		std::vector<std::size_t> digits(axes_.size());
+		if (!Product()) {
+			digits[0] = q;
+		} else {
+			for (std::size_t a = axes_.size(); a-- > 0;) {
+				digits[a] = q % (axes_[a].size() + 1);
+				q /= axes_[a].size() + 1;
+			}
+		}
+		return Clamp(DigitsSum(digits));
+	}
+	// The cover query of a parsed query (Cover::Project's contract), and its answer; refine: within-cell
+	// refinement on the numeric axes of an ordered class (api/release_api.hpp, ModelAnswerQuery).
+	std::size_t Project(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
+	double AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
+	double
+	Weight(std::size_t cell) const
+	{
+		return synthetic_.at(cell);
+	}
+	std::int64_t
+	private_rows() const
+	{
+		return private_rows_;
+	}
+	std::size_t
+	MemoryBytes() const
+	{
+		std::size_t bytes = sizeof(*this) + 8 * (synthetic_.size() + prefix_.size() + answers_.size());
+		for (const OrderedAxisCover &a : axes_)
+			bytes += 8 * a.size() + 28 * a.PublicValues().size();
+		if (cover_)
+			bytes += 20 * cover_->QueryCount();
+		return bytes + layout_.public_points.size() * 4 + layout_.public_point_counts.size() * 8;
+	}
+	// The axis a column of the class is read on (numeric and categorical classes), or nullptr.
+	const ReleaseAxis *
+	AxisOfColumn(const std::string &column) const
+	{
+		for (const ReleaseAxis &axis : layout_.axes)
+			if ((axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Categorical) && axis.label == column)
+				return &axis;
+		return nullptr;
+	}
+
+private:
+	// Clamp the tiny negative or > 1 values that rounding in the prefix sums can produce.
+	static double
+	Clamp(double x)
+	{
+		return std::min(1.0, std::max(0.0, x));
+	}
+	bool
+	Product() const
+	{
+		return layout_.spec.kind == ClassKind::Boxes || layout_.spec.kind == ClassKind::Orthants;
+	}
+	void BuildPrefixTable();
+	double BoxSum(const CellInterval *box) const;
+	double ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const;
+	double DigitsSum(const std::vector<std::size_t> &digits) const;
+	double TermsSum(const std::vector<std::vector<BinTerm>> &terms) const;
+	void ProjectOrdered(const ParsedQuery &q, const std::vector<LiteralValue> &values,
+	                    std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const;
+	std::vector<BinTerm> RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const;
+
+	ReleaseLayout layout_;
+	CellDomain domain_;
+	mutable std::unique_ptr<Cover> cover_;  // built at load except for ordered classes
+	std::size_t cover_size_ = 0;
+	bool ordered_ = false;
+	std::vector<OrderedAxisCover> axes_;  // ordered classes (with their public marginals, for refinement)
+	std::vector<double> synthetic_;
+	// Inclusive prefix sums of the weights over the full grid (row-major, CellGrid order), when it has at most
+	// max(4 cells, 2^20) points: a product query costs 2^(axes with a lower bound) reads. A public-support
+	// domain puts its points in and leaves its outside cell out (it lies in TRUE only).
+	std::vector<double> prefix_;
+	std::vector<std::size_t> strides_;
+	double total_ = 0.0;           // every cell, outside included: TRUE
+	std::vector<double> answers_;  // per cover query, unclamped, when there is no table
+	std::int64_t private_rows_;
+};
+
+struct ParsedQuery {
+	std::string raw;
+	bool parsed = false;  // false for predicates: the text is matched as it is
+	QueryText text;
+	struct Entry {
+		const Literal *literal;
+		const Condition *condition;
+	};
+	std::vector<Entry> literals;  // in reading order
+};
+
+void
+ReleaseModel::BuildPrefixTable()
+{
+	for (double w : synthetic_)
+		total_ += w;
+	const std::vector<std::int32_t> &radices = domain_.radices();
+	const std::size_t d = radices.size();
+	const double limit = std::max(4.0 * double(domain_.CellCount()), double(std::size_t(1) << 20));
+	if (d == 0 || (domain_.kind() != DomainKind::Dense && !(domain_.GridSize() <= limit)))
+		return;
+	strides_.assign(d, 1);
+	for (std::size_t a = d - 1; a > 0; a--)
+		strides_[a - 1] = strides_[a] * std::size_t(radices[a]);
+	const std::size_t size = strides_[0] * std::size_t(radices[0]);
+	if (domain_.kind() == DomainKind::Dense) {
+		prefix_ = synthetic_;
+	} else {
+		prefix_.assign(size, 0.0);
+		const std::vector<std::int32_t> &points = domain_.points();
+		for (std::size_t i = 0; i + 1 < domain_.CellCount(); i++) {
+			std::size_t at = 0;
+			for (std::size_t a = 0; a < d; a++)
+				at += std::size_t(points[i * d + a]) * strides_[a];
+			prefix_[at] += synthetic_[i];
+		}
+	}
+	// Inclusive prefix sums along each axis in turn: a block of radix * stride entries per outer position.
+	for (std::size_t a = 0; a < d; a++) {
+		const std::size_t stride = strides_[a], block = stride * std::size_t(radices[a]);
+		for (std::size_t base = 0; base < size; base += block)
+			for (std::size_t j = base + stride; j < base + block; j++)
+				prefix_[j] += prefix_[j - stride];
+	}
+}
+
+double
+ReleaseModel::BoxSum(const CellInterval *box) const
+{
+	const std::size_t d = domain_.AxisCount();
+	for (std::size_t a = 0; a < d; a++)
+		if (box[a].empty())
+			return 0.0;
+	if (prefix_.empty()) {
+		// No table (a public support over a huge grid): the points inside the box, outside cell excluded.
+		const std::vector<std::int32_t> &points = domain_.points();
+		double sum = 0.0;
+		for (std::size_t i = 0; i + 1 < domain_.CellCount(); i++) {
+			bool inside = true;
+			for (std::size_t a = 0; a < d && inside; a++)
+				inside = points[i * d + a] >= box[a].lo && points[i * d + a] <= box[a].hi;
+			if (inside)
+				sum += synthetic_[i];
+		}
+		return sum;
+	}
+	// Inclusion-exclusion over the axes with a lower bound: 2^that reads.
+	std::size_t top = 0, steps[64], count = 0;
+	for (std::size_t a = 0; a < d; a++) {
+		top += std::size_t(box[a].hi) * strides_[a];
+		if (box[a].lo > 0) {
+			if (count == 64)
+				throw Error(ErrorKind::Internal, "product query with more than 64 bounded axes");
+			steps[count++] = std::size_t(box[a].hi - box[a].lo + 1) * strides_[a];
+		}
+	}
+	double sum = 0.0;
+	for (std::uint64_t mask = 0; mask < (std::uint64_t(1) << count); mask++) {
+		std::size_t at = top;
+		bool negative = false;
+		for (std::size_t j = 0; j < count; j++)
+			if (mask & (std::uint64_t(1) << j)) {
+				at -= steps[j];
+				negative = !negative;
+			}
+		sum += negative ? -prefix_[at] : prefix_[at];
+	}
+	return sum;
+}
+
+double
+ReleaseModel::ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const
+{
+	if (begin == end)
+		return total_;
+	const std::vector<std::int32_t> &radices = domain_.radices();
+	std::vector<CellInterval> box(radices.size());
+	for (std::size_t a = 0; a < radices.size(); a++)
+		box[a] = CellInterval{0, radices[a] - 1};
+	for (const AxisConstraint *c = begin; c != end; ++c)
+		box.at(c->axis) = c->bins;
+	return BoxSum(box.data());
+}
+
+double
+ReleaseModel::DigitsSum(const std::vector<std::size_t> &digits) const
+{
+	const std::vector<std::int32_t> &radices = domain_.radices();
+	std::vector<CellInterval> box(radices.size());
+	bool constrained = false;
+	for (std::size_t a = 0; a < radices.size(); a++) {
+		const bool unconstrained = Product() && digits[a] == axes_[a].size();
+		box[a] = unconstrained ? CellInterval{0, radices[a] - 1} : axes_[a].Bins(digits[a]);
+		constrained = constrained || !unconstrained;
+	}
+	return constrained ? BoxSum(box.data()) : total_;
+}
+
+double
+ReleaseModel::TermsSum(const std::vector<std::vector<BinTerm>> &terms) const
+{
+	// Every product of one term per axis (at most 3 terms per axis): an odometer.
+	const std::size_t d = terms.size();
+	std::vector<std::size_t> at(d, 0);
+	std::vector<CellInterval> box(d);
+	double sum = 0.0;
+	for (;;) {
+		double coefficient = 1.0;
+		for (std::size_t a = 0; a < d; a++) {
+			box[a] = terms[a][at[a]].bins;
+			coefficient *= terms[a][at[a]].coefficient;
+		}
+		sum += coefficient * BoxSum(box.data());
+		std::size_t a = d;
+		while (a > 0 && ++at[a - 1] == terms[a - 1].size())
+			at[--a] = 0;
+		if (a == 0)
+			return sum;
+	}
+}
+
+std::vector<BinTerm>
+ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const
+{
+	const OrderedAxisCover &s = axes_[a];
+	const std::vector<double> &values = s.PublicValues();
+	const std::size_t pa =
+	    !b.lower.present
+	        ? 0
+	        : std::size_t(b.lower.inclusive
+	                          ? CountBelowSorted(values.data(), values.size(), b.lower.value)
+	                          : std::upper_bound(values.begin(), values.end(), b.lower.value, PgFloatLess) -
+	                                values.begin());
+	const std::size_t pb =
+	    !b.upper.present
+	        ? values.size()
+	        : std::size_t(b.upper.inclusive
+	                          ? std::upper_bound(values.begin(), values.end(), b.upper.value, PgFloatLess) -
+	                                values.begin()
+	                          : CountBelowSorted(values.data(), values.size(), b.upper.value));
+	std::vector<BinTerm> raw;
+	// The share of a bin's public rows that the query selects (every bin below the top one holds public rows).
+	auto share = [&](std::int32_t bin, std::size_t from, std::size_t to) {
+		const std::size_t begin = s.FirstValueOfBin(std::size_t(bin)), end = s.FirstValueOfBin(std::size_t(bin) + 1);
+		return double(s.PublicRows(from, to)) / double(s.PublicRows(begin, end));
+	};
+	if (pb > pa) {
+		const std::int32_t lo = s.ValueBin(pa), hi = s.ValueBin(pb - 1);
+		if (lo == hi) {
+			raw.push_back({{lo, lo}, share(lo, pa, pb)});
+		} else {
+			raw.push_back({{lo, lo}, share(lo, pa, s.FirstValueOfBin(std::size_t(lo) + 1))});
+			if (lo + 1 <= hi - 1)
+				raw.push_back({{lo + 1, hi - 1}, 1.0});
+			raw.push_back({{hi, hi}, share(hi, s.FirstValueOfBin(std::size_t(hi)), pb)});
+		}
+	}
+	// The top bin (above the highest cut) holds no public row: it keeps the projection's choice.
+	const std::int32_t top = std::int32_t(layout_.axes[a].cuts.size());
+	const CellInterval projected = axes_[a].Bins(digit);
+	if (!projected.empty() && projected.lo <= top && top <= projected.hi)
+		raw.push_back({{top, top}, 1.0});
+	std::vector<BinTerm> terms;
+	for (const BinTerm &t : raw) {
+		if (!(t.coefficient > 0.0))
+			continue;
+		if (!terms.empty() && terms.back().coefficient == 1.0 && t.coefficient == 1.0 &&
+		    terms.back().bins.hi + 1 == t.bins.lo)
+			terms.back().bins.hi = t.bins.hi;
+		else
+			terms.push_back(t);
+	}
+	return terms;
+}
+
+void
+ReleaseModel::ProjectOrdered(const ParsedQuery &q, const std::vector<LiteralValue> &values,
+                             std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const
+{
+	const ClassKind kind = layout_.spec.kind;
+	bounds = CollectColumnBounds(layout_.spec, q.parsed ? &q.text : nullptr, values,
+	                             kind == ClassKind::Thresholds || kind == ClassKind::Orthants);
+	digits.assign(axes_.size(), 0);
+	for (std::size_t a = 0; a < axes_.size(); a++) {
+		if (bounds[a].mentioned) {
+			digits[a] = axes_[a].Project(bounds[a].lower, bounds[a].upper);
+		} else if (Product()) {
+			digits[a] = axes_[a].size();
+		} else {
+			// thresholds and ranges need their column: the cover raises its own error
+			cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);
+			throw Error(ErrorKind::Internal, "query without its column projected onto a one-column cover");
+		}
+	}
+}
+
+std::size_t
+ReleaseModel::Project(const ParsedQuery &q, const std::vector<LiteralValue> &values) const
+{
+	if (!ordered_)
+		return cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);
+	std::vector<ColumnBounds> bounds;
+	std::vector<std::size_t> digits;
+	ProjectOrdered(q, values, bounds, digits);
+	if (!Product())
+		return digits[0];
+	std::size_t index = 0;
+	for (std::size_t a = 0; a < axes_.size(); a++)
+		index = index * (axes_[a].size() + 1) + digits[a];
+	return index;
+}
+
+double
+ReleaseModel::AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
+{
+	if (!ordered_)
+		return Answer(Project(q, values));  // refinement splits numeric bins only
+	std::vector<ColumnBounds> bounds;
+	std::vector<std::size_t> digits;
+	ProjectOrdered(q, values, bounds, digits);
+	if (!refine)
+		return Clamp(DigitsSum(digits));
+	const std::vector<std::int32_t> &radices = domain_.radices();
+	std::vector<std::vector<BinTerm>> terms(axes_.size());
+	bool constrained = false;
+	for (std::size_t a = 0; a < axes_.size(); a++) {
+		if (!bounds[a].mentioned) {
+			terms[a].push_back({{0, radices[a] - 1}, 1.0});
+			continue;
+		}
+		constrained = true;
+		terms[a] = RefinedTerms(a, bounds[a], digits[a]);
+		if (terms[a].empty())
+			return 0.0;
+	}
+	return Clamp(constrained ? TermsSum(terms) : total_);
+}
+
+namespace {
+
+bool
+IsSpace(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool
+IsLower(char c)
+{
+	return (c >= 'a' && c <= 'z') || c == '_';
+}
+
+bool
+IsDigitChar(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+bool
+IsWordChar(char c)
+{
+	return IsLower(c) || IsDigitChar(c) || (c >= 'A' && c <= 'Z') || c == '$';
+}
+
+}  // namespace
+
+bool
+ParseSimpleQueryText(std::string_view text, QueryText &out)
+{
+	out.conditions.clear();
+	if (text.size() > 4096)
+		return false;  // long texts take the full parser, which enforces the length limit
+	std::size_t i = 0;
+	const std::size_t n = text.size();
+	auto skip = [&]() {
+		while (i < n && IsSpace(text[i]))
+			i++;
+	};
+	for (;;) {
+		skip();
+		// a lower-case identifier that is no keyword
+		const std::size_t column_begin = i;
+		if (i >= n || !IsLower(text[i]))
+			return false;
+		while (i < n && (IsLower(text[i]) || IsDigitChar(text[i])))
+			i++;
+		if (i < n && IsWordChar(text[i]))
+			return false;  // upper case or $: the lexer folds or keeps it
+		const std::string_view column = text.substr(column_begin, i - column_begin);
+		for (const char *keyword : {"and", "between", "true", "false", "not", "or", "null", "is", "in"})
+			if (column == keyword)
+				return false;
+		skip();
+		Comparison op;
+		if (i < n && text[i] == '<') {
+			op = i + 1 < n && text[i + 1] == '=' ? Comparison::LessEqual : Comparison::Less;
+		} else if (i < n && text[i] == '>') {
+			op = i + 1 < n && text[i + 1] == '=' ? Comparison::GreaterEqual : Comparison::Greater;
+		} else if (i < n && text[i] == '=') {
+			op = Comparison::Equal;
+		} else {
+			return false;
+		}
+		i += op == Comparison::LessEqual || op == Comparison::GreaterEqual ? 2 : 1;
+		if (i < n && std::strchr("<>=!~+-*/%^&|#@`?", text[i]) != nullptr)
+			return false;  // a longer operator, or a sign
+		skip();
+		// digits [. digits]
+		const std::size_t number_begin = i;
+		while (i < n && IsDigitChar(text[i]))
+			i++;
+		if (i == number_begin)
+			return false;
+		if (i < n && text[i] == '.') {
+			i++;
+			if (i == n || !IsDigitChar(text[i]))
+				return false;
+			while (i < n && IsDigitChar(text[i]))
+				i++;
+		}
+		if (i < n && (IsWordChar(text[i]) || text[i] == '.'))
+			return false;  // an exponent, or not a plain number
+		Condition c;
+		c.column = std::string(column);
+		c.op = op;
+		c.value.text = std::string(text.substr(number_begin, i - number_begin));
+		c.value.position = number_begin;
+		out.conditions.push_back(std::move(c));
+		const std::size_t before_space = i;
+		skip();
+		if (i == n)
+			return true;
+		if (i == before_space || i + 3 >= n || (text[i] | 0x20) != 'a' || (text[i + 1] | 0x20) != 'n' ||
+		    (text[i + 2] | 0x20) != 'd' || !IsSpace(text[i + 3]))
+			return false;
+		i += 3;
+	}
+}
+
+ReleaseModel *
+LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
+                 std::int64_t private_rows)
+{
+	return new ReleaseModel(LayoutFromCatalog(layout), std::vector<double>(synthetic, synthetic + cell_count),
+	                        private_rows);
+}
+
+void
+FreeReleaseModel(ReleaseModel *model) noexcept
+{
+	delete model;
+}
+
+std::size_t
+ModelCoverSize(const ReleaseModel *m)
+{
+	return m->CoverSize();
+}
+std::size_t
+ModelCellCount(const ReleaseModel *m)
+{
+	return m->domain().CellCount();
+}
+double
+ModelAnswer(const ReleaseModel *m, std::size_t q)
+{
+	return m->Answer(q);
+}
+double
+ModelCellWeight(const ReleaseModel *m, std::size_t cell)
+{
+	return m->Weight(cell);
+}
+std::int64_t
+ModelPrivateRows(const ReleaseModel *m)
+{
+	return m->private_rows();
+}
+std::size_t
+ModelMemoryBytes(const ReleaseModel *m)
+{
+	return m->MemoryBytes();
+}
+
+char *
+ModelRenderQuery(const ReleaseModel *m, std::size_t q, Allocate allocate)
+{
+	return CopyString(allocate, m->cover().Render(q));
+}
+
+void
+ModelDescribeCell(const ReleaseModel *m, std::size_t cell, char **bounds, char **json, Allocate allocate)
+{
+	std::string b, j;
+	m->layout().DescribeCell(m->domain(), cell, b, j);
+	*bounds = CopyString(allocate, b);
+	*json = CopyString(allocate, j);
+}
+
+ParsedQuery *
+ParseQueryForModel(const ReleaseModel *model, const char *query)
+{
+	auto parsed = std::make_unique<ParsedQuery>();
+	parsed->raw = query;
+	if (model->layout().spec.kind == ClassKind::Predicates)
+		return parsed.release();
+	parsed->parsed = true;
+	// "TRUE", the query without conditions (pap.answers lists it for boxes and orthants), has no conditions.
+	std::string_view trimmed(query);
+	while (!trimmed.empty() && std::strchr(" \t\r\n", trimmed.front()) != nullptr)
+		trimmed.remove_prefix(1);
+	while (!trimmed.empty() && std::strchr(" \t\r\n", trimmed.back()) != nullptr)
+		trimmed.remove_suffix(1);
+	if (trimmed.size() == 4 && (trimmed[0] | 0x20) == 't' && (trimmed[1] | 0x20) == 'r' && (trimmed[2] | 0x20) == 'u' &&
+	    (trimmed[3] | 0x20) == 'e')
+		return parsed.release();
+	if (!ParseSimpleQueryText(query, parsed->text))
+		parsed->text = ParseQueryText(query);
+	for (const Condition &c : parsed->text.conditions) {
+		parsed->literals.push_back({&c.value, &c});
+		if (c.op == Comparison::Between)
+			parsed->literals.push_back({&c.upper, &c});
+	}
+	return parsed.release();
+}
+
+void
+FreeParsedQuery(ParsedQuery *query) noexcept
+{
+	delete query;
+}
+
+std::size_t
+ParsedQueryLiteralCount(const ParsedQuery *q)
+{
+	return q->literals.size();
+}
+
+LiteralTarget
+ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *q, std::size_t i)
+{
+	const ParsedQuery::Entry &e = q->literals.at(i);
+	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric, ValueType::Number, "", e.literal->quoted, true};
+	// A linear condition's bound is a number; so is a plain bound on a column of halfspaces (direction (1, 0)).
+	if (!e.condition->terms.empty() || model->layout().spec.kind == ClassKind::Halfspaces)
+		return t;
+	const ReleaseAxis *axis = model->AxisOfColumn(e.condition->column);
+	if (axis == nullptr) {
+		t.known = false;  // the cover reports the unknown column when it projects
+		return t;
+	}
+	t.kind = axis->kind;
+	t.type = axis->value_type;
+	t.column = axis->label.c_str();
+	return t;
+}
+
+double
+ReadNumberLiteral(const ParsedQuery *q, std::size_t i)
+{
+	return NumericLiteralValue(*q->literals.at(i).literal);
+}
+
+static std::vector<LiteralValue>
+LiteralValues(const ParsedQuery *q, const double *numbers, const char *const *texts)
+{
+	std::vector<LiteralValue> values(q->literals.size());
+	for (std::size_t i = 0; i < values.size(); i++) {
+		values[i].number = numbers[i];
+		if (texts[i] != nullptr)
+			values[i].text = texts[i];
+	}
+	return values;
+}
+
+std::size_t
+ModelProject(const ReleaseModel *model, const ParsedQuery *q, const double *numbers, const char *const *texts)
+{
+	return model->Project(*q, LiteralValues(q, numbers, texts));
+}
+
+double
+ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *q, const double *numbers, const char *const *texts,
+                 bool refine)
+{
+	return model->AnswerQuery(*q, LiteralValues(q, numbers, texts), refine);
+}
+
+}  // namespace pap::core

@@ -1,0 +1,105 @@
+// Tests of the alpha-driven cover granularity: MovableEdges per class, MaxBinRows' formula, and ChooseCuts
+// against its contract on random public marginals with ties of counts (every bin holds at most the limit unless
+// it is one value, the cuts are a sorted subset holding the highest value, the greedy rule, the finest cover for
+// limits at or below zero or below every count) and its Internal errors.
+#include "core/classes/axis_granularity.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+#include "core/language/class_spec.hpp"
+
+namespace pap::core {
+namespace {
+
+using test::PgLt;
+
+TEST(MovableEdges, PerClass)
+{
+	EXPECT_EQ(MovableEdges(ParseClassSpec("thresholds(x)")), 1);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("ranges(x)")), 2);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("orthants(x, y, z)")), 3);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("boxes(x, y, z)")), 6);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("halfspaces(x, y; [1, 2], [0, 1])")), 1);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("marginals(1; x, y)")), 0);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("stumps(x, y)")), 0);
+	EXPECT_EQ(MovableEdges(ParseClassSpec("predicates('x > 1')")), 0);
+}
+
+TEST(MaxBinRows, AlphaOverFourSOfTheRows)
+{
+	EXPECT_DOUBLE_EQ(MaxBinRows(ParseClassSpec("ranges(x)"), 0.1, 1000), 12.5);
+	EXPECT_DOUBLE_EQ(MaxBinRows(ParseClassSpec("boxes(x, y)"), 0.2, 800), 10.0);
+	EXPECT_EQ(MaxBinRows(ParseClassSpec("marginals(1; x)"), 0.2, 800), 0.0);
+	EXPECT_EQ(MaxBinRows(ParseClassSpec("thresholds(x)"), 0.0, 800), 0.0);  // the finest
+	EXPECT_EQ(MaxBinRows(ParseClassSpec("thresholds(x)"), 0.5, 0), 0.0);
+}
+
+TEST(ChooseCuts, ContractOnRandomMarginals)
+{
+	std::mt19937_64 gen(31);
+	for (int round = 0; round < 2000; round++) {
+		// a sorted distinct marginal from the special pool, counts 1..6
+		std::vector<double> values = test::SpecialPool();
+		std::shuffle(values.begin(), values.end(), gen);
+		values.resize(gen() % (values.size() + 1));
+		std::sort(values.begin(), values.end(), PgLt);
+		values.erase(std::unique(values.begin(), values.end(), [](double a, double b) { return test::PgEq(a, b); }),
+		             values.end());
+		std::vector<std::int64_t> counts;
+		for (std::size_t i = 0; i < values.size(); i++)
+			counts.push_back(std::int64_t(1 + gen() % 6));
+		const double limit = round % 5 == 0 ? -double(gen() % 3) : double(gen() % 20) + (gen() % 2 ? 0.5 : 0.0);
+		const std::vector<double> cuts = ChooseCuts(values, counts, limit);
+		if (limit <= 0.0) {
+			ASSERT_EQ(cuts.size(), values.size());
+			continue;
+		}
+		if (values.empty()) {
+			EXPECT_TRUE(cuts.empty());
+			continue;
+		}
+		EXPECT_TRUE(test::SameDouble(cuts.back(), values.back())) << "the highest value is a cut";
+		// walk the values: each cut is one of them, in order; bins are the runs up to each cut
+		std::size_t next = 0;
+		std::int64_t bin_rows = 0, bin_values = 0;
+		for (std::size_t i = 0; i < values.size(); i++) {
+			bin_rows += counts[i];
+			bin_values++;
+			if (next < cuts.size() && test::SameDouble(cuts[next], values[i])) {
+				EXPECT_TRUE(double(bin_rows) <= limit || bin_values == 1) << "round " << round;
+				// greedy: the next value would have pushed the bin over the limit
+				if (i + 1 < values.size()) {
+					EXPECT_GT(double(bin_rows + counts[i + 1]), limit) << "round " << round;
+				}
+				next++;
+				bin_rows = bin_values = 0;
+			} else if (i + 1 < values.size()) {
+				EXPECT_LE(double(bin_rows + counts[i + 1]), limit) << "round " << round << ": no cut while it fits";
+			}
+		}
+		EXPECT_EQ(next, cuts.size()) << "cuts are a sorted subset of the values";
+		if (limit < double(*std::min_element(counts.begin(), counts.end()))) {
+			EXPECT_EQ(cuts.size(), values.size()) << "below every count: the finest";
+		}
+	}
+}
+
+TEST(ChooseCuts, RejectsBadMarginals)
+{
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({2, 1}, {1, 1}, 3));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({1, 1}, {1, 1}, 3));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({1, test::kNaN, test::kNaN}, {1, 1, 1}, 3));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({1, 2}, {1, 0}, 3));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({1, 2}, {1}, 3));
+	EXPECT_EQ(ChooseCuts({1, 2, 3, 4}, {2, 2, 5, 1}, 4), (std::vector<double>{2, 3, 4}));
+}
+
+}  // namespace
+}  // namespace pap::core

@@ -1,0 +1,485 @@
+// Tests of the hierarchical mechanism: the trees' shape, the node counts and their sensitivity under replace-one
+// by brute force (1-D and 2-D), the least-squares consistency against a dense constrained least-squares solve
+// (normal equations with the known total, Gaussian elimination), the run as documented, a distribution as output,
+// exactness at a huge epsilon, determinism, cancellation, and the planner.
+#include "core/mechanisms/hierarchical_mechanism.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+namespace {
+
+using test::OutcomeOf;
+
+// The leaf interval [first, last) of every node of a tree, in storage order, built independently of LevelOffset.
+std::vector<std::pair<std::int64_t, std::int64_t>>
+NodeIntervals(const AxisTree &tree)
+{
+	std::vector<std::pair<std::int64_t, std::int64_t>> nodes;
+	std::int64_t width = tree.leaves;
+	for (int level = 0; level <= tree.levels; level++) {
+		for (std::int64_t start = 0; start < tree.leaves; start += width)
+			nodes.push_back({start, start + width});
+		width /= tree.branching;
+	}
+	return nodes;
+}
+
+std::vector<std::int64_t>
+RandomCells(std::size_t cells, std::int64_t n, std::uint64_t seed)
+{
+	std::mt19937_64 gen(seed);
+	std::uniform_int_distribution<std::size_t> cell(0, cells - 1);
+	std::vector<std::int64_t> h(cells, 0);
+	for (std::int64_t r = 0; r < n; r++)
+		h[std::min(cell(gen), cell(gen))]++;
+	return h;
+}
+
+std::int32_t
+Second(const std::vector<std::int32_t> &radices)
+{
+	return radices.size() == 2 ? radices[1] : 1;
+}
+
+PmwPlanInput
+Input(double epsilon, double delta, std::size_t cells)
+{
+	return test::HistogramPlanInput(epsilon, delta, cells);
+}
+
+using test::AlwaysInterrupted;
+
+TEST(AxisTree, ShapeAndOffsets)
+{
+	struct Case {
+		std::int32_t radix;
+		int branching, levels;
+		std::int64_t leaves, nodes;
+	};
+	for (const Case &c : {Case{1, 2, 0, 1, 1}, Case{2, 2, 1, 2, 3}, Case{5, 2, 3, 8, 15}, Case{9, 3, 2, 9, 13},
+	                      Case{10, 3, 3, 27, 40}, Case{4096, 16, 3, 4096, 4369}, Case{17, 16, 2, 256, 273}}) {
+		const AxisTree t = AxisTreeFor(c.radix, c.branching);
+		EXPECT_EQ(t.levels, c.levels) << c.radix << " " << c.branching;
+		EXPECT_EQ(t.leaves, c.leaves);
+		EXPECT_EQ(t.nodes, c.nodes);
+		EXPECT_EQ(t.LevelOffset(t.levels), t.nodes - t.leaves);
+		EXPECT_EQ(std::int64_t(NodeIntervals(t).size()), t.nodes);
+	}
+	EXPECT_EQ(OutcomeOf([] { AxisTreeFor(0, 2); }), "Internal");
+	EXPECT_EQ(OutcomeOf([] { AxisTreeFor(5, 1); }), "Internal");
+	EXPECT_EQ(OutcomeOf([] { AxisTreeFor(5, kMaxBranching + 1); }), "Internal");
+}
+
+// Every node pair's count is the number of rows in its box, and replacing one row changes the node-pair vector
+// by exactly l1 = l2^2 = 2 * HierarchicalNodeSets at most (attained when the two cells differ on every level).
+TEST(ProductTreeCounts, BoxSumsAndReplaceOneSensitivityByBruteForce)
+{
+	struct Case {
+		std::vector<std::int32_t> radices;
+		int branching;
+	};
+	for (const Case &c : {Case{{13}, 3}, Case{{8}, 2}, Case{{1}, 2}, Case{{5, 7}, 2}, Case{{4, 9}, 3}, Case{{1, 6}, 2},
+	                      Case{{6, 1}, 4}}) {
+		const AxisTree a = AxisTreeFor(c.radices[0], c.branching), b = AxisTreeFor(Second(c.radices), c.branching);
+		const std::int64_t r1 = Second(c.radices);
+		const std::size_t cells = std::size_t(c.radices[0] * r1);
+		const std::vector<std::int64_t> h = RandomCells(cells, 3 * cells, cells);
+		const std::vector<std::int64_t> counts = ProductTreeCounts(h, c.radices, a, b);
+		const auto ia = NodeIntervals(a), ib = NodeIntervals(b);
+		ASSERT_EQ(counts.size(), ia.size() * ib.size());
+		for (std::size_t u = 0; u < ia.size(); u++)
+			for (std::size_t v = 0; v < ib.size(); v++) {
+				std::int64_t box = 0;
+				for (std::int64_t i = ia[u].first; i < std::min<std::int64_t>(ia[u].second, c.radices[0]); i++)
+					for (std::int64_t j = ib[v].first; j < std::min<std::int64_t>(ib[v].second, r1); j++)
+						box += h[std::size_t(i * r1 + j)];
+				EXPECT_EQ(counts[u * ib.size() + v], box);
+			}
+		std::vector<int> levels = {a.levels};
+		if (c.radices.size() == 2)
+			levels.push_back(b.levels);
+		const double sets = HierarchicalNodeSets(levels);
+		EXPECT_EQ(sets, (a.levels + 1) * (b.levels + 1) - 1);
+		double max_l1 = 0, max_l2 = 0;
+		for (std::size_t from = 0; from < cells; from++)
+			for (std::size_t to = 0; to < cells; to++) {
+				if (h[from] == 0)
+					continue;
+				std::vector<std::int64_t> g = h;
+				g[from]--;
+				g[to]++;
+				const std::vector<std::int64_t> moved = ProductTreeCounts(g, c.radices, a, b);
+				EXPECT_EQ(moved[0], counts[0]) << "the root pair is n";
+				double l1 = 0, l2 = 0;
+				for (std::size_t k = 1; k < counts.size(); k++) {
+					const double d = double(moved[k] - counts[k]);
+					l1 += std::abs(d);
+					l2 += d * d;
+				}
+				max_l1 = std::max(max_l1, l1);
+				max_l2 = std::max(max_l2, l2);
+			}
+		EXPECT_EQ(max_l1, 2 * sets) << "radices " << c.radices[0] << "x" << r1;
+		EXPECT_EQ(max_l2, 2 * sets) << "radices " << c.radices[0] << "x" << r1;
+	}
+}
+
+// Solves M z = r by Gaussian elimination with partial pivoting (M square, non-singular).
+std::vector<double>
+Solve(std::vector<std::vector<double>> m, std::vector<double> r)
+{
+	const std::size_t n = r.size();
+	for (std::size_t col = 0; col < n; col++) {
+		std::size_t pivot = col;
+		for (std::size_t row = col + 1; row < n; row++)
+			if (std::abs(m[row][col]) > std::abs(m[pivot][col]))
+				pivot = row;
+		std::swap(m[col], m[pivot]);
+		std::swap(r[col], r[pivot]);
+		for (std::size_t row = 0; row < n; row++) {
+			if (row == col)
+				continue;
+			const double f = m[row][col] / m[col][col];
+			for (std::size_t k = col; k < n; k++)
+				m[row][k] -= f * m[col][k];
+			r[row] -= f * r[col];
+		}
+	}
+	for (std::size_t i = 0; i < n; i++)
+		r[i] /= m[i][i];
+	return r;
+}
+
+// min ||A x - y||^2 subject to sum x = n, A the node-pair/leaf-pair incidence without the root pair: the KKT system
+// [A^T A, 1; 1^T, 0] [x; lambda] = [A^T y; n], dense.
+std::vector<double>
+BruteForceLeastSquares(const std::vector<double> &y, const AxisTree &a, const AxisTree &b, double n)
+{
+	const auto ia = NodeIntervals(a), ib = NodeIntervals(b);
+	const std::size_t leaves = std::size_t(a.leaves * b.leaves);
+	std::vector<std::vector<double>> m(leaves + 1, std::vector<double>(leaves + 1, 0.0));
+	std::vector<double> r(leaves + 1, 0.0);
+	for (std::size_t u = 0; u < ia.size(); u++)
+		for (std::size_t v = 0; v < ib.size(); v++) {
+			if (u == 0 && v == 0)
+				continue;
+			std::vector<std::size_t> row;
+			for (std::int64_t i = ia[u].first; i < ia[u].second; i++)
+				for (std::int64_t j = ib[v].first; j < ib[v].second; j++)
+					row.push_back(std::size_t(i * b.leaves + j));
+			for (std::size_t p : row) {
+				r[p] += y[u * ib.size() + v];
+				for (std::size_t q : row)
+					m[p][q] += 1;
+			}
+		}
+	for (std::size_t p = 0; p < leaves; p++) {
+		m[p][leaves] = 1;
+		m[leaves][p] = 1;
+	}
+	r[leaves] = n;
+	std::vector<double> x = Solve(m, r);
+	x.pop_back();
+	return x;
+}
+
+TEST(ProductTreeLeastSquares, MatchesDenseConstrainedLeastSquares)
+{
+	struct Case {
+		std::int32_t r0, r1;
+		int branching;
+	};
+	std::mt19937_64 gen(21);
+	std::normal_distribution<double> noise(0.0, 3.0);
+	for (const Case &c : {Case{8, 1, 2}, Case{9, 1, 3}, Case{27, 1, 3}, Case{4, 1, 4}, Case{16, 1, 4}, Case{2, 1, 2},
+	                      Case{4, 2, 2}, Case{9, 3, 3}, Case{4, 4, 2}, Case{3, 8, 2}, Case{1, 8, 2}, Case{5, 3, 2}}) {
+		const AxisTree a = AxisTreeFor(c.r0, c.branching), b = AxisTreeFor(c.r1, c.branching);
+		std::vector<std::int32_t> radices = {c.r0};
+		if (c.r1 > 1)
+			radices.push_back(c.r1);
+		for (int trial = 0; trial < 5; trial++) {
+			const std::vector<std::int64_t> h = RandomCells(std::size_t(c.r0 * c.r1), 50, std::uint64_t(trial));
+			const std::vector<std::int64_t> counts = ProductTreeCounts(h, radices, a, b);
+			std::vector<double> y(counts.size());
+			for (std::size_t k = 0; k < y.size(); k++)
+				y[k] = double(counts[k]) + noise(gen);
+			y[0] = 12345;  // ignored: the root pair is n
+			const std::vector<double> x = ProductTreeLeastSquares(y, a, b, 50.0);
+			const std::vector<double> expected = BruteForceLeastSquares(y, a, b, 50.0);
+			ASSERT_EQ(x.size(), expected.size());
+			double sum = 0;
+			for (std::size_t p = 0; p < x.size(); p++) {
+				EXPECT_NEAR(x[p], expected[p], 1e-9) << c.r0 << "x" << c.r1 << " b " << c.branching << " leaf " << p;
+				sum += x[p];
+			}
+			EXPECT_NEAR(sum, 50.0, 1e-9);
+		}
+	}
+}
+
+HierarchicalPlan
+PlanFor(const std::vector<std::int32_t> &radices, double epsilon, double delta)
+{
+	std::size_t cells = 1;
+	for (std::int32_t r : radices)
+		cells *= std::size_t(r);
+	return PlanHierarchical(Input(epsilon, delta, cells), radices);
+}
+
+TEST(RunHierarchical, IsLeastSquaresOfOneDrawPerNodeThenProjection)
+{
+	for (const std::vector<std::int32_t> &radices : {std::vector<std::int32_t>{37}, {6, 11}}) {
+		const std::size_t cells = std::size_t(radices[0] * Second(radices));
+		const std::vector<std::int64_t> h = RandomCells(cells, 400, 5);
+		const HierarchicalPlan plan = PlanFor(radices, 0.7, 0.0);
+		SeededRandomSource rng(3), replay(3);
+		const std::vector<double> x = RunHierarchical(h, radices, 400, plan, rng);
+		const AxisTree a = AxisTreeFor(radices[0], plan.branching), b = AxisTreeFor(Second(radices), plan.branching);
+		const std::vector<std::int64_t> counts = ProductTreeCounts(h, radices, a, b);
+		std::vector<double> y(counts.size());
+		for (std::size_t k = 1; k < y.size(); k++)
+			y[k] = double(counts[k]) + double(plan.noise.Sample(replay));
+		const std::vector<double> leaves = ProductTreeLeastSquares(y, a, b, 400.0);
+		std::vector<double> kept;
+		for (std::int64_t i = 0; i < radices[0]; i++)
+			for (std::int64_t j = 0; j < Second(radices); j++)
+				kept.push_back(leaves[std::size_t(i * b.leaves + j)]);
+		const std::vector<double> expected = ProjectOntoSimplex(kept, 400.0);
+		ASSERT_EQ(x.size(), cells);
+		for (std::size_t i = 0; i < cells; i++)
+			EXPECT_DOUBLE_EQ(x[i], expected[i] / 400.0);
+		EXPECT_EQ(rng.words_drawn(), replay.words_drawn());
+	}
+}
+
+TEST(RunHierarchical, OutputIsADistributionAndDeterministicForASeed)
+{
+	for (const std::vector<std::int32_t> &radices :
+	     {std::vector<std::int32_t>{1}, {2}, {100}, {1000}, {1, 5}, {20, 30}, {64, 64}})
+		for (double epsilon : {0.01, 1.0})
+			for (double delta : {0.0, 1e-6}) {
+				const std::size_t cells = std::size_t(radices[0] * Second(radices));
+				const std::vector<std::int64_t> h = RandomCells(cells, 1000, 7);
+				const HierarchicalPlan plan = PlanFor(radices, epsilon, delta);
+				SeededRandomSource a(4), b(4);
+				const std::vector<double> x = RunHierarchical(h, radices, 1000, plan, a);
+				EXPECT_EQ(x, RunHierarchical(h, radices, 1000, plan, b));
+				ASSERT_EQ(x.size(), cells);
+				double sum = 0;
+				for (double v : x) {
+					EXPECT_GE(v, 0.0);
+					sum += v;
+				}
+				EXPECT_NEAR(sum, 1.0, 1e-12);
+			}
+}
+
+TEST(RunHierarchical, HugeEpsilonGivesTheTruth)
+{
+	for (const std::vector<std::int32_t> &radices : {std::vector<std::int32_t>{300}, {17, 23}}) {
+		const std::size_t cells = std::size_t(radices[0] * Second(radices));
+		const std::vector<std::int64_t> h = RandomCells(cells, 5000, 8);
+		const HierarchicalPlan plan = PlanFor(radices, 1e6, 0.0);
+		SeededRandomSource rng(5);
+		const std::vector<double> x = RunHierarchical(h, radices, 5000, plan, rng);
+		for (std::size_t i = 0; i < cells; i++)
+			EXPECT_NEAR(x[i], double(h[i]) / 5000.0, 1e-12);
+	}
+}
+
+TEST(RunHierarchical, InterruptThrowsCancelled)
+{
+	const std::vector<std::int32_t> radices = {300, 300};
+	std::vector<std::int64_t> h(90000, 0);
+	h[17] = 10;
+	const HierarchicalPlan plan = PlanFor(radices, 1.0, 0.0);
+	SeededRandomSource rng(1);
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, radices, 10, plan, rng, AlwaysInterrupted); }), "Cancelled");
+}
+
+int interrupt_polls = 0;
+bool
+CountingInterrupt()
+{
+	interrupt_polls++;
+	return false;
+}
+
+TEST(ProductTreeLeastSquares, PollsAndHonoursInterrupts)
+{
+	const AxisTree a = AxisTreeFor(300, 2), b = AxisTreeFor(300, 2);
+	const std::vector<double> y(std::size_t(a.nodes * b.nodes), 1.0);
+	EXPECT_EQ(OutcomeOf([&] { ProductTreeLeastSquares(y, a, b, 10.0, AlwaysInterrupted); }), "Cancelled");
+	interrupt_polls = 0;
+	ProductTreeLeastSquares(y, a, b, 10.0, CountingInterrupt);
+	// About one poll per 2^16 node values read in each of the two passes.
+	EXPECT_GE(interrupt_polls, int(a.nodes * b.nodes / 65536));
+}
+
+TEST(RunHierarchical, RejectsInconsistentInput)
+{
+	const HierarchicalPlan plan = PlanFor({10}, 1.0, 0.0);
+	SeededRandomSource rng(1);
+	const std::vector<std::int64_t> h(10, 1);
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, {10}, 10, plan, rng); }), "no error");
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, {10}, 11, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, {2, 5}, 10, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, {9}, 10, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, {1000}, 10, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunHierarchical(h, {10}, 0, plan, rng); }), "DataException");
+}
+
+TEST(PlanHierarchical, MoreEpsilonNeverPredictsMoreError)
+{
+	for (const std::vector<std::int32_t> &radices : {std::vector<std::int32_t>{50}, {4096}, {30, 40}})
+		for (double delta : {0.0, 1e-9, 1e-5}) {
+			double previous = INFINITY;
+			for (double epsilon = 0.001; epsilon < 50; epsilon *= 1.3) {
+				const double e = PlanFor(radices, epsilon, delta).predicted_error;
+				EXPECT_LE(e, previous) << "epsilon " << epsilon << " delta " << delta;
+				EXPECT_GE(e, 0.0);
+				EXPECT_LE(e, 1.0);
+				previous = e;
+			}
+		}
+}
+
+TEST(PlanHierarchical, BranchingLevelsAndSensitivity)
+{
+	for (const std::vector<std::int32_t> &radices : {std::vector<std::int32_t>{4096}, {1000}, {256, 256}, {7, 3}})
+		for (double delta : {0.0, 1e-6}) {
+			const HierarchicalPlan plan = PlanFor(radices, 1.0, delta);
+			ASSERT_EQ(plan.levels.size(), radices.size());
+			std::vector<int> levels;
+			for (std::size_t a = 0; a < radices.size(); a++) {
+				const AxisTree t = AxisTreeFor(radices[a], plan.branching);
+				EXPECT_EQ(plan.levels[a], t.levels);
+				EXPECT_LE(t.leaves, 2 * std::int64_t(radices[a]));
+				levels.push_back(t.levels);
+			}
+			const double sets = HierarchicalNodeSets(levels);
+			const HistogramNoise expected = HistogramNoiseFor(2 * sets, 2 * sets, 1.0, delta);
+			EXPECT_EQ(plan.noise.gaussian, expected.gaussian);
+			EXPECT_DOUBLE_EQ(plan.noise.Variance(), expected.Variance());
+			std::printf("[ hier     ] bins %d", radices[0]);
+			if (radices.size() == 2)
+				std::printf("x%d", radices[1]);
+			std::printf(" delta %g: branching %d, levels", delta, plan.branching);
+			for (int l : plan.levels)
+				std::printf(" %d", l);
+			std::printf(", %s, predicted %.5f\n", plan.noise.gaussian ? "gaussian" : "laplace", plan.predicted_error);
+		}
+	const HierarchicalPlan single = PlanFor({1}, 1.0, 0.0);
+	EXPECT_EQ(single.predicted_error, 0.0);
+}
+
+// Calibration: all 255 proper prefixes of 256 bins, n = 10000, epsilon = 0.5; the max error exceeds the
+// prediction in at most about beta of the runs.
+TEST(PlanHierarchical, PredictionHoldsWithProbabilityAboutOneMinusBeta)
+{
+	const std::int32_t bins = 256;
+	const std::int64_t n = 10000;
+	PmwPlanInput in = Input(0.5, 0.0, bins);
+	in.cover_size = bins - 1;
+	in.private_rows = n;
+	const HierarchicalPlan plan = PlanHierarchical(in, {bins});
+	const std::vector<std::int64_t> h = RandomCells(bins, n, 6);
+	SeededRandomSource rng(8);
+	int exceeded = 0;
+	const int runs = 100;
+	double worst = 0;
+	for (int run = 0; run < runs; run++) {
+		const std::vector<double> x = RunHierarchical(h, {bins}, n, plan, rng);
+		double truth = 0, estimate = 0, max_error = 0;
+		for (std::int32_t i = 0; i + 1 < bins; i++) {
+			truth += double(h[i]) / double(n);
+			estimate += x[i];
+			max_error = std::max(max_error, std::abs(truth - estimate));
+		}
+		worst = std::max(worst, max_error);
+		exceeded += max_error > plan.predicted_error;
+	}
+	std::printf("[ hier     ] branching %d: predicted %.5f, worst of %d runs %.5f, exceeded %d\n", plan.branching,
+	            plan.predicted_error, runs, worst, exceeded);
+	EXPECT_LE(exceeded, int(runs * in.beta * 2));
+	EXPECT_GT(worst, plan.predicted_error / 10) << "prediction far too loose";
+}
+
+// The same for two axes: all 2-D prefix boxes [0, i) x [0, j) of a 32 x 32 grid, n = 10000, (1, 1e-6).
+TEST(PlanHierarchical, PredictionHoldsForBoxesWithProbabilityAboutOneMinusBeta)
+{
+	const std::int32_t bins = 32;
+	const std::int64_t n = 10000;
+	PmwPlanInput in = Input(1.0, 1e-6, bins * bins);
+	in.cover_size = bins * bins;
+	in.private_rows = n;
+	const HierarchicalPlan plan = PlanHierarchical(in, {bins, bins});
+	const std::vector<std::int64_t> h = RandomCells(bins * bins, n, 9);
+	SeededRandomSource rng(10);
+	int exceeded = 0;
+	const int runs = 60;
+	double worst = 0;
+	for (int run = 0; run < runs; run++) {
+		const std::vector<double> x = RunHierarchical(h, {bins, bins}, n, plan, rng);
+		// Prefix sums of the difference over both axes.
+		std::vector<double> d(std::size_t((bins + 1) * (bins + 1)), 0.0);
+		double max_error = 0;
+		for (std::int32_t i = 0; i < bins; i++)
+			for (std::int32_t j = 0; j < bins; j++) {
+				const std::size_t c = std::size_t(i * bins + j);
+				d[std::size_t((i + 1) * (bins + 1) + j + 1)] =
+				    x[c] - double(h[c]) / double(n) + d[std::size_t(i * (bins + 1) + j + 1)] +
+				    d[std::size_t((i + 1) * (bins + 1) + j)] - d[std::size_t(i * (bins + 1) + j)];
+				max_error = std::max(max_error, std::abs(d[std::size_t((i + 1) * (bins + 1) + j + 1)]));
+			}
+		worst = std::max(worst, max_error);
+		exceeded += max_error > plan.predicted_error;
+	}
+	std::printf("[ hier     ] 32x32 branching %d, %s: predicted %.5f, worst of %d runs %.5f, exceeded %d\n",
+	            plan.branching, plan.noise.gaussian ? "gaussian" : "laplace", plan.predicted_error, runs, worst,
+	            exceeded);
+	EXPECT_LE(exceeded, int(runs * in.beta * 2));
+	EXPECT_GT(worst, plan.predicted_error / 10) << "prediction far too loose";
+}
+
+TEST(PlanHierarchical, RejectsOtherShapesAndInvalidInput)
+{
+	PmwPlanInput in = Input(1.0, 0.0, 1000);
+	try {
+		PlanHierarchical(in, {10, 10, 10});
+		ADD_FAILURE() << "three axes accepted";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);
+		EXPECT_STREQ(e.what(), "hierarchical applies to one or two ordered axes");
+	}
+	EXPECT_EQ(OutcomeOf([&] { PlanHierarchical(in, {}); }), "InvalidParameter");
+	EXPECT_EQ(OutcomeOf([&] { PlanHierarchical(in, {0}); }), "Internal");
+	const auto plan = [](auto modify) {
+		return OutcomeOf([&] {
+			PmwPlanInput in = Input(1.0, 0.0, 100);
+			modify(in);
+			PlanHierarchical(in, {100});
+		});
+	};
+	EXPECT_EQ(plan([](PmwPlanInput &) {}), "no error");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = -1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.delta = NAN; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 1.5; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.private_rows = -1; }), "DataException");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cells = 0; }), "DataException");
+}
+
+}  // namespace
+}  // namespace pap::core

@@ -1,0 +1,314 @@
+// Tests of the identity mechanism: the sensitivity of the cell histogram by brute force, the run as documented
+// (one draw per cell, projection, normalisation), a distribution as output, exactness at a huge epsilon,
+// determinism, cancellation, and the planner (monotone in epsilon, calibrated, rejecting invalid input).
+#include "core/mechanisms/identity_mechanism.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+namespace {
+
+using test::OutcomeOf;
+
+std::vector<std::int64_t>
+RandomHistogram(std::size_t cells, std::int64_t n, std::uint64_t seed)
+{
+	std::mt19937_64 gen(seed);
+	std::vector<std::int64_t> h(cells, 0);
+	// Skewed: a few heavy cells, many empty ones.
+	std::uniform_int_distribution<std::size_t> cell(0, cells - 1);
+	for (std::int64_t r = 0; r < n; r++)
+		h[std::min(cell(gen), cell(gen))]++;
+	return h;
+}
+
+PmwPlanInput
+Input(double epsilon, double delta, std::size_t cells)
+{
+	return test::HistogramPlanInput(epsilon, delta, cells);
+}
+
+using test::AlwaysInterrupted;
+
+TEST(IdentitySensitivity, ReplacingOneRowMovesL1TwoAndL2SquaredTwo)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(7, 40, 1);
+	double max_l1 = 0, max_l2 = 0;
+	for (std::size_t from = 0; from < h.size(); from++)
+		for (std::size_t to = 0; to < h.size(); to++) {
+			if (h[from] == 0)
+				continue;
+			std::vector<std::int64_t> g = h;
+			g[from]--;
+			g[to]++;
+			double l1 = 0, l2 = 0;
+			for (std::size_t i = 0; i < h.size(); i++) {
+				l1 += std::abs(double(g[i] - h[i]));
+				l2 += double(g[i] - h[i]) * double(g[i] - h[i]);
+			}
+			max_l1 = std::max(max_l1, l1);
+			max_l2 = std::max(max_l2, l2);
+		}
+	EXPECT_EQ(max_l1, 2.0);
+	EXPECT_EQ(max_l2, 2.0);
+}
+
+TEST(RunIdentity, IsProjectionOfOneDrawPerCellNormalised)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(50, 500, 2);
+	const IdentityPlan plan = PlanIdentity(Input(0.5, 0.0, 50), 50);
+	SeededRandomSource rng(7), replay(7);
+	const std::vector<double> synthetic = RunIdentity(h, 500, plan.noise, rng);
+	std::vector<double> noisy(h.size());
+	for (std::size_t i = 0; i < h.size(); i++)
+		noisy[i] = double(h[i]) + double(plan.noise.Sample(replay));
+	std::vector<double> expected = ProjectOntoSimplex(noisy, 500.0);
+	ASSERT_EQ(synthetic.size(), expected.size());
+	for (std::size_t i = 0; i < h.size(); i++)
+		EXPECT_DOUBLE_EQ(synthetic[i], expected[i] / 500.0);
+	EXPECT_EQ(rng.words_drawn(), replay.words_drawn());
+}
+
+TEST(RunIdentity, OutputIsADistributionAndDeterministicForASeed)
+{
+	for (double epsilon : {0.01, 0.3, 5.0})
+		for (double delta : {0.0, 1e-6}) {
+			const std::vector<std::int64_t> h = RandomHistogram(200, 1000, 3);
+			const IdentityPlan plan = PlanIdentity(Input(epsilon, delta, 200), 200);
+			SeededRandomSource a(9), b(9);
+			const std::vector<double> x = RunIdentity(h, 1000, plan.noise, a);
+			EXPECT_EQ(x, RunIdentity(h, 1000, plan.noise, b));
+			double sum = 0;
+			for (double v : x) {
+				EXPECT_GE(v, 0.0);
+				sum += v;
+			}
+			EXPECT_NEAR(sum, 1.0, 1e-12);
+		}
+}
+
+TEST(RunIdentity, HugeEpsilonGivesTheTruth)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(300, 5000, 4);
+	const IdentityPlan plan = PlanIdentity(Input(1e6, 0.0, 300), 300);
+	SeededRandomSource rng(5);
+	const std::vector<double> x = RunIdentity(h, 5000, plan.noise, rng);
+	for (std::size_t i = 0; i < h.size(); i++)
+		EXPECT_NEAR(x[i], double(h[i]) / 5000.0, 1e-12);
+}
+
+TEST(RunIdentity, InterruptThrowsCancelled)
+{
+	std::vector<std::int64_t> h(70000, 0);
+	h[3] = 10;
+	const IdentityPlan plan = PlanIdentity(Input(1.0, 0.0, h.size()), 1);
+	SeededRandomSource rng(1);
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity(h, 10, plan.noise, rng, AlwaysInterrupted); }), "Cancelled");
+}
+
+TEST(RunIdentity, RejectsInconsistentInput)
+{
+	const IdentityPlan plan = PlanIdentity(Input(1.0, 0.0, 3), 1);
+	SeededRandomSource rng(1);
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({1, 2, 3}, 7, plan.noise, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({1, -2, 3}, 2, plan.noise, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({}, 2, plan.noise, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity({0, 0}, 0, plan.noise, rng); }), "DataException");
+}
+
+TEST(PlanIdentity, MoreEpsilonNeverPredictsMoreError)
+{
+	for (double delta : {0.0, 1e-9, 1e-5})
+		for (std::size_t k : {std::size_t(1), std::size_t(17), std::size_t(500)}) {
+			double previous = INFINITY;
+			for (double epsilon = 0.001; epsilon < 50; epsilon *= 1.3) {
+				const double e = PlanIdentity(Input(epsilon, delta, 1000), k).predicted_error;
+				EXPECT_LE(e, previous) << "epsilon " << epsilon << " delta " << delta << " k " << k;
+				EXPECT_GE(e, 0.0);
+				EXPECT_LE(e, 1.0);
+				previous = e;
+			}
+		}
+}
+
+TEST(PlanIdentity, WiderQueriesAndLargerCoversNeverPredictLessError)
+{
+	double previous = 0;
+	for (std::size_t k = 0; k <= 1000; k += 50) {
+		const double e = PlanIdentity(Input(1.0, 0.0, 1000), k).predicted_error;
+		EXPECT_GE(e, previous);
+		previous = e;
+	}
+	PmwPlanInput small = Input(1.0, 0.0, 1000), large = small;
+	large.cover_size = 100000;
+	EXPECT_LT(PlanIdentity(small, 20).predicted_error, PlanIdentity(large, 20).predicted_error);
+}
+
+// Calibration: all 99 proper prefixes of 100 cells, n = 10000, epsilon = 1; the max error exceeds the prediction
+// in at most about beta of the runs (the union bound makes it rarer).
+TEST(PlanIdentity, PredictionHoldsWithProbabilityAboutOneMinusBeta)
+{
+	const std::size_t cells = 100;
+	const std::int64_t n = 10000;
+	PmwPlanInput in = Input(1.0, 0.0, cells);
+	in.cover_size = cells - 1;
+	in.private_rows = n;
+	const IdentityPlan plan = PlanIdentity(in, cells - 1);
+	const std::vector<std::int64_t> h = RandomHistogram(cells, n, 6);
+	SeededRandomSource rng(8);
+	int exceeded = 0;
+	const int runs = 200;
+	double worst = 0;
+	for (int run = 0; run < runs; run++) {
+		const std::vector<double> x = RunIdentity(h, n, plan.noise, rng);
+		double truth = 0, estimate = 0, max_error = 0;
+		for (std::size_t i = 0; i + 1 < cells; i++) {
+			truth += double(h[i]) / double(n);
+			estimate += x[i];
+			max_error = std::max(max_error, std::abs(truth - estimate));
+		}
+		worst = std::max(worst, max_error);
+		exceeded += max_error > plan.predicted_error;
+	}
+	std::printf("[ identity ] predicted %.5f, worst of %d runs %.5f, exceeded %d\n", plan.predicted_error, runs, worst,
+	            exceeded);
+	EXPECT_LE(exceeded, int(runs * in.beta * 2));
+	EXPECT_GT(worst, plan.predicted_error / 10) << "prediction far too loose";
+}
+
+TEST(PlanIdentity, RejectsInvalidInput)
+{
+	const auto plan = [](auto modify) {
+		return OutcomeOf([&] {
+			PmwPlanInput in = Input(1.0, 0.0, 10);
+			modify(in);
+			PlanIdentity(in, 5);
+		});
+	};
+	EXPECT_EQ(plan([](PmwPlanInput &) {}), "no error");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = 0; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = NAN; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.delta = 1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 0; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.private_rows = 0; }), "DataException");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cover_size = 0; }), "DataException");
+	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cells = 4; }), "Internal");  // a query over 5 of 4 cells
+}
+
+// The predicted projection bias against the mean answer of many seeded runs: half the cells empty, the other half
+// holding the rows; at small epsilon the clipping takes mass from the occupied cells, and the prediction follows
+// the measured bias of the prefix queries; at large n epsilon the bias vanishes.
+TEST(IdentityProjectionBias, FollowsTheMeasuredBiasOfTheNonNegativityStep)
+{
+	const std::size_t cells = 40;
+	std::vector<CellInterval> prefixes;
+	for (std::int32_t j = 0; j < std::int32_t(cells); j++)
+		prefixes.push_back({0, j});
+	const IntervalWorkload workload(prefixes, cells);
+	for (double epsilon : {0.05, 0.5, 50.0}) {
+		SCOPED_TRACE(epsilon);
+		const std::int64_t n = 2000;
+		std::vector<std::int64_t> histogram(cells, 0);
+		std::vector<double> stand_in(cells, 0.0);
+		for (std::size_t i = cells / 2; i < cells; i++) {
+			histogram[i] = n / std::int64_t(cells / 2);
+			stand_in[i] = 1.0 / double(cells / 2);
+		}
+		const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, epsilon, 0.0);
+		const double predicted = IdentityProjectionBias(stand_in, n, noise, workload);
+		// Measured: the mean synthetic answer over seeded runs, against the truth.
+		std::vector<double> mean(cells, 0.0);
+		const int runs = 400;
+		for (int r = 0; r < runs; r++) {
+			SeededRandomSource rng(std::uint64_t(1000 + r));
+			const std::vector<double> y = RunIdentity(histogram, n, noise, rng);
+			for (std::size_t i = 0; i < cells; i++)
+				mean[i] += y[i] / runs;
+		}
+		std::vector<double> answers, truth;
+		workload.Evaluate(mean, answers);
+		workload.Evaluate(stand_in, truth);
+		double measured = 0.0;
+		for (std::size_t q = 0; q < answers.size(); q++)
+			measured = std::max(measured, std::abs(answers[q] - truth[q]));
+		if (epsilon == 50.0) {
+			EXPECT_LT(predicted, 1e-3);
+			EXPECT_LT(measured, 2e-3);
+		} else {
+			EXPECT_GT(measured, 0.01);  // the bias is real at these epsilons
+			EXPECT_NEAR(predicted, measured, 0.3 * measured);
+		}
+	}
+}
+
+// A regression: above epsilon about 1490 the noise's variance rounds to 0 and the bracket stayed at 0 for
+// ever. Every variance (0, tiny, the largest the sampler draws) and every n terminates with a bias in [0, 1].
+TEST(IdentityProjectionBias, TerminatesForEveryVarianceAndN)
+{
+	const std::size_t cells = 64;
+	std::vector<CellInterval> prefixes;
+	for (std::int32_t j = 0; j < std::int32_t(cells); j++)
+		prefixes.push_back({0, j});
+	const IntervalWorkload workload(prefixes, cells);
+	std::vector<double> sparse(cells, 0.0), uniform(cells, 1.0 / double(cells));
+	sparse[3] = 0.75;
+	sparse[40] = 0.25;
+	// A public prior whose n-scaled counts, all positive, sum below n = 2^62 in double: the case that looped.
+	std::vector<std::int64_t> public_counts(cells);
+	for (std::size_t i = 0; i < cells; i++)
+		public_counts[i] = std::int64_t(i * 7 % 5);
+	std::vector<double> perks = PublicPrior(public_counts);
+	for (double epsilon : {kMinEpsilon, 1e-3, 1.0, 1490.0, 1500.0, 1e6, 1e300})
+		for (double delta : {0.0, 1e-6})
+			for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 62})
+				for (const std::vector<double> *stand_in : {&sparse, &uniform, &perks}) {
+					SCOPED_TRACE(epsilon);
+					SCOPED_TRACE(delta);
+					SCOPED_TRACE(n);
+					const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, epsilon, delta);
+					const double bias = IdentityProjectionBias(*stand_in, n, noise, workload);
+					EXPECT_GE(bias, 0.0);
+					EXPECT_LE(bias, 1.0);
+					if (epsilon >= 1500.0) {
+						EXPECT_EQ(noise.Variance(), 0.0);
+						EXPECT_LT(bias, 1e-9);  // no spread: clipping at 0 moves nothing
+					}
+				}
+}
+
+int g_checks = 0;
+
+bool
+CancelOnThirdPoll()
+{
+	return ++g_checks >= 3;
+}
+
+// The bias polls every 2^16 cells: a cancel ends it within a few evaluations of the expected total.
+TEST(IdentityProjectionBias, HonoursACancel)
+{
+	const std::size_t cells = 1 << 17;
+	const IntervalWorkload workload({CellInterval{0, std::int32_t(cells / 2)}}, cells);
+	const std::vector<double> uniform(cells, 1.0 / double(cells));
+	const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, 0.1, 0.0);
+	g_checks = 0;
+	EXPECT_EQ(OutcomeOf([&] { IdentityProjectionBias(uniform, 1000, noise, workload, CancelOnThirdPoll); }),
+	          "Cancelled");
+	EXPECT_EQ(g_checks, 3);
+	EXPECT_NO_THROW(IdentityProjectionBias(uniform, 1000, noise, workload));
+}
+
+}  // namespace
+}  // namespace pap::core

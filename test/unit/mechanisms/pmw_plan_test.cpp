@@ -1,0 +1,409 @@
+// Tests of PMW's planner: parameter validation, the privacy accounting of the chosen noise (the one place where a
+// planning bug would be a privacy bug), determinism, monotonicity of the predicted error in public information,
+// and the book's numbers (reference/seeds.md §1.2, §1.8, §2.4) against hand-evaluated formulas.
+#include "core/mechanisms/pmw_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+#include "core/noise/discrete_gaussian.hpp"
+
+namespace pap::core {
+namespace {
+
+using test::kInf;
+using test::kNaN;
+
+PmwPlanInput
+BaseInput()
+{
+	PmwPlanInput in;
+	in.private_rows = 100000;
+	in.public_rows = 2000;
+	in.cover_size = 501;
+	in.cells = 502;
+	in.vc_dimension = 1;
+	in.epsilon = 1.0;
+	in.delta = 0.0;
+	in.alpha = 0.05;
+	in.beta = 0.05;
+	return in;
+}
+
+double
+LogUniform(std::mt19937_64 &gen, double lo, double hi)
+{
+	std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
+	return std::exp(u(gen));
+}
+
+PmwPlanInput
+RandomInput(std::mt19937_64 &gen)
+{
+	PmwPlanInput in;
+	in.private_rows = std::int64_t(LogUniform(gen, 10, 1e8));
+	in.public_rows = std::int64_t(LogUniform(gen, 1, 1e6));
+	const bool ranges = gen() % 2;
+	const std::size_t m = std::size_t(LogUniform(gen, 1, 2000));
+	in.vc_dimension = ranges ? 2 : 1;
+	in.cover_size = ranges ? m * (m + 1) / 2 + 1 : m + 1;
+	in.cells = m + 2;
+	in.epsilon = LogUniform(gen, 1e-3, 20);
+	in.delta = gen() % 3 == 0 ? 0.0 : LogUniform(gen, 1e-12, 0.5);
+	in.alpha = LogUniform(gen, 1e-4, 0.9);
+	in.beta = LogUniform(gen, 1e-6, 0.9);
+	return in;
+}
+
+// (a) Invalid privacy and accuracy parameters.
+TEST(PlanPmw, RejectsInvalidParameters)
+{
+	for (double eps : {0.0, -0.0, -1.0, kNaN, kInf, -kInf}) {
+		PmwPlanInput in = BaseInput();
+		in.epsilon = eps;
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "epsilon " << eps;
+	}
+	for (double delta : {-1e-300, -1.0, 1.0, 1.5, kNaN, kInf}) {
+		PmwPlanInput in = BaseInput();
+		in.delta = delta;
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "delta " << delta;
+	}
+	for (double a : {0.0, 1.0, -0.1, 1.1, kNaN, kInf}) {
+		PmwPlanInput in = BaseInput();
+		in.alpha = a;
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "alpha " << a;
+		in = BaseInput();
+		in.beta = a;
+		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "beta " << a;
+	}
+	PmwPlanInput in = BaseInput();
+	in.private_rows = 0;
+	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanPmw(in));
+	in = BaseInput();
+	in.public_rows = 0;
+	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanPmw(in));
+	in = BaseInput();
+	in.cover_size = 0;
+	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanPmw(in));
+	// Boundary values that are valid.
+	in = BaseInput();
+	in.delta = 0.999999;
+	EXPECT_NO_THROW(PlanPmw(in));
+	in.epsilon = 1e-9;
+	EXPECT_NO_THROW(PlanPmw(in));
+}
+
+// a + b <= limit in exact arithmetic (Knuth's TwoSum: a + b = s + err exactly).
+bool
+SumAtMost(double a, double b, double limit)
+{
+	const double s = a + b, bb = s - a;
+	const double err = (a - (s - bb)) + (b - bb);
+	return s < limit || (s == limit && err <= 0.0);
+}
+
+// (b) The privacy accounting: noise at least what the sparse vector's analysis needs for the epsilon spent, with
+// the cut-off RunPmw will enforce. (c) the threshold.
+void
+ExpectSoundAccounting(const PmwPlanInput &in, const PmwPlan &plan)
+{
+	const PmwParameters &p = plan.parameters;
+	const double c = double(p.cutoff);
+	ASSERT_GE(p.cutoff, 1);
+	EXPECT_GE(p.max_passes, 1);
+	const double thr = p.threshold_noise.value(), cmp = p.compare_noise.value();
+	if (p.accounting == SparseVectorAccounting::Pure) {
+		// Lyu, Su & Li Alg. 1 with difference queries: Lap(1/e1) once, Lap(2c/e2), e1 + e2 = epsilon.
+		EXPECT_FALSE(p.resample_threshold);
+		EXPECT_GT(plan.epsilon_threshold, 0.0);
+		EXPECT_GT(plan.epsilon_compare, 0.0);
+		EXPECT_NEAR(plan.epsilon_threshold + plan.epsilon_compare, in.epsilon, 1e-12 * in.epsilon);
+		EXPECT_TRUE(SumAtMost(plan.epsilon_threshold, plan.epsilon_compare, in.epsilon));
+		EXPECT_GE(thr, 1.0 / plan.epsilon_threshold);
+		EXPECT_GE(cmp, 2.0 * c / plan.epsilon_compare);
+		EXPECT_EQ(plan.used.delta, 0.0);
+		EXPECT_LE(plan.used.epsilon, in.epsilon);
+		EXPECT_GE(plan.used.epsilon, 1.0 / thr + 2.0 * c / cmp);
+		EXPECT_GE(plan.used.epsilon, in.epsilon * (1 - 1e-4));  // and wastes little (the scales' 2^-20 grid)
+	} else {
+		// c AboveThreshold instances, each eps0 = 1/thr + 2/cmp, so rho = c eps0^2 / 2, within (epsilon, delta) by
+		// the tight conversion. Only with delta > 0.
+		ASSERT_GT(in.delta, 0.0) << "zCDP accounting chosen for delta = 0";
+		EXPECT_TRUE(p.resample_threshold);
+		const double eps0 = 1.0 / thr + 2.0 / cmp;
+		const double rho = c * eps0 * eps0 / 2;
+		EXPECT_LE(rho, LargestZcdpRho(in.epsilon, in.delta) * (1 - 1e-13));
+		EXPECT_GE(plan.rho, rho);
+		EXPECT_LE(ZcdpDelta(rho, in.epsilon), in.delta);
+		EXPECT_EQ(plan.used.epsilon, in.epsilon);
+		EXPECT_LE(plan.used.delta, in.delta);
+		EXPECT_GE(plan.used.delta, ZcdpDelta(rho, in.epsilon) * (1 - 1e-9));
+	}
+	EXPECT_GT(p.threshold, 0.0);
+	EXPECT_EQ(p.threshold, PmwThreshold(p, in.cover_size, in.beta));
+	EXPECT_TRUE(std::isfinite(plan.predicted_error));
+	EXPECT_GT(plan.predicted_error, 0.0);
+}
+
+TEST(PlanPmw, NoiseScalesCoverTheEpsilonSpentOnRandomInputs)
+{
+	std::mt19937_64 gen(2024);
+	int pure = 0, zcdp = 0;
+	for (int trial = 0; trial < 400; trial++) {
+		const PmwPlanInput in = RandomInput(gen);
+		PmwPlan plan;
+		try {
+			plan = PlanPmw(in);
+		} catch (const Error &e) {
+			// Scales too large to sample exactly are a legitimate refusal, never a silent shrink.
+			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded) << e.what();
+			continue;
+		}
+		SCOPED_TRACE("n=" + std::to_string(in.private_rows) + " m=" + std::to_string(in.public_rows) +
+		             " K=" + std::to_string(in.cover_size) + " eps=" + std::to_string(in.epsilon) +
+		             " delta=" + std::to_string(in.delta));
+		ExpectSoundAccounting(in, plan);
+		pure += plan.parameters.accounting == SparseVectorAccounting::Pure;
+		zcdp += plan.parameters.accounting == SparseVectorAccounting::Zcdp;
+	}
+	// both accountings must be exercised by the random inputs
+	EXPECT_GT(pure, 50);
+	EXPECT_GT(zcdp, 5);
+}
+
+TEST(PmwNoiseFor, ScalesAtLeastTheFormulas)
+{
+	std::mt19937_64 gen(3);
+	for (int trial = 0; trial < 500; trial++) {
+		const std::int64_t c = 1 + std::int64_t(gen() % 100000);
+		const double eps = LogUniform(gen, 1e-2, 10);
+		const double share = std::uniform_real_distribution<double>(0.01, 0.99)(gen);
+		const PmwParameters pure = PmwNoiseFor(SparseVectorAccounting::Pure, c, eps * share, eps * (1 - share), eps, 0);
+		EXPECT_EQ(pure.cutoff, c);
+		EXPECT_FALSE(pure.resample_threshold);
+		EXPECT_GE(pure.threshold_noise.value(), 1.0 / (eps * share));
+		EXPECT_GE(pure.compare_noise.value(), 2.0 * double(c) / (eps * (1 - share)));
+		const double delta = LogUniform(gen, 1e-12, 0.5);
+		const PmwParameters zcdp = PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, eps, delta);
+		const double eps0 = std::sqrt(2.0 * LargestZcdpRho(eps, delta) / double(c));
+		EXPECT_EQ(zcdp.cutoff, c);
+		EXPECT_TRUE(zcdp.resample_threshold);
+		EXPECT_GE(zcdp.threshold_noise.value(), 2.0 / eps0);
+		EXPECT_GE(zcdp.compare_noise.value(), 4.0 / eps0);
+		// And not wastefully more than the formula (ScaleAtLeast rounds up by at most ~1e-6 absolute).
+		EXPECT_LE(zcdp.threshold_noise.value(), 2.0 / eps0 * (1 + 1e-9) + 1e-6);
+	}
+}
+
+// (c) The threshold is the documented noise quantile.
+TEST(PmwThreshold, IsTheNoiseQuantileFormula)
+{
+	const PmwParameters pure = PmwNoiseFor(SparseVectorAccounting::Pure, 10, 0.25, 0.75, 1.0, 0);
+	const double expected = pure.compare_noise.value() * std::log(2.0 * 100 * kPmwMaxPasses / 0.05) +
+	                        pure.threshold_noise.value() * std::log(1.0 / 0.05);
+	EXPECT_NEAR(PmwThreshold(pure, 100, 0.05), expected, 1e-12 * expected);
+	const PmwParameters approx = PmwNoiseFor(SparseVectorAccounting::Zcdp, 10, 0, 0, 1.0, 1e-6);
+	const double expected2 = approx.compare_noise.value() * std::log(2.0 * 100 * kPmwMaxPasses / 0.05) +
+	                         approx.threshold_noise.value() * std::log(11.0 / 0.05);
+	EXPECT_NEAR(PmwThreshold(approx, 100, 0.05), expected2, 1e-12 * expected2);
+}
+
+// (d) Determinism: a plan is a function of its input.
+TEST(PlanPmw, Deterministic)
+{
+	std::mt19937_64 gen(4);
+	for (int trial = 0; trial < 50; trial++) {
+		const PmwPlanInput in = RandomInput(gen);
+		PmwPlan a, b;
+		try {
+			a = PlanPmw(in);
+		} catch (const Error &) {
+			continue;
+		}
+		b = PlanPmw(in);
+		EXPECT_EQ(a.parameters.cutoff, b.parameters.cutoff);
+		EXPECT_EQ(std::memcmp(&a.parameters.threshold, &b.parameters.threshold, sizeof(double)), 0);
+		EXPECT_EQ(a.parameters.threshold_noise.numerator, b.parameters.threshold_noise.numerator);
+		EXPECT_EQ(a.parameters.threshold_noise.denominator, b.parameters.threshold_noise.denominator);
+		EXPECT_EQ(a.parameters.compare_noise.numerator, b.parameters.compare_noise.numerator);
+		EXPECT_EQ(a.parameters.compare_noise.denominator, b.parameters.compare_noise.denominator);
+		EXPECT_EQ(a.parameters.accounting, b.parameters.accounting);
+		EXPECT_EQ(a.parameters.max_passes, b.parameters.max_passes);
+		EXPECT_EQ(a.parameters.first_pass_factor, b.parameters.first_pass_factor);
+		EXPECT_EQ(a.epsilon_threshold, b.epsilon_threshold);
+		EXPECT_EQ(a.epsilon_compare, b.epsilon_compare);
+		EXPECT_EQ(a.predicted_error, b.predicted_error);
+		EXPECT_EQ(a.public_only_error, b.public_only_error);
+		EXPECT_EQ(a.converges, b.converges);
+		EXPECT_EQ(a.book_private_rows, b.book_private_rows);
+	}
+}
+
+// (e) Monotonicity in public information: more private rows, or a larger epsilon, never predict a larger error.
+PmwPlanInput
+Pinned(std::int64_t n, std::int64_t m, std::size_t K, std::size_t N, double epsilon, double delta)
+{
+	PmwPlanInput in = BaseInput();
+	in.private_rows = n;
+	in.public_rows = m;
+	in.cover_size = K;
+	in.cells = N;
+	in.vc_dimension = 1;
+	in.epsilon = epsilon;
+	in.delta = delta;
+	in.alpha = 0.05;
+	in.beta = 0.05;
+	return in;
+}
+
+// BUG: when the cut-off cannot fit the updates the error model needs (converges = false), Evaluate() in
+// src/core/mechanisms/pmw.plan.cpp predicts e0_count * sqrt(needed / cutoff) / n with needed = 2 (e0_count / tau)^2,
+// i.e. sqrt(2) * public_only_error^2 * n / (tau * sqrt(cutoff)): it grows linearly with n (and as 1/tau, so with
+// epsilon), exceeds the prior's own error, and exceeds 1. Thresholds, m = 100 public rows, K = 101, N = 102,
+// epsilon 1, delta 0, alpha = beta = 0.05: n = 1e6 predicts 0.00916, n = 1e7 predicts 0.217 (the cut-off cap
+// 8K = 808 binds). m = 3, K = 10, N = 11: n = 1e4 -> 0.139, n = 1e5 -> 2.79, n = 1e7 -> 279.
+TEST(PlanPmw, PredictedErrorNonIncreasingInPrivateRows)
+{
+
+	EXPECT_LE(PlanPmw(Pinned(10000000, 100, 101, 102, 1.0, 0.0)).predicted_error,
+	          PlanPmw(Pinned(1000000, 100, 101, 102, 1.0, 0.0)).predicted_error);
+	EXPECT_LE(PlanPmw(Pinned(100000, 3, 10, 11, 1.0, 0.0)).predicted_error,
+	          PlanPmw(Pinned(10000, 3, 10, 11, 1.0, 0.0)).predicted_error);
+	std::mt19937_64 gen(5);
+	for (int trial = 0; trial < 40; trial++) {
+		PmwPlanInput in = RandomInput(gen);
+		in.epsilon = LogUniform(gen, 0.05, 5);
+		double previous = kInf;
+		std::int64_t previous_n = 0;
+		for (std::int64_t n = 10; n <= 100000000; n = n * 3 / 2 + 1) {
+			in.private_rows = n;
+			const double e = PlanPmw(in).predicted_error;
+			EXPECT_LE(e, previous * (1 + 1e-9))
+			    << "n " << previous_n << " -> " << n << ", m=" << in.public_rows << " K=" << in.cover_size
+			    << " N=" << in.cells << " eps=" << in.epsilon << " delta=" << in.delta;
+			previous = e;
+			previous_n = n;
+		}
+	}
+}
+
+// BUG: same root cause as above (the non-converged prediction grows as tau shrinks). n = 485125, m = 196322,
+// K = 42, N = 43, delta = 0: epsilon 0.076 predicts 0.002467, epsilon 0.0875 predicts 0.002563.
+TEST(PlanPmw, PredictedErrorNonIncreasingInEpsilon)
+{
+
+	EXPECT_LE(PlanPmw(Pinned(485125, 196322, 42, 43, 0.0875, 0.0)).predicted_error,
+	          PlanPmw(Pinned(485125, 196322, 42, 43, 0.076, 0.0)).predicted_error);
+	std::mt19937_64 gen(6);
+	for (int trial = 0; trial < 40; trial++) {
+		PmwPlanInput in = RandomInput(gen);
+		in.private_rows = std::int64_t(LogUniform(gen, 100, 1e7));
+		double previous = kInf, previous_eps = 0;
+		for (double eps = 0.01; eps <= 20; eps *= 1.3) {
+			in.epsilon = eps;
+			const double e = PlanPmw(in).predicted_error;
+			EXPECT_LE(e, previous * (1 + 1e-9))
+			    << "eps " << previous_eps << " -> " << eps << ", n=" << in.private_rows << " m=" << in.public_rows
+			    << " K=" << in.cover_size << " N=" << in.cells << " delta=" << in.delta;
+			previous = e;
+			previous_eps = eps;
+		}
+	}
+}
+
+// BUG: a predicted max error of answers that are fractions in [0, 1] can exceed 1 (same root cause). m = 3,
+// K = 10, N = 11, n = 1e5, epsilon 1, delta 0 predicts 2.79.
+TEST(PlanPmw, PredictedErrorIsAtMostOne)
+{
+
+	EXPECT_LE(PlanPmw(Pinned(100000, 3, 10, 11, 1.0, 0.0)).predicted_error, 1.0);
+	std::mt19937_64 gen(7);
+	for (int trial = 0; trial < 200; trial++) {
+		const PmwPlanInput in = RandomInput(gen);
+		try {
+			EXPECT_LE(PlanPmw(in).predicted_error, 1.0)
+			    << "n=" << in.private_rows << " m=" << in.public_rows << " K=" << in.cover_size;
+		} catch (const Error &) {
+		}
+	}
+}
+
+// BUG: allowing delta > 0 must never make the plan worse than delta = 0 (the planner "takes the better of pure and
+// approximate accounting"), but PlanPmw stops at the first cut-off whose *chosen* candidate converges: with
+// n = 485125, m = 196322, K = 42, N = 43, epsilon 0.133, alpha = beta = 0.05, delta = 0.00155 stops at an
+// approximate candidate with c = 1 predicting 0.00707, while delta = 0 finds a pure plan (c = 3) predicting 0.00232.
+TEST(PlanPmw, DeltaNeverPredictsWorseThanPure)
+{
+
+	EXPECT_LE(PlanPmw(Pinned(485125, 196322, 42, 43, 0.133, 0.0015526380938911874)).predicted_error,
+	          PlanPmw(Pinned(485125, 196322, 42, 43, 0.133, 0.0)).predicted_error);
+	std::mt19937_64 gen(8);
+	for (int trial = 0; trial < 200; trial++) {
+		PmwPlanInput in = RandomInput(gen);
+		if (in.delta == 0.0)
+			continue;
+		try {
+			const double approximate = PlanPmw(in).predicted_error;
+			in.delta = 0.0;
+			EXPECT_LE(approximate, PlanPmw(in).predicted_error * (1 + 1e-9));
+		} catch (const Error &) {
+		}
+	}
+}
+
+// (f) The book's numbers, evaluated by hand.
+TEST(PlanPmw, BookNumbersWorkedExample)
+{
+	// Thresholds with 100 distinct public values (reference/seeds.md §1.8): N = 101 cells, K = 101 queries,
+	// epsilon 1, delta 1e-6, alpha 0.1, beta 0.05. Lemma 7 with (alpha/2, beta/2) = (0.05, 0.025):
+	//   ln N = ln 101 = 4.61512051684126
+	//   sqrt(ln N * ln(2/delta)) = sqrt(4.61512051684126 * 14.5086577385242) = 8.18286038
+	//   ln K + ln(128 ln N / (0.05^2 * 0.025)) = 4.61512051684126 + ln(9451766.82) = 20.6768328
+	//   200 * 8.18286038 * 20.6768328 / (1 * 0.0025) = 1.3535650848747592e7  (the notes' "n >= 1.4e7")
+	PmwPlanInput in = BaseInput();
+	in.cells = 101;
+	in.cover_size = 101;
+	in.epsilon = 1.0;
+	in.delta = 1e-6;
+	in.alpha = 0.1;
+	in.beta = 0.05;
+	in.vc_dimension = 1;
+	PmwPlan plan = PlanPmw(in);
+	EXPECT_NEAR(plan.book_private_rows, 13535650.848747592, 1e-6 * 13535650.848747592);
+	// c = 4 ln N / (alpha/2)^2 = 4 * 4.61512051684126 / 0.0025
+	EXPECT_NEAR(plan.book_cutoff, 7384.192826946015, 1e-9 * 7384.192826946015);
+	// (d ln(1/alpha) + ln(1/beta)) / alpha = (ln 10 + ln 20) / 0.1
+	EXPECT_NEAR(plan.book_public_rows, 52.98317366548037, 1e-9 * 52.98317366548037);
+
+	// The notes' second example: 1000 public values, alpha 0.05 -> n >= 7.9e7.
+	in.cells = 1001;
+	in.cover_size = 1001;
+	in.alpha = 0.05;
+	plan = PlanPmw(in);
+	EXPECT_NEAR(plan.book_private_rows, 79326420.62812378, 1e-6 * 79326420.62812378);
+	// ranges: d = 2
+	in.vc_dimension = 2;
+	plan = PlanPmw(in);
+	EXPECT_NEAR(plan.book_public_rows, (2 * std::log(20.0) + std::log(20.0)) / 0.05, 1e-9 * 179.7);
+
+	// delta = 0: Dwork-Roth Thm 4.14 with (alpha/2, beta/2):
+	//   32 ln N (ln K + ln(32 ln N / ((a/2)^2 (b/2)))) / (eps (a/2)^3), N = K = 101, a = 0.1, b = 0.05, eps = 1
+	in = BaseInput();
+	in.cells = 101;
+	in.cover_size = 101;
+	in.delta = 0.0;
+	in.alpha = 0.1;
+	in.beta = 0.05;
+	plan = PlanPmw(in);
+	EXPECT_NEAR(plan.book_private_rows, 22791208.848106477, 1e-6 * 22791208.848106477);
+}
+
+}  // namespace
+}  // namespace pap::core

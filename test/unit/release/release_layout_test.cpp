@@ -1,0 +1,80 @@
+// Tests of the private scan's SELECT list (ReleaseLayout::ScanSelectList): the pap.grid_counts form with each
+// kind of axis as its arguments, and the GROUP BY form once the grid has more than kScanKeyLimit points.
+#include "core/release/release_layout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace pap::core {
+namespace {
+
+ReleaseAxis
+Axis(AxisKind kind, ValueType type, const std::string &label, std::size_t cuts = 0)
+{
+	ReleaseAxis axis;
+	axis.kind = kind;
+	axis.value_type = type;
+	axis.label = label;
+	for (std::size_t i = 0; i < cuts; i++)
+		axis.cuts.push_back(double(i));
+	return axis;
+}
+
+TEST(ScanSelectList, OneAggregateCallWithEveryKindOfAxis)
+{
+	ReleaseLayout layout;
+	layout.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "carat", 2));
+	layout.axes.push_back(Axis(AxisKind::Numeric, ValueType::Date, "sold on", 1));
+	ReleaseAxis cut = Axis(AxisKind::Categorical, ValueType::Text, "Cut");
+	cut.categories = {"Good", "Ideal"};
+	layout.axes.push_back(cut);
+	layout.axes.push_back(Axis(AxisKind::Predicate, ValueType::Boolean, "price > 1000"));
+	// A number column goes to the aggregate as it is (it converts every number type totally); a date goes through
+	// pap.axis_value; the aggregate bins the numeric axes itself from their cut points $1, $2.
+	EXPECT_EQ(layout.ScanSelectList(),
+	          "pap.grid_counts('{4,3,4,2}'::pg_catalog.int8[], $1, carat, $2, "
+	          "pap.axis_value(\"sold on\"), pap.category_index($3, (\"Cut\")::pg_catalog.text), "
+	          "CASE WHEN (price > 1000) THEN 1 ELSE 0 END), '{4,3,4,2}'::pg_catalog.int8[]");
+}
+
+TEST(ScanSelectList, LinearAxesPassTheirWeightedSums)
+{
+	ReleaseLayout layout;
+	layout.spec.kind = ClassKind::Halfspaces;
+	layout.spec.columns = {"carat", "price"};
+	layout.spec.directions = {{4000, -1}, {0, 0.5}};
+	layout.axes.push_back(Axis(AxisKind::Linear, ValueType::Number, "4000*carat + -1*price", 3));
+	layout.axes.push_back(Axis(AxisKind::Linear, ValueType::Number, "0.5*price", 1));
+	EXPECT_EQ(layout.ScanSelectList(),
+	          "pap.grid_counts('{5,3}'::pg_catalog.int8[], $1, pap.linear_value('{4000,-1}'::pg_catalog.float8[], "
+	          "carat, price), $2, pap.linear_value('{0.5}'::pg_catalog.float8[], price)), "
+	          "'{5,3}'::pg_catalog.int8[]");
+}
+
+TEST(ScanSelectList, GroupByBeyondTheKeyLimit)
+{
+	// 62 predicate axes: 2^62 grid points, the limit, still one aggregate; a 63rd: one bin expression per axis.
+	ReleaseLayout layout;
+	for (int i = 0; i < 62; i++)
+		layout.axes.push_back(Axis(AxisKind::Predicate, ValueType::Boolean, "p" + std::to_string(i)));
+	EXPECT_EQ(layout.ScanSelectList().rfind("pap.grid_counts('{2,2,", 0), 0u);
+	layout.axes.push_back(Axis(AxisKind::Predicate, ValueType::Boolean, "p62"));
+	const std::string group_by = layout.ScanSelectList();
+	EXPECT_EQ(group_by.find("grid_counts"), std::string::npos);
+	EXPECT_EQ(group_by.rfind("CASE WHEN (p0) THEN 1 ELSE 0 END, CASE WHEN (p1) THEN 1 ELSE 0 END, ", 0), 0u);
+
+	// The numeric axes of the GROUP BY form bin with pap.cell_index.
+	ReleaseLayout wide;
+	for (int i = 0; i < 7; i++)
+		wide.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "c" + std::to_string(i), 999));
+	const std::string sql = wide.ScanSelectList();
+	EXPECT_EQ(sql.rfind("pap.cell_index($1, pap.axis_value(c0)), pap.cell_index($2, pap.axis_value(c1)), ", 0), 0u);
+	const std::string tail = "pap.cell_index($7, pap.axis_value(c6)), pg_catalog.count(*)";
+	ASSERT_GE(sql.size(), tail.size());
+	EXPECT_EQ(sql.substr(sql.size() - tail.size()), tail);
+}
+
+}  // namespace
+}  // namespace pap::core
