@@ -1,5 +1,5 @@
 /* pap_release 0.1: differentially private release of counting-query classes assisted by public data.
- * Architecture, privacy rules and the SQL contract: DESIGN.md of the project; reference: docs/reference.md. */
+ * Architecture: docs/architecture.md; privacy rules: docs/security.md; the SQL contract: docs/reference.md. */
 \echo Use "CREATE EXTENSION pap_release" to load this file. \quit
 
 -- Everything below is created in the extension's own schema, with fully qualified names; the script never
@@ -55,7 +55,7 @@ CREATE TABLE pap.release_data (
 	beta             pg_catalog.float8 NOT NULL,
 	granularity      pg_catalog.text NOT NULL,           -- how coarse the numeric axes are, and why
 	public_rows      pg_catalog.int8 NOT NULL,
-	-- The axes (one array entry per axis; per-axis lists concatenated, with their lengths): DESIGN.md §2 step 1.
+	-- The axes (one array entry per axis; per-axis lists concatenated, with their lengths) (docs/query-classes.md).
 	axis_kinds       pg_catalog.text[] NOT NULL,         -- numeric, categorical, linear, predicate
 	axis_value_types pg_catalog.text[] NOT NULL,         -- number, date, timestamp, timestamptz, text, boolean
 	axis_labels      pg_catalog.text[] NOT NULL,         -- column, w.x text, or predicate SQL
@@ -251,7 +251,7 @@ CREATE AGGREGATE pap.grid_counts(radices pg_catalog.int8[], VARIADIC axes "any")
 COMMENT ON AGGREGATE pap.grid_counts(pg_catalog.int8[], "any") IS 'rows per grid point: after the radices, each axis is an int4 bin or a pair (cut points float8[], a value of any number type, converted totally) binned as pap.cell_index does; the key is the mixed-radix number of the bins, first axis most significant; returns [key0, rows0, key1, rows1, ...] sorted by key';
 
 --------------------------------------------------------------------------------------------------------------
--- The API (DESIGN.md §4). Every function runs with its caller's rights and checks them itself; catalog writes
+-- The API (docs/reference.md). Every function runs with its caller's rights and checks them itself; catalog writes
 -- are made in C as the owner of schema pap, with fully qualified SQL. Catalog writers pin search_path; the
 -- procedure run_release cannot (a SET clause forbids transaction control), so its SQL qualifies every name
 -- and operator, and the hot read functions (answer, answer_count) qualify theirs instead of paying a GUC push.
