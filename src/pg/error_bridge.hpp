@@ -1,4 +1,4 @@
-// The one crossing from C++ to PostgreSQL errors (reference/anchors-pgext.md §8.4). PAP_CORE(statements) runs
+// The one crossing from C++ to PostgreSQL errors (docs/architecture.md, "The wall"). PAP_CORE(statements) runs
 // core code inside try/catch, copies any error into a plain struct, leaves the catch block, and only then raises
 // the PostgreSQL ERROR: no exception ever reaches PostgreSQL and ereport never longjmps over a live C++ object.
 // Include this file, like every core header, before postgres.h.

@@ -7,8 +7,8 @@
 // int8 arithmetic of the key, and one aggregate instead of a GROUP BY: PostgreSQL's HashAggregate costs several
 // times the reading of the columns, and the planner, expecting as many groups as rows, never parallelises it;
 // this one runs as Partial Aggregate -> Gather -> Finalize Aggregate (combine, serial and deserial functions) and
-// postgres_fdw ships it whole. Deterministic, no noise (DESIGN.md §3: the noise is drawn by the glue after the scan).
-// The arguments are parsed once per call site (fn_extra of the transition function): the radices and cut arrays
+// postgres_fdw ships it whole. Deterministic, no noise (docs/architecture.md: the noise is drawn by the glue after the
+// scan). The arguments are parsed once per call site (fn_extra of the transition function): the radices and cut arrays
 // must be a constant or a parameter. Errors: 42804 for argument types, 22023 for radices that do not match the
 // axes or malformed arrays, 22004 for a NULL array or int4 bin, 22003 for an int4 bin outside its radix, 0A000
 // for radices or cut points that are neither a constant nor a parameter, 54000 for more than 2^62 grid points.

@@ -1,4 +1,4 @@
-// The empirical privacy audit's estimator (docs/audit.md; reference/anchors-reliability.md §3, §8 ),
+// The empirical privacy audit's estimator (docs/audit.md),
 // shared by every audited mechanism. A case is a black box: a sampler that runs the product's mechanism once on
 // side 0 (D) or side 1 (D', a replace-one neighbour) with the random source it is given, and returns a 64-bit key
 // of what it observed (a function of the released output only: post-processing, so any event on the key is an

@@ -1,7 +1,7 @@
 // The core's entry points for the PostgreSQL glue. Plain data crosses this boundary (pointers, numbers, C strings)
 // and opaque handles (ReleaseDraft, ReleaseModel) that the glue frees from a memory-context reset callback, so it
 // never holds a C++ object on its stack while it calls PostgreSQL: a PostgreSQL error longjmps, and must not jump
-// over destructors (reference/anchors-pgext.md §7-8). Every function may throw pap::core::Error; the glue catches
+// over destructors (docs/architecture.md, "The wall"). Every function may throw pap::core::Error; the glue catches
 // it in one place (src/pg/error_bridge.hpp).
 #pragma once
 #include <cstddef>
@@ -96,7 +96,7 @@ struct DraftSummary {
 DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives
 
 // --- planning and running ------------------------------------------------------------------------------------
-// The mechanisms over the cells (DESIGN.md §2 step 5; docs/mechanisms.md). Auto is a request only: the plan
+// The mechanisms over the cells (docs/architecture.md step 5; docs/mechanisms.md). Auto is a request only: the plan
 // resolves it to the mechanism with the smallest predicted error, from public information only.
 enum class MechanismChoice { Pmw, Mwem, Identity, Hierarchical, Auto };
 constexpr std::size_t kMechanismCount = 4;  // the real ones, in the order above

@@ -1,4 +1,4 @@
-// A categorical axis learned from the public table only (DESIGN.md §2 step 1): the distinct category texts seen
+// A categorical axis learned from the public table only (docs/architecture.md step 1): the distinct category texts seen
 // in the public table, sorted by byte order (std::string's operator<, so the layout is deterministic and does
 // not depend on a collation), then one "other" bin for every value never seen publicly, then the NULL bin.
 // The glue passes each value in its text form; two values are one category iff their texts are byte-equal.

@@ -1,5 +1,5 @@
 // The bin of a value among sorted cut points, fast: the private scan maps every row through it once per numeric
-// or linear axis (DESIGN.md §2 step 4), where a binary search's mispredicted halvings were most of the cost.
+// or linear axis (docs/architecture.md step 4), where a binary search's mispredicted halvings were most of the cost.
 // Contract: CutLookup::Index(x) == CountBelowSorted(cuts, count, x) (PostgreSQL's float8 order, NaN last) for every
 // x and every cut array sorted in that order (duplicates, NaN, infinities and -0.0 allowed).
 // Method: B uniform buckets over [cuts[0], cuts[count-1]] (B a power of two, 2-4 times count, at most 2^20), and

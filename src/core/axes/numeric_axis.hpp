@@ -1,4 +1,4 @@
-// A numeric axis learned from the public table only (DESIGN.md §2 step 1): the sorted distinct public values
+// A numeric axis learned from the public table only (docs/architecture.md step 1): the sorted distinct public values
 // w_1 < ... < w_M cut the line into bins (w_j, w_{j+1}], j = 0..M, with w_0 below and w_{M+1} above every
 // value. NULL gets its own bin after them. Values are ordered as PostgreSQL orders float8: -Infinity lowest,
 // NaN highest and equal to itself, so NaN and the infinities are ordinary values, not errors.

@@ -1,5 +1,5 @@
-// One axis of a release (DESIGN.md §2 step 1), learned from the public table only, as the engine, the covers and
-// the catalog see it. Bins by kind (the NULL bin, when there is one, is always the last):
+// One axis of a release (docs/architecture.md step 1), learned from the public table only, as the engine, the covers
+// and the catalog see it. Bins by kind (the NULL bin, when there is one, is always the last):
 //   Numeric, Linear  cuts w_1 < ... < w_M: bins (w_j, w_{j+1}] for j = 0..M (w_0 = below all, w_{M+1} = above
 //                    all), then NULL at M + 1. Radix M + 2. A Linear axis is the derived value w.x of the class
 //                    columns (NULL when a column with a non-zero weight is NULL).

@@ -1,4 +1,4 @@
-// The representative cells X~ of a release (DESIGN.md §2 step 3) over axes given by their radices (bin counts):
+// The representative cells X~ of a release (docs/architecture.md step 3) over axes given by their radices (bin counts):
 //   Dense:   the full product grid (CellGrid order: first axis most significant), when it has at most cell_limit
 //            cells.
 //   Support: the distinct grid points that hold at least one public row ("public support", as in PMW^Pub),

@@ -1,4 +1,4 @@
-// The representative cells as a mixed-radix product grid (DESIGN.md §2 step 3): one radix (bin count) per axis,
+// The representative cells as a mixed-radix product grid (docs/architecture.md step 3): one radix (bin count) per axis,
 // cell index <-> per-axis bin coordinates. The FIRST axis is the MOST significant digit (row-major): the last
 // axis has stride 1, so cells that differ only in the last coordinate are adjacent and the prefix-sum and box
 // loops of the grouped workloads run over contiguous memory.

@@ -1,4 +1,4 @@
-// Cover granularity driven by alpha (issue #3; docs/query-classes.md derives it). With cut points at every
+// Cover granularity driven by alpha (docs/query-classes.md derives it). With cut points at every
 // distinct public value the cover is the paper's (Algorithm 3): every query has a cover query that agrees with it
 // on every public row. A coarser cover keeps only some public values as cuts; a query then projects to the cover
 // query whose cuts are nearest in public mass, and disagrees with it on at most s bins' worth of public rows,

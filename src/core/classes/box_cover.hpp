@@ -1,5 +1,5 @@
 // The cover H~ of boxes(c1..ck) and orthants(c1..ck) over k Numeric axes, one per class column in class order
-// (Algorithm 3, steps 1-4; reference/seeds.md §1.4, §1.8), and the projection of any query of the class onto it.
+// (Algorithm 3, steps 1-4; docs/query-classes.md), and the projection of any query of the class onto it.
 //
 // A cover query is a product over axes of one per-axis query:
 //   - a query of that axis's one-dimensional cover (OrderedAxisCover, interval_cover.hpp): ranges for boxes,

@@ -1,4 +1,4 @@
-// The engine's view of a cover H~ (Algorithm 3, steps 1-4; reference/seeds.md §1.8): the cover queries of a class
+// The engine's view of a cover H~ (Algorithm 3, steps 1-4; docs/query-classes.md): the cover queries of a class
 // as product queries over the release's axes (product_query.hpp), the projection of any query of the class onto
 // them, and their readable text. Cells and domains are not the cover's business (cell_domain.hpp): every cover
 // query is a set of bins per axis, so it is evaluated on any domain over the same axes.

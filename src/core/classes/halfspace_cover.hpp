@@ -1,4 +1,4 @@
-// The cover H~ of halfspaces(c1..ck; w_1, ..., w_D) (DESIGN.md §2 step 2, Algorithm 3 steps 1-4): fixed
+// The cover H~ of halfspaces(c1..ck; w_1, ..., w_D) (docs/architecture.md step 2, Algorithm 3 steps 1-4): fixed
 // directions w_d, varying offset. Axes: one Linear axis per direction, in the class's order (axis d = the derived
 // value w_d.x, NULL when a column is NULL; cuts chosen from its public values, public_values/public_counts its
 // finest public marginal, label its canonical text LinearAxisLabel).

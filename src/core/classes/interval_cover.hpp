@@ -1,5 +1,5 @@
 // The cover H~ of a one-dimensional ordered class, thresholds(c) and ranges(c) (Algorithm 3, steps 1-4;
-// reference/seeds.md §1.8), over one Numeric ReleaseAxis with cuts w_1 < ... < w_M and bins (w_j, w_{j+1}]
+// docs/query-classes.md), over one Numeric ReleaseAxis with cuts w_1 < ... < w_M and bins (w_j, w_{j+1}]
 // (release_axis.hpp), and the projection of any query of the class onto it. OrderedAxisCover is the per-axis
 // piece that boxes and orthants (box_cover.hpp) reuse.
 //

@@ -1,5 +1,5 @@
-// The cover H~ of marginals(k; c1..cD) and stumps(b1..bD) (DESIGN.md §2 step 2, Algorithm 3 steps 1-4 of
-// reference/seeds.md §1.4) over one Categorical axis per class column, in the class's column order
+// The cover H~ of marginals(k; c1..cD) and stumps(b1..bD) (docs/architecture.md step 2, Algorithm 3 steps 1-4;
+// docs/query-classes.md) over one Categorical axis per class column, in the class's column order
 // (release_axis.hpp: categories 0..C-1, "other" at C, NULL at C + 1).
 //
 // The class: every conjunction of k equalities "c_a = v" on k distinct columns. v is any bin but NULL (SQL's

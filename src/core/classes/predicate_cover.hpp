@@ -1,4 +1,4 @@
-// The cover H~ of predicates('p1', ..., 'pP') (DESIGN.md §2 step 2, Algorithm 3 steps 1-4): a finite class of
+// The cover H~ of predicates('p1', ..., 'pP') (docs/architecture.md step 2, Algorithm 3 steps 1-4): a finite class of
 // SQL boolean expressions. Predicates that label every public row the same way are one cover query; the
 // representative of a labeling is its first predicate in listed order. The release has one Predicate axis per
 // representative (label = its SQL text; bin 1 = true, bin 0 = false or NULL), and cover query r is "bin 1 on

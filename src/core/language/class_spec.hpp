@@ -1,4 +1,5 @@
-// The full query class language of DESIGN.md §4, parsed into a structured and validated description:
+// The full query class language (docs/reference.md, "Query classes"), parsed into a structured and validated
+// description:
 //
 //   thresholds(c) · ranges(c) · boxes(c1, ..., ck) · orthants(c1, ..., ck) · marginals(k; c1, ..., cD)
 //   stumps(b1, ..., bD) · halfspaces(c1, ..., ck; [w1, ..., wk], ...) · predicates('sql', ...)

@@ -1,4 +1,4 @@
-// The hierarchical mechanism (DESIGN.md §2 step 5; Hay et al. 2010, Qardaji, Yang & Li 2013): a tree of
+// The hierarchical mechanism (docs/architecture.md step 5; Hay et al. 2010, Qardaji, Yang & Li 2013): a tree of
 // intervals over one ordered axis, or the product of two such trees over two ordered axes, with exact integer
 // noise on every node's count, then consistency post-processing (least squares over the tree, then the nearest
 // non-negative histogram summing to n). Applies to dense grids of one or two ordered axes (numeric or linear;

@@ -1,5 +1,5 @@
-// The identity mechanism (DESIGN.md §2 step 5): exact integer noise on every cell's count (replace-one moves one
-// row between two cells: l1 = 2, l2^2 = 2), then consistency post-processing: the nearest histogram that is
+// The identity mechanism (docs/architecture.md step 5): exact integer noise on every cell's count (replace-one moves
+// one row between two cells: l1 = 2, l2^2 = 2), then consistency post-processing: the nearest histogram that is
 // non-negative and sums to n (public), normalised to a distribution. Data-independent: its error does not depend
 // on the prior or on the public table, only on how many cells a query spans.
 #pragma once

@@ -1,4 +1,4 @@
-// MWEM (Hardt, Ligett & McSherry 2012; DESIGN.md §2 step 5) over the cover queries: T rounds, each selects a
+// MWEM (Hardt, Ligett & McSherry 2012; docs/architecture.md step 5) over the cover queries: T rounds, each selects a
 // badly answered query privately, measures its count with exact integer noise, and re-runs multiplicative weights
 // over every measurement so far (replay). The private data enters only through the selection scores and the
 // measurements, both on integer counts; everything else is post-processing of public state.

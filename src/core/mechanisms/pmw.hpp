@@ -1,4 +1,4 @@
-// Private Multiplicative Weights over the cells (DESIGN.md §2 step 5; reference/seeds.md §2.4-2.6): MW driven by
+// Private Multiplicative Weights over the cells (docs/architecture.md step 5; docs/mechanisms.md §3): MW driven by
 // a sparse vector over every cover query, in passes until a pass makes no update or the cut-off is reached.
 // The private data is touched only by the sparse vector's comparisons, on integer counts with exact discrete
 // Laplace noise; the synthetic distribution and its updates are post-processing of public state and of the

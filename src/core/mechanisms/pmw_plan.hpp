@@ -54,7 +54,7 @@ struct PmwPlan {
 	double public_only_error = 0;  // expected max error of the public table alone on the cover, fraction
 	double prior_error = 0;        // the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
-	// The book's guarantee (reference/seeds.md §1.2, §2.6): what Algorithm 3 needs for error alpha w.p. 1-beta.
+	// The book's guarantee (docs/mechanisms.md §5): what Algorithm 3 needs for error alpha w.p. 1-beta.
 	double book_private_rows = 0;  // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
 	double book_public_rows = 0;   // Lemma 11 with its hidden constant taken as 1
 	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2

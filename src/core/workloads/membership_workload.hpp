@@ -1,7 +1,7 @@
 // The textbook evaluation of a product-query workload, kept for benchmarks (pap_release.reference_workload =
 // membership): every answer is a sum over ALL cells of the weights of those that satisfy the query's constraints,
 // query by query: no grouping, no prefix sums, no index of a query's cells. This is the "straightforward reference
-// implementation" issue #6 measures the grouped ProductWorkload against; ReferenceWorkload (cell lists) is a
+// implementation" docs/bench.md measures the grouped ProductWorkload against; ReferenceWorkload (cell lists) is a
 // stronger reference that precomputes each query's cells.
 // Same cells and answers as ProductWorkload over the same domain and queries: a dense domain's cells are its grid
 // points in CellGrid order; a support domain's outside cell lies only in the queries without constraints.

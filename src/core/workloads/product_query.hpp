@@ -1,4 +1,4 @@
-// Counting queries as products of per-axis bin intervals (DESIGN.md §2: "All counting queries are products of
+// Counting queries as products of per-axis bin intervals (docs/architecture.md: "All counting queries are products of
 // per-axis bin sets"). Every class is one: an interval on an ordered axis (thresholds, ranges, boxes, orthants,
 // a halfspace on its derived axis), one bin on a categorical or boolean axis (marginals, stumps), the "true" bin
 // of a predicate axis. An axis a query does not mention is unconstrained: every bin, NULL included. A query with

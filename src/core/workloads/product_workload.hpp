@@ -1,4 +1,4 @@
-// Every class's workload (DESIGN.md §2): product queries (product_query.hpp) over a CellDomain, evaluated BY
+// Every class's workload (docs/architecture.md): product queries (product_query.hpp) over a CellDomain, evaluated BY
 // GROUPS, never query by query. A group is the set S of axes a query constrains. Evaluate makes one pass over
 // the cells per group, filling the group's table over the S-subgrid (a marginal table), turns it into |S|-
 // dimensional prefix sums when some query of the group has an interval wider than one bin, and answers each

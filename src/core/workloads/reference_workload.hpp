@@ -1,8 +1,8 @@
 // A query-by-query workload with an index, kept for benchmarks (pap_release.reference_workload = cell_lists): each
 // query's cells listed explicitly, every answer a sum over its own list, with no grouping and no prefix sums. A
-// stronger reference than MembershipWorkload (the textbook one, issue #6's), which finds a query's cells by testing
-// every cell. It answers exactly as the workload it copies; bench/ compares the grouped ProductWorkload with both.
-// Construction probes source.AddToQueryCells on a zero vector, 52 queries at a time (query j of a block adds 2^j,
+// stronger reference than MembershipWorkload (the textbook one of docs/bench.md), which finds a query's cells by
+// testing every cell. It answers exactly as the workload it copies; bench/ compares the grouped ProductWorkload with
+// both. Construction probes source.AddToQueryCells on a zero vector, 52 queries at a time (query j of a block adds 2^j,
 // so a cell's value lists the block's queries that hold it, exactly in a double): O(sum over blocks of the cost of
 // 52 AddToQueryCells + N) time, memory 4 bytes per (query, cell) pair. Every evaluation costs the total volume
 // of the queries (sum over q of |cells of q|). Error(LimitExceeded) when the lists would not fit a size_t.

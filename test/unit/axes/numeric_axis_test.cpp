@@ -1,4 +1,4 @@
-// Tests of the numeric axis (DESIGN.md §2 step 1): cut points learned from public values in PostgreSQL's float8
+// Tests of the numeric axis (docs/architecture.md step 1): cut points learned from public values in PostgreSQL's float8
 // order, and the bin of a value, checked against counting by hand.
 #include "core/axes/numeric_axis.hpp"
 

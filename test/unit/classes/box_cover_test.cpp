@@ -1,4 +1,4 @@
-// Tests of the boxes / orthants cover (Algorithm 3 steps 1-4; reference/seeds.md §1.4, §1.8) against brute force
+// Tests of the boxes / orthants cover (Algorithm 3 steps 1-4; docs/query-classes.md) against brute force
 // on small random 2-D and 3-D public samples with ties, NULLs, NaN and the infinities, at the finest granularity
 // and with coarse cuts (ChooseCuts): (a) the finest cover labels the distinct public points in every way the
 // class does (it is not deduplicated), and projects every such query to an agreeing cover query; (b) with coarse

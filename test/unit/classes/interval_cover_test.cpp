@@ -1,8 +1,8 @@
-// Tests of the one-dimensional covers thresholds(x) and ranges(x) (Algorithm 3 steps 1-4; reference/seeds.md
-// §1.8) against brute force on small public samples with ties, NaN and the infinities, at the finest granularity
-// and with coarse cuts (ChooseCuts): the finest cover's labelings of the distinct public values are exactly the
-// ones the class realises; Project returns a cover query with the fewest public disagreements (none at the
-// finest); rendered texts define exactly the cover query's bins and project back to it; errors and the limit hint.
+// Tests of the one-dimensional covers thresholds(x) and ranges(x) (Algorithm 3 steps 1-4;
+// docs/query-classes.md) against brute force on small public samples with ties, NaN and the infinities, at the finest
+// granularity and with coarse cuts (ChooseCuts): the finest cover's labelings of the distinct public values are exactly
+// the ones the class realises; Project returns a cover query with the fewest public disagreements (none at the finest);
+// rendered texts define exactly the cover query's bins and project back to it; errors and the limit hint.
 #include "core/classes/interval_cover.hpp"
 #include "core/language/value_format.hpp"
 

@@ -1,6 +1,6 @@
 // Tests of PMW's planner: parameter validation, the privacy accounting of the chosen noise (the one place where a
 // planning bug would be a privacy bug), determinism, monotonicity of the predicted error in public information,
-// and the book's numbers (reference/seeds.md §1.2, §1.8, §2.4) against hand-evaluated formulas.
+// and the book's numbers (docs/mechanisms.md §5) against hand-evaluated formulas.
 #include "core/mechanisms/pmw_plan.hpp"
 
 #include <gtest/gtest.h>
@@ -361,7 +361,7 @@ TEST(PlanPmw, DeltaNeverPredictsWorseThanPure)
 // (f) The book's numbers, evaluated by hand.
 TEST(PlanPmw, BookNumbersWorkedExample)
 {
-	// Thresholds with 100 distinct public values (reference/seeds.md §1.8): N = 101 cells, K = 101 queries,
+	// Thresholds with 100 distinct public values: N = 101 cells, K = 101 queries,
 	// epsilon 1, delta 1e-6, alpha 0.1, beta 0.05. Lemma 7 with (alpha/2, beta/2) = (0.05, 0.025):
 	//   ln N = ln 101 = 4.61512051684126
 	//   sqrt(ln N * ln(2/delta)) = sqrt(4.61512051684126 * 14.5086577385242) = 8.18286038

@@ -1,4 +1,4 @@
-// Invariants of Private Multiplicative Weights (reference/seeds.md §2.4-2.6) with seeded noise: the output is a
+// Invariants of Private Multiplicative Weights (docs/mechanisms.md §3) with seeded noise: the output is a
 // distribution, the cut-off is honoured, updates happen only through the sparse vector, the private histogram is
 // seen only through query answers, PMW converges when the noise is negligible, and the public helpers (pass
 // order, public prior, interrupts) behave as documented.

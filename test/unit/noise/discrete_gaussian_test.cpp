@@ -1,4 +1,4 @@
-// Distribution tests of the exact discrete Gaussian sampler (anchors-reliability.md §8 B-1): chi-squared goodness
+// Distribution tests of the exact discrete Gaussian sampler (docs/audit.md): chi-squared goodness
 // of fit against the pmf, a power check showing the same test rejects a wrong sigma, symmetry, reproducibility,
 // the exact integer square root, the rounding of real variances to exact rationals, and the zCDP helpers.
 #include "core/noise/discrete_gaussian.hpp"

@@ -1,4 +1,4 @@
-// Distribution tests of the exact samplers (anchors-reliability.md §8 B-1, B-2): chi-squared goodness of fit
+// Distribution tests of the exact samplers (docs/audit.md): chi-squared goodness of fit
 // against the closed-form pmf, a power check showing the same test rejects wrong scales, Bernoulli(exp(-g))
 // frequencies, the uniform primitive, and the rounding of real scales to exact rationals.
 #include "core/noise/discrete_laplace.hpp"
