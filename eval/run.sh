@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The accuracy harness of issue #5 (docs/eval.md): pap_release's mechanisms against public-only, identity,
+# The accuracy harness (docs/eval.md): pap_release's mechanisms against public-only, identity,
 # hierarchical and MWEM without public data, and PMW^Pub, on diamonds and ADULT, in a throwaway PostgreSQL 15
 # cluster (pg_virtualenv).
 #   bash eval/run.sh        full: epsilon 0.1, 0.5, 1, 2; 5 repetitions; 1% and 10% public; random and shifted

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run by classes.sh inside the throwaway cluster: loads data/adult.csv.gz (UCI Adult as preprocessed by
-# Private-PGM, Apache-2.0; copy of ../shared/data/adult.csv) and data/diamonds.csv.gz client side, then classes.sql.
+# Private-PGM, Apache-2.0) and data/diamonds.csv.gz client side, then classes.sql.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 psql_run=(psql -X -q -v ON_ERROR_STOP=1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The query-class experiment of issue #3 on real data, in a throwaway cluster (pg_virtualenv):
+# The query-class experiment of docs/experiments.md on real data, in a throwaway cluster (pg_virtualenv):
 #   ADULT     marginals(3; all 14 columns), 10% disjoint public sample, public-support domain;
 #   diamonds  boxes(carat, price), 10% disjoint public sample, full grid with alpha-driven cut points.
 # Prints max and mean error of the released answers beside the public sample alone. Needs the extension

@@ -1,4 +1,4 @@
--- Issue #3's experiment: two classes over several columns on real data, released with epsilon = 1 (secure
+-- The query-class experiment (docs/experiments.md): two classes over several columns on real data, released with epsilon = 1 (secure
 -- noise, no test seed), errors measured against the private table and against the public sample alone.
 \pset footer off
 SET client_min_messages = warning;
