@@ -139,3 +139,11 @@ format:
 format-check:
 	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files formatted"
 .PHONY: format format-check
+
+# clang-tidy with the checks of .clang-tidy (each justified there) on every source of src/ (scripts/tidy.sh); any
+# finding fails. The glue is analysed against the server's headers, as PGXS compiles it.
+tidy:
+	@CLANG_TIDY=$(CLANG_TIDY) PG_INCLUDES="-I$(shell $(PG_CONFIG) --includedir-server) \
+		-I$(shell $(PG_CONFIG) --includedir)/internal" scripts/tidy.sh $(CORE_SRCS) $(GLUE_SRCS)
+CLANG_TIDY ?= clang-tidy-14
+.PHONY: tidy

@@ -47,6 +47,8 @@ step() {
 
 # Every C++ source as clang-format formats it (make format rewrites them).
 step format make -s format-check
+# clang-tidy with the checks of .clang-tidy on src/.
+step tidy make -s tidy
 step unit make -s unit
 step unit-sanitize make -s unit-sanitize
 step audit make -s audit

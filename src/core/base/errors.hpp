@@ -23,7 +23,7 @@ enum class ErrorKind {
 class Error : public std::runtime_error {
 public:
 	Error(ErrorKind kind, std::string message, std::string detail = {}, std::string hint = {})
-	    : std::runtime_error(std::move(message)), kind_(kind), detail_(std::move(detail)), hint_(std::move(hint))
+	    : std::runtime_error(message), kind_(kind), detail_(std::move(detail)), hint_(std::move(hint))
 	{
 	}
 	ErrorKind

@@ -51,7 +51,7 @@ bool
 Fits(double cells, std::uint64_t cell_limit)
 {
 	// Both sides as doubles: a limit near 2^64 rounds, but then no grid that fits a size_t exceeds it anyway.
-	return cells <= double(cell_limit) && cells <= double(std::numeric_limits<std::size_t>::max() / 2);
+	return cells <= double(cell_limit) && cells <= double(std::numeric_limits<std::size_t>::max()) / 2;
 }
 
 }  // namespace
