@@ -18,6 +18,8 @@
 //     text), LiteralCount counts its literals, and its canonical rendering (QuoteIdentifier, QuoteLiteral,
 //     FormatFloat8 coefficients) parses back to the same query;
 //   - ParseClassSpec's canonical text parses back to the same class;
+//   - the fast path of pap.answer's query parsing (ParseSimpleQueryText) agrees with the full parser: whenever it
+//     accepts a text, ParseQueryText accepts it too and gives the same query;
 //   - FormatAxisLiteral of every numeric literal, as each temporal type, and FormatCategoryLiteral of every
 //     literal read back through the query parser as the text they print.
 //
@@ -42,6 +44,7 @@
 #include "core/language/class_spec.hpp"
 #include "core/language/query_text.hpp"
 #include "core/language/value_format.hpp"
+#include "core/release/release_model.hpp"
 
 using namespace pap::core;  // test code only
 
@@ -463,6 +466,27 @@ FuzzParsers(std::string_view input, QueryText &query, std::vector<double> &value
 	return numeric;
 }
 
+// ParseSimpleQueryText is a shortcut for the shape pap.answer sees most; it may decline any text, but a text it
+// accepts must be the query ParseQueryText reads.
+void
+CheckFastPathAgrees(std::string_view input)
+{
+	QueryText fast;
+	if (!ParseSimpleQueryText(input, fast))
+		return;
+	QueryText full;
+	try {
+		full = ParseQueryText(input);
+	} catch (const Error &e) {
+		Fail("fast path", std::string("accepted a text the full parser refuses: ") + e.what());
+	}
+	if (!SameQuery(fast, full))
+		Fail("fast path",
+		     "parsed a text differently from the full parser: " + RenderQuery(fast) + " vs " + RenderQuery(full));
+	if (LiteralCount(fast) != LiteralCount(full))
+		Fail("fast path", "literal counts differ");
+}
+
 void
 FuzzOne(const Fixture &f, std::string_view input)
 {
@@ -481,6 +505,7 @@ FuzzOne(const Fixture &f, std::string_view input)
 	Try("ParseGranularity", [&] { (void)ParseGranularity(text.c_str()); });
 
 	// --- query texts ---
+	CheckFastPathAgrees(input);
 	QueryText query;
 	std::vector<double> values;
 	const bool numeric = FuzzParsers(input, query, values);
