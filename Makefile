@@ -4,7 +4,8 @@ MODULE_big = pap_release
 CORE_SRCS  = $(sort $(wildcard src/core/*/*.cpp))
 CORE_HDRS  = $(sort $(wildcard src/core/*/*.hpp))
 GLUE_SRCS  = $(sort $(wildcard src/pg/*.cpp))
-OBJS       = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
+# The shared library is the glue's objects and the core as a static library (build/ext/libpapcore.a, below).
+OBJS       = $(GLUE_SRCS:.cpp=.o)
 DATA       = $(wildcard extension/$(EXTENSION)--*.sql)
 PGFILEDESC = "pap_release - differentially private query release assisted by public data"
 
@@ -15,25 +16,12 @@ ISOLATION    = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-register -Wno-unused-parameter -Wno-missing-field-initializers
-SHLIB_LINK += -lstdc++
+SHLIB_LINK += build/ext/libpapcore.a -lstdc++
 
-# A fresh machine has no pg_config until scripts/install-deps.sh ran: only the PGXS targets need it.
-PG_CONFIG ?= $(shell command -v pg_config 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_config)
-PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
-ifneq ($(PGXS),)
-include $(PGXS)
-# PGXS tracks no header dependencies: rebuild every object when any header changes (the tree is small).
-$(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard src/pg/*.hpp)
-# PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step.
-COMPILE.cxx.bc += -std=c++17 -Wno-register -Wno-deprecated-register -Isrc
-else
-all install installcheck:
-	@echo "pg_config not found: run scripts/install-deps.sh first" >&2; exit 1
-endif
-
-# The core outside the server: one static library per set of compiler flags (build/<flavour>/libpapcore.a), linked
-# by the unit tests, the audit, the fuzzer and the benchmarks; objects under build/<flavour>/ with their header
-# dependencies (-MMD), so `make -j` compiles in parallel and rebuilds only what a change touches.
+# The core as a static library per set of compiler flags (build/<flavour>/libpapcore.a), linked by the extension
+# (ext), the unit tests, the audit and the benchmarks (unit), the sanitized tests (sanitize) and the fuzzer (fuzz).
+# Objects go under build/<flavour>/ with their header dependencies (-MMD), so `make -j` compiles in parallel and
+# rebuilds only what a change touches.
 # $(call core_flavour,NAME,COMPILER,FLAGS) defines build/NAME/%.o for any source and build/NAME/libpapcore.a.
 define core_flavour
 build/$(1)/%.o: %.cpp
@@ -44,6 +32,24 @@ build/$(1)/libpapcore.a: $$(patsubst %.cpp,build/$(1)/%.o,$(CORE_SRCS))
 	ar rcs $$@ $$^
 -include $$(wildcard build/$(1)/src/*/*.d build/$(1)/src/core/*/*.d build/$(1)/test/*/*.d build/$(1)/bench/*.d)
 endef
+
+# A fresh machine has no pg_config until scripts/install-deps.sh ran: only the PGXS targets need it.
+PG_CONFIG ?= $(shell command -v pg_config 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_config)
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+ifneq ($(PGXS),)
+include $(PGXS)
+# PGXS tracks no header dependencies: rebuild every glue object when any header changes (the glue is small).
+$(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard src/pg/*.hpp)
+# PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step.
+COMPILE.cxx.bc += -std=c++17 -Wno-register -Wno-deprecated-register -Isrc
+# The core with the server's compiler flags (PGXS's CXXFLAGS, -fPIC included), linked into the shared library.
+$(eval $(call core_flavour,ext,$$(CXX),$$(CXXFLAGS) $$(CPPFLAGS)))
+$(shlib): build/ext/libpapcore.a
+else
+all install installcheck:
+	@echo "pg_config not found: run scripts/install-deps.sh first" >&2; exit 1
+endif
+
 clean: clean-build
 clean-build:
 	rm -rf build
