@@ -277,6 +277,16 @@ std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, co
 // the projection takes it. Other classes ignore refine.
 double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                         const char *const *texts, bool refine);
+// The q-quantile of the released distribution of a thresholds or ranges release's column, over its non-NULL
+// rows: the smallest candidate value v with answer(column <= v) >= q * M, M the released weight of the cells
+// whose value is not NULL (the outside cell of a public-support domain left out), answers as pap.answer
+// computes them (refine alike). Candidates are the cut
+// points, or with refine the finest public values. Free post-processing of the release (docs/mechanisms.md §6).
+// has_value = false when the release puts no mass on non-NULL values. +Infinity when the quantile lies above the
+// highest candidate (the release cannot place it there more precisely). Error(InvalidParameter) for q outside
+// [0, 1] or NaN, or a release of another class. The value is an axis value (number, or the temporal encoding of
+// the column's type, which the glue converts back).
+double ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value);
 // What the model holds in memory, in bytes (approximate), for the glue's cache bound.
 std::size_t ModelMemoryBytes(const ReleaseModel *model);
 

@@ -134,6 +134,19 @@ public:
 			bytes += 20 * cover_->QueryCount();
 		return bytes + layout_.public_points.size() * 4 + layout_.public_point_counts.size() * 8;
 	}
+	// The weight of the cells whose first axis is not its NULL bin; the outside cell of a public-support domain
+	// is left out (where its rows lie is unknown). O(cells).
+	double
+	NonNullMassOfFirstAxis() const
+	{
+		std::vector<std::int32_t> at(domain_.AxisCount());
+		const std::int32_t null_bin = layout_.axes.at(0).NullBin();
+		double sum = 0.0;
+		for (std::size_t c = 0; c < domain_.CellCount(); c++)
+			if (domain_.CoordinatesOf(c, at.data()) && at[0] != null_bin)
+				sum += synthetic_[c];
+		return sum;
+	}
 	// The axis a column of the class is read on (numeric and categorical classes), or nullptr.
 	const ReleaseAxis *
 	AxisOfColumn(const std::string &column) const
@@ -688,6 +701,42 @@ ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *q, const double *
                  bool refine)
 {
 	return model->AnswerQuery(*q, LiteralValues(q, numbers, texts), refine);
+}
+
+double
+ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value)
+{
+	const ClassKind kind = model->layout().spec.kind;
+	if (kind != ClassKind::Thresholds && kind != ClassKind::Ranges)
+		throw Error(ErrorKind::InvalidParameter, "quantiles need a release of class thresholds or ranges",
+		            "The release's class is " + model->layout().spec.CanonicalText() + ".",
+		            "Define a thresholds(column) or ranges(column) release of the column.");
+	if (!(q >= 0.0 && q <= 1.0))
+		throw Error(ErrorKind::InvalidParameter, "quantile must be between 0 and 1, got " + FormatFloat8(q));
+	const ReleaseAxis &axis = model->layout().axes.at(0);
+	const std::vector<double> &candidates = refine ? axis.public_values : axis.cuts;
+	// One parsed query "column <= v", answered for every v tried: pap.answer's own path.
+	const std::unique_ptr<ParsedQuery> query(
+	    ParseQueryForModel(model, (QuoteIdentifier(axis.label) + " <= 0").c_str()));
+	const auto mass_at_or_below = [&](double v) { return model->AnswerQuery(*query, {LiteralValue{v, {}}}, refine); };
+	const double non_null = model->NonNullMassOfFirstAxis();
+	*has_value = non_null > 0.0;
+	if (!*has_value)
+		return 0.0;
+	// The answers are sums of doubles computed along different paths: a relative 1e-9 keeps q = 1 at the
+	// highest candidate when no mass lies above it.
+	const double target = q * non_null - 1e-9 * non_null;
+	// The answers grow with v (weights are non-negative): the first candidate that reaches the target. Mass above
+	// the highest candidate is in no answer of a candidate: a quantile there is +Infinity.
+	std::size_t lo = 0, hi = candidates.size();
+	while (lo < hi) {
+		const std::size_t mid = lo + (hi - lo) / 2;
+		if (mass_at_or_below(candidates[mid]) >= target)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo < candidates.size() ? candidates[lo] : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace pap::core

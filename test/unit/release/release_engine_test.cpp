@@ -1412,6 +1412,64 @@ TEST_F(ReleaseEngine, WithinCellRefinement)
 	          AnswerText(model.get(), "city = 'Paris' AND age = 22", false));
 }
 
+// pap.quantile: the smallest candidate whose answer reaches q times the non-NULL mass, checked by a linear scan
+// over the candidates with pap.answer's own answers; refine searches the finest public values.
+TEST_F(ReleaseEngine, QuantilesOfTheReleasedDistribution)
+{
+	const Table pub = NumericTable();
+	for (const char *cls : {"thresholds(x)", "ranges(x)"}) {
+		for (const Granularity g : {Granularity::Alpha, Granularity::Finest}) {
+			SCOPED_TRACE(std::string(cls) + (g == Granularity::Finest ? " finest" : " alpha"));
+			const Release r = Define(pub, cls, g, 0.9);
+			const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 23);
+			const Model model = LoadModel(r, synthetic);
+			double non_null = 0.0;
+			for (std::size_t c = 0; c + 1 < synthetic.size(); c++)
+				non_null += synthetic[c];  // a full grid: the last cell is the NULL bin
+			for (const bool refine : {false, true}) {
+				std::vector<double> candidates;
+				if (refine)
+					candidates.assign(r.layout.public_values, r.layout.public_values + r.layout.public_value_counts[0]);
+				else
+					candidates.assign(r.layout.cuts, r.layout.cuts + r.layout.cut_counts[0]);
+				for (const double q : {0.0, 0.01, 0.25, 0.5, 0.77, 0.99, 1.0}) {
+					double expected = std::numeric_limits<double>::infinity();
+					for (double v : candidates)
+						if (AnswerText(model.get(), "x <= " + FormatFloat8(v), refine) >= q * non_null - 1e-9) {
+							expected = v;
+							break;
+						}
+					bool has_value = false;
+					EXPECT_EQ(ModelQuantile(model.get(), q, refine, &has_value), expected) << q << " " << refine;
+					EXPECT_TRUE(has_value);
+				}
+			}
+			bool has_value = true;
+			EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ModelQuantile(model.get(), 1.5, false, &has_value));
+			EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ModelQuantile(model.get(), -0.1, false, &has_value));
+			EXPECT_PAP_ERROR(ErrorKind::InvalidParameter,
+			                 ModelQuantile(model.get(), std::numeric_limits<double>::quiet_NaN(), false, &has_value));
+			// All mass on NULL: no quantile. All mass above the highest public value: +Infinity.
+			std::vector<double> only_null(synthetic.size(), 0.0);
+			only_null.back() = 1.0;
+			EXPECT_EQ(ModelQuantile(LoadModel(r, only_null).get(), 0.5, false, &has_value), 0.0);
+			EXPECT_FALSE(has_value);
+			// (For thresholds; ranges project "x <= highest" onto the whole line, whose answer holds that mass.)
+			std::vector<double> above(synthetic.size(), 0.0);
+			above[above.size() - 2] = 1.0;
+			if (std::string(cls) == "thresholds(x)") {
+				EXPECT_EQ(ModelQuantile(LoadModel(r, above).get(), 0.5, false, &has_value),
+				          std::numeric_limits<double>::infinity());
+				EXPECT_TRUE(has_value);
+			}
+		}
+	}
+	const Release m = Define(PeopleTable(), "marginals(2; city, age)");
+	const Model model = LoadModel(m, RandomDistribution(std::size_t(m.summary.cell_count), 3));
+	bool has_value = false;
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ModelQuantile(model.get(), 0.5, false, &has_value));
+}
+
 TEST_F(ReleaseEngine, ModelWithoutAPrefixTable)
 {
 	// A public support over a grid larger than max(4 cells, 2^20): answers computed at load, refinement by a
