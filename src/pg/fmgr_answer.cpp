@@ -1,5 +1,7 @@
 // Reading a release: pap.answer, pap.answer_count, pap.answers, pap.synthetic. Free: they read only the
 // differentially private output stored by run_release, never the private table.
+#include <cmath>
+
 #include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
@@ -7,6 +9,7 @@
 
 extern "C" {
 #include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -18,6 +21,7 @@ PG_FUNCTION_INFO_V1(pap_answer);
 PG_FUNCTION_INFO_V1(pap_answer_count);
 PG_FUNCTION_INFO_V1(pap_answers);
 PG_FUNCTION_INFO_V1(pap_synthetic);
+PG_FUNCTION_INFO_V1(pap_quantile);
 }
 
 // A release loaded for one pap.answers or pap.synthetic call (they list every cover query or cell, so the
@@ -216,4 +220,26 @@ pap_synthetic(PG_FUNCTION_ARGS)
 			CHECK_FOR_INTERRUPTS();
 	}
 	return (Datum)0;
+}
+
+// pap.quantile(name, q [, refine]): the q-quantile of a thresholds or ranges release's column (ModelQuantile),
+// from the answer cache. NULL when the release puts no weight on non-NULL values. Numbers are returned as they
+// are; dates and timestamps as seconds since 1970-01-01 00:00 UTC, as extract(epoch from ...) gives them.
+extern "C" Datum
+pap_quantile(PG_FUNCTION_ARGS)
+{
+	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
+	const double q = PG_GETARG_FLOAT8(1);
+	const bool refine = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	double value = 0.0;
+	bool has_value = false;
+	pap::core::ValueType type = pap::core::ValueType::Number;
+	PAP_CORE(value = pap::core::ModelQuantile(release->model, q, refine, &has_value);
+	         type = pap::core::ModelAxisValueType(release->model, 0));
+	if (!has_value)
+		PG_RETURN_NULL();
+	// Temporal axis values are microseconds since 2000-01-01 (PostgreSQL's epoch): shift to the Unix epoch.
+	if (type != pap::core::ValueType::Number && std::isfinite(value))
+		value = value / double(USECS_PER_SEC) + double(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+	PG_RETURN_FLOAT8(value);
 }

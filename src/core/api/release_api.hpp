@@ -287,6 +287,8 @@ double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, con
 // [0, 1] or NaN, or a release of another class. The value is an axis value (number, or the temporal encoding of
 // the column's type, which the glue converts back).
 double ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value);
+// The value type of the release's axis `axis` (Error(Internal) when out of range).
+ValueType ModelAxisValueType(const ReleaseModel *model, std::size_t axis);
 // What the model holds in memory, in bytes (approximate), for the glue's cache bound.
 std::size_t ModelMemoryBytes(const ReleaseModel *model);
 

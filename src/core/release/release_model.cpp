@@ -739,4 +739,12 @@ ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value)
 	return lo < candidates.size() ? candidates[lo] : std::numeric_limits<double>::infinity();
 }
 
+ValueType
+ModelAxisValueType(const ReleaseModel *model, std::size_t axis)
+{
+	if (axis >= model->layout().axes.size())
+		throw Error(ErrorKind::Internal, "axis index out of range");
+	return model->layout().axes[axis].value_type;
+}
+
 }  // namespace pap::core
