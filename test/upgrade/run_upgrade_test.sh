@@ -234,13 +234,15 @@ after_sql=(
 	"SELECT layout_version FROM pap.release_data WHERE name = 'r_after'"
 	"SELECT epsilon_spent || ' ' || delta_spent FROM pap.budgets WHERE private_table = 'priv'::regclass"
 	"SELECT count(*) || ' ' || max(entry_id) FROM pap.ledger"
-	"SELECT string_agg(format('%s=%s', query, answer), '; ' ORDER BY cover_query) FROM pap.answers('r_after')"
+	"SELECT count(*) || ' answers, md5 ' || md5(string_agg(format('%s=%s', query, answer), '; ' ORDER BY cover_query)) FROM pap.answers('r_after')"
 )
 check "a release defined after the update is in layout 1" 1 "$(q "$OLD" "${after_sql[0]}")"
 check "... the budget of priv charged once more (4.50 of 10)" "4.50 0" "$(q "$OLD" "${after_sql[1]}")"
 check "... the ledger continues (10 entries, ids up to 10)" "10 10" "$(q "$OLD" "${after_sql[2]}")"
-for s in "${after_sql[@]}"; do
-	check "... the restored database agrees: ${s:0:60}" "$(q "$OLD" "$s")" "$(q "$RESTORED" "$s")"
+after_labels=("its layout" "the budget" "the ledger" "its answers")
+for i in "${!after_sql[@]}"; do
+	check "... the restored database agrees: ${after_labels[$i]}" "$(q "$OLD" "${after_sql[$i]}")" \
+		"$(q "$RESTORED" "${after_sql[$i]}")"
 done
 
 section "the layout marker"
