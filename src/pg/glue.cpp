@@ -315,9 +315,8 @@ PapLoadRelease(const char *name, bool for_update)
 	const Datum layout_version = PapCatalogGet(&row, "layout_version", true, &isnull);  // since 0.2
 	if (!isnull && DatumGetInt32(layout_version) != kPapCatalogLayoutVersion)
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("release \"%s\" is stored in catalog layout %d, which this pap_release library cannot "
-		                       "read",
-		                       name, DatumGetInt32(layout_version)),
+		                errmsg("release \"%s\" is in catalog layout %d, unknown to this pap_release library", name,
+		                       DatumGetInt32(layout_version)),
 		                errhint("Install the version of pap_release that defined it, or a later one.")));
 	PapRelease *r = (PapRelease *)palloc0(sizeof(PapRelease));
 	r->name = pstrdup(name);
