@@ -6,7 +6,13 @@ CORE_HDRS  = $(sort $(wildcard src/core/*/*.hpp))
 GLUE_SRCS  = $(sort $(wildcard src/pg/*.cpp))
 # The shared library is the glue's objects and the core as a static library (build/ext/libpapcore.a, below).
 OBJS       = $(GLUE_SRCS:.cpp=.o)
-DATA       = $(wildcard extension/$(EXTENSION)--*.sql)
+# The install script of the current version is built from the unversioned extension/pap_release.sql (pgvector's
+# DATA_built layout), so that a change of the catalog shows as a diff of one file; the frozen 0.1 script (what 0.1
+# installed) and the upgrade scripts pap_release--<old>--<new>.sql are shipped as they are (docs/development.md,
+# "Evolving the catalog").
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+DATA_built = extension/$(EXTENSION)--$(EXTVERSION).sql
+DATA       = extension/$(EXTENSION)--0.1.sql $(wildcard extension/$(EXTENSION)--*--*.sql)
 PGFILEDESC = "pap_release - differentially private query release assisted by public data"
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
@@ -38,6 +44,8 @@ PG_CONFIG ?= $(shell command -v pg_config 2>/dev/null || echo /usr/lib/postgresq
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(PGXS),)
 include $(PGXS)
+$(DATA_built): extension/$(EXTENSION).sql $(EXTENSION).control
+	cp $< $@
 # PGXS tracks no header dependencies: rebuild every glue object when any header changes (the glue is small).
 $(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard src/pg/*.hpp)
 # PGXS's LLVM bitcode rule does not see CXXFLAGS: keep it in step.

@@ -57,7 +57,10 @@ deb="$out/$(basename "$deb")"
 
 echo "build-deb: contents of $(basename "$deb")"
 contents="$(dpkg-deb --contents "$deb" | awk '{ print $NF }')"
-expected=(./usr/lib/postgresql/15/lib/pap_release.so ./usr/share/postgresql/15/extension/pap_release.control)
+# The current version's script is built (Makefile DATA_built); the frozen and upgrade scripts are in the tree.
+extversion="$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$root/pap_release.control")"
+expected=(./usr/lib/postgresql/15/lib/pap_release.so ./usr/share/postgresql/15/extension/pap_release.control
+  "./usr/share/postgresql/15/extension/pap_release--$extversion.sql")
 for sql in "$root"/extension/pap_release--*.sql; do
   expected+=("./usr/share/postgresql/15/extension/$(basename "$sql")")
 done
@@ -91,11 +94,11 @@ pg_virtualenv -t -v 15 psql -X -At -v ON_ERROR_STOP=1 \
   -c "CALL pap.run_release('x_cdf', 0.5)" \
   -c "SELECT 'answer=' || pap.answer('x_cdf', 'x <= 49')" | tee "$check"
 
-grep -qx '0\.1' "$check" || { echo "build-deb: extversion is not 0.1" >&2; exit 1; }
+grep -qxF "$extversion" "$check" || { echo "build-deb: extversion is not $extversion" >&2; exit 1; }
 answer="$(sed -n 's/^answer=//p' "$check")"
 # 50 of the 100 values: the noisy fraction must be a number in [0, 1] (the test seed makes it reproducible).
 awk -v a="$answer" 'BEGIN { exit !(a != "" && a + 0 >= 0 && a + 0 <= 1) }' \
   || { echo "build-deb: pap.answer returned '$answer', not a fraction" >&2; exit 1; }
 
-echo "build-deb: OK, installed package works (extversion 0.1, pap.answer('x_cdf', 'x <= 49') = $answer)"
+echo "build-deb: OK, installed package works (extversion $extversion, pap.answer('x_cdf', 'x <= 49') = $answer)"
 echo "build-deb: $deb ($(stat -c %s "$deb") bytes)"

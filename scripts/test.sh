@@ -33,9 +33,9 @@ step() {
 	sql)
 		p=$(grep -cE '\.\.\. ok' "$logs/$name.log")
 		f=$(grep -cE '\.\.\. FAILED' "$logs/$name.log") ;;
-	ledger)
-		p=$(sed -n 's/^ledger: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$logs/$name.log" | tail -1)
-		f=$(sed -n 's/^ledger: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$logs/$name.log" | tail -1) ;;
+	ledger | upgrade)
+		p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p" "$logs/$name.log" | tail -1)
+		f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p" "$logs/$name.log" | tail -1) ;;
 	*)
 		p=0; f=0; [ "$status" -eq 0 ] && p=1 ;;
 	esac
@@ -58,6 +58,8 @@ step sql pg_virtualenv -t -v 15 make -s installcheck
 [ -f regression.diffs ] && head -c 20000 regression.diffs
 [ -f output_iso/regression.diffs ] && head -c 20000 output_iso/regression.diffs
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
+# 0.1 installed from its frozen script, updated, dumped and restored: every budget, charge and answer kept.
+step upgrade pg_virtualenv -t -v 15 bash test/upgrade/run_upgrade_test.sh
 # Two extra local servers hold partitions of the private table as postgres_fdw foreign tables (docs/distributed.md).
 step multiserver pg_virtualenv -t -v 15 bash test/multiserver/run_multiserver_test.sh
 # Real data, bounded (1000 random boxes): prints max and mean errors of two multi-column releases (docs/experiments.md).

@@ -1,5 +1,6 @@
 // pap.define_release and pap.drop_release: a release's axes, cover and cells come from the public table only.
 #include "core/api/release_api.hpp"
+#include "pg/catalog_columns.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
@@ -15,6 +16,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/timestamp.h"
 PG_FUNCTION_INFO_V1(pap_define_release);
 PG_FUNCTION_INFO_V1(pap_drop_release);
 }
@@ -226,48 +228,43 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PAP_CORE(l = pap::core::DraftCatalogLayout(draft); summary = pap::core::DraftSummaryOf(draft);
 	         canonical = pap::core::DraftCanonicalClass(draft));
 	const size_t axes = l.axis_count;
-	Oid types[28] = {TEXTOID,        REGCLASSOID,  REGCLASSOID,  TEXTOID,      FLOAT8OID,      FLOAT8OID,
-	                 TEXTOID,        INT8OID,      TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,   INT4ARRAYOID,
-	                 FLOAT8ARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT4ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID,
-	                 INT4ARRAYOID,   INT4ARRAYOID, INT8ARRAYOID, TEXTOID,      TEXTOID,        INT4OID,
-	                 INT8ARRAYOID,   INT8OID,      INT8OID,      TEXTOID};
-	Datum args[28] = {CStringGetTextDatum(name),
-	                  ObjectIdGetDatum(private_table),
-	                  ObjectIdGetDatum(public_table),
-	                  CStringGetTextDatum(canonical),
-	                  Float8GetDatum(alpha),
-	                  Float8GetDatum(beta),
-	                  CStringGetTextDatum(summary.granularity),
-	                  Int64GetDatum(summary.public_rows),
-	                  TextArrayDatum(l.axis_kinds, axes),
-	                  TextArrayDatum(l.axis_value_types, axes),
-	                  TextArrayDatum(l.axis_labels, axes),
-	                  ArrayDatum(l.cut_counts, axes, INT4OID),
-	                  ArrayDatum(l.cuts, Total(l.cut_counts, axes), FLOAT8OID),
-	                  ArrayDatum(l.category_counts, axes, INT4OID),
-	                  TextArrayDatum(l.categories, Total(l.category_counts, axes)),
-	                  ArrayDatum(l.public_value_counts, axes, INT4OID),
-	                  ArrayDatum(l.public_values, Total(l.public_value_counts, axes), FLOAT8OID),
-	                  ArrayDatum(l.public_value_rows, Total(l.public_value_counts, axes), INT8OID),
-	                  ArrayDatum(l.predicate_axis, l.predicate_count, INT4OID),
-	                  ArrayDatum(l.public_points, l.public_point_count * axes, INT4OID),
-	                  ArrayDatum(l.public_point_rows, l.public_point_count, INT8OID),
-	                  CStringGetTextDatum(l.domain),
-	                  CStringGetTextDatum(summary.domain_reason),
-	                  Int32GetDatum(summary.vc_dimension),
-	                  ArrayDatum(summary.public_histogram, size_t(summary.cell_count), INT8OID),
-	                  Int64GetDatum(summary.cover_size),
-	                  Int64GetDatum(summary.cell_count),
-	                  CStringGetTextDatum(user)};
+	// One entry per column (catalog_columns.hpp); a column added later goes here, optional if the table of an older
+	// version lacks it.
+	const PapCatalogValue row[] = {
+	    {"name", TEXTOID, CStringGetTextDatum(name)},
+	    {"private_table", REGCLASSOID, ObjectIdGetDatum(private_table)},
+	    {"public_table", REGCLASSOID, ObjectIdGetDatum(public_table)},
+	    {"query_class", TEXTOID, CStringGetTextDatum(canonical)},
+	    {"alpha", FLOAT8OID, Float8GetDatum(alpha)},
+	    {"beta", FLOAT8OID, Float8GetDatum(beta)},
+	    {"granularity", TEXTOID, CStringGetTextDatum(summary.granularity)},
+	    {"public_rows", INT8OID, Int64GetDatum(summary.public_rows)},
+	    {"axis_kinds", TEXTARRAYOID, TextArrayDatum(l.axis_kinds, axes)},
+	    {"axis_value_types", TEXTARRAYOID, TextArrayDatum(l.axis_value_types, axes)},
+	    {"axis_labels", TEXTARRAYOID, TextArrayDatum(l.axis_labels, axes)},
+	    {"cut_counts", INT4ARRAYOID, ArrayDatum(l.cut_counts, axes, INT4OID)},
+	    {"cuts", FLOAT8ARRAYOID, ArrayDatum(l.cuts, Total(l.cut_counts, axes), FLOAT8OID)},
+	    {"category_counts", INT4ARRAYOID, ArrayDatum(l.category_counts, axes, INT4OID)},
+	    {"categories", TEXTARRAYOID, TextArrayDatum(l.categories, Total(l.category_counts, axes))},
+	    {"public_value_counts", INT4ARRAYOID, ArrayDatum(l.public_value_counts, axes, INT4OID)},
+	    {"public_values", FLOAT8ARRAYOID, ArrayDatum(l.public_values, Total(l.public_value_counts, axes), FLOAT8OID)},
+	    {"public_value_rows", INT8ARRAYOID,
+	     ArrayDatum(l.public_value_rows, Total(l.public_value_counts, axes), INT8OID)},
+	    {"predicate_axis", INT4ARRAYOID, ArrayDatum(l.predicate_axis, l.predicate_count, INT4OID)},
+	    {"public_points", INT4ARRAYOID, ArrayDatum(l.public_points, l.public_point_count * axes, INT4OID)},
+	    {"public_point_rows", INT8ARRAYOID, ArrayDatum(l.public_point_rows, l.public_point_count, INT8OID)},
+	    {"domain", TEXTOID, CStringGetTextDatum(l.domain)},
+	    {"domain_reason", TEXTOID, CStringGetTextDatum(summary.domain_reason)},
+	    {"vc_dimension", INT4OID, Int32GetDatum(summary.vc_dimension)},
+	    {"public_histogram", INT8ARRAYOID, ArrayDatum(summary.public_histogram, size_t(summary.cell_count), INT8OID)},
+	    {"cover_size", INT8OID, Int64GetDatum(summary.cover_size)},
+	    {"cell_count", INT8OID, Int64GetDatum(summary.cell_count)},
+	    {"defined_by", TEXTOID, CStringGetTextDatum(user)},
+	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},  // now()
+	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                  // since 0.2
+	};
 	PapBecomeCatalogOwner(&saved);
-	PapExecute("INSERT INTO pap.release_data (name, private_table, public_table, query_class, alpha, beta, "
-	           "granularity, public_rows, axis_kinds, axis_value_types, axis_labels, cut_counts, cuts, "
-	           "category_counts, categories, public_value_counts, public_values, public_value_rows, predicate_axis, "
-	           "public_points, public_point_rows, domain, domain_reason, vc_dimension, public_histogram, cover_size, "
-	           "cell_count, defined_by, defined_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-	           "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, pg_catalog.now()) "
-	           "ON CONFLICT (name) DO NOTHING",
-	           28, types, args, false);
+	PapCatalogInsert("release_data", row, lengthof(row), "ON CONFLICT (name) DO NOTHING");
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));

@@ -1,5 +1,6 @@
 #include "pg/glue.hpp"
 #include "core/api/release_api.hpp"
+#include "pg/catalog_columns.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/partition_scan.hpp"
 
@@ -292,14 +293,9 @@ CatalogStrings(Datum d, size_t *count)
 PapRelease *
 PapLoadRelease(const char *name, bool for_update)
 {
+	// Every column, read below by name (catalog_columns.hpp): the same statement serves every version's table.
 	static const char *const select_sql =
-	    "SELECT r.private_table, r.public_table, r.query_class, r.alpha, r.beta, r.public_rows, r.cover_size, "
-	    "r.cell_count, r.defined_by, r.state, "
-	    "(r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)), "
-	    "r.synthetic, r.private_rows, r.release_id, r.vc_dimension, r.public_histogram, "
-	    "r.axis_kinds, r.axis_value_types, r.axis_labels, r.cut_counts, r.cuts, r.category_counts, r.categories, "
-	    "r.public_value_counts, r.public_values, r.public_value_rows, r.predicate_axis, r.public_points, "
-	    "r.public_point_rows, r.domain "
+	    "SELECT r.*, (r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)) AS run_live "
 	    "FROM pap.release_data r WHERE r.name OPERATOR(pg_catalog.=) $1";
 	MemoryContext caller = CurrentMemoryContext;
 	Oid types[1] = {TEXTOID};
@@ -313,56 +309,61 @@ PapLoadRelease(const char *name, bool for_update)
 
 	// SPI left its own context current; copy the row into the caller's, which stays current on return.
 	MemoryContextSwitchTo(caller);
-	HeapTuple tuple = SPI_tuptable->vals[0];
-	TupleDesc desc = SPI_tuptable->tupdesc;
+	const PapCatalogRow row = {SPI_tuptable->vals[0], SPI_tuptable->tupdesc};
 	bool isnull;
-	auto column = [&](int i) { return SPI_getbinval(tuple, desc, i, &isnull); };
+	auto column = [&](const char *column_name) { return PapCatalogGet(&row, column_name, false, &isnull); };
+	const Datum layout_version = PapCatalogGet(&row, "layout_version", true, &isnull);  // since 0.2
+	if (!isnull && DatumGetInt32(layout_version) != kPapCatalogLayoutVersion)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("release \"%s\" is in catalog layout %d, unknown to this pap_release library", name,
+		                       DatumGetInt32(layout_version)),
+		                errhint("Install the version of pap_release that defined it, or a later one.")));
 	PapRelease *r = (PapRelease *)palloc0(sizeof(PapRelease));
 	r->name = pstrdup(name);
-	r->private_table = DatumGetObjectId(column(1));
-	r->public_table = DatumGetObjectId(column(2));
-	r->query_class = TextDatumGetCString(column(3));
-	r->alpha = DatumGetFloat8(column(4));
-	r->beta = DatumGetFloat8(column(5));
-	r->public_rows = DatumGetInt64(column(6));
-	r->cover_size = DatumGetInt64(column(7));
-	r->cell_count = DatumGetInt64(column(8));
-	r->defined_by = pstrdup(NameStr(*DatumGetName(column(9))));
-	r->state = TextDatumGetCString(column(10));
-	r->run_live = DatumGetBool(column(11)) && !isnull;
-	Datum synthetic = column(12);
+	r->private_table = DatumGetObjectId(column("private_table"));
+	r->public_table = DatumGetObjectId(column("public_table"));
+	r->query_class = TextDatumGetCString(column("query_class"));
+	r->alpha = DatumGetFloat8(column("alpha"));
+	r->beta = DatumGetFloat8(column("beta"));
+	r->public_rows = DatumGetInt64(column("public_rows"));
+	r->cover_size = DatumGetInt64(column("cover_size"));
+	r->cell_count = DatumGetInt64(column("cell_count"));
+	r->defined_by = pstrdup(NameStr(*DatumGetName(column("defined_by"))));
+	r->state = TextDatumGetCString(column("state"));
+	r->run_live = DatumGetBool(column("run_live")) && !isnull;
+	Datum synthetic = column("synthetic");
 	if (!isnull) {
 		size_t n;
 		r->synthetic = CatalogValues<double>(synthetic, FLOAT8OID, &n);
 		if (int64(n) != r->cell_count)
 			elog(ERROR, "pap_release: release \"%s\" has a synthetic distribution of the wrong size", name);
 	}
-	Datum rows = column(13);
+	Datum rows = column("private_rows");
 	r->private_rows = isnull ? 0 : DatumGetInt64(rows);
-	r->release_id = DatumGetInt64(column(14));
-	r->vc_dimension = DatumGetInt32(column(15));
+	r->release_id = DatumGetInt64(column("release_id"));
+	r->vc_dimension = DatumGetInt32(column("vc_dimension"));
 	size_t hist_count;
-	r->public_histogram = CatalogValues<int64>(column(16), INT8OID, &hist_count);
+	r->public_histogram = CatalogValues<int64>(column("public_histogram"), INT8OID, &hist_count);
 	if (int64(hist_count) != r->cell_count)
 		elog(ERROR, "pap_release: release \"%s\" has a public histogram of the wrong size", name);
 
 	pap::core::CatalogLayout &l = r->layout;
 	size_t n[14];
 	l.query_class = r->query_class;
-	l.axis_kinds = CatalogStrings(column(17), &n[0]);
-	l.axis_value_types = CatalogStrings(column(18), &n[1]);
-	l.axis_labels = CatalogStrings(column(19), &n[2]);
-	l.cut_counts = CatalogValues<int32>(column(20), INT4OID, &n[3]);
-	l.cuts = CatalogValues<double>(column(21), FLOAT8OID, &n[4]);
-	l.category_counts = CatalogValues<int32>(column(22), INT4OID, &n[5]);
-	l.categories = CatalogStrings(column(23), &n[6]);
-	l.public_value_counts = CatalogValues<int32>(column(24), INT4OID, &n[7]);
-	l.public_values = CatalogValues<double>(column(25), FLOAT8OID, &n[8]);
-	l.public_value_rows = CatalogValues<int64>(column(26), INT8OID, &n[9]);
-	l.predicate_axis = CatalogValues<int32>(column(27), INT4OID, &l.predicate_count);
-	l.public_points = CatalogValues<int32>(column(28), INT4OID, &n[10]);
-	l.public_point_rows = CatalogValues<int64>(column(29), INT8OID, &l.public_point_count);
-	l.domain = TextDatumGetCString(column(30));
+	l.axis_kinds = CatalogStrings(column("axis_kinds"), &n[0]);
+	l.axis_value_types = CatalogStrings(column("axis_value_types"), &n[1]);
+	l.axis_labels = CatalogStrings(column("axis_labels"), &n[2]);
+	l.cut_counts = CatalogValues<int32>(column("cut_counts"), INT4OID, &n[3]);
+	l.cuts = CatalogValues<double>(column("cuts"), FLOAT8OID, &n[4]);
+	l.category_counts = CatalogValues<int32>(column("category_counts"), INT4OID, &n[5]);
+	l.categories = CatalogStrings(column("categories"), &n[6]);
+	l.public_value_counts = CatalogValues<int32>(column("public_value_counts"), INT4OID, &n[7]);
+	l.public_values = CatalogValues<double>(column("public_values"), FLOAT8OID, &n[8]);
+	l.public_value_rows = CatalogValues<int64>(column("public_value_rows"), INT8OID, &n[9]);
+	l.predicate_axis = CatalogValues<int32>(column("predicate_axis"), INT4OID, &l.predicate_count);
+	l.public_points = CatalogValues<int32>(column("public_points"), INT4OID, &n[10]);
+	l.public_point_rows = CatalogValues<int64>(column("public_point_rows"), INT8OID, &l.public_point_count);
+	l.domain = TextDatumGetCString(column("domain"));
 	l.axis_count = n[0];
 	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
 	size_t cuts = 0, categories = 0, marginal = 0;
