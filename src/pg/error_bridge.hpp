@@ -1,4 +1,4 @@
-// The one crossing from C++ to PostgreSQL errors (reference/anchors-pgext.md §8.4). PAP_CORE(statements) runs
+// The one crossing from C++ to PostgreSQL errors (docs/robustness.md, "The boundary"). PAP_CORE(statements) runs
 // core code inside try/catch, copies any error into a plain struct, leaves the catch block, and only then raises
 // the PostgreSQL ERROR: no exception ever reaches PostgreSQL and ereport never longjmps over a live C++ object.
 // Include this file, like every core header, before postgres.h.
@@ -45,7 +45,7 @@ PapCallCore(PapCoreError *err, F &&body) noexcept
 [[noreturn]] void PapReportCoreError(const PapCoreError *err);
 
 // Test hook (docs/robustness.md): the superuser-only setting pap_release.debug_inject_error, defined in
-// src/pg/module.cpp. When it is not 0, every PAP_CORE body throws before it runs: 1 std::runtime_error,
+// src/pg/guc.cpp. When it is not 0, every PAP_CORE body throws before it runs: 1 std::runtime_error,
 // 2 std::bad_alloc, 3 pap::core::Error(Internal), 4 an int. Pure C++, no PostgreSQL call: it runs inside the try.
 extern int pap_debug_inject_error;
 [[noreturn]] void PapThrowInjectedError(int kind);
