@@ -8,26 +8,13 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 }
 
-int pap_answer_cache_mb = 256;
-
 static MemoryContext cache_context = nullptr;
 static PapCachedRelease *cache_entries = nullptr;  // listed entries, any order
 static uint64 cache_clock = 0;
-
-void
-PapDefineModelCacheSettings(void)
-{
-	DefineCustomIntVariable("pap_release.answer_cache_mb",
-	                        "Memory, in megabytes, that each backend may keep for released models between statements.",
-	                        "pap.answer and pap.answer_count keep the releases they read, least recently used "
-	                        "evicted first; 0 keeps none beyond the statement that loaded it.",
-	                        &pap_answer_cache_mb, 256, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
-}
 
 // What a statement keeps in fn_extra: the entry it pinned and the snapshot it was validated under.
 struct PapStatementState {

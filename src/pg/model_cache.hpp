@@ -19,8 +19,6 @@ extern "C" {
 #include "storage/itemptr.h"
 }
 
-extern int pap_answer_cache_mb;
-
 struct PapCachedRelease {
 	char *name;
 	Oid private_table;
@@ -35,9 +33,6 @@ struct PapCachedRelease {
 	uint64 last_used;
 	PapCachedRelease *next;
 };
-
-// Defines pap_release.answer_cache_mb (called from _PG_init).
-void PapDefineModelCacheSettings(void);
 
 // The release `name` for this call of fcinfo's function: from fn_extra within a statement, else validated
 // against the catalog (and loaded when needed). Raises 42704 if absent, 55000 if not released.
