@@ -16,6 +16,7 @@
 #include "pg/glue.hpp"
 
 extern "C" {
+#include "lib/ilist.h"
 #include "storage/itemptr.h"
 }
 
@@ -29,9 +30,8 @@ struct PapCachedRelease {
 	ItemPointerData row_ctid;
 	size_t bytes;
 	int pins;
-	bool listed;
-	uint64 last_used;
-	PapCachedRelease *next;
+	bool listed;      // in the cache's list; an entry a statement still pins may be unlisted
+	dlist_node node;  // the cache's list, most recently used first
 };
 
 // The release `name` for this call of fcinfo's function: from fn_extra within a statement, else validated
