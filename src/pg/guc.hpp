@@ -2,7 +2,7 @@
 // PapDefineSettings in guc.cpp. Plain C++: error_bridge.hpp includes it before postgres.h.
 #pragma once
 
-extern int pap_test_seed;                 // test hook: >= 0 seeds the noise (run_release, fmgr_run.cpp)
+extern int pap_test_seed;                 // test hook: >= 0 makes the noise reproducible (fmgr_run.cpp)
 extern int pap_max_cover_queries;         // define_release (fmgr_define.cpp)
 extern int pap_max_cells;                 // define_release (fmgr_define.cpp)
 extern int pap_publish_delay;             // milliseconds (run_release, fmgr_run.cpp)
