@@ -15,8 +15,11 @@ DATA_built = extension/$(EXTENSION)--$(EXTVERSION).sql
 DATA       = extension/$(EXTENSION)--0.1.sql $(wildcard extension/$(EXTENSION)--*--*.sql)
 PGFILEDESC = "pap_release - differentially private query release assisted by public data"
 
-REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+# The pg_regress suite: the tests of sql/schedule, in its order (its comments say what each test takes from the
+# tests before it). REGRESS_PREP runs before the suite: it fails if sql/ and the schedule disagree.
+REGRESS      = $(shell sed -n 's/^test: *//p' sql/schedule)
 REGRESS_OPTS = --dbname=contrib_regression
+REGRESS_PREP = check-schedule
 # Concurrency of the budget ledger (specs/*.spec, expected/<spec>.out; docs/ledger.md).
 ISOLATION    = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 
@@ -53,10 +56,25 @@ COMPILE.cxx.bc += -std=c++17 -Wno-register -Wno-deprecated-register -Isrc
 # The core with the server's compiler flags (PGXS's CXXFLAGS, -fPIC included), linked into the shared library.
 $(eval $(call core_flavour,ext,$$(CXX),$$(CXXFLAGS) $$(CPPFLAGS)))
 $(shlib): build/ext/libpapcore.a
+# The pg_regress suite again with every query whose plan is parallel safe run in a parallel worker
+# (force_parallel_mode = regress, called debug_parallel_query from PostgreSQL 16 on): every output must stay the
+# same, so no function is marked PARALLEL SAFE wrongly. Needs a cluster the suite has not run in (20_attacks
+# keeps its roles): scripts/test.sh runs it in its own pg_virtualenv.
+installcheck-parallel-mode: export PGOPTIONS := $(PGOPTIONS) -c force_parallel_mode=regress
+installcheck-parallel-mode: $(REGRESS_PREP)
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
+.PHONY: installcheck-parallel-mode
 else
-all install installcheck:
+all install installcheck installcheck-parallel-mode:
 	@echo "pg_config not found: run scripts/install-deps.sh first" >&2; exit 1
 endif
+
+# Every sql/*.sql is in sql/schedule and every test of the schedule has its file.
+check-schedule:
+	@missing="$(filter-out $(REGRESS),$(patsubst sql/%.sql,%,$(wildcard sql/*.sql)))"; \
+	 extra="$(filter-out $(patsubst sql/%.sql,%,$(wildcard sql/*.sql)),$(REGRESS))"; \
+	 [ -z "$$missing$$extra" ] || { echo "sql/schedule: missing $${missing:-nothing}; no file for $${extra:-nothing}" >&2; exit 1; }
+.PHONY: check-schedule
 
 clean: clean-build
 clean-build:

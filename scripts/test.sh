@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of pap_release on a fresh Debian 12 machine: installs what is missing, builds, then runs
 # the GoogleTest suite of the core (plain and under ASan+UBSan), the bounded privacy audit, a bounded libFuzzer
-# run, the pg_regress and isolation suites and the ledger-safety script in throwaway clusters. Every step runs
-# even if an earlier one failed; the last line is "tests: N passed, M failed".
+# run, the pg_regress and isolation suites (pg_regress once more with force_parallel_mode = regress) and the
+# ledger-safety script in throwaway clusters. Every step runs even if an earlier one failed; the last line is
+# "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
@@ -30,7 +31,7 @@ step() {
 	unit*)
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$logs/$name.log" | tail -1)
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$logs/$name.log" | tail -1) ;;
-	sql)
+	sql | sql-parallel-mode)
 		p=$(grep -cE '\.\.\. ok' "$logs/$name.log")
 		f=$(grep -cE '\.\.\. FAILED' "$logs/$name.log") ;;
 	ledger | upgrade)
@@ -57,6 +58,10 @@ step fuzz make -s fuzz FUZZ_TIME="${FUZZ_TIME:-60}"
 step sql pg_virtualenv -t -v 15 make -s installcheck
 [ -f regression.diffs ] && head -c 20000 regression.diffs
 [ -f output_iso/regression.diffs ] && head -c 20000 output_iso/regression.diffs
+# The pg_regress suite again with force_parallel_mode = regress, in a cluster of its own (Makefile,
+# installcheck-parallel-mode): the same outputs when the parallel-safe functions run in parallel workers.
+step sql-parallel-mode pg_virtualenv -t -v 15 make -s installcheck-parallel-mode
+[ -f regression.diffs ] && head -c 20000 regression.diffs
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
 # 0.1 installed from its frozen script, updated, dumped and restored: every budget, charge and answer kept.
 step upgrade pg_virtualenv -t -v 15 bash test/upgrade/run_upgrade_test.sh

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "core/base/errors.hpp"
+#include "pg/guc.hpp"  // pap_debug_inject_error
 
 struct PapCoreError {
 	int kind;  // a pap::core::ErrorKind, or -1 for std::bad_alloc, -2 for any other exception
@@ -44,10 +45,9 @@ PapCallCore(PapCoreError *err, F &&body) noexcept
 // Raises the PostgreSQL error for err (SQLSTATE by kind; see docs/reference.md). Never returns.
 [[noreturn]] void PapReportCoreError(const PapCoreError *err);
 
-// Test hook (docs/robustness.md): the superuser-only setting pap_release.debug_inject_error, defined in
-// src/pg/module.cpp. When it is not 0, every PAP_CORE body throws before it runs: 1 std::runtime_error,
-// 2 std::bad_alloc, 3 pap::core::Error(Internal), 4 an int. Pure C++, no PostgreSQL call: it runs inside the try.
-extern int pap_debug_inject_error;
+// Test hook (docs/robustness.md): the superuser-only setting pap_release.debug_inject_error (guc.hpp). When it is
+// not 0, every PAP_CORE body throws before it runs: 1 std::runtime_error, 2 std::bad_alloc,
+// 3 pap::core::Error(Internal), 4 an int. Pure C++, no PostgreSQL call: it runs inside the try.
 [[noreturn]] void PapThrowInjectedError(int kind);
 
 #define PAP_CORE(...)                                                                                                  \

@@ -18,6 +18,7 @@ extern "C" {
 #include "storage/latch.h"
 #include "storage/lock.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/timeout.h"
 #include "utils/wait_event.h"
@@ -307,6 +308,53 @@ WaitUntilPublishTime(instr_time charged)
 	}
 }
 
+// The members of the run's details (pap.releases.details, jsonb): keys and strings through escape_json; numbers
+// with 17 significant digits, which jsonb keeps as they are printed.
+static void
+JsonKey(StringInfo buf, const char *key)
+{
+	if (buf->len > 1)
+		appendStringInfoString(buf, ", ");
+	escape_json(buf, key);
+	appendStringInfoString(buf, ": ");
+}
+
+static void
+JsonString(StringInfo buf, const char *key, const char *value)
+{
+	JsonKey(buf, key);
+	escape_json(buf, value);
+}
+
+// value: JSON text (true, false, an object built by the core).
+static void
+JsonRaw(StringInfo buf, const char *key, const char *value)
+{
+	JsonKey(buf, key);
+	appendStringInfoString(buf, value);
+}
+
+static void
+JsonInteger(StringInfo buf, const char *key, int64 value)
+{
+	JsonKey(buf, key);
+	appendStringInfo(buf, INT64_FORMAT, value);
+}
+
+static void
+JsonNumber(StringInfo buf, const char *key, double value)
+{
+	JsonKey(buf, key);
+	appendStringInfo(buf, "%.17g", value);
+}
+
+static void
+JsonNumberPair(StringInfo buf, const char *key, const double value[2])
+{
+	JsonKey(buf, key);
+	appendStringInfo(buf, "[%.17g, %.17g]", value[0], value[1]);
+}
+
 static const char *const kRunDetailsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
     "$4::pg_catalog.jsonb, "
@@ -490,23 +538,33 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// when PMW ran); predicted_error is the chosen mechanism's.
 		char *predictions;
 		PAP_CORE(predictions = pap::core::PlanPredictionsJson(out.plan, PapAllocate));
-		char *details = psprintf(
-		    "{\"mechanism\": \"%s\", \"requested\": \"%s\", \"predictions\": %s, \"mwem_rounds\": %d, "
-		    "\"accounting\": \"%s\", \"cutoff\": " INT64_FORMAT ", \"threshold\": %.17g, "
-		    "\"epsilon_split\": [%.17g, %.17g], \"noise_scales\": [%.17g, %.17g], \"max_passes\": %d, "
-		    "\"updates\": " INT64_FORMAT ", \"passes\": %d, \"cutoff_reached\": %s, \"cutoff_suffices\": %s, "
-		    "\"predicted_error\": %.17g, \"public_only_error\": %.17g, \"prior\": \"%s\"}",
-		    chosen, mechanism, predictions, out.plan.mwem_rounds, out.plan.approximate_accounting ? "zcdp" : "pure",
-		    out.plan.cutoff, out.plan.threshold, out.plan.epsilon_split[0], out.plan.epsilon_split[1],
-		    out.plan.noise_scales[0], out.plan.noise_scales[1], out.plan.max_passes, out.updates, out.passes,
-		    out.cutoff_reached ? "true" : "false", out.plan.converges ? "true" : "false", out.plan.predicted_error,
-		    out.plan.public_only_error, prior);
+		StringInfoData details;
+		initStringInfo(&details);
+		appendStringInfoChar(&details, '{');
+		JsonString(&details, "mechanism", chosen);
+		JsonString(&details, "requested", mechanism);
+		JsonRaw(&details, "predictions", predictions);
+		JsonInteger(&details, "mwem_rounds", out.plan.mwem_rounds);
+		JsonString(&details, "accounting", out.plan.approximate_accounting ? "zcdp" : "pure");
+		JsonInteger(&details, "cutoff", out.plan.cutoff);
+		JsonNumber(&details, "threshold", out.plan.threshold);
+		JsonNumberPair(&details, "epsilon_split", out.plan.epsilon_split);
+		JsonNumberPair(&details, "noise_scales", out.plan.noise_scales);
+		JsonInteger(&details, "max_passes", out.plan.max_passes);
+		JsonInteger(&details, "updates", out.updates);
+		JsonInteger(&details, "passes", out.passes);
+		JsonRaw(&details, "cutoff_reached", out.cutoff_reached ? "true" : "false");
+		JsonRaw(&details, "cutoff_suffices", out.plan.converges ? "true" : "false");
+		JsonNumber(&details, "predicted_error", out.plan.predicted_error);
+		JsonNumber(&details, "public_only_error", out.plan.public_only_error);
+		JsonString(&details, "prior", prior);
+		appendStringInfoChar(&details, '}');
 		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
 		Datum store_values[6] = {CStringGetTextDatum(name),
 		                         PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8),
 		                                                         FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
 		                         Int64GetDatum(n),
-		                         CStringGetTextDatum(details),
+		                         CStringGetTextDatum(details.data),
 		                         BoolGetDatum(!seeded),
 		                         CStringGetTextDatum(chosen)};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after

@@ -6,6 +6,7 @@
 
 // C++ headers that use names PostgreSQL redefines as macros (snprintf) come before "postgres.h".
 #include "pg/error_bridge.hpp"
+#include "pg/guc.hpp"  // the settings, pap_release.*
 
 extern "C" {
 #include "postgres.h"
@@ -16,15 +17,6 @@ extern "C" {
 #include "utils/array.h"
 #include "utils/date.h"
 }
-
-// Settings (src/pg/module.cpp).
-extern int pap_test_seed;
-extern int pap_max_cover_queries;
-extern int pap_max_cells;
-extern int pap_reference_workload;        // a pap::core::ReferenceKind
-extern int pap_publish_delay;             // milliseconds
-extern bool pap_debug_fail_after_charge;  // test hook: run_release fails right after its charge
-extern bool pap_allow_drop_ledger;        // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
 
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.

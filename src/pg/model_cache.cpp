@@ -8,26 +8,14 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 }
 
-int pap_answer_cache_mb = 256;
-
 static MemoryContext cache_context = nullptr;
-static PapCachedRelease *cache_entries = nullptr;  // listed entries, any order
-static uint64 cache_clock = 0;
-
-void
-PapDefineModelCacheSettings(void)
-{
-	DefineCustomIntVariable("pap_release.answer_cache_mb",
-	                        "Memory, in megabytes, that each backend may keep for released models between statements.",
-	                        "pap.answer and pap.answer_count keep the releases they read, least recently used "
-	                        "evicted first; 0 keeps none beyond the statement that loaded it.",
-	                        &pap_answer_cache_mb, 256, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
-}
+// The listed entries, most recently used first (lib/ilist.h), and the sum of their model sizes.
+static dlist_head cache_entries = DLIST_STATIC_INIT(cache_entries);
+static uint64 cache_bytes = 0;
 
 // What a statement keeps in fn_extra: the entry it pinned and the snapshot it was validated under.
 struct PapStatementState {
@@ -52,12 +40,8 @@ FreeEntry(PapCachedRelease *e)
 static void
 Unlist(PapCachedRelease *e)
 {
-	for (PapCachedRelease **p = &cache_entries; *p != nullptr; p = &(*p)->next)
-		if (*p == e) {
-			*p = e->next;
-			break;
-		}
-	e->next = nullptr;
+	dlist_delete(&e->node);
+	cache_bytes -= e->bytes;
 	e->listed = false;
 	if (e->pins == 0)
 		FreeEntry(e);
@@ -74,33 +58,44 @@ UnpinCallback(void *arg)
 		FreeEntry(e);
 }
 
-// Evicts the least recently used entries until the listed ones fit the setting (keep may stay alone only if it
-// fits by itself).
+// The entry of a list node: dlist_container's arithmetic (lib/ilist.h's macros check their arguments' types with
+// __builtin_types_compatible_p, which C++ does not have).
+static PapCachedRelease *
+EntryOf(dlist_node *node)
+{
+	return (PapCachedRelease *)((char *)node - offsetof(PapCachedRelease, node));
+}
+
+// Marks the entry as the most recently used (a statement may still use an entry evicted or replaced since).
+static void
+Touch(PapCachedRelease *e)
+{
+	if (e->listed)
+		dlist_move_head(&cache_entries, &e->node);
+}
+
+// Evicts the least recently used entries until the listed ones fit the setting (the entry just used, first in the
+// list, stays only if it fits by itself).
 static void
 EnforceLimit(void)
 {
 	const double limit = double(pap_answer_cache_mb) * 1024.0 * 1024.0;
-	for (;;) {
-		double total = 0.0;
-		PapCachedRelease *oldest = nullptr;
-		for (PapCachedRelease *e = cache_entries; e != nullptr; e = e->next) {
-			total += double(e->bytes);
-			if (oldest == nullptr || e->last_used < oldest->last_used)
-				oldest = e;
-		}
-		if (oldest == nullptr || total <= limit)
-			return;
-		Unlist(oldest);
-	}
+	while (!dlist_is_empty(&cache_entries) && double(cache_bytes) > limit)
+		Unlist(EntryOf(dlist_tail_node(&cache_entries)));
 }
 
 static PapCachedRelease *
 FindEntry(const char *name)
 {
-	for (PapCachedRelease *e = cache_entries; e != nullptr; e = e->next)
+	if (dlist_is_empty(&cache_entries))
+		return nullptr;
+	for (dlist_node *node = dlist_head_node(&cache_entries);; node = dlist_next_node(&cache_entries, node)) {
+		PapCachedRelease *e = EntryOf(node);
 		if (strcmp(e->name, name) == 0)
 			return e;
-	return nullptr;
+		if (!dlist_has_next(&cache_entries, node))
+			return nullptr;
+	}
 }
 
 // Loads the release into a new entry (the caller's SPI connection is open and its snapshot the statement's).
@@ -135,8 +130,8 @@ LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer r
 		PapReportCoreError(&err);
 	}
 	e->model = model;
-	e->next = cache_entries;
-	cache_entries = e;
+	dlist_push_head(&cache_entries, &e->node);
+	cache_bytes += e->bytes;
 	MemoryContextSwitchTo(caller);
 	return e;
 }
@@ -201,7 +196,7 @@ PapStatementRelease(FunctionCallInfo fcinfo, text *name)
 	const size_t length = VARSIZE_ANY_EXHDR(name);
 	if (state != nullptr && state->entry != nullptr && SameStatement(state, snap) &&
 	    strlen(state->entry->name) == length && memcmp(state->entry->name, bytes, length) == 0) {
-		state->entry->last_used = ++cache_clock;
+		Touch(state->entry);
 		return state->entry;
 	}
 	if (state == nullptr) {
@@ -217,7 +212,7 @@ PapStatementRelease(FunctionCallInfo fcinfo, text *name)
 	char *cname = text_to_cstring(name);
 	PapCachedRelease *e = ValidatedEntry(cname);
 	e->pins++;
-	e->last_used = ++cache_clock;
+	Touch(e);
 	state->entry = e;
 	if (snap != nullptr) {
 		state->lxid = MyProc->lxid;

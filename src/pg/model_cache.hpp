@@ -16,10 +16,9 @@
 #include "pg/glue.hpp"
 
 extern "C" {
+#include "lib/ilist.h"
 #include "storage/itemptr.h"
 }
-
-extern int pap_answer_cache_mb;
 
 struct PapCachedRelease {
 	char *name;
@@ -31,13 +30,9 @@ struct PapCachedRelease {
 	ItemPointerData row_ctid;
 	size_t bytes;
 	int pins;
-	bool listed;
-	uint64 last_used;
-	PapCachedRelease *next;
+	bool listed;      // in the cache's list; an entry a statement still pins may be unlisted
+	dlist_node node;  // the cache's list, most recently used first
 };
-
-// Defines pap_release.answer_cache_mb (called from _PG_init).
-void PapDefineModelCacheSettings(void);
 
 // The release `name` for this call of fcinfo's function: from fn_extra within a statement, else validated
 // against the catalog (and loaded when needed). Raises 42704 if absent, 55000 if not released.
