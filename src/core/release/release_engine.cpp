@@ -127,12 +127,21 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	return context;
 }
 
+// The position of a mechanism the summary names (pap.plan's columns and the run's details are PMW's and MWEM's).
+std::size_t
+RegisteredIndex(const char *name)
+{
+	if (const std::optional<std::size_t> index = MechanismIndex(name))
+		return *index;
+	throw Error(ErrorKind::Internal, std::string("mechanism \"") + name + "\" is not registered");
+}
+
 // PMW's part of the summary: pap.plan's columns describe PMW's plan (the paper's mechanism, with the book's
 // guarantee beside it) whatever is chosen. PMW always applies, so its plan is there.
 void
 DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 {
-	const PmwPlan plan = plans.at(MechanismIndex("pmw").value()).parameters.As<PmwPlan>();
+	const PmwPlan plan = plans.at(RegisteredIndex("pmw")).parameters.As<PmwPlan>();
 	s.public_only_error = plan.public_only_error;
 	s.converges = plan.converges;
 	s.book_private_rows = plan.book_private_rows;
@@ -163,7 +172,7 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 		                             : MechanismPrediction{false, 0.0, p.reason, nullptr, 0};
 	}
 	// The run's details show MWEM's rounds (src/pg).
-	const std::size_t mwem = MechanismIndex("mwem").value();
+	const std::size_t mwem = RegisteredIndex("mwem");
 	if (plans.at(mwem).applies)
 		s.mwem_rounds = int(plans[mwem].detail_value);
 
