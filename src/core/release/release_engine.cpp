@@ -127,6 +127,15 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	return context;
 }
 
+// The refusal of a requested mechanism that cannot run on the release (reason: a sentence without its period).
+Error
+DoesNotApply(MechanismChoice requested, const char *reason)
+{
+	return Error(ErrorKind::InvalidParameter,
+	             std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
+	             std::string(reason) + ".", "Use mechanism => 'auto', or another mechanism.");
+}
+
 // The position of a mechanism the summary names (pap.plan's columns and the run's details are PMW's and MWEM's).
 std::size_t
 RegisteredIndex(const char *name)
@@ -182,9 +191,7 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 	} else {
 		const MechanismPrediction &p = s.predictions[std::size_t(requested)];
 		if (!p.applies)
-			throw Error(ErrorKind::InvalidParameter,
-			            std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
-			            std::string(p.reason) + ".", "Use mechanism => 'auto', or another mechanism.");
+			throw DoesNotApply(requested, p.reason);
 		s.chosen = requested;
 	}
 	const MechanismPlan &chosen = plans[std::size_t(s.chosen)];
@@ -219,9 +226,7 @@ RequireMechanismApplies(const CatalogLayout &layout, const char *mechanism)
 	if (requested == MechanismChoice::Auto)
 		return;
 	if (const char *refusal = Mechanisms()[std::size_t(requested)]->ShapeRefusal(ShapeOf(LayoutFromCatalog(layout))))
-		throw Error(ErrorKind::InvalidParameter,
-		            std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
-		            std::string(refusal) + ".", "Use mechanism => 'auto', or another mechanism.");
+		throw DoesNotApply(requested, refusal);
 }
 
 char *
