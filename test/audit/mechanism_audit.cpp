@@ -48,10 +48,10 @@ InstanceBroken(const std::string &what)
 	std::exit(2);
 }
 
-PmwPlanInput
+PlanInput
 Input(std::int64_t n, std::size_t cells, std::size_t cover, double delta, bool uniform_prior)
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = n;
 	in.public_rows = n;
 	in.cover_size = cover;

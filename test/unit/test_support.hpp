@@ -22,10 +22,10 @@ namespace pap::core::test {
 
 // The data-independent mechanisms' tests: a plan input of `cells` cells and as many cover queries, n = 10,000,
 // m = 1,000.
-inline PmwPlanInput
+inline PlanInput
 HistogramPlanInput(double epsilon, double delta, std::size_t cells)
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = 10000;
 	in.public_rows = 1000;
 	in.cover_size = cells;

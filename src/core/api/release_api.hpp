@@ -8,10 +8,8 @@
 #include <cstdint>
 
 #include "core/axes/release_axis.hpp"
-#include "core/mechanisms/mwem.hpp"
-#include "core/mechanisms/noisy_histogram.hpp"
-#include "core/mechanisms/pmw.hpp"
-#include "core/mechanisms/pmw_plan.hpp"
+#include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/registry.hpp"
 #include "core/noise/random_source.hpp"
 
 namespace pap::core {
@@ -96,15 +94,15 @@ struct DraftSummary {
 DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives
 
 // --- planning and running ------------------------------------------------------------------------------------
-// The mechanisms over the cells (docs/architecture.md step 5; docs/mechanisms.md). Auto is a request only: the plan
-// resolves it to the mechanism with the smallest predicted error, from public information only.
-enum class MechanismChoice { Pmw, Mwem, Identity, Hierarchical, Auto };
-constexpr std::size_t kMechanismCount = 4;  // the real ones, in the order above
-const char *MechanismName(MechanismChoice m);
-// "pmw", "mwem", "identity", "hierarchical" or "auto"; Error(InvalidParameter) otherwise.
+// The mechanisms over the cells (docs/architecture.md step 5; docs/mechanisms.md §10): one of the registry's
+// (core/mechanisms/registry.hpp), by its position there, or Auto: a request only, which the plan resolves to the
+// mechanism with the smallest predicted error, from public information only.
+enum class MechanismChoice : std::size_t { Auto = ~std::size_t(0) };
+const char *MechanismName(MechanismChoice m);  // the registered name, or "auto"
+// A registered name ("pmw", "mwem", "identity", "hierarchical") or "auto"; Error(InvalidParameter) otherwise.
 MechanismChoice ParseMechanism(const char *text);
 bool ParseUniformPrior(const char *text);
-// ValidatePrivacyParameters (pmw_plan.hpp) checks epsilon and delta.
+// ValidatePrivacyParameters (mechanisms/mechanism.hpp) checks epsilon and delta.
 
 struct PlanRequest {
 	int vc_dimension;
@@ -127,17 +125,8 @@ struct MechanismPrediction {
 	bool applies;
 	double predicted_error;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
 	const char *reason;
-};
-
-// The exact parameters every applicable mechanism runs with: the run reads them from the plan and derives
-// nothing itself, so that nothing after the charge can fail on a parameter.
-struct PlannedParameters {
-	PmwParameters pmw;
-	MwemParameters mwem;
-	HistogramNoise identity;
-	HistogramNoise hierarchical;  // per node
-	int hierarchical_levels[2] = {0, 0};
-	std::size_t hierarchical_axes = 0;
+	const char *detail;  // when it applies: the name of one number shown beside it ("rounds"), or nullptr
+	std::int64_t detail_value;
 };
 
 struct PlanSummary {
@@ -152,13 +141,13 @@ struct PlanSummary {
 	double noise_scales[2];       // threshold and comparison noise scales in counts (the exact values used)
 	double first_pass_factor;
 	int max_passes;
-	// Every mechanism's prediction (indexed by MechanismChoice), and the one the request resolves to: the request
-	// itself, or for auto the applicable mechanism with the smallest prediction. predicted_error above is the
-	// chosen mechanism's; the PMW fields describe PMW's plan whatever is chosen.
-	MechanismPrediction predictions[kMechanismCount];
+	// Every registered mechanism's prediction (indexed by MechanismChoice, the first Mechanisms().size()), and the
+	// one the request resolves to: the request itself, or for auto the applicable mechanism with the smallest
+	// prediction. predicted_error above is the chosen mechanism's; the PMW fields describe PMW's plan whatever is
+	// chosen.
+	MechanismPrediction predictions[kMaxMechanisms];
 	MechanismChoice chosen;
-	int mwem_rounds;
-	int hierarchical_branching;
+	int mwem_rounds;  // MWEM's planned rounds (0 when it does not apply), for the run's details
 	// What the chosen mechanism spends (pmw_plan.hpp, PrivacyUsed): epsilon_used <= epsilon and delta_used <=
 	// delta of the request, delta_used = 0 for a pure mechanism (a run is charged these), and the accounting's
 	// name (a static string).
@@ -166,7 +155,9 @@ struct PlanSummary {
 	const char *accounting;
 	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
 	bool uniform_prior;
-	PlannedParameters parameters;
+	// The exact parameters the chosen mechanism runs with (its own plan's, opaque here): the run reads them and
+	// derives nothing itself, so that nothing after the charge can fail on a parameter.
+	MechanismParameters parameters;
 };
 // Every check a run needs and its whole plan, from public information only: the glue calls it before the charge,
 // with n from count(*). Error(InvalidParameter) when a parameter is outside the documented ranges or the requested

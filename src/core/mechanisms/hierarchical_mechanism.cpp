@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/base/errors.hpp"
+#include "core/mechanisms/mechanism.hpp"
 
 namespace pap::core {
 
@@ -195,7 +196,7 @@ ProductTreeLeastSquares(const std::vector<double> &nodes, const AxisTree &first,
 }
 
 HierarchicalPlan
-PlanHierarchical(const PmwPlanInput &input, const std::vector<std::int32_t> &radices)
+PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radices)
 {
 	if (radices.empty() || radices.size() > 2)
 		throw Error(ErrorKind::InvalidParameter, "hierarchical applies to one or two ordered axes",
@@ -288,6 +289,85 @@ RunHierarchical(const std::vector<std::int64_t> &cell_histogram, const std::vect
 	for (double &x : synthetic)
 		x /= double(n);
 	return synthetic;
+}
+
+namespace {
+
+constexpr const char *kHierarchicalShape =
+    "hierarchical needs a full grid of one or two ordered axes (numeric columns or halfspace directions)";
+
+// What a hierarchical plan fixes for its run, as plain data (a plan's levels are at most two).
+struct HierarchicalParameters {
+	int branching = 2;
+	int levels[2] = {0, 0};
+	std::size_t axes = 0;
+	HistogramNoise noise;
+	double predicted_error = 0;
+};
+
+// Hierarchical behind the Mechanism interface (docs/mechanisms.md §9).
+class Hierarchical final : public Mechanism {
+public:
+	const char *
+	Name() const override
+	{
+		return "hierarchical";
+	}
+
+	const char *
+	ShapeRefusal(const ReleaseShape &shape) const override
+	{
+		const bool ordered = std::all_of(shape.ordered.begin(), shape.ordered.end(), [](bool o) { return o; });
+		return shape.full_grid && !shape.radices.empty() && shape.radices.size() <= 2 && ordered ? nullptr
+		                                                                                         : kHierarchicalShape;
+	}
+
+	MechanismPlan
+	Plan(const PlanContext &context) const override
+	{
+		const std::optional<HierarchicalPlan> planned =
+		    UnlessLimitExceeded([&] { return PlanHierarchical(context.input, context.shape.radices); });
+		if (!planned)
+			return NotApplicable(kNoiseTooLarge);
+		HierarchicalParameters parameters;
+		parameters.branching = planned->branching;
+		parameters.axes = planned->levels.size();
+		for (std::size_t a = 0; a < planned->levels.size() && a < 2; a++)
+			parameters.levels[a] = planned->levels[a];
+		parameters.noise = planned->noise;
+		parameters.predicted_error = planned->predicted_error;
+		MechanismPlan plan;
+		plan.applies = true;
+		plan.predicted_error = planned->predicted_error;
+		plan.used = planned->used;
+		plan.parameters = MechanismParameters::Of(parameters);
+		plan.detail = "branching";
+		plan.detail_value = planned->branching;
+		return plan;
+	}
+
+	MechanismRun
+	Run(const MechanismParameters &planned, const RunInput &in) const override
+	{
+		const HierarchicalParameters parameters = planned.As<HierarchicalParameters>();
+		HierarchicalPlan plan;
+		plan.branching = parameters.branching;
+		plan.levels.assign(parameters.levels, parameters.levels + std::min<std::size_t>(parameters.axes, 2));
+		plan.noise = parameters.noise;
+		plan.predicted_error = parameters.predicted_error;
+		MechanismRun run;
+		run.synthetic = RunHierarchical(*in.cell_histogram, *in.radices, in.rows, plan, *in.rng, in.interrupted);
+		return run;
+	}
+};
+
+}  // namespace
+
+const Mechanism &
+HierarchicalMechanism()
+{
+	static const Hierarchical mechanism;
+	return mechanism;
 }
 
 }  // namespace pap::core

@@ -25,7 +25,7 @@ struct HierarchicalPlan {
 // radices: the dense grid's bins per axis (1 or 2 axes; Error(InvalidParameter) otherwise). The branching is the
 // one in [2, kMaxBranching] that minimises the predicted error (public: from the radices, epsilon, delta, beta and
 // the cover size only), among those that pad no axis to more than twice its bins.
-HierarchicalPlan PlanHierarchical(const PmwPlanInput &input, const std::vector<std::int32_t> &radices);
+HierarchicalPlan PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radices);
 
 // cell_histogram: private counts over the dense grid, row-major (first axis most significant), sums to n.
 // Returns the synthetic distribution over the same cells. Error(Cancelled) when interrupted() returns true;

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/base/errors.hpp"
+#include "core/cells/cell_domain.hpp"
+#include "core/mechanisms/mechanism.hpp"
+#include "core/workloads/product_workload.hpp"
 
 namespace pap::core {
 
 IdentityPlan
-PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells)
+PlanIdentity(const PlanInput &input, std::size_t max_query_cells)
 {
 	ValidatePlanInput(input);
 	if (max_query_cells > input.cells)
@@ -122,6 +126,59 @@ RunIdentity(const std::vector<std::int64_t> &cell_histogram, std::int64_t n, con
 	for (double &x : synthetic)
 		x /= double(n);
 	return synthetic;
+}
+
+namespace {
+
+// Identity behind the Mechanism interface (docs/mechanisms.md §9).
+class Identity final : public Mechanism {
+public:
+	const char *
+	Name() const override
+	{
+		return "identity";
+	}
+
+	MechanismPlan
+	Plan(const PlanContext &context) const override
+	{
+		const std::optional<IdentityPlan> planned =
+		    UnlessLimitExceeded([&] { return PlanIdentity(context.input, context.max_query_cells); });
+		if (!planned)
+			return NotApplicable(kNoiseTooLarge);
+		// The non-negativity step is biased where most cells are (nearly) empty: the prediction adds that bias,
+		// computed on the public histogram (public information) standing in for the private one.
+		IdentityPlan identity = *planned;
+		const ProductWorkload workload(*context.domain, *context.cover);
+		identity.predicted_error =
+		    std::min(1.0, identity.predicted_error + IdentityProjectionBias(PublicPrior(context.public_histogram()),
+		                                                                    context.input.private_rows, identity.noise,
+		                                                                    workload, CurrentInterruptCheck()));
+		MechanismPlan plan;
+		plan.applies = true;
+		plan.predicted_error = identity.predicted_error;
+		plan.used = identity.used;
+		plan.parameters = MechanismParameters::Of(identity);
+		return plan;
+	}
+
+	MechanismRun
+	Run(const MechanismParameters &parameters, const RunInput &in) const override
+	{
+		const IdentityPlan plan = parameters.As<IdentityPlan>();
+		MechanismRun run;
+		run.synthetic = RunIdentity(*in.cell_histogram, in.rows, plan.noise, *in.rng, in.interrupted);
+		return run;
+	}
+};
+
+}  // namespace
+
+const Mechanism &
+IdentityMechanism()
+{
+	static const Identity mechanism;
+	return mechanism;
 }
 
 }  // namespace pap::core

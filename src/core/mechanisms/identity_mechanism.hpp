@@ -21,7 +21,7 @@ struct IdentityPlan {
 };
 // max_query_cells: the most cells any cover query spans (public: a property of the cover and the domain).
 // Errors as ValidatePlanInput; Error(Internal) for max_query_cells > input.cells.
-IdentityPlan PlanIdentity(const PmwPlanInput &input, std::size_t max_query_cells);
+IdentityPlan PlanIdentity(const PlanInput &input, std::size_t max_query_cells);
 
 // The bias the non-negativity step adds to the cover queries' answers, predicted from public information only:
 // the public histogram (stand-in: n times stand_in, a distribution over the cells, e.g. PublicPrior) plus the

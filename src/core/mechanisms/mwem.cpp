@@ -273,7 +273,7 @@ MwemPrivacyUsed(const MwemParameters &p, double epsilon, double delta, double *r
 }
 
 double
-MwemPredictedError(const MwemParameters &p, const PmwPlanInput &in, double kl)
+MwemPredictedError(const MwemParameters &p, const PlanInput &in, double kl)
 {
 	const double T = double(p.rounds);
 	const double n = double(in.private_rows);
@@ -289,7 +289,7 @@ MwemPredictedError(const MwemParameters &p, const PmwPlanInput &in, double kl)
 }
 
 MwemPlan
-PlanMwem(const PmwPlanInput &in)
+PlanMwem(const PlanInput &in)
 {
 	ValidatePlanInput(in);
 	const double prior_error = PriorError(in);

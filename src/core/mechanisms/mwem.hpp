@@ -82,7 +82,7 @@ struct MwemPlan {
 // Chooses the accounting and the rounds from public information only (the input's sizes, epsilon, delta, the prior
 // kind) by the lowest predicted error over T = 1 .. min(cover_size, kMwemMaxRounds); validates with ValidatePlanInput
 // (same Error(InvalidParameter) / Error(DataException)), whose prior-error model it shares. Deterministic.
-MwemPlan PlanMwem(const PmwPlanInput &input);
+MwemPlan PlanMwem(const PlanInput &input);
 
 // The parameters for T rounds at (epsilon, delta) (delta only for Zcdp, where rho is LargestZcdpRho(epsilon,
 // delta), the tight conversion's budget): each round gets 1/T of the budget, half to the selection and half to
@@ -95,7 +95,7 @@ MwemParameters MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilo
 PrivacyUsed MwemPrivacyUsed(const MwemParameters &parameters, double epsilon, double delta, double *rho = nullptr);
 // The predicted max error over the cover, fraction of n (docs/mechanisms.md, "MWEM"): 2 sqrt(kl / T) +
 // (selection slack + measurement quantile) / n, capped at 1.
-double MwemPredictedError(const MwemParameters &parameters, const PmwPlanInput &input, double kl);
+double MwemPredictedError(const MwemParameters &parameters, const PlanInput &input, double kl);
 
 // Round cap (run time: replay makes the whole run O(T^2) MW steps) and the replay sweeps after each round.
 constexpr int kMwemMaxRounds = 200;

@@ -2,22 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 
 #include "core/base/errors.hpp"
-#include "core/language/value_format.hpp"
 #include "core/noise/discrete_gaussian.hpp"
 
 namespace pap::core {
 
 namespace {
-
-void
-Require(bool ok, const std::string &message)
-{
-	if (!ok)
-		throw Error(ErrorKind::InvalidParameter, message);
-}
 
 // Expected supremum of |empirical CDF - CDF| for m samples: E[sup|Brownian bridge|] / sqrt(m) =
 // sqrt(pi/2) ln 2 / sqrt(m) (the mean of Kolmogorov's distribution).
@@ -38,7 +29,7 @@ struct Candidate {
 // e0 needs about 2 (e0 / tau)^2 of them (pins of a Brownian bridge, each worth half a step). Once they fit under
 // the cut-off, the max error is tau plus the (1-beta) quantile of the noise at the deciding comparison.
 Candidate
-Evaluate(PmwParameters p, const PmwPlanInput &in, double e0_count)
+Evaluate(PmwParameters p, const PlanInput &in, double e0_count)
 {
 	Candidate c;
 	p.threshold = PmwThreshold(p, in.cover_size, in.beta);
@@ -151,62 +142,22 @@ PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
 	       p.threshold_noise.value() * std::log(threshold_draws / beta);
 }
 
-void
-ValidatePrivacyParameters(double epsilon, double delta)
-{
-	Require(std::isfinite(epsilon) && epsilon > 0.0,
-	        "epsilon must be finite and positive, got " + FormatFloat8(epsilon));
-	if (!(epsilon >= kMinEpsilon))
-		throw Error(ErrorKind::InvalidParameter, "epsilon must be at least 1e-09, got " + FormatFloat8(epsilon),
-		            "Below it the sparse vector's noise exceeds the largest scale the exact sampler represents "
-		            "(about 4.29e9).");
-	if (!(epsilon <= kMaxEpsilon))
-		throw Error(ErrorKind::InvalidParameter, "epsilon must be at most 1e+300, got " + FormatFloat8(epsilon),
-		            "Above it the planners' products of epsilon leave the range of a double.");
-	Require(std::isfinite(delta) && delta >= 0.0 && delta < 1.0, "delta must be in [0, 1), got " + FormatFloat8(delta));
-	if (delta > 0.0 && !(delta >= kMinDelta))
-		throw Error(ErrorKind::InvalidParameter, "delta must be 0 or at least 1e-300, got " + FormatFloat8(delta),
-		            "Below it ln(1/delta) is not a finite double.");
-}
-
-void
-ValidateAccuracyParameters(double alpha, double beta)
-{
-	Require(std::isfinite(alpha) && alpha > 0.0 && alpha < 1.0, "alpha must be in (0, 1), got " + FormatFloat8(alpha));
-	Require(std::isfinite(beta) && beta > 0.0 && beta < 1.0, "beta must be in (0, 1), got " + FormatFloat8(beta));
-	if (!(beta >= kMinBeta))
-		throw Error(ErrorKind::InvalidParameter, "beta must be at least 1e-100, got " + FormatFloat8(beta),
-		            "The planners divide by beta and take normal quantiles at beta over the cover size; below 1e-100 "
-		            "they leave the range of a double.");
-}
-
-void
-ValidatePlanInput(const PmwPlanInput &in)
-{
-	ValidatePrivacyParameters(in.epsilon, in.delta);
-	ValidateAccuracyParameters(in.alpha, in.beta);
-	if (in.private_rows <= 0)
-		throw Error(ErrorKind::DataException, "private table has no rows", "A release needs at least one private row.");
-	if (in.public_rows <= 0 || in.cover_size == 0 || in.cells == 0)
-		throw Error(ErrorKind::DataException, "public table has no usable rows");
-}
-
 double
-PublicOnlyError(const PmwPlanInput &in)
+PublicOnlyError(const PlanInput &in)
 {
 	// An interval's answer is a difference of two CDF values: twice the error of one.
 	return ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
 }
 
 double
-PriorError(const PmwPlanInput &in)
+PriorError(const PlanInput &in)
 {
 	// A uniform start knows nothing: assume the error of a fair coin's guess, 1/2, rather than anything measured.
 	return in.uniform_prior ? 0.5 : PublicOnlyError(in);
 }
 
 PmwPlan
-PlanPmw(const PmwPlanInput &in)
+PlanPmw(const PlanInput &in)
 {
 	ValidatePlanInput(in);
 	PmwPlan plan;

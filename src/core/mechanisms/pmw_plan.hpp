@@ -5,17 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
 
 namespace pap::core {
-
-// What a plan's noise actually spends, from the exact rational scales the samplers draw with, rounded up: never
-// more than the request (epsilon, delta), and delta 0 for a pure mechanism. accounting names the analysis (a
-// static string: "pure (Lyu-Su-Li sparse vector)", "zCDP sparse vector (tight conversion)", ...).
-struct PrivacyUsed {
-	double epsilon = 0, delta = 0;
-	const char *accounting = "";
-};
 
 // The ledger stores amounts as numeric with 15 significant digits (a relative error up to 5e-15 either way):
 // what a plan reports is rounded up by a relative 1e-13, so that the stored amount never falls below what the
@@ -32,19 +25,6 @@ double LaplaceEpsilon(double sensitivity, const RationalScale &scale);
 // budget, and the true delta grows with rho).
 double ReportedZcdpDelta(double rho, double epsilon, double delta);
 
-struct PmwPlanInput {
-	std::int64_t private_rows = 0;  // n (public under replace-one neighbours)
-	std::int64_t public_rows = 0;   // m, rows of the public table (NULLs included)
-	std::size_t cover_size = 0;     // |H~|
-	std::size_t cells = 0;          // |X~|
-	int vc_dimension = 1;           // of the query class
-	double epsilon = 0.0;
-	double delta = 0.0;
-	double alpha = 0.05;
-	double beta = 0.05;
-	bool uniform_prior = false;  // MW starts from uniform instead of the public prior
-};
-
 struct PmwPlan {
 	PmwParameters parameters;
 	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting; 0 for zCDP)
@@ -60,32 +40,12 @@ struct PmwPlan {
 	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2
 };
 
-// The smallest epsilon, delta > 0 and beta accepted, and the largest epsilon (docs/reference.md). kMinEpsilon: PMW's
-// sparse vector at cut-off 1 needs a discrete Laplace of scale about 3.26 / epsilon, and the exact sampler represents
-// scales up to 2^32 (about 4.29e9), so every plan has PMW from 1e-9 up (MWEM, identity and hierarchical too, where
-// their noise fits; otherwise they do not apply). kMinDelta keeps ln(1/delta) finite; kMinBeta keeps beta's logarithms,
-// its quotients by the comparison count and the normal quantile at beta / |H~| inside a double. (1e-9 less a relative
-// 1e-12: a run of epsilon 1e-9 uses the double just below the ledger's decimal 1e-09.)
-constexpr double kMinEpsilon = 1e-9 * (1.0 - 1e-12);
-constexpr double kMaxEpsilon = 1e300;  // 2 x the zCDP rho of an epsilon near the double maximum overflows
-constexpr double kMinDelta = 1e-300;
-constexpr double kMinBeta = 1e-100;
-
-// Error(InvalidParameter) unless epsilon is in [kMinEpsilon, kMaxEpsilon] and delta is 0 or in [kMinDelta, 1).
-// Every finite epsilon above is planned (the noise scales round to the samplers' smallest, 2^-20).
-void ValidatePrivacyParameters(double epsilon, double delta);
-// Error(InvalidParameter) unless alpha is in (0, 1) and beta in [kMinBeta, 1): define_release checks them before
-// anything is stored, every planner again.
-void ValidateAccuracyParameters(double alpha, double beta);
-// Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
-// Error(DataException) for no private rows, no public rows, no cover query or no cell.
-void ValidatePlanInput(const PmwPlanInput &input);
 // The expected max error of the public table alone over the class (fraction): Kolmogorov's mean deviation for m
 // rows, doubled unless the class's VC dimension is 1.
-double PublicOnlyError(const PmwPlanInput &input);
+double PublicOnlyError(const PlanInput &input);
 // The error the MW planners assume for their starting point (fraction): PublicOnlyError for the public prior, 1/2
 // for the uniform one.
-double PriorError(const PmwPlanInput &input);
+double PriorError(const PlanInput &input);
 
 // The prior error (fraction) the MW planners (PlanPmw, PlanMwem) plan and predict for at least. A public sample may
 // come from a shifted population, which no public information reveals; planning for a good prior then leaves
@@ -95,7 +55,7 @@ double PriorError(const PmwPlanInput &input);
 constexpr double kPriorErrorAllowance = 0.5;
 
 // Validates the input (ValidatePlanInput) and returns the plan.
-PmwPlan PlanPmw(const PmwPlanInput &input);
+PmwPlan PlanPmw(const PlanInput &input);
 
 // Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare <= epsilon (PureSplit).
 // Zcdp: every AboveThreshold instance at eps0 = sqrt(2 rho / c), rho = LargestZcdpRho(epsilon, delta), split

@@ -16,10 +16,10 @@
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/language/value_format.hpp"
-#include "core/mechanisms/hierarchical_mechanism.hpp"
-#include "core/mechanisms/identity_mechanism.hpp"
-#include "core/mechanisms/mwem.hpp"
+#include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
+#include "core/mechanisms/registry.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/workloads/membership_workload.hpp"
@@ -31,26 +31,27 @@ namespace pap::core {
 const char *
 MechanismName(MechanismChoice m)
 {
-	switch (m) {
-	case MechanismChoice::Pmw: return "pmw";
-	case MechanismChoice::Mwem: return "mwem";
-	case MechanismChoice::Identity: return "identity";
-	case MechanismChoice::Hierarchical: return "hierarchical";
-	case MechanismChoice::Auto: return "auto";
-	}
-	throw Error(ErrorKind::Internal, "unknown mechanism");
+	if (m == MechanismChoice::Auto)
+		return "auto";
+	const std::vector<const Mechanism *> &mechanisms = Mechanisms();
+	if (std::size_t(m) >= mechanisms.size())
+		throw Error(ErrorKind::Internal, "unknown mechanism");
+	return mechanisms[std::size_t(m)]->Name();
 }
 
 MechanismChoice
 ParseMechanism(const char *text)
 {
 	const std::string m(text);
-	for (MechanismChoice c : {MechanismChoice::Pmw, MechanismChoice::Mwem, MechanismChoice::Identity,
-	                          MechanismChoice::Hierarchical, MechanismChoice::Auto})
-		if (m == MechanismName(c))
-			return c;
+	if (const std::optional<std::size_t> index = MechanismIndex(m))
+		return MechanismChoice(*index);
+	if (m == "auto")
+		return MechanismChoice::Auto;
+	std::string available;
+	for (const Mechanism *mechanism : Mechanisms())
+		available += std::string(mechanism->Name()) + ", ";
 	throw Error(ErrorKind::InvalidParameter, "unknown mechanism \"" + m + "\"", {},
-	            "Mechanisms available: pmw, mwem, identity, hierarchical, auto (the smallest predicted error).");
+	            "Mechanisms available: " + available + "auto (the smallest predicted error).");
 }
 
 bool
@@ -81,93 +82,75 @@ struct OpenRelease {
 	}
 };
 
-// Everything the mechanisms' planners read, all public: sizes, privacy parameters, the prior's kind, and the
-// release's shape (how many cells a cover query spans; the dense grid's radices when hierarchical applies).
-struct PlanInputs {
-	PmwPlanInput sizes;
-	std::size_t max_query_cells = 0;
-	bool hierarchical_applies = false;
-	std::vector<std::int32_t> radices;
-};
-
-constexpr const char *kHierarchicalShape =
-    "hierarchical needs a full grid of one or two ordered axes (numeric columns or halfspace directions)";
-
-bool
-HierarchicalApplies(const ReleaseLayout &layout)
+// The release's public shape, from its layout alone.
+ReleaseShape
+ShapeOf(const ReleaseLayout &layout)
 {
-	const auto &axes = layout.axes;
-	return layout.domain_kind == DomainKind::Dense && !axes.empty() && axes.size() <= 2 &&
-	       std::all_of(axes.begin(), axes.end(),
-	                   [](const ReleaseAxis &a) { return a.kind == AxisKind::Numeric || a.kind == AxisKind::Linear; });
+	ReleaseShape shape;
+	shape.full_grid = layout.domain_kind == DomainKind::Dense;
+	shape.radices = layout.Radices();
+	for (const ReleaseAxis &axis : layout.axes)
+		shape.ordered.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear);
+	return shape;
 }
 
-PlanInputs
-PlanInputsFor(const PlanRequest &r, const OpenRelease &release)
+// Everything the mechanisms' planners read, all public: sizes, privacy parameters, the prior's kind, and the
+// release's shape, cells and cover (how many cells a cover query spans; the public histogram on demand).
+PlanContext
+ContextFor(const PlanRequest &r, const OpenRelease &release)
 {
 	const std::size_t cells = release.domain.CellCount();
 	if (std::int64_t(cells) != r.cell_count || std::int64_t(release.cover->QueryCount()) != r.cover_size)
 		throw Error(ErrorKind::Internal, "stored release does not match its class");
-	PlanInputs in;
-	in.sizes.private_rows = r.private_rows;
-	in.sizes.public_rows = r.public_rows;
-	in.sizes.cover_size = std::size_t(r.cover_size);
-	in.sizes.cells = cells;
-	in.sizes.vc_dimension = r.vc_dimension;
-	in.sizes.epsilon = r.epsilon;
-	in.sizes.delta = r.delta;
-	in.sizes.alpha = r.alpha;
-	in.sizes.beta = r.beta;
-	in.sizes.uniform_prior = ParseUniformPrior(r.prior);
+	PlanContext context;
+	PlanInput &in = context.input;
+	in.private_rows = r.private_rows;
+	in.public_rows = r.public_rows;
+	in.cover_size = std::size_t(r.cover_size);
+	in.cells = cells;
+	in.vc_dimension = r.vc_dimension;
+	in.epsilon = r.epsilon;
+	in.delta = r.delta;
+	in.alpha = r.alpha;
+	in.beta = r.beta;
+	in.uniform_prior = ParseUniformPrior(r.prior);
 	// Cells per cover query: the cover's counts on a histogram of ones (one grouped pass; public shape only).
 	const ProductWorkload workload(release.domain, release.cover->Queries());
 	std::vector<std::int64_t> sizes;
 	workload.EvaluateCounts(std::vector<std::int64_t>(cells, 1), sizes);
 	for (std::int64_t q : sizes)
-		in.max_query_cells = std::max(in.max_query_cells, std::size_t(q));
-	in.hierarchical_applies = HierarchicalApplies(release.layout);
-	in.radices = release.layout.Radices();
-	return in;
+		context.max_query_cells = std::max(context.max_query_cells, std::size_t(q));
+	context.shape = ShapeOf(release.layout);
+	context.domain = &release.domain;
+	context.cover = &release.cover->Queries();
+	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
+	return context;
 }
 
-// The four plans; hierarchical only when it applies. PMW always plans within the validated ranges (its errors
-// propagate); another mechanism whose noise cannot be sampled exactly at this epsilon does not apply.
-struct MechanismPlans {
-	PmwPlan pmw;
-	std::optional<MwemPlan> mwem;
-	std::optional<IdentityPlan> identity;
-	std::optional<HierarchicalPlan> hierarchical;
-};
-
-constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";
-
-MechanismPlans
-PlanAll(const PlanInputs &in, const OpenRelease &release)
+// The refusal of a requested mechanism that cannot run on the release (reason: a sentence without its period).
+Error
+DoesNotApply(MechanismChoice requested, const char *reason)
 {
-	MechanismPlans plans;
-	plans.pmw = PlanPmw(in.sizes);  // validates the sizes and parameters first
-	plans.mwem = UnlessLimitExceeded([&] { return PlanMwem(in.sizes); });
-	plans.identity = UnlessLimitExceeded([&] { return PlanIdentity(in.sizes, in.max_query_cells); });
-	// Identity's non-negativity step is biased where most cells are (nearly) empty: its predicted error adds that
-	// bias, computed on the public histogram (public information) standing in for the private one.
-	if (plans.identity) {
-		const ProductWorkload workload(release.domain, release.cover->Queries());
-		plans.identity->predicted_error =
-		    std::min(1.0, plans.identity->predicted_error +
-		                      IdentityProjectionBias(PublicPrior(release.layout.PublicHistogram(release.domain)),
-		                                             in.sizes.private_rows, plans.identity->noise, workload,
-		                                             CurrentInterruptCheck()));
-	}
-	if (in.hierarchical_applies)
-		plans.hierarchical = UnlessLimitExceeded([&] { return PlanHierarchical(in.sizes, in.radices); });
-	return plans;
+	return Error(ErrorKind::InvalidParameter,
+	             std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
+	             std::string(reason) + ".", "Use mechanism => 'auto', or another mechanism.");
 }
 
-PlanSummary
-Summarise(const PlanRequest &r, const MechanismPlans &plans, bool in_hierarchical_shape)
+// The position of a mechanism the summary names (pap.plan's columns and the run's details are PMW's and MWEM's).
+std::size_t
+RegisteredIndex(const char *name)
 {
-	const PmwPlan &plan = plans.pmw;
-	PlanSummary s{};
+	if (const std::optional<std::size_t> index = MechanismIndex(name))
+		return *index;
+	throw Error(ErrorKind::Internal, std::string("mechanism \"") + name + "\" is not registered");
+}
+
+// PMW's part of the summary: pap.plan's columns describe PMW's plan (the paper's mechanism, with the book's
+// guarantee beside it) whatever is chosen. PMW always applies, so its plan is there.
+void
+DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
+{
+	const PmwPlan plan = plans.at(RegisteredIndex("pmw")).parameters.As<PmwPlan>();
 	s.public_only_error = plan.public_only_error;
 	s.converges = plan.converges;
 	s.book_private_rows = plan.book_private_rows;
@@ -183,62 +166,40 @@ Summarise(const PlanRequest &r, const MechanismPlans &plans, bool in_hierarchica
 	s.noise_scales[1] = plan.parameters.compare_noise.value();
 	s.first_pass_factor = plan.parameters.first_pass_factor;
 	s.max_passes = plan.parameters.max_passes;
+}
+
+PlanSummary
+Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
+{
+	PlanSummary s{};
+	DescribePmw(plans, s);
 	s.planned_rows = r.private_rows;
 	s.uniform_prior = ParseUniformPrior(r.prior);
-	s.parameters.pmw = plan.parameters;
-	s.predictions[std::size_t(MechanismChoice::Pmw)] = {true, plan.predicted_error, ""};
-	if (plans.mwem) {
-		s.mwem_rounds = plans.mwem->parameters.rounds;
-		s.parameters.mwem = plans.mwem->parameters;
-		s.predictions[std::size_t(MechanismChoice::Mwem)] = {true, plans.mwem->predicted_error, ""};
-	} else {
-		s.predictions[std::size_t(MechanismChoice::Mwem)] = {false, 0.0, kNoiseTooLarge};
+	for (std::size_t m = 0; m < plans.size(); m++) {
+		const MechanismPlan &p = plans[m];
+		s.predictions[m] = p.applies ? MechanismPrediction{true, p.predicted_error, "", p.detail, p.detail_value}
+		                             : MechanismPrediction{false, 0.0, p.reason, nullptr, 0};
 	}
-	if (plans.identity) {
-		s.parameters.identity = plans.identity->noise;
-		s.predictions[std::size_t(MechanismChoice::Identity)] = {true, plans.identity->predicted_error, ""};
-	} else {
-		s.predictions[std::size_t(MechanismChoice::Identity)] = {false, 0.0, kNoiseTooLarge};
-	}
-	if (plans.hierarchical) {
-		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {true, plans.hierarchical->predicted_error, ""};
-		s.hierarchical_branching = plans.hierarchical->branching;
-		s.parameters.hierarchical = plans.hierarchical->noise;
-		s.parameters.hierarchical_axes = plans.hierarchical->levels.size();
-		for (std::size_t a = 0; a < plans.hierarchical->levels.size() && a < 2; a++)
-			s.parameters.hierarchical_levels[a] = plans.hierarchical->levels[a];
-	} else {
-		s.predictions[std::size_t(MechanismChoice::Hierarchical)] = {
-		    false, 0.0, in_hierarchical_shape ? kNoiseTooLarge : kHierarchicalShape};
-	}
+	// The run's details show MWEM's rounds (src/pg).
+	const std::size_t mwem = RegisteredIndex("mwem");
+	if (plans.at(mwem).applies)
+		s.mwem_rounds = int(plans[mwem].detail_value);
 
 	const MechanismChoice requested = ParseMechanism(r.mechanism);
 	if (requested == MechanismChoice::Auto) {
-		// The smallest prediction; ties go to the earlier mechanism (pmw first: it carries the paper's guarantee).
-		s.chosen = MechanismChoice::Pmw;
-		for (std::size_t m = 0; m < kMechanismCount; m++)
-			if (s.predictions[m].applies &&
-			    s.predictions[m].predicted_error < s.predictions[std::size_t(s.chosen)].predicted_error)
-				s.chosen = MechanismChoice(m);
+		s.chosen = MechanismChoice(SmallestPrediction(plans));
 	} else {
 		const MechanismPrediction &p = s.predictions[std::size_t(requested)];
 		if (!p.applies)
-			throw Error(ErrorKind::InvalidParameter,
-			            std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
-			            std::string(p.reason) + ".", "Use mechanism => 'auto', or another mechanism.");
+			throw DoesNotApply(requested, p.reason);
 		s.chosen = requested;
 	}
-	s.predicted_error = s.predictions[std::size_t(s.chosen)].predicted_error;
-	PrivacyUsed used;
-	switch (s.chosen) {
-	case MechanismChoice::Pmw: used = plan.used; break;
-	case MechanismChoice::Mwem: used = plans.mwem->used; break;  // chosen only when it applies
-	case MechanismChoice::Identity: used = plans.identity->used; break;
-	default: used = plans.hierarchical->used; break;  // chosen only when it applies
-	}
-	s.epsilon_used = used.epsilon;
-	s.delta_used = used.delta;
-	s.accounting = used.accounting;
+	const MechanismPlan &chosen = plans[std::size_t(s.chosen)];
+	s.predicted_error = chosen.predicted_error;
+	s.epsilon_used = chosen.used.epsilon;
+	s.delta_used = chosen.used.delta;
+	s.accounting = chosen.used.accounting;
+	s.parameters = chosen.parameters;
 	return s;
 }
 
@@ -253,31 +214,32 @@ MakePlan(const PlanRequest &r)
 		throw Error(ErrorKind::Internal, "a plan needs the release's layout");
 	const InterruptScope scope(r.interrupted);
 	const OpenRelease release(*r.layout);
-	const PlanInputs inputs = PlanInputsFor(r, release);
-	return Summarise(r, PlanAll(inputs, release), inputs.hierarchical_applies);
+	// Every registered mechanism, planned in the registry's order (pmw first: its validation of the inputs comes
+	// before any other planner's).
+	return Summarise(r, PlanEvery(Mechanisms(), ContextFor(r, release)));
 }
 
 void
 RequireMechanismApplies(const CatalogLayout &layout, const char *mechanism)
 {
-	if (ParseMechanism(mechanism) == MechanismChoice::Hierarchical && !HierarchicalApplies(LayoutFromCatalog(layout)))
-		throw Error(ErrorKind::InvalidParameter, "mechanism \"hierarchical\" does not apply to this release",
-		            std::string(kHierarchicalShape) + ".", "Use mechanism => 'auto', or another mechanism.");
+	const MechanismChoice requested = ParseMechanism(mechanism);
+	if (requested == MechanismChoice::Auto)
+		return;
+	if (const char *refusal = Mechanisms()[std::size_t(requested)]->ShapeRefusal(ShapeOf(LayoutFromCatalog(layout))))
+		throw DoesNotApply(requested, refusal);
 }
 
 char *
 PlanPredictionsJson(const PlanSummary &plan, Allocate allocate)
 {
 	std::string json = "{";
-	for (std::size_t m = 0; m < kMechanismCount; m++) {
+	for (std::size_t m = 0; m < Mechanisms().size(); m++) {
 		const MechanismPrediction &p = plan.predictions[m];
 		json += std::string(m == 0 ? "" : ", ") + "\"" + MechanismName(MechanismChoice(m)) + "\": {";
 		if (p.applies) {
 			json += "\"predicted_error\": " + FormatFloat8(p.predicted_error);
-			if (MechanismChoice(m) == MechanismChoice::Mwem)
-				json += ", \"rounds\": " + std::to_string(plan.mwem_rounds);
-			if (MechanismChoice(m) == MechanismChoice::Hierarchical)
-				json += ", \"branching\": " + std::to_string(plan.hierarchical_branching);
+			if (p.detail != nullptr)
+				json += ", \"" + std::string(p.detail) + "\": " + std::to_string(p.detail_value);
 		} else {
 			json += "\"applies\": false, \"reason\": \"" + std::string(p.reason) + "\"";
 		}
@@ -400,10 +362,10 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 	else
 		rng = std::make_unique<SecureRandomSource>(r.fill_secure, nullptr);
 
-	const PlannedParameters &parameters = plan.parameters;
 	std::vector<double> synthetic;
+	const std::vector<const Mechanism *> &mechanisms = Mechanisms();
 	const MechanismChoice chosen = plan.chosen;
-	if (std::size_t(chosen) >= kMechanismCount || !plan.predictions[std::size_t(chosen)].applies)
+	if (std::size_t(chosen) >= mechanisms.size() || !plan.predictions[std::size_t(chosen)].applies)
 		throw Error(ErrorKind::Internal, "the plan chose a mechanism that does not apply");
 	std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 	auto start_clock = [&started] { started = std::chrono::steady_clock::now(); };
@@ -411,45 +373,39 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 	if (n == 0) {
 		// No private row: the prior the MW mechanisms start from, a function of public data only.
 		synthetic = prior();
-	} else if (chosen == MechanismChoice::Pmw || chosen == MechanismChoice::Mwem) {
-		std::vector<std::int64_t> truth;
-		ProductWorkload(private_domain, cover.Queries()).EvaluateCounts(private_cells, truth);
-		const std::vector<double> start = prior();
+	} else {
+		RunInput in;
+		in.rows = n;
+		in.cell_histogram = &domain_histogram;
+		in.radices = &radices;
+		in.cover_counts = [&] {
+			std::vector<std::int64_t> truth;
+			ProductWorkload(private_domain, cover.Queries()).EvaluateCounts(private_cells, truth);
+			return truth;
+		};
+		in.prior = prior;
 		// Timed from the workload's construction: a reference's own preparation (cell_lists probes every query)
 		// counts against it, as the grouped workload's lazy cell maps count against it.
-		start_clock();
-		const ProductWorkload grouped(domain, cover.Queries());
+		std::unique_ptr<ProductWorkload> grouped;
 		std::unique_ptr<Workload> reference;
-		if (r.reference_workload == ReferenceKind::CellLists)
-			reference = std::make_unique<ReferenceWorkload>(grouped);
-		else if (r.reference_workload == ReferenceKind::Membership)
-			reference = std::make_unique<MembershipWorkload>(domain, cover.Queries(), r.interrupted);
-		const Workload &workload = reference ? static_cast<const Workload &>(*reference) : grouped;
-		if (chosen == MechanismChoice::Pmw) {
-			PmwResult result = RunPmwOnCounts(workload, truth, n, start, parameters.pmw, *rng, r.interrupted);
-			synthetic = std::move(result.synthetic);
-			out.updates = result.updates;
-			out.comparisons = result.comparisons;
-			out.passes = result.passes;
-			out.cutoff_reached = result.cutoff_reached;
-		} else {
-			MwemResult result = RunMwemOnCounts(workload, truth, n, start, parameters.mwem, *rng, r.interrupted);
-			synthetic = std::move(result.synthetic);
-			out.updates = result.rounds;
-		}
-	} else if (chosen == MechanismChoice::Identity) {
+		in.workload = [&]() -> const Workload & {
+			start_clock();
+			grouped = std::make_unique<ProductWorkload>(domain, cover.Queries());
+			if (r.reference_workload == ReferenceKind::CellLists)
+				reference = std::make_unique<ReferenceWorkload>(*grouped);
+			else if (r.reference_workload == ReferenceKind::Membership)
+				reference = std::make_unique<MembershipWorkload>(domain, cover.Queries(), r.interrupted);
+			return reference ? static_cast<const Workload &>(*reference) : *grouped;
+		};
+		in.rng = rng.get();
+		in.interrupted = r.interrupted;
 		start_clock();
-		synthetic = RunIdentity(domain_histogram, n, parameters.identity, *rng, r.interrupted);
-	} else {
-		HierarchicalPlan hierarchical;
-		hierarchical.branching = plan.hierarchical_branching;
-		hierarchical.levels.assign(parameters.hierarchical_levels,
-		                           parameters.hierarchical_levels +
-		                               std::min<std::size_t>(parameters.hierarchical_axes, 2));
-		hierarchical.noise = parameters.hierarchical;
-		hierarchical.predicted_error = plan.predictions[std::size_t(chosen)].predicted_error;
-		start_clock();
-		synthetic = RunHierarchical(domain_histogram, radices, n, hierarchical, *rng, r.interrupted);
+		MechanismRun run = mechanisms[std::size_t(chosen)]->Run(plan.parameters, in);
+		synthetic = std::move(run.synthetic);
+		out.updates = run.statistics.updates;
+		out.comparisons = run.statistics.comparisons;
+		out.passes = run.statistics.passes;
+		out.cutoff_reached = run.statistics.cutoff_reached;
 	}
 	out.mechanism_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 	if (synthetic.size() != cells)

@@ -53,7 +53,7 @@ Second(const std::vector<std::int32_t> &radices)
 	return radices.size() == 2 ? radices[1] : 1;
 }
 
-PmwPlanInput
+PlanInput
 Input(double epsilon, double delta, std::size_t cells)
 {
 	return test::HistogramPlanInput(epsilon, delta, cells);
@@ -391,7 +391,7 @@ TEST(PlanHierarchical, PredictionHoldsWithProbabilityAboutOneMinusBeta)
 {
 	const std::int32_t bins = 256;
 	const std::int64_t n = 10000;
-	PmwPlanInput in = Input(0.5, 0.0, bins);
+	PlanInput in = Input(0.5, 0.0, bins);
 	in.cover_size = bins - 1;
 	in.private_rows = n;
 	const HierarchicalPlan plan = PlanHierarchical(in, {bins});
@@ -422,7 +422,7 @@ TEST(PlanHierarchical, PredictionHoldsForBoxesWithProbabilityAboutOneMinusBeta)
 {
 	const std::int32_t bins = 32;
 	const std::int64_t n = 10000;
-	PmwPlanInput in = Input(1.0, 1e-6, bins * bins);
+	PlanInput in = Input(1.0, 1e-6, bins * bins);
 	in.cover_size = bins * bins;
 	in.private_rows = n;
 	const HierarchicalPlan plan = PlanHierarchical(in, {bins, bins});
@@ -456,7 +456,7 @@ TEST(PlanHierarchical, PredictionHoldsForBoxesWithProbabilityAboutOneMinusBeta)
 
 TEST(PlanHierarchical, RejectsOtherShapesAndInvalidInput)
 {
-	PmwPlanInput in = Input(1.0, 0.0, 1000);
+	PlanInput in = Input(1.0, 0.0, 1000);
 	try {
 		PlanHierarchical(in, {10, 10, 10});
 		ADD_FAILURE() << "three axes accepted";
@@ -468,17 +468,17 @@ TEST(PlanHierarchical, RejectsOtherShapesAndInvalidInput)
 	EXPECT_EQ(OutcomeOf([&] { PlanHierarchical(in, {0}); }), "Internal");
 	const auto plan = [](auto modify) {
 		return OutcomeOf([&] {
-			PmwPlanInput in = Input(1.0, 0.0, 100);
+			PlanInput in = Input(1.0, 0.0, 100);
 			modify(in);
 			PlanHierarchical(in, {100});
 		});
 	};
-	EXPECT_EQ(plan([](PmwPlanInput &) {}), "no error");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = -1; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.delta = NAN; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 1.5; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.private_rows = -1; }), "DataException");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cells = 0; }), "DataException");
+	EXPECT_EQ(plan([](PlanInput &) {}), "no error");
+	EXPECT_EQ(plan([](PlanInput &in) { in.epsilon = -1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.delta = NAN; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.beta = 1.5; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.private_rows = -1; }), "DataException");
+	EXPECT_EQ(plan([](PlanInput &in) { in.cells = 0; }), "DataException");
 }
 
 }  // namespace

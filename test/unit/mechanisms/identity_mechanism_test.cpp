@@ -33,7 +33,7 @@ RandomHistogram(std::size_t cells, std::int64_t n, std::uint64_t seed)
 	return h;
 }
 
-PmwPlanInput
+PlanInput
 Input(double epsilon, double delta, std::size_t cells)
 {
 	return test::HistogramPlanInput(epsilon, delta, cells);
@@ -150,7 +150,7 @@ TEST(PlanIdentity, WiderQueriesAndLargerCoversNeverPredictLessError)
 		EXPECT_GE(e, previous);
 		previous = e;
 	}
-	PmwPlanInput small = Input(1.0, 0.0, 1000), large = small;
+	PlanInput small = Input(1.0, 0.0, 1000), large = small;
 	large.cover_size = 100000;
 	EXPECT_LT(PlanIdentity(small, 20).predicted_error, PlanIdentity(large, 20).predicted_error);
 }
@@ -161,7 +161,7 @@ TEST(PlanIdentity, PredictionHoldsWithProbabilityAboutOneMinusBeta)
 {
 	const std::size_t cells = 100;
 	const std::int64_t n = 10000;
-	PmwPlanInput in = Input(1.0, 0.0, cells);
+	PlanInput in = Input(1.0, 0.0, cells);
 	in.cover_size = cells - 1;
 	in.private_rows = n;
 	const IdentityPlan plan = PlanIdentity(in, cells - 1);
@@ -191,20 +191,20 @@ TEST(PlanIdentity, RejectsInvalidInput)
 {
 	const auto plan = [](auto modify) {
 		return OutcomeOf([&] {
-			PmwPlanInput in = Input(1.0, 0.0, 10);
+			PlanInput in = Input(1.0, 0.0, 10);
 			modify(in);
 			PlanIdentity(in, 5);
 		});
 	};
-	EXPECT_EQ(plan([](PmwPlanInput &) {}), "no error");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = 0; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.epsilon = NAN; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.delta = 1; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 0; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.beta = 1; }), "InvalidParameter");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.private_rows = 0; }), "DataException");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cover_size = 0; }), "DataException");
-	EXPECT_EQ(plan([](PmwPlanInput &in) { in.cells = 4; }), "Internal");  // a query over 5 of 4 cells
+	EXPECT_EQ(plan([](PlanInput &) {}), "no error");
+	EXPECT_EQ(plan([](PlanInput &in) { in.epsilon = 0; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.epsilon = NAN; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.delta = 1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.beta = 0; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.beta = 1; }), "InvalidParameter");
+	EXPECT_EQ(plan([](PlanInput &in) { in.private_rows = 0; }), "DataException");
+	EXPECT_EQ(plan([](PlanInput &in) { in.cover_size = 0; }), "DataException");
+	EXPECT_EQ(plan([](PlanInput &in) { in.cells = 4; }), "Internal");  // a query over 5 of 4 cells
 }
 
 // The predicted projection bias against the mean answer of many seeded runs: half the cells empty, the other half

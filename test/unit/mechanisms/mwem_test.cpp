@@ -397,11 +397,11 @@ TEST(RunMwemOnCounts, RejectsInconsistentInput)
 
 // ---- (3) The planner.
 
-PmwPlanInput
+PlanInput
 Input(double epsilon, double delta, bool uniform, std::size_t cover = 500, std::size_t cells = 400,
       std::int64_t n = 20000)
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = n;
 	in.public_rows = 2000;
 	in.cover_size = cover;
@@ -501,7 +501,7 @@ TEST(PlanMwem, RoundsWithinBoundsAndDeterministic)
 	for (std::size_t cover : {1, 2, 10, 500, 100000})
 		for (double epsilon : {0.01, 1.0, 100.0})
 			for (bool uniform : {false, true}) {
-				const PmwPlanInput in = Input(epsilon, 1e-6, uniform, cover, 1000, 1000000);
+				const PlanInput in = Input(epsilon, 1e-6, uniform, cover, 1000, 1000000);
 				const MwemPlan plan = PlanMwem(in);
 				EXPECT_GE(plan.parameters.rounds, 1);
 				EXPECT_LE(plan.parameters.rounds, int(std::min<std::size_t>(cover, kMwemMaxRounds)));
@@ -528,7 +528,7 @@ TEST(PlanMwem, RejectsInvalidParameters)
 	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanMwem(Input(1.0, 0, true, 10, 10, 0)));
 	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanMwem(Input(1.0, 0, true, 0, 10)));
 	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanMwem(Input(1.0, 0, true, 10, 0)));
-	PmwPlanInput in = Input(1.0, 0, true);
+	PlanInput in = Input(1.0, 0, true);
 	in.beta = 0;
 	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanMwem(in));
 }

@@ -68,10 +68,10 @@ Draw(const HistogramNoise &noise, std::uint64_t seed)
 	return samples;
 }
 
-PmwPlanInput
+PlanInput
 Input(double epsilon, double delta)
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = 10000;
 	in.public_rows = 1000;
 	in.cover_size = 100;
@@ -161,7 +161,7 @@ TEST(PlanNoiseGoodnessOfFit, IdentityPureIsLaplaceTwoOverEpsilon)
 TEST(PlanNoiseGoodnessOfFit, HierarchicalApproximateIsGaussianOfThePlannedVariance)
 {
 	const double epsilon = 1.0, delta = 1e-6;
-	PmwPlanInput in = Input(epsilon, delta);
+	PlanInput in = Input(epsilon, delta);
 	in.cells = 256 * 256;
 	const HierarchicalPlan plan = PlanHierarchical(in, {256, 256});
 	ASSERT_TRUE(plan.noise.gaussian) << "branching " << plan.branching;

@@ -21,10 +21,10 @@ namespace {
 using test::kInf;
 using test::kNaN;
 
-PmwPlanInput
+PlanInput
 BaseInput()
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = 100000;
 	in.public_rows = 2000;
 	in.cover_size = 501;
@@ -44,10 +44,10 @@ LogUniform(std::mt19937_64 &gen, double lo, double hi)
 	return std::exp(u(gen));
 }
 
-PmwPlanInput
+PlanInput
 RandomInput(std::mt19937_64 &gen)
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = std::int64_t(LogUniform(gen, 10, 1e8));
 	in.public_rows = std::int64_t(LogUniform(gen, 1, 1e6));
 	const bool ranges = gen() % 2;
@@ -66,24 +66,24 @@ RandomInput(std::mt19937_64 &gen)
 TEST(PlanPmw, RejectsInvalidParameters)
 {
 	for (double eps : {0.0, -0.0, -1.0, kNaN, kInf, -kInf}) {
-		PmwPlanInput in = BaseInput();
+		PlanInput in = BaseInput();
 		in.epsilon = eps;
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "epsilon " << eps;
 	}
 	for (double delta : {-1e-300, -1.0, 1.0, 1.5, kNaN, kInf}) {
-		PmwPlanInput in = BaseInput();
+		PlanInput in = BaseInput();
 		in.delta = delta;
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "delta " << delta;
 	}
 	for (double a : {0.0, 1.0, -0.1, 1.1, kNaN, kInf}) {
-		PmwPlanInput in = BaseInput();
+		PlanInput in = BaseInput();
 		in.alpha = a;
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "alpha " << a;
 		in = BaseInput();
 		in.beta = a;
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanPmw(in)) << "beta " << a;
 	}
-	PmwPlanInput in = BaseInput();
+	PlanInput in = BaseInput();
 	in.private_rows = 0;
 	EXPECT_PAP_ERROR(ErrorKind::DataException, PlanPmw(in));
 	in = BaseInput();
@@ -112,7 +112,7 @@ SumAtMost(double a, double b, double limit)
 // (b) The privacy accounting: noise at least what the sparse vector's analysis needs for the epsilon spent, with
 // the cut-off RunPmw will enforce. (c) the threshold.
 void
-ExpectSoundAccounting(const PmwPlanInput &in, const PmwPlan &plan)
+ExpectSoundAccounting(const PlanInput &in, const PmwPlan &plan)
 {
 	const PmwParameters &p = plan.parameters;
 	const double c = double(p.cutoff);
@@ -157,7 +157,7 @@ TEST(PlanPmw, NoiseScalesCoverTheEpsilonSpentOnRandomInputs)
 	std::mt19937_64 gen(2024);
 	int pure = 0, zcdp = 0;
 	for (int trial = 0; trial < 400; trial++) {
-		const PmwPlanInput in = RandomInput(gen);
+		const PlanInput in = RandomInput(gen);
 		PmwPlan plan;
 		try {
 			plan = PlanPmw(in);
@@ -220,7 +220,7 @@ TEST(PlanPmw, Deterministic)
 {
 	std::mt19937_64 gen(4);
 	for (int trial = 0; trial < 50; trial++) {
-		const PmwPlanInput in = RandomInput(gen);
+		const PlanInput in = RandomInput(gen);
 		PmwPlan a, b;
 		try {
 			a = PlanPmw(in);
@@ -247,10 +247,10 @@ TEST(PlanPmw, Deterministic)
 }
 
 // (e) Monotonicity in public information: more private rows, or a larger epsilon, never predict a larger error.
-PmwPlanInput
+PlanInput
 Pinned(std::int64_t n, std::int64_t m, std::size_t K, std::size_t N, double epsilon, double delta)
 {
-	PmwPlanInput in = BaseInput();
+	PlanInput in = BaseInput();
 	in.private_rows = n;
 	in.public_rows = m;
 	in.cover_size = K;
@@ -278,7 +278,7 @@ TEST(PlanPmw, PredictedErrorNonIncreasingInPrivateRows)
 	          PlanPmw(Pinned(10000, 3, 10, 11, 1.0, 0.0)).predicted_error);
 	std::mt19937_64 gen(5);
 	for (int trial = 0; trial < 40; trial++) {
-		PmwPlanInput in = RandomInput(gen);
+		PlanInput in = RandomInput(gen);
 		in.epsilon = LogUniform(gen, 0.05, 5);
 		double previous = kInf;
 		std::int64_t previous_n = 0;
@@ -303,7 +303,7 @@ TEST(PlanPmw, PredictedErrorNonIncreasingInEpsilon)
 	          PlanPmw(Pinned(485125, 196322, 42, 43, 0.076, 0.0)).predicted_error);
 	std::mt19937_64 gen(6);
 	for (int trial = 0; trial < 40; trial++) {
-		PmwPlanInput in = RandomInput(gen);
+		PlanInput in = RandomInput(gen);
 		in.private_rows = std::int64_t(LogUniform(gen, 100, 1e7));
 		double previous = kInf, previous_eps = 0;
 		for (double eps = 0.01; eps <= 20; eps *= 1.3) {
@@ -326,7 +326,7 @@ TEST(PlanPmw, PredictedErrorIsAtMostOne)
 	EXPECT_LE(PlanPmw(Pinned(100000, 3, 10, 11, 1.0, 0.0)).predicted_error, 1.0);
 	std::mt19937_64 gen(7);
 	for (int trial = 0; trial < 200; trial++) {
-		const PmwPlanInput in = RandomInput(gen);
+		const PlanInput in = RandomInput(gen);
 		try {
 			EXPECT_LE(PlanPmw(in).predicted_error, 1.0)
 			    << "n=" << in.private_rows << " m=" << in.public_rows << " K=" << in.cover_size;
@@ -346,7 +346,7 @@ TEST(PlanPmw, DeltaNeverPredictsWorseThanPure)
 	          PlanPmw(Pinned(485125, 196322, 42, 43, 0.133, 0.0)).predicted_error);
 	std::mt19937_64 gen(8);
 	for (int trial = 0; trial < 200; trial++) {
-		PmwPlanInput in = RandomInput(gen);
+		PlanInput in = RandomInput(gen);
 		if (in.delta == 0.0)
 			continue;
 		try {
@@ -367,7 +367,7 @@ TEST(PlanPmw, BookNumbersWorkedExample)
 	//   sqrt(ln N * ln(2/delta)) = sqrt(4.61512051684126 * 14.5086577385242) = 8.18286038
 	//   ln K + ln(128 ln N / (0.05^2 * 0.025)) = 4.61512051684126 + ln(9451766.82) = 20.6768328
 	//   200 * 8.18286038 * 20.6768328 / (1 * 0.0025) = 1.3535650848747592e7  (the notes' "n >= 1.4e7")
-	PmwPlanInput in = BaseInput();
+	PlanInput in = BaseInput();
 	in.cells = 101;
 	in.cover_size = 101;
 	in.epsilon = 1.0;

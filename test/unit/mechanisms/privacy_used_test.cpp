@@ -23,10 +23,10 @@ namespace {
 const double kEpsilons[] = {1e-6, 1e-4, 0.01, 0.3, 1.0, 4.0, 8.0, 100.0, 1e4};
 const double kDeltas[] = {0.0, 1e-300, 1e-100, 1e-12, 1e-6, 1e-3, 0.1, 0.5, 0.9, 0.99};
 
-PmwPlanInput
+PlanInput
 Input(double epsilon, double delta, std::size_t cover = 64, std::size_t cells = 64)
 {
-	PmwPlanInput in;
+	PlanInput in;
 	in.private_rows = 5000;
 	in.public_rows = 500;
 	in.cover_size = cover;

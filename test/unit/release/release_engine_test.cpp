@@ -1575,15 +1575,24 @@ TEST(ReleaseModelParsing, SimpleQueriesParseAsTheFullParserDoes)
 
 TEST(ReleaseEngineParsing, ParseMechanism)
 {
-	EXPECT_EQ(ParseMechanism("pmw"), MechanismChoice::Pmw);
-	EXPECT_EQ(ParseMechanism("mwem"), MechanismChoice::Mwem);
-	EXPECT_EQ(ParseMechanism("identity"), MechanismChoice::Identity);
-	EXPECT_EQ(ParseMechanism("hierarchical"), MechanismChoice::Hierarchical);
+	// The registry's order is pap.plan's order of predictions.
+	EXPECT_EQ(std::size_t(ParseMechanism("pmw")), 0u);
+	EXPECT_EQ(std::size_t(ParseMechanism("mwem")), 1u);
+	EXPECT_EQ(std::size_t(ParseMechanism("identity")), 2u);
+	EXPECT_EQ(std::size_t(ParseMechanism("hierarchical")), 3u);
 	EXPECT_EQ(ParseMechanism("auto"), MechanismChoice::Auto);
-	for (std::size_t m = 0; m < kMechanismCount; m++)
+	EXPECT_STREQ(MechanismName(MechanismChoice::Auto), "auto");
+	for (std::size_t m = 0; m < Mechanisms().size(); m++)
 		EXPECT_EQ(ParseMechanism(MechanismName(MechanismChoice(m))), MechanismChoice(m));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MechanismName(MechanismChoice(Mechanisms().size())));
 	for (const char *bad : {"", "PMW2", "pmw ", " auto", "Identity", "laplace"})
 		EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ParseMechanism(bad)) << '"' << bad << '"';
+	try {
+		ParseMechanism("laplace");
+	} catch (const Error &e) {
+		EXPECT_EQ(e.hint(), "Mechanisms available: pmw, mwem, identity, hierarchical, auto (the smallest predicted "
+		                    "error).");
+	}
 }
 
 TEST(ReleaseEngineParsing, ParseUniformPrior)
@@ -1628,17 +1637,17 @@ TEST_F(ReleaseEngine, EveryMechanismRunsAndAutoTakesTheSmallestPrediction)
 		ASSERT_NE(plan.chosen, MechanismChoice::Auto);
 		EXPECT_TRUE(plan.predictions[std::size_t(plan.chosen)].applies);
 		EXPECT_EQ(plan.predicted_error, plan.predictions[std::size_t(plan.chosen)].predicted_error);
-		for (std::size_t m = 0; m < kMechanismCount; m++) {
+		for (std::size_t m = 0; m < Mechanisms().size(); m++) {
 			if (plan.predictions[m].applies) {
 				EXPECT_LE(plan.predicted_error, plan.predictions[m].predicted_error)
 				    << MechanismName(MechanismChoice(m));
 			}
 		}
 		const bool ordered = std::string(cls).rfind("predicates", 0) != 0;
-		EXPECT_EQ(plan.predictions[std::size_t(MechanismChoice::Hierarchical)].applies, ordered);
+		EXPECT_EQ(plan.predictions[std::size_t(ParseMechanism("hierarchical"))].applies, ordered);
 		const std::string json(PlanPredictionsJson(plan, TestAllocate));
 		EXPECT_NE(json.find("\"mwem\": {\"predicted_error\""), std::string::npos) << json;
-		for (std::size_t m = 0; m < kMechanismCount; m++) {
+		for (std::size_t m = 0; m < Mechanisms().size(); m++) {
 			const char *name = MechanismName(MechanismChoice(m));
 			SCOPED_TRACE(name);
 			PlanRequest run_plan = Plan(r, 1.0);
@@ -1739,9 +1748,9 @@ TEST(ReleaseEngineParsing, ParameterRangesFollowTheSamplers)
 void
 ExpectSanePlan(const PlanSummary &s)
 {
-	EXPECT_TRUE(s.predictions[std::size_t(MechanismChoice::Pmw)].applies);
-	for (const MechanismPrediction &p : s.predictions)
-		if (p.applies) {
+	EXPECT_TRUE(s.predictions[std::size_t(ParseMechanism("pmw"))].applies);
+	for (std::size_t m = 0; m < Mechanisms().size(); m++)
+		if (const MechanismPrediction &p = s.predictions[m]; p.applies) {
 			EXPECT_GE(p.predicted_error, 0.0);
 			EXPECT_LE(p.predicted_error, 1.0);
 		}
@@ -1768,8 +1777,8 @@ TEST_F(ReleaseEngine, PlanTerminatesForEveryAcceptedEpsilon)
 				ExpectSanePlan(s);
 				if (eps >= 1.0) {
 					// Large epsilons fit every mechanism's noise.
-					EXPECT_TRUE(s.predictions[std::size_t(MechanismChoice::Mwem)].applies);
-					EXPECT_TRUE(s.predictions[std::size_t(MechanismChoice::Identity)].applies);
+					EXPECT_TRUE(s.predictions[std::size_t(ParseMechanism("mwem"))].applies);
+					EXPECT_TRUE(s.predictions[std::size_t(ParseMechanism("identity"))].applies);
 				}
 			}
 		// Below the smallest epsilon, refused with the reason; never a limit error after the charge.

@@ -1,0 +1,71 @@
+#include "core/mechanisms/mechanism.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/base/errors.hpp"
+#include "core/language/value_format.hpp"
+
+namespace pap::core {
+
+namespace {
+
+void
+Require(bool ok, const std::string &message)
+{
+	if (!ok)
+		throw Error(ErrorKind::InvalidParameter, message);
+}
+
+}  // namespace
+
+void
+ValidatePrivacyParameters(double epsilon, double delta)
+{
+	Require(std::isfinite(epsilon) && epsilon > 0.0,
+	        "epsilon must be finite and positive, got " + FormatFloat8(epsilon));
+	if (!(epsilon >= kMinEpsilon))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be at least 1e-09, got " + FormatFloat8(epsilon),
+		            "Below it the sparse vector's noise exceeds the largest scale the exact sampler represents "
+		            "(about 4.29e9).");
+	if (!(epsilon <= kMaxEpsilon))
+		throw Error(ErrorKind::InvalidParameter, "epsilon must be at most 1e+300, got " + FormatFloat8(epsilon),
+		            "Above it the planners' products of epsilon leave the range of a double.");
+	Require(std::isfinite(delta) && delta >= 0.0 && delta < 1.0, "delta must be in [0, 1), got " + FormatFloat8(delta));
+	if (delta > 0.0 && !(delta >= kMinDelta))
+		throw Error(ErrorKind::InvalidParameter, "delta must be 0 or at least 1e-300, got " + FormatFloat8(delta),
+		            "Below it ln(1/delta) is not a finite double.");
+}
+
+void
+ValidateAccuracyParameters(double alpha, double beta)
+{
+	Require(std::isfinite(alpha) && alpha > 0.0 && alpha < 1.0, "alpha must be in (0, 1), got " + FormatFloat8(alpha));
+	Require(std::isfinite(beta) && beta > 0.0 && beta < 1.0, "beta must be in (0, 1), got " + FormatFloat8(beta));
+	if (!(beta >= kMinBeta))
+		throw Error(ErrorKind::InvalidParameter, "beta must be at least 1e-100, got " + FormatFloat8(beta),
+		            "The planners divide by beta and take normal quantiles at beta over the cover size; below 1e-100 "
+		            "they leave the range of a double.");
+}
+
+void
+ValidatePlanInput(const PlanInput &in)
+{
+	ValidatePrivacyParameters(in.epsilon, in.delta);
+	ValidateAccuracyParameters(in.alpha, in.beta);
+	if (in.private_rows <= 0)
+		throw Error(ErrorKind::DataException, "private table has no rows", "A release needs at least one private row.");
+	if (in.public_rows <= 0 || in.cover_size == 0 || in.cells == 0)
+		throw Error(ErrorKind::DataException, "public table has no usable rows");
+}
+
+MechanismPlan
+NotApplicable(const char *reason)
+{
+	MechanismPlan plan;
+	plan.applies = false;
+	plan.reason = reason;
+	return plan;
+}
+
+}  // namespace pap::core

@@ -1,0 +1,187 @@
+// The contract every mechanism over the cells keeps (docs/mechanisms.md §10): it is planned from public inputs only
+// (whether it applies, its predicted error, what it spends and the parameters its run will use), then run on the
+// private counts with exactly those parameters. The registry (registry.hpp) lists the mechanisms; the release
+// engine plans every one on the same inputs, chooses, and runs the chosen one through this interface.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <type_traits>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
+#include "core/noise/random_source.hpp"
+#include "core/workloads/workload.hpp"
+
+namespace pap::core {
+
+class CellDomain;
+class ProductQueryList;
+
+// What a plan's noise actually spends, from the exact rational scales the samplers draw with, rounded up: never
+// more than the request (epsilon, delta), and delta 0 for a pure mechanism. accounting names the analysis (a
+// static string: "pure (Lyu-Su-Li sparse vector)", "zCDP sparse vector (tight conversion)", ...).
+struct PrivacyUsed {
+	double epsilon = 0, delta = 0;
+	const char *accounting = "";
+};
+
+// The sizes and parameters every planner reads, all public.
+struct PlanInput {
+	std::int64_t private_rows = 0;  // n (public under replace-one neighbours)
+	std::int64_t public_rows = 0;   // m, rows of the public table (NULLs included)
+	std::size_t cover_size = 0;     // |H~|
+	std::size_t cells = 0;          // |X~|
+	int vc_dimension = 1;           // of the query class
+	double epsilon = 0.0;
+	double delta = 0.0;
+	double alpha = 0.05;
+	double beta = 0.05;
+	bool uniform_prior = false;  // MW starts from uniform instead of the public prior
+};
+
+// The smallest epsilon, delta > 0 and beta accepted, and the largest epsilon (docs/reference.md). kMinEpsilon: PMW's
+// sparse vector at cut-off 1 needs a discrete Laplace of scale about 3.26 / epsilon, and the exact sampler represents
+// scales up to 2^32 (about 4.29e9), so every plan has PMW from 1e-9 up (MWEM, identity and hierarchical too, where
+// their noise fits; otherwise they do not apply). kMinDelta keeps ln(1/delta) finite; kMinBeta keeps beta's logarithms,
+// its quotients by the comparison count and the normal quantile at beta / |H~| inside a double. (1e-9 less a relative
+// 1e-12: a run of epsilon 1e-9 uses the double just below the ledger's decimal 1e-09.)
+constexpr double kMinEpsilon = 1e-9 * (1.0 - 1e-12);
+constexpr double kMaxEpsilon = 1e300;  // 2 x the zCDP rho of an epsilon near the double maximum overflows
+constexpr double kMinDelta = 1e-300;
+constexpr double kMinBeta = 1e-100;
+
+// Error(InvalidParameter) unless epsilon is in [kMinEpsilon, kMaxEpsilon] and delta is 0 or in [kMinDelta, 1).
+// Every finite epsilon above is planned (the noise scales round to the samplers' smallest, 2^-20).
+void ValidatePrivacyParameters(double epsilon, double delta);
+// Error(InvalidParameter) unless alpha is in (0, 1) and beta in [kMinBeta, 1): define_release checks them before
+// anything is stored, every planner again.
+void ValidateAccuracyParameters(double alpha, double beta);
+// Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
+// Error(DataException) for no private rows, no public rows, no cover query or no cell.
+void ValidatePlanInput(const PlanInput &input);
+
+// The release's public shape, read from its stored layout alone: whether a mechanism can run on it is decided from
+// this before anything is charged.
+struct ReleaseShape {
+	bool full_grid = false;             // every grid point is a cell (not the public support)
+	std::vector<std::int32_t> radices;  // bins per axis
+	std::vector<bool> ordered;          // per axis: its bins are ordered (a numeric column or a halfspace direction)
+};
+
+// Everything a mechanism plans from, all public.
+struct PlanContext {
+	PlanInput input;
+	ReleaseShape shape;
+	std::size_t max_query_cells = 0;          // the most cells one cover query spans
+	const CellDomain *domain = nullptr;       // the release's cells
+	const ProductQueryList *cover = nullptr;  // its cover queries over them
+	// The public table's rows per domain cell, computed when a planner asks for it.
+	std::function<std::vector<std::int64_t>()> public_histogram;
+};
+
+// What a plan fixes for its run, opaque to all but its mechanism: a trivially copyable value of the mechanism's own
+// type, held by value, so that a plan stays plain data the glue can hold across PostgreSQL calls
+// (docs/architecture.md, "The wall").
+class MechanismParameters {
+public:
+	static constexpr std::size_t kCapacity = 256;
+
+	template <typename T>
+	static MechanismParameters
+	Of(const T &value)
+	{
+		static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= kCapacity &&
+		                  alignof(T) <= alignof(std::max_align_t),
+		              "a mechanism's parameters are a small trivially copyable value");
+		MechanismParameters p;
+		p.tag_ = &kTag<T>;
+		std::memcpy(p.bytes_, &value, sizeof(T));
+		return p;
+	}
+
+	// The value Of stored; Error(Internal) when it was stored as another type (a plan of another mechanism).
+	template <typename T>
+	T
+	As() const
+	{
+		if (tag_ != &kTag<T>)
+			throw Error(ErrorKind::Internal, "a mechanism was given the parameters of another");
+		T value;
+		std::memcpy(&value, bytes_, sizeof(T));
+		return value;
+	}
+
+private:
+	template <typename T>
+	static constexpr char kTag = 0;  // one address per type (an inline variable: the same in every file)
+	const char *tag_ = nullptr;
+	alignas(std::max_align_t) unsigned char bytes_[kCapacity] = {};
+};
+
+// A mechanism's plan for one release.
+struct MechanismPlan {
+	bool applies = false;
+	const char *reason = "";     // when it does not apply: why not (a static sentence without its final period)
+	double predicted_error = 0;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
+	PrivacyUsed used;            // what its run spends (a run is charged this)
+	MechanismParameters parameters;
+	const char *detail = nullptr;  // the name of one number pap.plan shows beside the prediction, or nullptr
+	std::int64_t detail_value = 0;
+};
+MechanismPlan NotApplicable(const char *reason);
+constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";
+
+// What a run reads. The private rows come in the forms the mechanisms read, those that cost a pass computed only
+// when the chosen mechanism asks for them.
+struct RunInput {
+	std::int64_t rows = 0;                                      // n >= 1 (public under replace-one)
+	const std::vector<std::int64_t> *cell_histogram = nullptr;  // private rows per domain cell (sums to n)
+	const std::vector<std::int32_t> *radices = nullptr;         // the grid's bins per axis
+	// The exact private count of every cover query (a row outside a public-support domain counts in them too).
+	std::function<std::vector<std::int64_t>()> cover_counts;
+	std::function<std::vector<double>()> prior;  // the distribution MW starts from: public
+	// The cover over the domain's cells, built when asked for: the mechanism's timing starts there (the true
+	// counts and the prior are not the mechanism's work).
+	std::function<const Workload &()> workload;
+	RandomBitSource *rng = nullptr;
+	InterruptCheck interrupted = nullptr;
+};
+
+// Counts of the mechanism's own steps, for the run's details (public: functions of its private output).
+struct RunStatistics {
+	std::int64_t updates = 0, comparisons = 0;  // pmw; mwem: updates = rounds
+	int passes = 0;
+	bool cutoff_reached = false;
+};
+
+struct MechanismRun {
+	std::vector<double> synthetic;  // over the domain's cells, sums to 1
+	RunStatistics statistics;
+};
+
+class Mechanism {
+public:
+	virtual ~Mechanism() = default;
+	// Its name in SQL (mechanism => '...', pap.plan's predictions), lowercase.
+	virtual const char *Name() const = 0;
+	// nullptr when it can run on a release of this shape, otherwise why not (a static sentence without its final
+	// period). Checked before the charge, and by the plan before Plan is called.
+	virtual const char *
+	ShapeRefusal(const ReleaseShape &) const
+	{
+		return nullptr;
+	}
+	// From public inputs only. Invalid inputs throw as ValidatePlanInput; noise too large to sample exactly is a plan
+	// that does not apply (kNoiseTooLarge), except for a mechanism that always applies within the validated ranges.
+	virtual MechanismPlan Plan(const PlanContext &context) const = 0;
+	// Runs with the parameters of its own plan (a MechanismPlan::parameters of this mechanism) on n >= 1 rows.
+	// Throws only Error(Cancelled), std::bad_alloc, Error(RandomSourceFailure) and Error(Internal).
+	virtual MechanismRun Run(const MechanismParameters &parameters, const RunInput &input) const = 0;
+};
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

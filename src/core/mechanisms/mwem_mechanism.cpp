@@ -1,0 +1,57 @@
+// MWEM behind the Mechanism interface (docs/mechanisms.md §8): planned by PlanMwem, run on the cover's true counts.
+#include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/mwem.hpp"
+
+namespace pap::core {
+
+namespace {
+
+class Mwem final : public Mechanism {
+public:
+	const char *
+	Name() const override
+	{
+		return "mwem";
+	}
+
+	MechanismPlan
+	Plan(const PlanContext &context) const override
+	{
+		const std::optional<MwemPlan> mwem = UnlessLimitExceeded([&] { return PlanMwem(context.input); });
+		if (!mwem)
+			return NotApplicable(kNoiseTooLarge);
+		MechanismPlan plan;
+		plan.applies = true;
+		plan.predicted_error = mwem->predicted_error;
+		plan.used = mwem->used;
+		plan.parameters = MechanismParameters::Of(*mwem);
+		plan.detail = "rounds";
+		plan.detail_value = mwem->parameters.rounds;
+		return plan;
+	}
+
+	MechanismRun
+	Run(const MechanismParameters &parameters, const RunInput &in) const override
+	{
+		const MwemPlan plan = parameters.As<MwemPlan>();
+		const std::vector<std::int64_t> truth = in.cover_counts();
+		const std::vector<double> start = in.prior();
+		const Workload &workload = in.workload();
+		MwemResult result = RunMwemOnCounts(workload, truth, in.rows, start, plan.parameters, *in.rng, in.interrupted);
+		MechanismRun run;
+		run.synthetic = std::move(result.synthetic);
+		run.statistics.updates = result.rounds;
+		return run;
+	}
+};
+
+}  // namespace
+
+const Mechanism &
+MwemMechanism()
+{
+	static const Mwem mechanism;
+	return mechanism;
+}
+
+}  // namespace pap::core

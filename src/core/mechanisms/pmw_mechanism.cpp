@@ -1,0 +1,59 @@
+// PMW behind the Mechanism interface (docs/mechanisms.md §3, §5): its plan is PlanPmw's, kept whole in the
+// parameters (pap.plan shows PMW's cut-off, threshold and the book's guarantee whatever is chosen).
+#include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+
+namespace pap::core {
+
+namespace {
+
+class Pmw final : public Mechanism {
+public:
+	const char *
+	Name() const override
+	{
+		return "pmw";
+	}
+
+	// Always applies within the validated ranges: its errors (the input's validation first) propagate.
+	MechanismPlan
+	Plan(const PlanContext &context) const override
+	{
+		const PmwPlan pmw = PlanPmw(context.input);
+		MechanismPlan plan;
+		plan.applies = true;
+		plan.predicted_error = pmw.predicted_error;
+		plan.used = pmw.used;
+		plan.parameters = MechanismParameters::Of(pmw);
+		return plan;
+	}
+
+	MechanismRun
+	Run(const MechanismParameters &parameters, const RunInput &in) const override
+	{
+		const PmwPlan plan = parameters.As<PmwPlan>();
+		const std::vector<std::int64_t> truth = in.cover_counts();
+		const std::vector<double> start = in.prior();
+		const Workload &workload = in.workload();
+		PmwResult result = RunPmwOnCounts(workload, truth, in.rows, start, plan.parameters, *in.rng, in.interrupted);
+		MechanismRun run;
+		run.synthetic = std::move(result.synthetic);
+		run.statistics.updates = result.updates;
+		run.statistics.comparisons = result.comparisons;
+		run.statistics.passes = result.passes;
+		run.statistics.cutoff_reached = result.cutoff_reached;
+		return run;
+	}
+};
+
+}  // namespace
+
+const Mechanism &
+PmwMechanism()
+{
+	static const Pmw mechanism;
+	return mechanism;
+}
+
+}  // namespace pap::core

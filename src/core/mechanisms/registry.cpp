@@ -1,0 +1,78 @@
+#include "core/mechanisms/registry.hpp"
+
+#include <set>
+
+#include "core/base/errors.hpp"
+
+namespace pap::core {
+
+// Each defined in its own file (<name>_mechanism.cpp).
+const Mechanism &PmwMechanism();
+const Mechanism &MwemMechanism();
+const Mechanism &IdentityMechanism();
+const Mechanism &HierarchicalMechanism();
+
+namespace {
+
+std::vector<const Mechanism *>
+Checked(std::vector<const Mechanism *> list)
+{
+	std::set<std::string> names;
+	for (const Mechanism *m : list)
+		if (std::string(m->Name()) == "auto" || !names.insert(m->Name()).second)
+			throw Error(ErrorKind::Internal, std::string("mechanism name \"") + m->Name() + "\" registered twice");
+	if (list.empty() || list.size() > kMaxMechanisms)
+		throw Error(ErrorKind::Internal, "the registry holds no mechanism or more than a plan has room for");
+	return list;
+}
+
+}  // namespace
+
+const std::vector<const Mechanism *> &
+Mechanisms()
+{
+	// The one list. pmw first: it always applies and carries the paper's guarantee, so auto's ties go to it.
+	static const std::vector<const Mechanism *> list = Checked({
+	    &PmwMechanism(),
+	    &MwemMechanism(),
+	    &IdentityMechanism(),
+	    &HierarchicalMechanism(),
+	});
+	return list;
+}
+
+std::optional<std::size_t>
+MechanismIndex(const std::string &name)
+{
+	const std::vector<const Mechanism *> &list = Mechanisms();
+	for (std::size_t i = 0; i < list.size(); i++)
+		if (name == list[i]->Name())
+			return i;
+	return std::nullopt;
+}
+
+std::vector<MechanismPlan>
+PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &context)
+{
+	std::vector<MechanismPlan> plans;
+	plans.reserve(mechanisms.size());
+	for (const Mechanism *m : mechanisms) {
+		const char *refusal = m->ShapeRefusal(context.shape);
+		plans.push_back(refusal != nullptr ? NotApplicable(refusal) : m->Plan(context));
+	}
+	return plans;
+}
+
+std::size_t
+SmallestPrediction(const std::vector<MechanismPlan> &plans)
+{
+	std::optional<std::size_t> chosen;
+	for (std::size_t m = 0; m < plans.size(); m++)
+		if (plans[m].applies && (!chosen || plans[m].predicted_error < plans[*chosen].predicted_error))
+			chosen = m;
+	if (!chosen)
+		throw Error(ErrorKind::Internal, "no mechanism applies to the release");
+	return *chosen;
+}
+
+}  // namespace pap::core

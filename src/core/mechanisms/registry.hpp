@@ -1,0 +1,31 @@
+// The mechanisms a release can run, in one list (registry.cpp): adding a mechanism is its own file implementing
+// Mechanism (mechanism.hpp) and its line in that list (docs/development.md, "Adding a mechanism"). The list's order
+// is the order of pap.plan's predictions, and auto's ties go to the earlier mechanism.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/mechanisms/mechanism.hpp"
+
+namespace pap::core {
+
+// The most mechanisms a plan has room for (its predictions are a fixed array: a plan is plain data).
+constexpr std::size_t kMaxMechanisms = 8;
+
+// The registered mechanisms, in order (at most kMaxMechanisms, distinct names, none "auto").
+const std::vector<const Mechanism *> &Mechanisms();
+// The position in Mechanisms() of the mechanism with that name, if any.
+std::optional<std::size_t> MechanismIndex(const std::string &name);
+
+// Plans each of the mechanisms on the same context, in order: NotApplicable(its ShapeRefusal) when the release's
+// shape refuses it, else its Plan (whose errors propagate).
+std::vector<MechanismPlan> PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &context);
+// Auto's choice: the position of the plan with the smallest predicted error among those that apply, ties to the
+// earlier one. Error(Internal) when none applies (pmw always applies within the validated ranges).
+std::size_t SmallestPrediction(const std::vector<MechanismPlan> &plans);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

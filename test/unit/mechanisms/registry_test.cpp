@@ -1,0 +1,192 @@
+// Tests of the mechanism registry and its contracts: every registered name is found again at its position and the
+// order is pap.plan's; auto's choice over registries of fakes takes the smallest predicted error among the plans
+// that apply, ties to the earlier, and never a plan that does not apply; a refusing shape skips the planner; the
+// opaque parameters come back only as the type they were stored as.
+#include "core/mechanisms/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+
+namespace pap::core {
+namespace {
+
+TEST(MechanismRegistry, NamesRoundTripInPlanOrder)
+{
+	const std::vector<const Mechanism *> &list = Mechanisms();
+	ASSERT_GE(list.size(), 1u);
+	ASSERT_LE(list.size(), kMaxMechanisms);
+	std::set<std::string> names;
+	for (std::size_t i = 0; i < list.size(); i++) {
+		const std::string name = list[i]->Name();
+		EXPECT_TRUE(names.insert(name).second) << name << " registered twice";
+		EXPECT_NE(name, "auto");
+		EXPECT_FALSE(name.empty());
+		for (char c : name)
+			EXPECT_TRUE(std::islower(static_cast<unsigned char>(c))) << name;
+		ASSERT_TRUE(MechanismIndex(name).has_value()) << name;
+		EXPECT_EQ(*MechanismIndex(name), i);
+	}
+	// The order of pap.plan's predictions and of auto's ties (expected outputs depend on it).
+	const std::vector<std::string> order = {"pmw", "mwem", "identity", "hierarchical"};
+	ASSERT_EQ(list.size(), order.size());
+	for (std::size_t i = 0; i < order.size(); i++)
+		EXPECT_EQ(list[i]->Name(), order[i]);
+	for (const char *unknown : {"", "auto", "PMW", "pmw ", "laplace"})
+		EXPECT_FALSE(MechanismIndex(unknown).has_value()) << '"' << unknown << '"';
+}
+
+// A mechanism whose plan is fixed in advance; counts its Plan calls.
+class FakeMechanism final : public Mechanism {
+public:
+	FakeMechanism(std::string name, bool applies, double error, const char *refusal = nullptr)
+	    : name_(std::move(name)), applies_(applies), error_(error), refusal_(refusal)
+	{
+	}
+	const char *
+	Name() const override
+	{
+		return name_.c_str();
+	}
+	const char *
+	ShapeRefusal(const ReleaseShape &) const override
+	{
+		return refusal_;
+	}
+	MechanismPlan
+	Plan(const PlanContext &) const override
+	{
+		planned_++;
+		if (!applies_)
+			return NotApplicable(kNoiseTooLarge);
+		MechanismPlan plan;
+		plan.applies = true;
+		plan.predicted_error = error_;
+		plan.parameters = MechanismParameters::Of(error_);
+		return plan;
+	}
+	MechanismRun
+	Run(const MechanismParameters &, const RunInput &) const override
+	{
+		throw Error(ErrorKind::Internal, "a fake does not run");
+	}
+	int
+	Planned() const
+	{
+		return planned_;
+	}
+
+private:
+	std::string name_;
+	bool applies_;
+	double error_;
+	const char *refusal_;
+	mutable int planned_ = 0;
+};
+
+std::size_t
+Choose(const std::vector<const Mechanism *> &registry)
+{
+	return SmallestPrediction(PlanEvery(registry, PlanContext{}));
+}
+
+TEST(MechanismRegistry, AutoTakesTheSmallestPredictionThatApplies)
+{
+	const FakeMechanism a("a", true, 0.30), b("b", true, 0.10), c("c", true, 0.20);
+	EXPECT_EQ(Choose({&a, &b, &c}), 1u);
+	EXPECT_EQ(Choose({&c, &a}), 0u);
+	// A plan that does not apply is never chosen, however small its (unset) prediction.
+	const FakeMechanism never("never", false, 0.0);
+	EXPECT_EQ(Choose({&never, &a}), 1u);
+	EXPECT_EQ(Choose({&a, &never, &c}), 2u);
+	// Ties go to the earlier mechanism (pmw first in the real registry).
+	const FakeMechanism tie1("tie1", true, 0.10), tie2("tie2", true, 0.10);
+	EXPECT_EQ(Choose({&tie1, &tie2}), 0u);
+	EXPECT_EQ(Choose({&a, &tie2, &tie1}), 1u);
+	// None applies: an internal error (pmw always applies in the real registry).
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Choose({&never}));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Choose({}));
+}
+
+TEST(MechanismRegistry, RefusingShapeSkipsThePlanner)
+{
+	const FakeMechanism refused("refused", true, 0.01, "needs another shape"), other("other", true, 0.5);
+	const std::vector<MechanismPlan> plans = PlanEvery({&refused, &other}, PlanContext{});
+	ASSERT_EQ(plans.size(), 2u);
+	EXPECT_FALSE(plans[0].applies);
+	EXPECT_STREQ(plans[0].reason, "needs another shape");
+	EXPECT_EQ(refused.Planned(), 0);
+	EXPECT_EQ(other.Planned(), 1);
+	EXPECT_EQ(SmallestPrediction(plans), 1u);
+}
+
+// Random registries of fakes: the choice applies, no applicable prediction is smaller, and no earlier applicable
+// one is equal (predictions drawn from a few values, so ties are common).
+TEST(MechanismRegistry, AutoOnRandomRegistries)
+{
+	std::mt19937_64 gen(7);
+	std::uniform_int_distribution<int> size(1, int(kMaxMechanisms)), level(0, 3);
+	std::bernoulli_distribution applies(0.6);
+	for (int trial = 0; trial < 2000; trial++) {
+		std::vector<FakeMechanism> fakes;
+		const int count = size(gen);
+		fakes.reserve(std::size_t(count));
+		for (int i = 0; i < count; i++)
+			fakes.emplace_back("m" + std::to_string(i), i == 0 || applies(gen), 0.1 * level(gen));
+		std::vector<const Mechanism *> registry;
+		for (const FakeMechanism &f : fakes)
+			registry.push_back(&f);
+		const std::vector<MechanismPlan> plans = PlanEvery(registry, PlanContext{});
+		const std::size_t chosen = SmallestPrediction(plans);
+		ASSERT_LT(chosen, plans.size());
+		EXPECT_TRUE(plans[chosen].applies);
+		for (std::size_t m = 0; m < plans.size(); m++) {
+			if (!plans[m].applies)
+				continue;
+			EXPECT_LE(plans[chosen].predicted_error, plans[m].predicted_error);
+			if (m < chosen) {
+				EXPECT_LT(plans[chosen].predicted_error, plans[m].predicted_error);
+			}
+		}
+	}
+}
+
+TEST(MechanismParameters, ComeBackOnlyAsTheirOwnType)
+{
+	struct Own {
+		std::int64_t a;
+		double b;
+	};
+	struct Other {
+		std::int64_t a;
+		double b;
+	};
+	const MechanismParameters p = MechanismParameters::Of(Own{42, 0.5});
+	EXPECT_EQ(p.As<Own>().a, 42);
+	EXPECT_EQ(p.As<Own>().b, 0.5);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, p.As<Other>());
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MechanismParameters().As<Own>());
+	// A copy keeps its type (a plan is copied from the plan summary into the run).
+	const MechanismParameters copy = p;
+	EXPECT_EQ(copy.As<Own>().a, 42);
+}
+
+// Every registered mechanism refuses parameters planned by another.
+TEST(MechanismRegistry, RunRefusesAnotherMechanismsParameters)
+{
+	const MechanismParameters foreign = MechanismParameters::Of(0.25);
+	RunInput in;
+	for (const Mechanism *m : Mechanisms())
+		EXPECT_PAP_ERROR(ErrorKind::Internal, m->Run(foreign, in)) << m->Name();
+}
+
+}  // namespace
+}  // namespace pap::core
