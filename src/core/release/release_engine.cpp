@@ -133,7 +133,8 @@ DoesNotApply(MechanismChoice requested, const char *reason)
 {
 	return Error(ErrorKind::InvalidParameter,
 	             std::string("mechanism \"") + MechanismName(requested) + "\" does not apply to this release",
-	             std::string(reason) + ".", "Use mechanism => 'auto', or another mechanism.");
+	             std::string(reason != nullptr ? reason : "It was not planned") + ".",
+	             "Use mechanism => 'auto', or another mechanism.");
 }
 
 // The position of a mechanism the summary names (pap.plan's columns and the run's details are PMW's and MWEM's).
