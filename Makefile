@@ -39,7 +39,7 @@ build/$(1)/%.o: %.cpp
 build/$(1)/libpapcore.a: $$(patsubst %.cpp,build/$(1)/%.o,$(CORE_SRCS))
 	@rm -f $$@
 	ar rcs $$@ $$^
--include $$(wildcard build/$(1)/src/*/*.d build/$(1)/src/core/*/*.d build/$(1)/test/*/*.d build/$(1)/bench/*.d)
+-include $$(wildcard build/$(1)/src/core/*/*.d build/$(1)/test/*/*.d build/$(1)/test/*/*/*.d build/$(1)/bench/*.d)
 endef
 
 # A fresh machine has no pg_config until scripts/install-deps.sh ran: only the PGXS targets need it.
