@@ -57,7 +57,8 @@ awk -v out="$tmp/run.out" -v dir="$tmp" '
 	/^```sql$/ { inside = 1; n++; print; next }
 	/^```$/ && inside {
 		inside = 0; print
-		if (text[n] != "") { printf "```text\n%s```\n", text[n] }
+		t = text[n]; sub(/\n+$/, "\n", t); if (t == "\n") t = ""
+		if (t != "") { printf "```text\n%s```\n", t }
 		skip = 1; next
 	}
 	{ print }
