@@ -39,7 +39,8 @@ awk -v run="$tmp/run.sql" -v sql="$tmp/tutorial.sql" '
 
 # 2. One session, as a newcomer would type it. Errors do not stop it: the tutorial shows some on purpose, and
 #    the check below compares them with the ones the md shows.
-psql -X -q -f "$tmp/run.sql" >"$tmp/run.out" 2>&1 || true
+#    Messages in English whatever the machine's locale: the page shows them so.
+LC_ALL=C.UTF-8 PGOPTIONS="-c lc_messages=C" psql -X -q -f "$tmp/run.sql" >"$tmp/run.out" 2>&1 || true
 sed -i -E 's/^psql:[^:]*:[0-9]+: //' "$tmp/run.out"
 
 # 3. The md with this run's outputs: a ```text block right after every ```sql block that printed something
