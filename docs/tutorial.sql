@@ -1,5 +1,6 @@
 -- The SQL of docs/tutorial.md, written by bash scripts/tutorial.sh --write: edit the md, not this file.
--- Run from the repository root in an empty database: psql -X -f docs/tutorial.sql
+-- Run from the repository root, in an empty database of a scratch cluster (it creates the role analyst):
+-- psql -X -f docs/tutorial.sql
 
 -- 1. Install the extension
 

@@ -29,7 +29,8 @@ trap 'rm -rf "$tmp"' EXIT
 awk -v run="$tmp/run.sql" -v sql="$tmp/tutorial.sql" '
 	BEGIN {
 		print "-- The SQL of docs/tutorial.md, written by bash scripts/tutorial.sh --write: edit the md, not this file." > sql
-		print "-- Run from the repository root in an empty database: psql -X -f docs/tutorial.sql" > sql
+		print "-- Run from the repository root, in an empty database of a scratch cluster (it creates the role analyst):" > sql
+		print "-- psql -X -f docs/tutorial.sql" > sql
 	}
 	/^```sql$/ { inside = 1; n++; printf "\\echo @@pap-tutorial-block %d@@\n", n > run; next }
 	/^```$/ && inside { inside = 0; print "" > sql; next }
