@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo proper, run by scripts/demo.sh inside a throwaway cluster (pg_virtualenv sets PGHOST, PGPORT, PGUSER
 # and PGDATABASE). Loads data/diamonds.csv.gz on the client side (the server may run as another user and need
-# not see this directory), then runs scripts/demo.sql. Meant for an empty database: it creates the extension.
+# not see this directory), then runs scripts/demo.sql, which draws docs/demo-cdf.png. Meant for an empty database:
+# it creates the extension.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +30,13 @@ SQL
 zcat data/diamonds.csv.gz |
   "${psql_run[@]}" -c '\copy diamonds (carat, cut, color, clarity, depth, "table", price, x, y, z) FROM STDIN WITH (FORMAT csv, HEADER true)'
 
+# scripts/demo.sql writes every threshold's answers here for its picture (scripts/demo-plot.sh).
+PAP_DEMO_CURVES=$(mktemp)
+export PAP_DEMO_CURVES
+trap 'rm -f "$PAP_DEMO_CURVES"' EXIT
 "${psql_run[@]}" -f scripts/demo.sql
+# psql's \! does not stop on a failed command: a picture that was not drawn fails the demo here.
+if command -v gnuplot >/dev/null 2>&1 && ! [ docs/demo-cdf.png -nt "$PAP_DEMO_CURVES" ]; then
+  echo "demo: docs/demo-cdf.png was not drawn (scripts/demo-plot.sh)" >&2
+  exit 1
+fi

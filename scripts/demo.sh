@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's quick start: on a fresh Debian 12 machine, installs what is missing, builds and installs
 # pap_release, then runs a private release of the CDF of diamond prices in a throwaway PostgreSQL 15 cluster
-# (scripts/demo-inner.sh, scripts/demo.sql). Exits non-zero if any step or SQL statement fails, or if the
-# released answers are not more accurate than the public sample alone (the demo's PASS/FAIL line).
+# (scripts/demo-inner.sh, scripts/demo.sql), and draws it into docs/demo-cdf.png (scripts/demo-plot.sh).
+# Exits non-zero if any step or SQL statement fails, or if the released answers are not more accurate than the
+# public sample alone (the demo's PASS/FAIL line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

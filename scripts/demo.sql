@@ -116,6 +116,15 @@ SELECT thresholds_checked,
        round((public_only_max_error / nullif(released_max_error, 0))::numeric, 2) AS public_only_over_released
   FROM demo_max;
 
+-- The demo's picture: scripts/demo-inner.sh names a file for the curves in PAP_DEMO_CURVES, and
+-- scripts/demo-plot.sh draws them into docs/demo-cdf.png (without it, as with psql -f scripts/demo.sql, no picture).
+\getenv curve_file PAP_DEMO_CURVES
+\if :{?curve_file}
+SELECT t, released, exact, public_only FROM demo_curve ORDER BY t
+\g (format=unaligned tuples_only=on fieldsep=' ') :curve_file
+\! bash scripts/demo-plot.sh
+\endif
+
 \echo 'Why both tables are needed:'
 \echo ' - the public sample alone is free but small: its sampling error is the public_only column above;'
 \echo ' - the private table alone cannot release every threshold: over an unbounded price line no'

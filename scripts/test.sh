@@ -65,6 +65,9 @@ step sql-parallel-mode pg_virtualenv -t -v 15 make -s installcheck-parallel-mode
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
 # 0.1 installed from its frozen script, updated, dumped and restored: every budget, charge and answer kept.
 step upgrade pg_virtualenv -t -v 15 bash test/upgrade/run_upgrade_test.sh
+# The tutorial (docs/tutorial.md) in a throwaway cluster, about 5 seconds: every output must match the page's up to
+# its numbers (bash scripts/tutorial.sh --write rewrites them).
+step tutorial bash scripts/tutorial.sh
 # Two extra local servers hold partitions of the private table as postgres_fdw foreign tables (docs/distributed.md).
 step multiserver pg_virtualenv -t -v 15 bash test/multiserver/run_multiserver_test.sh
 # Real data, bounded (1000 random boxes): prints max and mean errors of two multi-column releases (docs/experiments.md).
