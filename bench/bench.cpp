@@ -231,7 +231,7 @@ Mechanism(const std::vector<MechanismCase> &cases)
 	std::printf("Same release defined three times, run with pap_release.test_seed = 6 through the grouped workload and "
 	            "through each reference of pap_release.reference_workload: membership (the straightforward one: "
 	            "every cell tested against every query, query by query, no grouping, no prefix sums) and cell_lists "
-	            "(each query's cells listed once, then summed query by query: stronger than the issue's reference). "
+	            "(each query's cells listed once, then summed query by query: stronger than the membership reference). "
 	            "Times of the mechanism alone, from run_release's DEBUG1 lines (ms; grouped: the median of three "
 	            "runs, each reference: one run). Outputs compared cell by cell with the grouped run's.\n\n");
 	std::printf("| mechanism | release | cells | cover queries | scan ms | grouped ms | membership ms | membership / "
@@ -280,7 +280,7 @@ Mechanism(const std::vector<MechanismCase> &cases)
 		}
 }
 
-// The first pap.answer of a release with about 1e5 cells (the size), after run_release in the same session
+// The first pap.answer of a release with about 1e5 cells (the size docs/bench.md targets), after run_release in the same session
 // and in a new session (which also pays for its first touch of the memory), for an ordered class (thresholds, the
 // finest public grid of t_100000) and a product one (orthants over a 321 x 321 grid).
 void

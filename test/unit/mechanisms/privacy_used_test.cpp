@@ -171,7 +171,7 @@ TEST(PrivacyUsed, IdentityAndHierarchicalAtExtremeInputs)
 	EXPECT_GT(laplace_with_delta, 10);  // a delta requested and none used
 }
 
-// The example: identity with Laplace noise at (1, 1e-6) spends no delta.
+// An example from the accounting review: identity with Laplace noise at (1, 1e-6) spends no delta.
 TEST(PrivacyUsed, LaplaceIdentityAtOneAndOneInAMillionSpendsNoDelta)
 {
 	const IdentityPlan plan = PlanIdentity(Input(1.0, 1e-6), 32);
@@ -181,7 +181,7 @@ TEST(PrivacyUsed, LaplaceIdentityAtOneAndOneInAMillionSpendsNoDelta)
 	EXPECT_GT(plan.used.epsilon, 1.0 - 1e-6);
 }
 
-// The example: (8, 0.9) is certified (Dwork & Roth's bound is not valid there; the zCDP one is).
+// An example from the accounting review: (8, 0.9) is certified (Dwork & Roth's bound is not valid there; the zCDP one is).
 TEST(PrivacyUsed, PmwAtEightAndNineTenthsIsZcdp)
 {
 	const PmwPlan plan = PlanPmw(Input(8.0, 0.9, 4096, 4096));
