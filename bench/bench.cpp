@@ -280,9 +280,9 @@ Mechanism(const std::vector<MechanismCase> &cases)
 		}
 }
 
-// The first pap.answer of a release with about 1e5 cells (the size docs/bench.md targets), after run_release in the same session
-// and in a new session (which also pays for its first touch of the memory), for an ordered class (thresholds, the
-// finest public grid of t_100000) and a product one (orthants over a 321 x 321 grid).
+// The first pap.answer of a release with about 1e5 cells (the size docs/bench.md targets), after run_release in the
+// same session and in a new session (which also pays for its first touch of the memory), for an ordered class
+// (thresholds, the finest public grid of t_100000) and a product one (orthants over a 321 x 321 grid).
 void
 FirstCalls()
 {

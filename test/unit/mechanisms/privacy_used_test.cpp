@@ -181,7 +181,8 @@ TEST(PrivacyUsed, LaplaceIdentityAtOneAndOneInAMillionSpendsNoDelta)
 	EXPECT_GT(plan.used.epsilon, 1.0 - 1e-6);
 }
 
-// An example from the accounting review: (8, 0.9) is certified (Dwork & Roth's bound is not valid there; the zCDP one is).
+// An example from the accounting review: (8, 0.9) is certified (Dwork & Roth's bound is not valid there; the zCDP one
+// is).
 TEST(PrivacyUsed, PmwAtEightAndNineTenthsIsZcdp)
 {
 	const PmwPlan plan = PlanPmw(Input(8.0, 0.9, 4096, 4096));
