@@ -338,7 +338,7 @@ public:
 		parameters.predicted_error = planned->predicted_error;
 		MechanismPlan plan;
 		plan.applies = true;
-		plan.predicted_error = planned->predicted_error;
+		SetErrorParts(plan, context, planned->predicted_error, 0.0, false);
 		plan.used = planned->used;
 		plan.parameters = MechanismParameters::Of(parameters);
 		plan.detail = "branching";
