@@ -184,7 +184,8 @@ PriorSamplingError(std::int64_t public_rows, std::int64_t private_rows, std::siz
 		// Every threshold at once (Massart's DKW: P[sup |F_rows - F| > t] <= 2 exp(-2 rows t^2)); an answer is a
 		// difference of cdf_count CDF values.
 		const double dkw_term = std::log(4.0 / beta);
-		error = std::min(error, double(cdf_count) * (std::sqrt(dkw_term / (2.0 * m)) + std::sqrt(dkw_term / (2.0 * n))));
+		error =
+		    std::min(error, double(cdf_count) * (std::sqrt(dkw_term / (2.0 * m)) + std::sqrt(dkw_term / (2.0 * n))));
 	}
 	return std::min(1.0, error);
 }

@@ -55,8 +55,8 @@ double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:
 // the share of public rows whose point occurs once, plus its deviation and the missing mass's, then the private
 // sample's); 0 for a full grid (full_grid = true).
-double OutsideMassError(const std::vector<std::int64_t> &public_point_counts, bool full_grid,
-                        std::int64_t public_rows, std::int64_t private_rows, double beta);
+double OutsideMassError(const std::vector<std::int64_t> &public_point_counts, bool full_grid, std::int64_t public_rows,
+                        std::int64_t private_rows, double beta);
 
 // Part (d): how far the public table's answers to the cover queries may be from the private table's when both are
 // samples of one population, at confidence 1 - beta: Dvoretzky-Kiefer-Wolfowitz (Massart's constant) for classes

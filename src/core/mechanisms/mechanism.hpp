@@ -47,7 +47,11 @@ struct PlanInput {
 	// How many CDF values answer a query of the class (thresholds 1, ranges 2; 0 for other classes): the prior's
 	// sampling error is then Dvoretzky-Kiefer-Wolfowitz's rather than a union over the cover.
 	int cdf_count = 0;
-	double RequestBeta() const { return request_beta > 0 ? request_beta : beta; }
+	double
+	RequestBeta() const
+	{
+		return request_beta > 0 ? request_beta : beta;
+	}
 };
 
 // The smallest epsilon, delta > 0 and beta accepted, and the largest epsilon (docs/reference.md). kMinEpsilon: PMW's
@@ -136,11 +140,11 @@ private:
 // A mechanism's plan for one release.
 struct MechanismPlan {
 	bool applies = false;
-	const char *reason = "";     // when it does not apply: why not (a static sentence without its final period)
+	const char *reason = "";  // when it does not apply: why not (a static sentence without its final period)
 	// Max error over the whole query class, fraction of n, w.p. 1 - beta of the request: parts.Total().
 	double predicted_error = 0;
 	ErrorParts parts;
-	PrivacyUsed used;            // what its run spends (a run is charged this)
+	PrivacyUsed used;  // what its run spends (a run is charged this)
 	MechanismParameters parameters;
 	const char *detail = nullptr;  // the name of one number pap.plan shows beside the prediction, or nullptr
 	std::int64_t detail_value = 0;

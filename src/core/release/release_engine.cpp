@@ -102,9 +102,9 @@ MovableEdgesPerAxis(const ReleaseLayout &layout, bool &one_axis_per_query)
 {
 	const ClassKind kind = layout.spec.kind;
 	one_axis_per_query = kind == ClassKind::Stumps || kind == ClassKind::Halfspaces;
-	const int per_axis = kind == ClassKind::Ranges || kind == ClassKind::Boxes ? 2
+	const int per_axis = kind == ClassKind::Ranges || kind == ClassKind::Boxes           ? 2
 	                     : kind == ClassKind::Marginals || kind == ClassKind::Predicates ? 0
-	                                                                                       : 1;
+	                                                                                     : 1;
 	std::vector<int> edges;
 	for (const ReleaseAxis &axis : layout.axes)
 		edges.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear ? per_axis : 0);
