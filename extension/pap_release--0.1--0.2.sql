@@ -21,3 +21,26 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION pap.quantiles(pg_catalog.text, pg_catalog.float8[], pg_catalog.bool) IS
 	'pap.quantile for every element of qs, in order; free';
+
+-- pap.plan shows the parts of its predicted error (docs/mechanisms.md §10): new OUT columns change its row type,
+-- so it is dropped and created again (no object of the extension depends on it).
+DROP FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text);
+CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
+                         mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public',
+                         OUT chosen_mechanism pg_catalog.text, OUT private_rows pg_catalog.int8,
+                         OUT public_rows pg_catalog.int8, OUT cover_size pg_catalog.int8,
+                         OUT cell_count pg_catalog.int8, OUT alpha pg_catalog.float8, OUT beta pg_catalog.float8,
+                         OUT predicted_error pg_catalog.float8, OUT public_only_error pg_catalog.float8,
+                         OUT book_private_rows pg_catalog.float8, OUT book_public_rows pg_catalog.float8,
+                         OUT book_guarantee_holds pg_catalog.bool, OUT book_cutoff pg_catalog.float8,
+                         OUT cutoff pg_catalog.int8, OUT cutoff_suffices pg_catalog.bool,
+                         OUT threshold pg_catalog.float8,
+                         OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
+                         OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
+                         OUT predictions pg_catalog.jsonb, OUT projection_error pg_catalog.float8,
+                         OUT outside_mass_error pg_catalog.float8, OUT noise_error pg_catalog.float8,
+                         OUT prior_error pg_catalog.float8)
+	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), and PMW''s parameters beside the sizes the source papers require; free: reads no private row';

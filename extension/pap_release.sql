@@ -293,11 +293,13 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT threshold pg_catalog.float8,
                          OUT accounting pg_catalog.text, OUT epsilon_split pg_catalog.float8[],
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
-                         OUT predictions pg_catalog.jsonb)
+                         OUT predictions pg_catalog.jsonb, OUT projection_error pg_catalog.float8,
+                         OUT outside_mass_error pg_catalog.float8, OUT noise_error pg_catalog.float8,
+                         OUT prior_error pg_catalog.float8)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
-	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted error, and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
 
 CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
                                  mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public')

@@ -27,10 +27,17 @@ SELECT chosen_mechanism, private_rows, public_rows, cover_size, cell_count, book
        round(public_only_error::numeric, 4) AS public_only_error, round(book_private_rows) AS book_private_rows
   FROM pap.plan('x_cdf', 1.0);
 SELECT cutoff, accounting FROM pap.plan('x_cdf', 1.0, 1e-6);
--- both priors are planned for a start off by up to 1/2 (a shifted public sample is not visible from public
--- information): the same cut-off
-SELECT u.cutoff = p.cutoff AS same_plan_for_both_priors
-  FROM pap.plan('x_cdf', 1.0) p, pap.plan('x_cdf', 1.0, prior => 'uniform') u;
+-- the public prior is planned for its own sampling error, the uniform one for 1/2: fewer updates (a smaller
+-- cut-off) from the public start
+SELECT p.prior_error < u.prior_error AS public_prior_closer, p.cutoff < u.cutoff AS fewer_updates_planned
+  FROM pap.plan('x_cdf', 1.0, mechanism => 'pmw') p, pap.plan('x_cdf', 1.0, mechanism => 'pmw', prior => 'uniform') u;
+-- the predicted error's parts (docs/mechanisms.md §10): a full grid has nothing outside, identity starts from no
+-- prior, and the total is the sum of the projection, the outside mass and the mechanism's error on the cover
+SELECT chosen_mechanism, round(projection_error::numeric, 4) AS projection, outside_mass_error AS outside,
+       round(noise_error::numeric, 4) AS noise, prior_error AS prior,
+       abs(predicted_error - (projection_error + outside_mass_error + noise_error)) < 1e-12 AS parts_add_up,
+       round((predictions->'pmw'->>'prior_error')::numeric, 4) AS pmw_prior
+  FROM pap.plan('x_cdf', 1.0);
 SELECT * FROM pap.plan('x_cdf', 0);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pap.plan('x_cdf', 1, 1);

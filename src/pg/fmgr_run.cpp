@@ -259,8 +259,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
-	Datum values[21];
-	bool nulls[21] = {false};
+	Datum values[25];
+	bool nulls[25] = {false};
 	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
 	values[1] = Int64GetDatum(n);
 	values[2] = Int64GetDatum(r->public_rows);
@@ -284,6 +284,12 @@ pap_plan(PG_FUNCTION_ARGS)
 	char *predictions;
 	PAP_CORE(predictions = pap::core::PlanPredictionsJson(s, PapAllocate));
 	values[20] = DirectFunctionCall1(jsonb_in, CStringGetDatum(predictions));
+	// The chosen mechanism's error parts (docs/mechanisms.md §10): predicted_error is their total. A database not
+	// yet updated to 0.2 has the 21 columns of 0.1: heap_form_tuple reads only the descriptor's.
+	values[21] = Float8GetDatum(s.parts.projection);
+	values[22] = Float8GetDatum(s.parts.outside_mass);
+	values[23] = Float8GetDatum(s.parts.noise);
+	values[24] = Float8GetDatum(s.parts.prior);
 	if (s.approximate_accounting)
 		nulls[17] = true;
 	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);

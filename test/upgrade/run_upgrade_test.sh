@@ -133,8 +133,11 @@ snapshot() {
 		           FROM generate_series(-10, 1010, 17) AS k"
 		q "$db" "SELECT pap.answer('r_days', 'day <= ''2020-06-01'''), pap.answer('r_marginals', 'sex = ''F'' AND smoker = true'),
 		                pap.answer('r_halfspaces', 'income + 2 * hours <= 700'), pap.answer('r_predicates', 'income < 100')"
-		echo "-- plan of the defined release"
-		q "$db" "SELECT * FROM pap.plan('r_defined', 1.0)"
+		echo "-- plan of the defined release (the columns of 0.1: 0.2 adds the error's parts after them)"
+		q "$db" "SELECT chosen_mechanism, private_rows, public_rows, cover_size, cell_count, alpha, beta, predicted_error,
+		                public_only_error, book_private_rows, book_public_rows, book_guarantee_holds, book_cutoff, cutoff,
+		                cutoff_suffices, threshold, accounting, epsilon_split, noise_scales, max_passes, predictions
+		           FROM pap.plan('r_defined', 1.0)"
 	} >"$out" 2>&1
 }
 snapshot "$OLD" "$WORK/old.txt"

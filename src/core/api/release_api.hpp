@@ -123,14 +123,18 @@ struct PlanRequest {
 // mechanism cannot run on this release (hierarchical needs a dense grid of one or two ordered axes).
 struct MechanismPrediction {
 	bool applies;
-	double predicted_error;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
+	double predicted_error;  // max error over the query class, fraction of n, w.p. 1 - beta: parts.Total()
 	const char *reason;
 	const char *detail;  // when it applies: the name of one number shown beside it ("rounds"), or nullptr
 	std::int64_t detail_value;
+	ErrorParts parts;  // the error model's parts (mechanisms/error_model.hpp); zero when it does not apply
 };
 
 struct PlanSummary {
+	// predicted_error: the chosen mechanism's (parts: its error model's parts). public_only_error: the public table's
+	// own answers by the same model (the projection part plus the public sample's sampling error on the cover).
 	double predicted_error, public_only_error;
+	ErrorParts parts;
 	bool converges;
 	double book_private_rows, book_public_rows, book_cutoff;
 	std::int64_t cutoff;

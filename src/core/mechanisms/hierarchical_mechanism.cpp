@@ -6,7 +6,11 @@
 #include <string>
 
 #include "core/base/errors.hpp"
+#include "core/cells/cell_domain.hpp"
+#include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/workloads/product_workload.hpp"
 
 namespace pap::core {
 
@@ -336,9 +340,16 @@ public:
 			parameters.levels[a] = planned->levels[a];
 		parameters.noise = planned->noise;
 		parameters.predicted_error = planned->predicted_error;
+		// The run ends with the same projection onto non-negative weights as identity's, biased where most cells
+		// are (nearly) empty: the prediction adds that bias as identity's plan computes it, with the noise of one
+		// node standing in for a leaf's (least squares lowers a leaf's variance: the stand-in errs towards more
+		// clipping).
+		const ProductWorkload workload(*context.domain, *context.cover);
+		const double bias = IdentityProjectionBias(PublicPrior(context.public_histogram()), context.input.private_rows,
+		                                           planned->noise, workload, CurrentInterruptCheck());
 		MechanismPlan plan;
 		plan.applies = true;
-		plan.predicted_error = planned->predicted_error;
+		SetErrorParts(plan, context, std::min(1.0, planned->predicted_error + bias), 0.0, false);
 		plan.used = planned->used;
 		plan.parameters = MechanismParameters::Of(parameters);
 		plan.detail = "branching";

@@ -156,7 +156,7 @@ public:
 		                                                                    workload, CurrentInterruptCheck()));
 		MechanismPlan plan;
 		plan.applies = true;
-		plan.predicted_error = identity.predicted_error;
+		SetErrorParts(plan, context, identity.predicted_error, 0.0, false);
 		plan.used = identity.used;
 		plan.parameters = MechanismParameters::Of(identity);
 		return plan;

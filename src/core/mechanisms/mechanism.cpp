@@ -68,4 +68,15 @@ NotApplicable(const char *reason)
 	return plan;
 }
 
+void
+SetErrorParts(MechanismPlan &plan, const PlanContext &context, double noise, double prior_error,
+              bool fits_cover_answers)
+{
+	plan.parts.projection = context.projection_error;
+	plan.parts.outside_mass = fits_cover_answers ? 0.0 : context.outside_mass_error;
+	plan.parts.noise = noise;
+	plan.parts.prior = prior_error;
+	plan.predicted_error = plan.parts.Total();
+}
+
 }  // namespace pap::core

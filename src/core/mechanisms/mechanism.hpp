@@ -12,6 +12,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/mechanisms/error_model.hpp"
 #include "core/noise/random_source.hpp"
 #include "core/workloads/workload.hpp"
 
@@ -38,8 +39,19 @@ struct PlanInput {
 	double epsilon = 0.0;
 	double delta = 0.0;
 	double alpha = 0.05;
-	double beta = 0.05;
+	double beta = 0.05;  // the chance the mechanism's noise may exceed its prediction
+	// The request's beta when beta above is only its noise's share (the engine plans with half of it, the data
+	// parts of the error model take the other half: error_model.hpp); 0 when beta is the request's.
+	double request_beta = 0;
 	bool uniform_prior = false;  // MW starts from uniform instead of the public prior
+	// How many CDF values answer a query of the class (thresholds 1, ranges 2; 0 for other classes): the prior's
+	// sampling error is then Dvoretzky-Kiefer-Wolfowitz's rather than a union over the cover.
+	int cdf_count = 0;
+	double
+	RequestBeta() const
+	{
+		return request_beta > 0 ? request_beta : beta;
+	}
 };
 
 // The smallest epsilon, delta > 0 and beta accepted, and the largest epsilon (docs/reference.md). kMinEpsilon: PMW's
@@ -80,6 +92,10 @@ struct PlanContext {
 	const ProductQueryList *cover = nullptr;  // its cover queries over them
 	// The public table's rows per domain cell, computed when a planner asks for it.
 	std::function<std::vector<std::int64_t>()> public_histogram;
+	// The data parts of the error model that depend on the release alone (error_model.hpp): a query of the class
+	// against its cover query, and the private mass outside a public-support domain.
+	double projection_error = 0;
+	double outside_mass_error = 0;
 };
 
 // What a plan fixes for its run, opaque to all but its mechanism: a trivially copyable value of the mechanism's own
@@ -124,14 +140,22 @@ private:
 // A mechanism's plan for one release.
 struct MechanismPlan {
 	bool applies = false;
-	const char *reason = "";     // when it does not apply: why not (a static sentence without its final period)
-	double predicted_error = 0;  // max error over the cover queries, fraction of n, w.p. about 1 - beta
-	PrivacyUsed used;            // what its run spends (a run is charged this)
+	const char *reason = "";  // when it does not apply: why not (a static sentence without its final period)
+	// Max error over the whole query class, fraction of n, w.p. 1 - beta of the request: parts.Total().
+	double predicted_error = 0;
+	ErrorParts parts;
+	PrivacyUsed used;  // what its run spends (a run is charged this)
 	MechanismParameters parameters;
 	const char *detail = nullptr;  // the name of one number pap.plan shows beside the prediction, or nullptr
 	std::int64_t detail_value = 0;
 };
 MechanismPlan NotApplicable(const char *reason);
+// Sets a plan's parts and its total from the mechanism's own max error over the cover queries (noise) and the prior
+// it starts from (prior_error, 0 for none): the release's projection part for every mechanism; the outside mass
+// only for those that release the cell histogram (identity, hierarchical): the MW mechanisms fit the cover
+// queries' true answers, which count the rows outside the support (docs/mechanisms.md §10).
+void SetErrorParts(MechanismPlan &plan, const PlanContext &context, double noise, double prior_error,
+                   bool fits_cover_answers);
 constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";
 
 // What a run reads. The private rows come in the forms the mechanisms read, those that cost a pass computed only

@@ -297,12 +297,10 @@ PlanMwem(const PlanInput &in)
 	// KL(data || prior) drives MW's rounds. HLM bound it by ln|X~| for a uniform start, far too loosely at
 	// practical sizes (docs/mechanisms.md, "MWEM"). We take e0^2 / 2, so that 2 sqrt(kl / T) = e0 sqrt(2 / T) is
 	// exactly PlanPmw's residual after T updates: one error model for both MW mechanisms (a model, not a bound),
-	// never above ln|X~|. e0 is at least kPriorErrorAllowance (pmw_plan.hpp), as for PMW: the public sample may
-	// come from a shifted distribution, which no public information reveals, and too few rounds cost far more
-	// under a shift than extra rounds cost without one.
+	// never above ln|X~|. e0 is PriorError (pmw_plan.hpp), as for PMW: the public prior's sampling error, or 1/2
+	// for the uniform prior.
 	auto kl_for = [&](double e0) { return std::min(ln_cells, e0 * e0 / 2.0); };
-	const double planned_e0 = std::max(prior_error, kPriorErrorAllowance);
-	const double kl = kl_for(planned_e0);
+	const double kl = kl_for(prior_error);
 	MwemPlan best;
 	best.predicted_error = INFINITY;
 	const int max_rounds = int(std::min<std::size_t>(in.cover_size, kMwemMaxRounds));
@@ -332,8 +330,7 @@ PlanMwem(const PlanInput &in)
 	}
 	if (!(best.predicted_error < INFINITY))
 		throw too_small ? *too_small : Error(ErrorKind::Internal, "MWEM planned no round");
-	best.prior_error = planned_e0;
-	best.unshifted_error = std::min(best.predicted_error, MwemPredictedError(best.parameters, in, kl_for(prior_error)));
+	best.prior_error = prior_error;
 	best.used = MwemPrivacyUsed(best.parameters, in.epsilon, in.delta, &best.rho);
 	return best;
 }

@@ -75,7 +75,6 @@ struct MwemPlan {
 	MwemParameters parameters;
 	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n (what T minimises)
 	double prior_error = 0;      // the prior's max error the rounds are planned for (e0), fraction
-	double unshifted_error = 0;  // the prediction at the chosen T if the public prior is as good as PlanPmw assumes
 	double rho = 0;              // Zcdp: the total rho spent, rounded up (0 for Pure)
 	PrivacyUsed used;            // MwemPrivacyUsed of the parameters
 };

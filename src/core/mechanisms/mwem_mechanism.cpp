@@ -22,7 +22,7 @@ public:
 			return NotApplicable(kNoiseTooLarge);
 		MechanismPlan plan;
 		plan.applies = true;
-		plan.predicted_error = mwem->predicted_error;
+		SetErrorParts(plan, context, mwem->predicted_error, mwem->prior_error, true);
 		plan.used = mwem->used;
 		plan.parameters = MechanismParameters::Of(*mwem);
 		plan.detail = "rounds";

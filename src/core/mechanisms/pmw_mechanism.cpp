@@ -23,7 +23,7 @@ public:
 		const PmwPlan pmw = PlanPmw(context.input);
 		MechanismPlan plan;
 		plan.applies = true;
-		plan.predicted_error = pmw.predicted_error;
+		SetErrorParts(plan, context, pmw.predicted_error, pmw.prior_error, true);
 		plan.used = pmw.used;
 		plan.parameters = MechanismParameters::Of(pmw);
 		return plan;

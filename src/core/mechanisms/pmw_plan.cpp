@@ -4,19 +4,12 @@
 #include <cmath>
 
 #include "core/base/errors.hpp"
+#include "core/mechanisms/error_model.hpp"
 #include "core/noise/discrete_gaussian.hpp"
 
 namespace pap::core {
 
 namespace {
-
-// Expected supremum of |empirical CDF - CDF| for m samples: E[sup|Brownian bridge|] / sqrt(m) =
-// sqrt(pi/2) ln 2 / sqrt(m) (the mean of Kolmogorov's distribution).
-double
-ExpectedCdfDeviation(double m)
-{
-	return std::sqrt(M_PI / 2.0) * std::log(2.0) / std::sqrt(m);
-}
 
 struct Candidate {
 	PmwParameters parameters;
@@ -145,8 +138,8 @@ PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
 double
 PublicOnlyError(const PlanInput &in)
 {
-	// An interval's answer is a difference of two CDF values: twice the error of one.
-	return ExpectedCdfDeviation(double(in.public_rows)) * (in.vc_dimension == 1 ? 1.0 : 2.0);
+	return PriorSamplingError(in.public_rows, in.private_rows, in.cover_size, in.cdf_count,
+	                          DataPartBeta(in.RequestBeta()));
 }
 
 double
@@ -162,7 +155,7 @@ PlanPmw(const PlanInput &in)
 	ValidatePlanInput(in);
 	PmwPlan plan;
 	plan.public_only_error = PublicOnlyError(in);
-	plan.prior_error = std::max(PriorError(in), kPriorErrorAllowance);
+	plan.prior_error = PriorError(in);
 	const double e0_count = plan.prior_error * double(in.private_rows);
 
 	// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
@@ -211,14 +204,14 @@ PlanPmw(const PlanInput &in)
 
 	const double lnN = std::log(std::max<double>(2.0, double(in.cells)));
 	const double lnK = std::log(std::max<double>(1.0, double(in.cover_size)));
-	const double a2 = in.alpha / 2.0, b2 = in.beta / 2.0;
+	const double beta = in.RequestBeta(), a2 = in.alpha / 2.0, b2 = beta / 2.0;
 	if (in.delta > 0.0)
 		plan.book_private_rows = 200.0 * std::sqrt(lnN * std::log(2.0 / in.delta)) *
 		                         (lnK + std::log(128.0 * lnN / (a2 * a2 * b2))) / (in.epsilon * a2 * a2);
 	else
 		plan.book_private_rows =
 		    32.0 * lnN * (lnK + std::log(32.0 * lnN / (a2 * a2 * b2))) / (in.epsilon * a2 * a2 * a2);
-	plan.book_public_rows = (double(in.vc_dimension) * std::log(1.0 / in.alpha) + std::log(1.0 / in.beta)) / in.alpha;
+	plan.book_public_rows = (double(in.vc_dimension) * std::log(1.0 / in.alpha) + std::log(1.0 / beta)) / in.alpha;
 	plan.book_cutoff = 4.0 * lnN / (a2 * a2);
 	return plan;
 }

@@ -30,9 +30,9 @@ struct PmwPlan {
 	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting; 0 for zCDP)
 	double rho = 0;                                     // zCDP: c eps0^2 / 2 of the scales drawn (0 for pure)
 	PrivacyUsed used;                                   // PmwPrivacyUsed of the parameters
-	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. about 1-beta
-	double public_only_error = 0;  // expected max error of the public table alone on the cover, fraction
-	double prior_error = 0;        // the error the planner assumes for MW's starting point, fraction
+	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. 1 - beta
+	double public_only_error = 0;  // PublicOnlyError: the public table's answers on the cover, fraction
+	double prior_error = 0;        // PriorError: the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
 	// The book's guarantee (docs/mechanisms.md §5): what Algorithm 3 needs for error alpha w.p. 1-beta.
 	double book_private_rows = 0;  // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
@@ -40,19 +40,14 @@ struct PmwPlan {
 	double book_cutoff = 0;        // c = 4 ln|X~| / (alpha/2)^2
 };
 
-// The expected max error of the public table alone over the class (fraction): Kolmogorov's mean deviation for m
-// rows, doubled unless the class's VC dimension is 1.
+// How far the public table's answers to the cover queries may be from the private table's (fraction), both tables
+// samples of one population, at confidence 1 - beta / 6 of the request (error_model.hpp, PriorSamplingError).
 double PublicOnlyError(const PlanInput &input);
-// The error the MW planners assume for their starting point (fraction): PublicOnlyError for the public prior, 1/2
-// for the uniform one.
+// The error the MW planners (PlanPmw, PlanMwem) plan their threshold, cut-off and rounds for and predict with
+// (fraction): PublicOnlyError for the public prior, 1/2 for the uniform one. A public sample shifted from the
+// private table's population is not visible in public information: the plan is for an unshifted one, and the
+// run's updates correct a shift as far as its cut-off allows (docs/mechanisms.md §10).
 double PriorError(const PlanInput &input);
-
-// The prior error (fraction) the MW planners (PlanPmw, PlanMwem) plan and predict for at least. A public sample may
-// come from a shifted population, which no public information reveals; planning for a good prior then leaves
-// the mechanism too few updates to correct it (docs/eval.md measured it). So both assume the start may be as far
-// off as a fair coin's guess, the uniform prior's assumption, whatever the prior: the public prior's advantage is
-// then in the run (fewer updates needed), not in the plan.
-constexpr double kPriorErrorAllowance = 0.5;
 
 // Validates the input (ValidatePlanInput) and returns the plan.
 PmwPlan PlanPmw(const PlanInput &input);

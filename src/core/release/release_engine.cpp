@@ -94,6 +94,41 @@ ShapeOf(const ReleaseLayout &layout)
 	return shape;
 }
 
+// The edges a query of the class may move on each axis, and whether only one axis's edge moves per query (a stump
+// or a halfspace reads one threshold): docs/query-classes.md's s, per axis. Categorical and predicate axes are
+// exact (no edge moves).
+std::vector<int>
+MovableEdgesPerAxis(const ReleaseLayout &layout, bool &one_axis_per_query)
+{
+	const ClassKind kind = layout.spec.kind;
+	one_axis_per_query = kind == ClassKind::Stumps || kind == ClassKind::Halfspaces;
+	const int per_axis = kind == ClassKind::Ranges || kind == ClassKind::Boxes           ? 2
+	                     : kind == ClassKind::Marginals || kind == ClassKind::Predicates ? 0
+	                                                                                     : 1;
+	std::vector<int> edges;
+	for (const ReleaseAxis &axis : layout.axes)
+		edges.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear ? per_axis : 0);
+	return edges;
+}
+
+// The error model's data parts that depend on the release alone (mechanisms/error_model.hpp), from the public
+// table's marginals and grid points, each at a sixth of the request's beta.
+void
+SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &context)
+{
+	const double beta = DataPartBeta(r.beta);
+	std::vector<AxisCut> cuts;
+	for (const ReleaseAxis &axis : layout.axes)
+		cuts.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear
+		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts)
+		                   : AxisCut{});
+	bool one_axis = false;
+	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
+	context.projection_error = ProjectionError(cuts, edges, one_axis, r.public_rows, r.private_rows, beta);
+	context.outside_mass_error = OutsideMassError(layout.public_point_counts, layout.domain_kind == DomainKind::Dense,
+	                                              r.public_rows, r.private_rows, beta);
+}
+
 // Everything the mechanisms' planners read, all public: sizes, privacy parameters, the prior's kind, and the
 // release's shape, cells and cover (how many cells a cover query spans; the public histogram on demand).
 PlanContext
@@ -114,6 +149,14 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	in.alpha = r.alpha;
 	in.beta = r.beta;
 	in.uniform_prior = ParseUniformPrior(r.prior);
+	ValidatePlanInput(in);  // the request's numbers, before anything is derived from them
+	// Half of beta for the mechanisms' noise, half for the error model's data parts (error_model.hpp); at beta's
+	// smallest the noise keeps the smallest the planners take.
+	in.request_beta = r.beta;
+	in.beta = std::max(r.beta / 2.0, kMinBeta);
+	in.cdf_count = release.layout.spec.kind == ClassKind::Thresholds ? 1
+	               : release.layout.spec.kind == ClassKind::Ranges   ? 2
+	                                                                 : 0;
 	// Cells per cover query: the cover's counts on a histogram of ones (one grouped pass; public shape only).
 	const ProductWorkload workload(release.domain, release.cover->Queries());
 	std::vector<std::int64_t> sizes;
@@ -124,6 +167,7 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	context.domain = &release.domain;
 	context.cover = &release.cover->Queries();
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
+	SetDataParts(r, release.layout, context);
 	return context;
 }
 
@@ -151,8 +195,11 @@ RegisteredIndex(const char *name)
 void
 DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 {
-	const PmwPlan plan = plans.at(RegisteredIndex("pmw")).parameters.As<PmwPlan>();
-	s.public_only_error = plan.public_only_error;
+	const MechanismPlan &pmw = plans.at(RegisteredIndex("pmw"));
+	const PmwPlan plan = pmw.parameters.As<PmwPlan>();
+	// The public table alone answers a query of the class by its cover query too: the same projection part, plus
+	// its own sampling error on the cover.
+	s.public_only_error = std::min(1.0, pmw.parts.projection + plan.public_only_error);
 	s.converges = plan.converges;
 	s.book_private_rows = plan.book_private_rows;
 	s.book_public_rows = plan.book_public_rows;
@@ -178,8 +225,9 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 	s.uniform_prior = ParseUniformPrior(r.prior);
 	for (std::size_t m = 0; m < plans.size(); m++) {
 		const MechanismPlan &p = plans[m];
-		s.predictions[m] = p.applies ? MechanismPrediction{true, p.predicted_error, "", p.detail, p.detail_value}
-		                             : MechanismPrediction{false, 0.0, p.reason, nullptr, 0};
+		s.predictions[m] = p.applies
+		                       ? MechanismPrediction{true, p.predicted_error, "", p.detail, p.detail_value, p.parts}
+		                       : MechanismPrediction{false, 0.0, p.reason, nullptr, 0, ErrorParts{}};
 	}
 	// The run's details show MWEM's rounds (src/pg).
 	const std::size_t mwem = RegisteredIndex("mwem");
@@ -197,6 +245,7 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 	}
 	const MechanismPlan &chosen = plans[std::size_t(s.chosen)];
 	s.predicted_error = chosen.predicted_error;
+	s.parts = chosen.parts;
 	s.epsilon_used = chosen.used.epsilon;
 	s.delta_used = chosen.used.delta;
 	s.accounting = chosen.used.accounting;
@@ -239,6 +288,10 @@ PlanPredictionsJson(const PlanSummary &plan, Allocate allocate)
 		json += std::string(m == 0 ? "" : ", ") + "\"" + MechanismName(MechanismChoice(m)) + "\": {";
 		if (p.applies) {
 			json += "\"predicted_error\": " + FormatFloat8(p.predicted_error);
+			json += ", \"projection_error\": " + FormatFloat8(p.parts.projection);
+			json += ", \"outside_mass_error\": " + FormatFloat8(p.parts.outside_mass);
+			json += ", \"noise_error\": " + FormatFloat8(p.parts.noise);
+			json += ", \"prior_error\": " + FormatFloat8(p.parts.prior);
 			if (p.detail != nullptr)
 				json += ", \"" + std::string(p.detail) + "\": " + std::to_string(p.detail_value);
 		} else {

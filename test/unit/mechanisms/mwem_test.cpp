@@ -508,8 +508,10 @@ TEST(PlanMwem, RoundsWithinBoundsAndDeterministic)
 				EXPECT_EQ(plan.parameters.replay_sweeps, kMwemReplaySweeps);
 				EXPECT_GT(plan.predicted_error, 0.0);
 				EXPECT_LE(plan.predicted_error, 1.0);
-				EXPECT_LE(plan.unshifted_error, plan.predicted_error);
-				EXPECT_GE(plan.prior_error, kPriorErrorAllowance);
+				// The rounds are planned for the prior's error: 1/2 for the uniform prior, the public table's
+				// sampling error otherwise.
+				EXPECT_EQ(plan.prior_error, PriorError(in));
+				EXPECT_EQ(plan.prior_error == 0.5, uniform);
 				const MwemPlan again = PlanMwem(in);
 				EXPECT_EQ(again.parameters.rounds, plan.parameters.rounds);
 				EXPECT_EQ(again.predicted_error, plan.predicted_error);

@@ -407,3 +407,54 @@ TEST(PlanPmw, BookNumbersWorkedExample)
 
 }  // namespace
 }  // namespace pap::core
+
+namespace pap::core {
+namespace {
+
+// The prior error PMW plans for is the public sample's sampling error over the cover (error_model.hpp), not a
+// worst case: its cut-off and threshold follow it, and a better public sample needs fewer updates.
+TEST(PlanPmw, CutoffAndThresholdFollowThePriorError)
+{
+	PlanInput in = BaseInput();
+	const PmwPlan base = PlanPmw(in);
+	EXPECT_DOUBLE_EQ(base.prior_error, PriorSamplingError(2000, 100000, 501, 0, 0.05 / 6));
+	EXPECT_EQ(base.prior_error, base.public_only_error);
+	// A threshold above the prior's error makes no update: the prediction never exceeds the prior's error.
+	EXPECT_LE(base.predicted_error, base.prior_error);
+	// The request's beta, when the engine plans the noise at half of it, sets the data parts' share.
+	in.beta = 0.025;
+	in.request_beta = 0.05;
+	EXPECT_DOUBLE_EQ(PlanPmw(in).prior_error, base.prior_error);
+	EXPECT_EQ(PlanPmw(in).book_public_rows, base.book_public_rows);
+	in = BaseInput();
+	in.cdf_count = 1;
+	EXPECT_DOUBLE_EQ(PlanPmw(in).prior_error, PriorSamplingError(2000, 100000, 501, 1, 0.05 / 6));
+
+	// From a uniform start (error 1/2) PMW needs more updates than from the public one: a larger cut-off and with
+	// it a larger threshold.
+	in = BaseInput();
+	in.uniform_prior = true;
+	const PmwPlan uniform = PlanPmw(in);
+	EXPECT_EQ(uniform.prior_error, 0.5);
+	EXPECT_GT(uniform.parameters.cutoff, base.parameters.cutoff);
+	EXPECT_GT(uniform.parameters.threshold, base.parameters.threshold);
+
+	// A larger public sample: a smaller prior error, never a larger cut-off or threshold.
+	in = BaseInput();
+	std::int64_t previous_cutoff = std::int64_t(1) << 62;
+	double previous_threshold = kInf, previous_prior = kInf;
+	for (std::int64_t m : {20, 200, 2000, 20000, 200000}) {
+		in.public_rows = m;
+		const PmwPlan plan = PlanPmw(in);
+		SCOPED_TRACE(m);
+		EXPECT_LT(plan.prior_error, previous_prior);
+		EXPECT_LE(plan.parameters.cutoff, previous_cutoff);
+		EXPECT_LE(plan.parameters.threshold, previous_threshold);
+		previous_prior = plan.prior_error;
+		previous_cutoff = plan.parameters.cutoff;
+		previous_threshold = plan.parameters.threshold;
+	}
+}
+
+}  // namespace
+}  // namespace pap::core

@@ -1953,3 +1953,75 @@ TEST(ReleaseEngineParsing, FormatFloat8Into)
 
 }  // namespace
 }  // namespace pap::core
+
+namespace pap::core {
+namespace {
+
+// pap.plan's error parts (docs/mechanisms.md §10, "The total error"): every prediction is the sum of its parts, the
+// projection part is the release's (the same for every mechanism, smaller at the finest granularity), the outside
+// mass counts only for the mechanisms that release the cell histogram, and auto takes the smallest total.
+TEST_F(ReleaseEngine, PlanShowsTheErrorPartsAndAutoChoosesOnTheirTotal)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}};
+	for (int v = 0; v < 400; v++)
+		pub.Add({Num(v)}, 1 + v % 3);
+	const Release finest = Define(pub, "thresholds(x)", Granularity::Finest, 0.2);
+	const Release coarse = Define(pub, "thresholds(x)", Granularity::Alpha, 0.2);
+	// The full grid has 402 cells (400 values, above all, NULL): a limit of 401 leaves the public support.
+	const Release support = Define(pub, "thresholds(x)", Granularity::Finest, 0.2, 401);
+	ASSERT_STREQ(finest.layout.domain, "full grid");
+	ASSERT_STREQ(support.layout.domain, "public support");
+	const std::size_t pmw = std::size_t(ParseMechanism("pmw")), identity = std::size_t(ParseMechanism("identity"));
+	auto plan_of = [](const Release &r) {
+		PlanRequest p = Plan(r, 1.0);
+		p.private_rows = 100000;
+		p.mechanism = "auto";
+		return MakePlan(p);
+	};
+	std::map<std::string, PlanSummary> plans;
+	for (const Release *r : {&finest, &coarse, &support}) {
+		const PlanSummary s = plan_of(*r);
+		const std::string name = r == &finest ? "finest" : r == &coarse ? "coarse" : "support";
+		SCOPED_TRACE(name);
+		double smallest = test::kInf;
+		for (std::size_t m = 0; m < Mechanisms().size(); m++) {
+			const MechanismPrediction &p = s.predictions[m];
+			if (!p.applies)
+				continue;
+			EXPECT_DOUBLE_EQ(p.predicted_error,
+			                 std::min(1.0, p.parts.projection + p.parts.outside_mass + p.parts.noise));
+			EXPECT_EQ(p.parts.projection, s.predictions[pmw].parts.projection);
+			smallest = std::min(smallest, p.predicted_error);
+		}
+		EXPECT_EQ(s.predicted_error, smallest);
+		EXPECT_EQ(s.parts.noise, s.predictions[std::size_t(s.chosen)].parts.noise);
+		// PMW starts from the public prior, whose sampling error it shows; identity starts from nothing.
+		EXPECT_GT(s.predictions[pmw].parts.prior, 0.0);
+		EXPECT_LT(s.predictions[pmw].parts.prior, 0.2);
+		EXPECT_EQ(s.predictions[identity].parts.prior, 0.0);
+		// The public table alone: the same projection, plus the prior's sampling error.
+		EXPECT_DOUBLE_EQ(s.public_only_error, s.predictions[pmw].parts.projection + s.predictions[pmw].parts.prior);
+		// The MW mechanisms fit the cover answers, which count rows outside the support: no outside part.
+		EXPECT_EQ(s.predictions[pmw].parts.outside_mass, 0.0);
+		const std::string json(PlanPredictionsJson(s, TestAllocate));
+		EXPECT_NE(json.find("\"pmw\": {\"predicted_error\": "), std::string::npos) << json;
+		EXPECT_NE(json.find(", \"projection_error\": "), std::string::npos) << json;
+		EXPECT_NE(json.find(", \"prior_error\": "), std::string::npos) << json;
+		plans[name] = s;
+	}
+	// Bins of up to alpha / 4 of the public rows leave more to a query's projection than single values do; at the
+	// finest granularity only the gaps between public values remain (positive: the population has mass there).
+	const double finest_projection = plans["finest"].predictions[pmw].parts.projection;
+	EXPECT_GT(finest_projection, 0.0);
+	EXPECT_GT(plans["coarse"].predictions[pmw].parts.projection, finest_projection);
+	// A full grid has nothing outside; the support domain's outside cell holds what the public singletons suggest
+	// (a third of the points seen once), which identity cannot answer: auto does not choose it there.
+	EXPECT_EQ(plans["finest"].predictions[identity].parts.outside_mass, 0.0);
+	EXPECT_GT(plans["support"].predictions[identity].parts.outside_mass, 0.1);
+	EXPECT_NE(plans["support"].chosen, MechanismChoice(identity));
+	EXPECT_GT(plans["support"].predictions[identity].predicted_error, plans["support"].predicted_error);
+}
+
+}  // namespace
+}  // namespace pap::core

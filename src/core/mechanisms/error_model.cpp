@@ -1,0 +1,193 @@
+#include "core/mechanisms/error_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/base/errors.hpp"
+
+namespace pap::core {
+
+namespace {
+
+// KL(q || p) between Bernoulli distributions, with 0 ln 0 = 0.
+double
+BernoulliKl(double q, double p)
+{
+	auto term = [](double a, double b) -> double {
+		if (a <= 0.0)
+			return 0.0;
+		if (b <= 0.0)
+			return INFINITY;
+		return a * std::log(a / b);
+	};
+	return term(q, p) + term(1.0 - q, 1.0 - p);
+}
+
+// The largest x in [lo, 1] with f(x) <= limit, for f increasing on [lo, 1] with f(lo) = 0 (bisection: 200 halvings
+// reach the double's resolution on [0, 1]).
+template <typename F>
+double
+LargestWithin(double lo, double limit, F f)
+{
+	if (f(1.0) <= limit)
+		return 1.0;
+	double hi = 1.0;
+	for (int i = 0; i < 200 && hi - lo > 0.0; i++) {
+		const double mid = 0.5 * (lo + hi);
+		if (mid <= lo || mid >= hi)
+			break;
+		(f(mid) <= limit ? lo : hi) = mid;
+	}
+	return hi;  // the bound side: f(hi) > limit is never below the answer
+}
+
+void
+RequireRows(double rows, double log_term)
+{
+	if (!(rows > 0.0) || !(log_term >= 0.0) || !std::isfinite(log_term))
+		throw Error(ErrorKind::Internal, "error model: rows must be positive and the log term finite");
+}
+
+}  // namespace
+
+double
+ErrorParts::Total() const
+{
+	return std::min(1.0, projection + outside_mass + noise);
+}
+
+double
+DataPartBeta(double request_beta)
+{
+	return request_beta / 6.0;
+}
+
+double
+ShareUpperBound(double observed, double rows, double log_term)
+{
+	RequireRows(rows, log_term);
+	const double q = std::clamp(observed, 0.0, 1.0);
+	if (q >= 1.0)
+		return 1.0;
+	return LargestWithin(q, log_term / rows, [q](double p) { return BernoulliKl(q, p); });
+}
+
+double
+SampleShareUpperBound(double p, double rows, double log_term)
+{
+	RequireRows(rows, log_term);
+	const double share = std::clamp(p, 0.0, 1.0);
+	if (share <= 0.0)
+		return 0.0;  // a share the population does not have, no sample shows
+	if (share >= 1.0)
+		return 1.0;
+	return LargestWithin(share, log_term / rows, [share](double q) { return BernoulliKl(q, share); });
+}
+
+double
+PrivateShareBound(double public_share, double public_rows, double private_rows, double log_term)
+{
+	return SampleShareUpperBound(ShareUpperBound(public_share, public_rows, log_term), private_rows, log_term);
+}
+
+AxisCut
+AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts)
+{
+	if (values.size() != counts.size())
+		throw Error(ErrorKind::Internal, "error model: public values and counts differ in number");
+	for (std::size_t i = 1; i < values.size(); i++)
+		if (!(values[i - 1] < values[i]))
+			throw Error(ErrorKind::Internal, "error model: public values are not sorted and distinct");
+	AxisCut out;
+	std::size_t v = 0;
+	// Bins (cuts[j-1], cuts[j]] for j = 0..M, the first open below and the last open above.
+	for (std::size_t j = 0; j <= cuts.size(); j++) {
+		std::vector<std::int64_t> inside;
+		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
+			inside.push_back(counts[v++]);
+		std::int64_t total = 0;
+		for (std::int64_t c : inside)
+			total += c;
+		// A bound between two public values (or before the first) leaves `below` public rows on its lower side.
+		std::int64_t below = 0;
+		out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
+		for (std::int64_t c : inside) {
+			below += c;
+			out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
+		}
+		out.sides += 2 * (inside.size() + 1);
+	}
+	return out;
+}
+
+double
+ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
+                std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	if (axes.size() != edges.size())
+		throw Error(ErrorKind::Internal, "error model: one edge count per axis");
+	double sides = 0;
+	for (std::size_t a = 0; a < axes.size(); a++)
+		if (edges[a] > 0)
+			sides += double(axes[a].sides);
+	if (sides == 0)
+		return 0.0;
+	// Every side of every bin at once (a union over them), the public and the private step each at half of it.
+	const double log_term = std::log(2.0 * sides / beta);
+	const double m = double(public_rows), n = double(private_rows);
+	double sum = 0, largest = 0;
+	for (std::size_t a = 0; a < axes.size(); a++) {
+		if (edges[a] <= 0)
+			continue;
+		const double side = PrivateShareBound(double(axes[a].largest_side_rows) / m, m, n, log_term);
+		sum += double(edges[a]) * side;
+		largest = std::max(largest, double(edges[a]) * side);
+	}
+	return std::min(1.0, max_over_axes ? largest : sum);
+}
+
+double
+OutsideMassError(const std::vector<std::int64_t> &public_point_counts, bool full_grid, std::int64_t public_rows,
+                 std::int64_t private_rows, double beta)
+{
+	if (full_grid)
+		return 0.0;
+	const double m = double(public_rows), n = double(private_rows);
+	RequireRows(m, 0.0);
+	RequireRows(n, 0.0);
+	double singletons = 0;
+	for (std::int64_t c : public_point_counts)
+		if (c == 1)
+			singletons += 1.0;
+	// Three events at beta / 3 each. Good-Turing: E[singletons / m] = sum p (1-p)^(m-1) >= sum p (1-p)^m, the
+	// expected missing mass. The singletons' share moves by at most 2 / m when one row changes (McDiarmid: below
+	// its mean by at most sqrt(2 L / m)); the missing mass exceeds its mean by at most sqrt(3 L / m) (its upper
+	// deviation is sub-Gaussian: McAllester and Ortiz 2003, with their conservative constant).
+	const double log_term = std::log(3.0 / beta);
+	const double missing =
+	    std::min(1.0, singletons / m + std::sqrt(2.0 * log_term / m) + std::sqrt(3.0 * log_term / m));
+	return SampleShareUpperBound(missing, n, log_term);
+}
+
+double
+PriorSamplingError(std::int64_t public_rows, std::int64_t private_rows, std::size_t cover_size, int cdf_count,
+                   double beta)
+{
+	const double m = double(public_rows), n = double(private_rows);
+	RequireRows(m, 0.0);
+	RequireRows(n, 0.0);
+	// Each sample's answers within t of the population's: Hoeffding for each of the K cover queries, at beta / 2
+	// per sample (P[|share - p| > t] <= 2 exp(-2 rows t^2), union over K).
+	const double union_term = std::log(4.0 * double(std::max<std::size_t>(cover_size, 1)) / beta);
+	double error = std::sqrt(union_term / (2.0 * m)) + std::sqrt(union_term / (2.0 * n));
+	if (cdf_count > 0) {
+		// Every threshold at once (Massart's DKW: P[sup |F_rows - F| > t] <= 2 exp(-2 rows t^2)); an answer is a
+		// difference of cdf_count CDF values.
+		const double dkw_term = std::log(4.0 / beta);
+		error =
+		    std::min(error, double(cdf_count) * (std::sqrt(dkw_term / (2.0 * m)) + std::sqrt(dkw_term / (2.0 * n))));
+	}
+	return std::min(1.0, error);
+}
+
+}  // namespace pap::core

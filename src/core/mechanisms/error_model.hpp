@@ -1,0 +1,70 @@
+// The total-error model every plan is judged by (docs/mechanisms.md §10, "The total error"): the max error over the
+// whole query class, not only the cover queries, as a sum of parts each estimated from public information only.
+// These are the data parts (projection onto the cover, mass outside the domain, the public prior's sampling
+// error); the noise part is each mechanism's own prediction. Pure functions of public numbers.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pap::core {
+
+// The parts of one mechanism's predicted error (fractions of n). total = projection + outside_mass + noise: noise
+// is the mechanism's max error over the cover queries (for the mechanisms that start from the public prior it
+// already accounts for prior, which is shown, not added a second time).
+struct ErrorParts {
+	double projection = 0;    // a query of the class against its cover query: private rows they disagree on
+	double outside_mass = 0;  // private rows in the outside cell of a public-support domain, which no query reads
+	double noise = 0;         // the mechanism's max error over the cover queries, at confidence 1 - beta / 2
+	double prior = 0;         // how far the prior the mechanism starts from is off (0: it starts from nothing)
+	double Total() const;     // projection + outside_mass + noise, at most 1
+};
+
+// The chance each data part may fail: the request's beta is halved between the noise (the mechanisms plan with
+// beta / 2) and the three data parts, a sixth of beta each, so that the sum holds with probability 1 - beta.
+double DataPartBeta(double request_beta);
+
+// Chernoff's bound in its relative-entropy form. Upper confidence bound on a population share p from the share
+// observed among `rows` independent rows: the largest p >= observed with rows * KL(observed || p) <= log_term
+// (P[observed share <= q] <= exp(-rows KL(q || p)) for q < p). 0 observed gives 1 - exp(-log_term / rows).
+double ShareUpperBound(double observed, double rows, double log_term);
+// The other direction: the largest share `rows` independent rows may show when the population share is p, the q
+// >= p with rows * KL(q || p) = log_term.
+double SampleShareUpperBound(double p, double rows, double log_term);
+// A private share bounded from a public one, both tables samples of one population: the population's share at
+// most ShareUpperBound(public_share, m), the private table's at most SampleShareUpperBound of that at n.
+double PrivateShareBound(double public_share, double public_rows, double private_rows, double log_term);
+
+// What one ordered axis lets a query cut: over the bins of the cut points (b_{j-1}, b_j], with the public values
+// and row counts sorted (release_axis.hpp), the most public rows a bound inside a bin can leave on the side its
+// projection moves over (the side with fewer public rows, docs/query-classes.md), and how many such sides there
+// are (each bin's split points, both sides: the union bound's count).
+struct AxisCut {
+	std::int64_t largest_side_rows = 0;
+	std::size_t sides = 0;
+};
+AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &public_values,
+                  const std::vector<std::int64_t> &public_counts);
+
+// Part (a): edges[a] query edges may move on axis a (their cuts from AxisCutOf); each adds the private share of one
+// side, bounded from its public share. A query's edges on one axis that can only be one at a time (a stump's or a
+// halfspace's one threshold) are passed as max_over_axes = true: the largest axis's term alone.
+double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
+                       std::int64_t public_rows, std::int64_t private_rows, double beta);
+
+// Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:
+// the share of public rows whose point occurs once, plus its deviation and the missing mass's, then the private
+// sample's); 0 for a full grid (full_grid = true).
+double OutsideMassError(const std::vector<std::int64_t> &public_point_counts, bool full_grid, std::int64_t public_rows,
+                        std::int64_t private_rows, double beta);
+
+// Part (d): how far the public table's answers to the cover queries may be from the private table's when both are
+// samples of one population, at confidence 1 - beta: Dvoretzky-Kiefer-Wolfowitz (Massart's constant) for classes
+// answered by cdf_count CDF values (thresholds 1, ranges 2), otherwise Hoeffding's bound with a union over the
+// cover_size queries; each sample's term at its own size.
+double PriorSamplingError(std::int64_t public_rows, std::int64_t private_rows, std::size_t cover_size, int cdf_count,
+                          double beta);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

@@ -1,0 +1,115 @@
+// The error model's data parts (src/core/mechanisms/error_model.hpp) on inputs whose values are computed by hand
+// (or, for a relative-entropy inversion, by an independent bisection of the same equation).
+#include "core/mechanisms/error_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+
+namespace pap::core {
+namespace {
+
+TEST(ErrorModel, TotalAddsProjectionOutsideAndNoiseButNotThePrior)
+{
+	ErrorParts parts{0.1, 0.2, 0.3, 0.25};
+	EXPECT_DOUBLE_EQ(parts.Total(), 0.6);
+	parts.noise = 0.9;
+	EXPECT_EQ(parts.Total(), 1.0);
+	EXPECT_DOUBLE_EQ(DataPartBeta(0.06), 0.01);
+}
+
+TEST(ErrorModel, ShareUpperBoundInvertsTheRelativeEntropy)
+{
+	// Nothing observed: KL(0 || p) = -ln(1 - p), so p = 1 - exp(-L / m).
+	EXPECT_NEAR(ShareUpperBound(0.0, 1000, std::log(20.0)), 1.0 - std::exp(-std::log(20.0) / 1000.0), 1e-14);
+	// Half observed: KL(1/2 || p) = -ln(4 p (1 - p)) / 2; with L / m = ln(4/3) / 2, 4 p (1 - p) = 3/4, p = 3/4.
+	EXPECT_NEAR(ShareUpperBound(0.5, 2, std::log(4.0 / 3.0)), 0.75, 1e-14);
+	// The other direction: KL(1/2 || 1/4) = ln(4/3) / 2, so two rows of a population share 1/4 show at most 1/2.
+	EXPECT_NEAR(SampleShareUpperBound(0.25, 2, std::log(4.0 / 3.0)), 0.5, 1e-14);
+	EXPECT_EQ(SampleShareUpperBound(0.0, 10, 5.0), 0.0);
+	EXPECT_EQ(SampleShareUpperBound(1.0, 10, 5.0), 1.0);
+	EXPECT_EQ(ShareUpperBound(1.0, 10, 5.0), 1.0);
+	// A log term larger than rows * KL(q || 1) allows: the bound is 1.
+	EXPECT_EQ(ShareUpperBound(0.0, 1, 100.0), 1.0);
+	// More rows, a tighter bound; never below what was observed.
+	EXPECT_LT(ShareUpperBound(0.1, 10000, 3.0), ShareUpperBound(0.1, 100, 3.0));
+	EXPECT_GT(ShareUpperBound(0.1, 1e12, 3.0), 0.1);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ShareUpperBound(0.1, 0, 1.0));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, SampleShareUpperBound(0.1, 10, NAN));
+}
+
+TEST(ErrorModel, AxisCutOfFindsTheLargestSideAProjectionMovesOver)
+{
+	// Bins (-inf, 2], (2, 5], (5, inf). The first holds values 1 and 2 (10 and 20 rows): a bound between them leaves
+	// 10 on the smaller side. The second holds 3, 4, 5 (5, 5, 30): between 4 and 5, min(10, 30) = 10. The third
+	// holds 7 alone: no bound splits its public rows. Sides: 2 (values + 1) per bin = 6 + 8 + 4.
+	const AxisCut cut = AxisCutOf({2, 5}, {1, 2, 3, 4, 5, 7}, {10, 20, 5, 5, 30, 8});
+	EXPECT_EQ(cut.largest_side_rows, 10);
+	EXPECT_EQ(cut.sides, 18u);
+	// The finest cover (a cut at every public value): no bound splits public rows.
+	const AxisCut finest = AxisCutOf({1, 2, 3}, {1, 2, 3}, {4, 5, 6});
+	EXPECT_EQ(finest.largest_side_rows, 0);
+	EXPECT_EQ(finest.sides, 2u * (2 + 2 + 2 + 1));
+	// One coarse bin of four equal values: the middle split, 2 of 4.
+	EXPECT_EQ(AxisCutOf({4}, {1, 2, 3, 4}, {1, 1, 1, 1}).largest_side_rows, 2);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, AxisCutOf({1}, {2, 1}, {1, 1}));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, AxisCutOf({1}, {1}, {1, 1}));
+}
+
+TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
+{
+	// One axis, 18 sides, beta 0.1: L = ln(2 * 18 / 0.1) = ln 360. At the finest cover the public side is empty:
+	// the population's share is at most 1 - 360^(-1/100) = 0.0571622..., the private table's (1000 rows) at most
+	// the q with 1000 KL(q || 0.0571622) = ln 360, 0.0840112... (an independent bisection).
+	const AxisCut gap{0, 18};
+	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.08401125624081622, 1e-9);
+	// A side of 10 of 100 public rows: 0.279187... (the same two inversions).
+	const AxisCut coarse{10, 18};
+	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.27918735560800406, 1e-9);
+	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
+	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.08401125624081622, 1e-9);
+	const double both = ProjectionError({gap, coarse}, {1, 1}, false, 100, 1000, 0.1);
+	const double largest = ProjectionError({gap, coarse}, {1, 1}, true, 100, 1000, 0.1);
+	EXPECT_GT(both, largest);
+	EXPECT_NEAR(both - largest, ProjectionError({gap, gap}, {1, 1}, true, 100, 1000, 0.1), 1e-12);
+	// No edge moves (marginals, predicates): 0.
+	EXPECT_EQ(ProjectionError({coarse}, {0}, false, 100, 1000, 0.1), 0.0);
+	EXPECT_EQ(ProjectionError({}, {}, false, 100, 1000, 0.1), 0.0);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ProjectionError({gap}, {}, false, 100, 1000, 0.1));
+}
+
+TEST(ErrorModel, OutsideMassIsGoodTuringPlusItsDeviations)
+{
+	// 10000 public rows, 200 of them on points seen once: 0.02, plus sqrt(2 L / m) + sqrt(3 L / m) with
+	// L = ln(3 / 0.3) = ln 10: 0.0677422..., then a million private rows: 0.0682822... (bisection).
+	std::vector<std::int64_t> counts(200, 1);
+	counts.push_back(9800);
+	EXPECT_NEAR(OutsideMassError(counts, false, 10000, 1000000, 0.3), 0.06828221997834881, 1e-9);
+	EXPECT_EQ(OutsideMassError(counts, true, 10000, 1000000, 0.3), 0.0);
+	// More singletons, more mass outside; a bound is never above 1.
+	std::vector<std::int64_t> sparse(5000, 1);
+	sparse.push_back(5000);
+	EXPECT_GT(OutsideMassError(sparse, false, 10000, 1000000, 0.3), 0.5);
+	EXPECT_EQ(OutsideMassError(std::vector<std::int64_t>(10, 1), false, 10, 10, 0.3), 1.0);
+}
+
+TEST(ErrorModel, PriorSamplingErrorIsHoeffdingOverTheCoverOrDkw)
+{
+	// m = 1000, n = 10^6, 100 cover queries, beta 0.04: the union's ln(4 * 100 / 0.04) = ln 10^4 gives
+	// sqrt(ln 10^4 / 2000) + sqrt(ln 10^4 / (2 10^6)) = 0.0700074...; DKW's ln(4 / 0.04) = ln 100 gives 0.0495027...
+	EXPECT_NEAR(PriorSamplingError(1000, 1000000, 100, 0, 0.04), 0.07000737027044046, 1e-12);
+	EXPECT_NEAR(PriorSamplingError(1000, 1000000, 100, 1, 0.04), 0.04950268625126596, 1e-12);
+	// Two CDF values (ranges) would be 0.099: the union over 100 queries is smaller here.
+	EXPECT_NEAR(PriorSamplingError(1000, 1000000, 100, 2, 0.04), 0.07000737027044046, 1e-12);
+	// A larger public sample, a smaller error.
+	EXPECT_LT(PriorSamplingError(100000, 1000000, 100, 0, 0.04), PriorSamplingError(1000, 1000000, 100, 0, 0.04));
+	EXPECT_EQ(PriorSamplingError(1, 1, 1000000, 0, 1e-9), 1.0);
+}
+
+}  // namespace
+}  // namespace pap::core
