@@ -115,6 +115,9 @@ struct PlanRequest {
 	const char *prior;  // "public" or "uniform"
 	// The stored release: which mechanisms apply and how many cells a cover query spans are read from it.
 	const CatalogLayout *layout;
+	// pap_release.max_cover_queries: a larger cover is not listed, and the mechanisms that read every cover query
+	// (pmw, mwem) do not apply (docs/query-classes.md, "Covers too large to list").
+	std::size_t max_cover_queries = 1000000;
 	// Polled during the plan (the release's cover and domain, the identity bias over every cell): Error(Cancelled).
 	InterruptCheck interrupted = nullptr;
 };
