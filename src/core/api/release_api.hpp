@@ -166,7 +166,8 @@ struct PlanSummary {
 // with n from count(*). Error(InvalidParameter) when a parameter is outside the documented ranges or the requested
 // mechanism does not apply to the release; Error(DataException) for no rows; Error(Cancelled) when interrupted.
 // A mechanism whose noise cannot be sampled exactly at this epsilon does not apply (its reason says so); PMW
-// always applies within the ranges ValidatePrivacyParameters accepts.
+// (unless the cover has more than max_cover_queries queries) and identity always apply within the ranges
+// ValidatePrivacyParameters accepts.
 PlanSummary MakePlan(const PlanRequest &request);
 // Error(InvalidParameter) when the named mechanism cannot run on the release (checked before the charge, from the
 // layout alone; auto always applies).

@@ -115,7 +115,7 @@ public:
 
 private:
 	std::size_t RunIndex(std::int32_t s, std::int32_t t) const;  // ranges: run of bins s..t
-	std::size_t RunStart(std::size_t s) const;                    // ranges: the index of run s..s
+	std::size_t RunStart(std::size_t s) const;                   // ranges: the index of run s..s
 	std::int64_t
 	Mass(std::size_t from, std::size_t to) const
 	{

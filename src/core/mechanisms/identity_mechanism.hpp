@@ -35,8 +35,8 @@ double IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t 
                               const Workload &workload, InterruptCheck interrupted = nullptr);
 // The same bias bounded over every set of cells (an upper bound for any class), for a cover too large to list: the
 // larger of the summed positive and the summed negative per-cell shifts. Error(Internal) for no cell or n <= 0.
-double IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t n,
-                                      const HistogramNoise &noise, InterruptCheck interrupted = nullptr);
+double IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                                      InterruptCheck interrupted = nullptr);
 
 // cell_histogram: the private count of every domain cell (sums to n). Returns the synthetic distribution.
 // Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0; Error(Internal) for counts

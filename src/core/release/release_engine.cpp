@@ -152,7 +152,8 @@ RegisteredIndex(const char *name)
 }
 
 // PMW's part of the summary: pap.plan's columns describe PMW's plan (the paper's mechanism, with the book's
-// guarantee beside it) whatever is chosen. PMW always applies, so its plan is there.
+// guarantee beside it) whatever is chosen. PMW's plan is always there, also when a cover too large to list keeps
+// it from applying.
 void
 DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 {

@@ -2,9 +2,10 @@
 // and the parsing and projection of an analyst's query onto the cover.
 // Loading is O(cells x axes) plus the cover of the non-ordered classes (marginals, halfspaces, predicates list
 // theirs as they are built): an ordered class's product cover (of any size: docs/query-classes.md, "Covers too
-// large to list") is never listed, it renders and answers each query from its per-axis covers. A query's answer is read from a prefix-sum table over the grid, 2^k reads
-// for k bounded axes; a public-support domain whose grid is too large for the table falls back to every cover
-// answer computed at load.
+// large to list") is never listed, it renders and answers each query from its per-axis covers. A query's answer
+// is read from a prefix-sum table over the grid, 2^k reads for k bounded axes; a public-support domain whose grid
+// is too large for the table scans its cells, or reads every cover answer computed at load when the cover is no
+// larger than the table would have been.
 #include <algorithm>
 #include <cctype>
 #include <cstring>

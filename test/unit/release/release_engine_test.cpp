@@ -1568,6 +1568,10 @@ TEST_F(ReleaseEngine, BoxesWithACoverTooLargeToList)
 	}
 	EXPECT_TRUE(plan.chosen == MechanismChoice(*MechanismIndex("identity")) ||
 	            plan.chosen == MechanismChoice(*MechanismIndex("hierarchical")));
+	// Some mechanism applies at every accepted epsilon: identity's noise always fits.
+	PlanRequest smallest = request;
+	smallest.epsilon = 1e-9;
+	EXPECT_TRUE(MakePlan(smallest).predictions[*MechanismIndex("identity")].applies);
 	const std::string json(PlanPredictionsJson(plan, TestAllocate));
 	EXPECT_NE(json.find("\"pmw\": {\"applies\": false"), std::string::npos) << json;
 
