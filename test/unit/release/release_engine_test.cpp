@@ -1613,6 +1613,36 @@ TEST_F(ReleaseEngine, BoxesWithACoverTooLargeToList)
 	EXPECT_LE(a.predictions[identity].predicted_error, b.predictions[identity].predicted_error);
 }
 
+TEST_F(ReleaseEngine, RangesWithACoverTooLargeToList)
+{
+	// Finest ranges over 1500 public values: 1,125,751 cover queries, just above the default setting. Listed or
+	// not, the widest query (the run of every bin) gives the same cells per query: hierarchical's prediction and
+	// identity's noise are the same, identity's bias bound over every set of cells is at least its cover maximum.
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}};
+	for (int i = 0; i < 1500; i++)
+		pub.Add({Num(i)}, 1 + i % 3);
+	const Release r = Define(pub, "ranges(x)", Granularity::Finest);
+	ASSERT_EQ(r.summary.cover_size, 1500 * 1501 / 2 + 1);
+	PlanRequest unlisted = Plan(r, 0.5);
+	unlisted.private_rows = 5000;
+	unlisted.mechanism = "auto";
+	PlanRequest listed = unlisted;
+	listed.max_cover_queries = std::size_t(r.summary.cover_size);
+	const PlanSummary a = MakePlan(listed), b = MakePlan(unlisted);
+	const std::size_t pmw = *MechanismIndex("pmw"), mwem = *MechanismIndex("mwem");
+	const std::size_t hierarchical = *MechanismIndex("hierarchical"), identity = *MechanismIndex("identity");
+	EXPECT_TRUE(a.predictions[pmw].applies);
+	EXPECT_FALSE(b.predictions[pmw].applies);
+	EXPECT_FALSE(b.predictions[mwem].applies);
+	ASSERT_TRUE(b.predictions[hierarchical].applies);
+	EXPECT_EQ(a.predictions[hierarchical].predicted_error, b.predictions[hierarchical].predicted_error);
+	EXPECT_LE(a.predictions[identity].predicted_error, b.predictions[identity].predicted_error);
+	// The PMW columns of pap.plan still describe PMW's plan: the same with or without the list.
+	EXPECT_EQ(a.threshold, b.threshold);
+	EXPECT_EQ(a.cutoff, b.cutoff);
+}
+
 TEST_F(ReleaseEngine, ModelOfACoverTooLargeToListWithoutAPrefixTable)
 {
 	// Finest boxes over 1100 x 1100 public values on a public support (the grid exceeds the prefix table's bound):
