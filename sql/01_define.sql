@@ -40,9 +40,9 @@ SELECT pap.define_release('', 'priv', 'pub', 'thresholds(x)');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.define_release('bad', 'priv', 'priv', 'thresholds(x)');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
--- a cover over the limit
-SET pap_release.max_cover_queries = 100;
-SELECT pap.define_release('bad', 'priv', 'pub', 'ranges(x)');
+-- a cover over the limit (a class that lists its cover as it is defined; an ordered class has no such limit)
+SET pap_release.max_cover_queries = 50;
+SELECT pap.define_release('bad', 'priv', 'pub', 'marginals(1; k)');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET pap_release.max_cover_queries;
 -- nothing half-written

@@ -186,6 +186,7 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	req.mechanism = mechanism;
 	req.prior = prior;
 	req.layout = &r->layout;
+	req.max_cover_queries = size_t(pap_max_cover_queries);
 	return req;
 }
 

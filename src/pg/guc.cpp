@@ -34,9 +34,12 @@ static const int kHookFlags = GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE;
 void
 PapDefineSettings(void)
 {
-	DefineCustomIntVariable("pap_release.max_cover_queries", "Sets the maximum number of cover queries of a release.",
-	                        "A query class whose cover would be larger is rejected when the release is defined.",
-	                        &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable(
+	    "pap_release.max_cover_queries", "Sets the maximum number of cover queries a release lists.",
+	    "A marginals, stumps, halfspaces or predicates class whose cover would be larger is rejected "
+	    "when the release is defined; over an ordered class's larger cover, pmw and mwem do not "
+	    "apply and pap.answers refuses to list it.",
+	    &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("pap_release.max_cells", "Sets the maximum number of cells of a release.",
 	                        "When the full grid of a class's axes is larger, the release runs on the cells that hold "
 	                        "public rows (public support); when even those are more, the release is rejected. A run "

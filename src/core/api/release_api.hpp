@@ -115,6 +115,9 @@ struct PlanRequest {
 	const char *prior;  // "public" or "uniform"
 	// The stored release: which mechanisms apply and how many cells a cover query spans are read from it.
 	const CatalogLayout *layout;
+	// pap_release.max_cover_queries: a larger cover is not listed, and the mechanisms that read every cover query
+	// (pmw, mwem) do not apply (docs/query-classes.md, "Covers too large to list").
+	std::size_t max_cover_queries = 1000000;
 	// Polled during the plan (the release's cover and domain, the identity bias over every cell): Error(Cancelled).
 	InterruptCheck interrupted = nullptr;
 };
@@ -167,7 +170,8 @@ struct PlanSummary {
 // with n from count(*). Error(InvalidParameter) when a parameter is outside the documented ranges or the requested
 // mechanism does not apply to the release; Error(DataException) for no rows; Error(Cancelled) when interrupted.
 // A mechanism whose noise cannot be sampled exactly at this epsilon does not apply (its reason says so); PMW
-// always applies within the ranges ValidatePrivacyParameters accepts.
+// (unless the cover has more than max_cover_queries queries) and identity always apply within the ranges
+// ValidatePrivacyParameters accepts.
 PlanSummary MakePlan(const PlanRequest &request);
 // Error(InvalidParameter) when the named mechanism cannot run on the release (checked before the charge, from the
 // layout alone; auto always applies).

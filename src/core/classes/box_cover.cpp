@@ -18,19 +18,32 @@ public:
 	explicit BoxCover(const CoverInput &input) : spec_(*input.spec)
 	{
 		const bool boxes = spec_.kind == ClassKind::Boxes;
-		std::size_t count = 1;
+		std::vector<std::size_t> cut_counts;
 		for (std::size_t a = 0; a < spec_.columns.size(); a++) {
 			axes_.emplace_back(boxes, input.axes->at(a));
 			columns_.push_back(QuoteIdentifier(spec_.columns[a]));
-			count *= Radix(a);  // fits: the caller checked the size against max_queries
+			cut_counts.push_back(input.axes->at(a).cuts.size());
 		}
+		count_ = OrderedCoverCount(spec_, cut_counts);
+	}
+
+	// Listed when first asked for: PMW and MWEM are planned only when the cover fits their limit
+	// (docs/query-classes.md, "Covers too large to list"), and nothing else reads the list.
+	const ProductQueryList &
+	Queries() const override
+	{
+		if (queries_.size() == count_)
+			return queries_;
+		if (count_ == kMaxCoverCount)
+			throw Error(ErrorKind::Internal, "a box cover too large to count was asked for its list");
 		const std::size_t k = axes_.size();
-		queries_.Reserve(count, count * k);
+		queries_ = ProductQueryList();  // a list a cancel left half-built starts again
+		queries_.Reserve(count_, count_ * k);
 		// odometer over the per-axis indexes, axis 0 most significant
 		std::vector<std::size_t> digits(k, 0);
 		std::vector<AxisConstraint> constraints;
 		std::uint64_t steps = 0;
-		for (std::size_t q = 0; q < count; q++) {
+		for (std::size_t q = 0; q < count_; q++) {
 			PollInterrupt(steps);
 			constraints.clear();
 			for (std::size_t a = 0; a < k; a++)
@@ -43,12 +56,22 @@ public:
 				digits[a] = 0;
 			}
 		}
+		return queries_;
 	}
 
-	const ProductQueryList &
-	Queries() const override
+	std::size_t
+	QueryCount() const override
 	{
-		return queries_;
+		return count_;
+	}
+
+	// TRUE, every axis unconstrained: every other cover query is a subset of it.
+	ProductQueryList
+	Widest() const override
+	{
+		ProductQueryList widest;
+		widest.Add(std::vector<AxisConstraint>{});
+		return widest;
 	}
 
 	std::size_t
@@ -56,6 +79,10 @@ public:
 	{
 		const std::vector<ColumnBounds> bounds =
 		    CollectColumnBounds(spec_, parsed, literals, spec_.kind == ClassKind::Orthants);
+		if (count_ == kMaxCoverCount)
+			throw Error(ErrorKind::LimitExceeded,
+			            "query class " + spec_.CanonicalText() + " has too many cover queries to number them", {},
+			            "Answer the query with pap.answer, which does not need its number.");
 		std::size_t q = 0;
 		for (std::size_t a = 0; a < axes_.size(); a++) {
 			const ColumnBounds &b = bounds[a];
@@ -67,7 +94,7 @@ public:
 	std::string
 	Render(std::size_t q) const override
 	{
-		if (q >= queries_.size())
+		if (q >= count_)
 			throw Error(ErrorKind::Internal, "box cover query index out of range");
 		std::vector<std::size_t> digits(axes_.size());
 		for (std::size_t a = axes_.size(); a-- > 0;) {
@@ -103,7 +130,8 @@ private:
 	ClassSpec spec_;
 	std::vector<OrderedAxisCover> axes_;
 	std::vector<std::string> columns_;  // quoted
-	ProductQueryList queries_;
+	std::size_t count_ = 0;             // CoverCount of the product of (per-axis size + 1)
+	mutable ProductQueryList queries_;
 };
 
 }  // namespace
@@ -115,19 +143,6 @@ MakeBoxCover(const CoverInput &input)
 	if ((spec.kind != ClassKind::Boxes && spec.kind != ClassKind::Orthants) || spec.columns.empty() ||
 	    input.axes == nullptr || input.axes->size() != spec.columns.size())
 		throw Error(ErrorKind::Internal, "box cover built for another class or without one axis per column");
-	std::vector<std::size_t> cut_counts;
-	std::string detail;
-	for (std::size_t a = 0; a < spec.columns.size(); a++) {
-		cut_counts.push_back((*input.axes)[a].cuts.size());
-		detail += (a ? ", " : "The axes have ") + std::to_string(cut_counts[a]) + " cut points in column " +
-		          QuoteIdentifier(spec.columns[a]);
-	}
-	const double size = OrderedCoverSize(spec, cut_counts);
-	if (!(size <= double(input.max_queries)))
-		throw Error(ErrorKind::LimitExceeded,
-		            "query class " + spec.CanonicalText() + " would have " + FormatFloat8(size) +
-		                " cover queries, more than the limit of " + std::to_string(input.max_queries),
-		            detail + ".", CoverLimitHint(spec, *input.axes, input.max_queries));
 	return std::make_unique<BoxCover>(input);
 }
 

@@ -7,9 +7,10 @@
 //   - or "unconstrained" (the column is absent from the query): no constraint on that axis, NULL bin included.
 // Per-axis index i < size of the 1-D cover is that query; i = that size is the unconstrained one. The cover query
 // index is the mixed-radix number of the per-axis indexes, axis 0 most significant. Size = prod over axes of
-// (1-D size + 1): (M_a(M_a+1)/2 + 2) for boxes, (M_a + 2) for orthants, M_a = cuts of axis a. Queries() is built
-// once: 8 + 12 c bytes per query, c <= k its constrained axes (product_query.hpp), about 30 MB for 10^6 queries
-// over two axes.
+// (1-D size + 1): (M_a(M_a+1)/2 + 2) for boxes, (M_a + 2) for orthants, M_a = cuts of axis a. The size is counted,
+// and Project and Render work from the per-axis covers, without the list: Queries() is built when first asked
+// for (only PMW and MWEM ask, and they are planned only when the cover fits pap_release.max_cover_queries): 8 + 12 c
+// bytes per query, c <= k its constrained axes (product_query.hpp), about 30 MB for 10^6 queries over two axes.
 //
 // Not deduplicated (a choice, tested), and the public points (CoverInput::public_points) are not used: several
 // cover queries may label the distinct public points the same way (any query with an empty component labels
@@ -22,8 +23,8 @@
 // Projection with coarse cuts: each axis's bounds project as for the one-dimensional class, on that axis's
 // public marginal. This minimises the sum over axes of the per-axis public disagreements, an upper bound on the
 // box's own (a row the box and its projection label differently is labelled differently on some axis).
-// Errors: as Cover::Project; orthants accept only conditions <= and <. Error(LimitExceeded) before anything is
-// built when the cover would exceed max_queries (the hint gives the alpha that makes it fit, CoverLimitHint).
+// Errors: as Cover::Project; orthants accept only conditions <= and <. A cover of any size is built (max_queries is
+// not read): its memory is the per-axis public marginals'.
 #pragma once
 #include <memory>
 

@@ -28,12 +28,22 @@ struct LiteralValue {
 class Cover {
 public:
 	virtual ~Cover() = default;
-	// Every cover query, in the cover's canonical order (index = cover query id, stable for a given input).
+	// Every cover query, in the cover's canonical order (index = cover query id, stable for a given input). The
+	// ordered classes list theirs when first asked (their covers may be too large to list: docs/query-classes.md,
+	// "Covers too large to list"); only the mechanisms that read every cover query ask.
 	virtual const ProductQueryList &Queries() const = 0;
-	std::size_t
+	// |H~|, without listing the cover (CoverCount: at most kMaxCoverCount).
+	virtual std::size_t
 	QueryCount() const
 	{
 		return Queries().size();
+	}
+	// Cover queries whose cells include every cover query's cells (the widest ones), so that the most cells a cover
+	// query spans is read without listing the cover.
+	virtual ProductQueryList
+	Widest() const
+	{
+		return Queries();
 	}
 	// The cover query a query projects to: the one with the fewest public disagreements (at the finest
 	// granularity, the paper's unique match). `parsed` and `literals` (LiteralCount(*parsed) values, reading
@@ -67,7 +77,9 @@ struct CoverInput {
 	const std::vector<std::int64_t> *public_point_counts;
 	// predicates only: for each listed predicate, the index of its axis (the representative it merged into).
 	const std::vector<std::int32_t> *predicate_axis;
-	std::size_t max_queries;  // Error(LimitExceeded) with a hint beyond it
+	// Error(LimitExceeded) beyond it, for the classes that list their cover as they build it (marginals,
+	// halfspaces, predicates); an ordered class's cover is never refused for its size.
+	std::size_t max_queries;
 };
 std::unique_ptr<Cover> MakeCover(const CoverInput &input);
 

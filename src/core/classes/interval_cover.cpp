@@ -168,19 +168,35 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 		bin_begin_[b] = i;
 	}
 
-	bins_.reserve(std::size_t(Size(ranges_, cuts_.size())));
-	if (!ranges_) {
-		for (std::int32_t j = 0; j <= M; j++)
-			bins_.push_back(CellInterval{0, j - 1});
-		return;
+	size_ = std::size_t(Size(ranges_, cuts_.size()));
+}
+
+CellInterval
+OrderedAxisCover::Bins(std::size_t i) const
+{
+	if (i >= size_)
+		throw Error(ErrorKind::Internal, "per-axis cover query index out of range");
+	const std::int32_t M = std::int32_t(cuts_.size());
+	if (!ranges_)
+		return CellInterval{0, std::int32_t(i) - 1};
+	if (i == 0)
+		return CellInterval{1, 0};
+	// The last run start s with RunStart(s) <= i: RunStart grows with s.
+	std::size_t lo = 0, hi = std::size_t(M);
+	while (hi - lo > 1) {
+		const std::size_t mid = lo + (hi - lo) / 2;
+		(RunStart(mid) <= i ? lo : hi) = mid;
 	}
-	bins_.push_back(CellInterval{1, 0});
-	std::uint64_t steps = 0;
-	for (std::int32_t s = 0; s < M; s++) {
-		PollInterrupt(steps, std::uint64_t(M - s));
-		for (std::int32_t t = s; t < M; t++)
-			bins_.push_back(CellInterval{s, t == M - 1 ? M : t});
-	}
+	const std::int32_t s = std::int32_t(lo), t = s + std::int32_t(i - RunStart(lo));
+	return CellInterval{s, t == M - 1 ? M : t};
+}
+
+std::size_t
+OrderedAxisCover::RunStart(std::size_t s) const
+{
+	const std::size_t M = cuts_.size();
+	// runs are listed by first bin s, then last bin t: s full blocks of lengths M, M-1, ... come first
+	return 1 + s * (M + 1) - s * (s + 1) / 2;
 }
 
 double
@@ -193,9 +209,7 @@ OrderedAxisCover::Size(bool ranges, std::size_t cuts)
 std::size_t
 OrderedAxisCover::RunIndex(std::int32_t s, std::int32_t t) const
 {
-	const std::size_t M = cuts_.size(), S = std::size_t(s);
-	// runs are listed by first bin s, then last bin t: s full blocks of lengths M, M-1, ... come first
-	return 1 + S * (M + 1) - S * (S + 1) / 2 + std::size_t(t - s);
+	return RunStart(std::size_t(s)) + std::size_t(t - s);
 }
 
 std::size_t
@@ -230,7 +244,7 @@ OrderedAxisCover::Project(const ValueBound &lower, const ValueBound &upper) cons
 std::string
 OrderedAxisCover::Render(std::size_t i, const std::string &column) const
 {
-	const CellInterval &iv = bins_.at(i);
+	const CellInterval iv = Bins(i);
 	if (iv.empty())
 		return column + " < " + FormatAxisLiteral(-std::numeric_limits<double>::infinity(), value_type_);
 	const std::int32_t M = std::int32_t(cuts_.size());
@@ -263,47 +277,19 @@ OrderedCoverSize(const ClassSpec &spec, const std::vector<std::size_t> &cut_coun
 	}
 }
 
-std::string
-CoverLimitHint(const ClassSpec &spec, const std::vector<ReleaseAxis> &axes, std::size_t max_queries)
+std::size_t
+OrderedCoverCount(const ClassSpec &spec, const std::vector<std::size_t> &cut_counts)
 {
-	const std::string plain = "Raise pap_release.max_cover_queries, or use a class with fewer columns.";
-	std::int64_t rows = 0;
-	for (const ReleaseAxis &axis : axes) {
-		std::int64_t sum = 0;
-		for (std::int64_t c : axis.public_counts)
-			sum += c;
-		rows = std::max(rows, sum);
-	}
-	const auto fits = [&](std::int64_t limit) {
-		std::vector<std::size_t> cut_counts;
-		for (const ReleaseAxis &axis : axes)
-			cut_counts.push_back(ChooseCuts(axis.public_values, axis.public_counts, double(limit)).size());
-		return OrderedCoverSize(spec, cut_counts) <= double(max_queries);
-	};
-	if (rows <= 0 || !fits(rows))
-		return plain;
-	// smallest bin-row limit that fits: fits(hi) holds, fits(lo) does not (limit 0 is the finest, which did not)
-	std::int64_t lo = 0, hi = rows;
-	while (hi - lo > 1) {
-		const std::int64_t mid = lo + (hi - lo) / 2;
-		(fits(mid) ? hi : lo) = mid;
-	}
-	// alpha / (4 s) * rows >= hi: shown rounded up to two significant digits, checked as printed
-	const double alpha = 4.0 * double(MovableEdges(spec)) * double(hi) / double(rows);
-	const double unit = std::pow(10.0, std::floor(std::log10(alpha)) - 1.0);
-	char text[32];
-	// MaxBinRows(alpha) is about hi already: a step or two. The bound keeps a hint from ever looping long.
-	double shown = std::ceil(alpha / unit) * unit;
-	for (int step = 0;; step++, shown += unit) {
-		std::snprintf(text, sizeof text, "%.2g", shown);
-		const double back = std::strtod(text, nullptr);
-		if (!(back < 1.0) || step >= 1000)
-			return plain;
-		if (MaxBinRows(spec, back, rows) >= double(hi))
-			break;
-	}
-	return std::string("Use a larger alpha (alpha >= ") + text +
-	       " makes the cover fit) or raise pap_release.max_cover_queries.";
+	if (!(OrderedCoverSize(spec, cut_counts) < 2.0 * double(kMaxCoverCount)))
+		return kMaxCoverCount;  // the exact product below might overflow
+	const bool ranges = spec.kind == ClassKind::Ranges || spec.kind == ClassKind::Boxes;
+	const auto axis_size = [ranges](std::size_t M) { return ranges ? M * (M + 1) / 2 + 1 : M + 1; };
+	if (spec.kind == ClassKind::Thresholds || spec.kind == ClassKind::Ranges)
+		return std::min(axis_size(cut_counts.at(0)), kMaxCoverCount);
+	std::size_t count = 1;
+	for (std::size_t M : cut_counts)
+		count *= axis_size(M) + 1;  // below 2^64: the size is below 2^63 up to the double's rounding
+	return std::min(count, kMaxCoverCount);
 }
 
 namespace {
@@ -314,16 +300,35 @@ public:
 	    : spec_(*input.spec), axis_(spec_.kind == ClassKind::Ranges, input.axes->at(0)),
 	      column_(QuoteIdentifier(spec_.columns.at(0)))
 	{
-		queries_.Reserve(axis_.size(), axis_.size());
-		for (std::size_t i = 0; i < axis_.size(); i++) {
-			const AxisConstraint c{0, axis_.Bins(i)};
-			queries_.Add(&c, 1);
-		}
 	}
+	// Listed when first asked for (the mechanisms that read the list are planned only when it fits their limit).
 	const ProductQueryList &
 	Queries() const override
 	{
+		if (queries_.size() == axis_.size())
+			return queries_;
+		queries_ = ProductQueryList();  // a list a cancel left half-built starts again
+		queries_.Reserve(axis_.size(), axis_.size());
+		std::uint64_t steps = 0;
+		for (std::size_t i = 0; i < axis_.size(); i++) {
+			PollInterrupt(steps);
+			const AxisConstraint c{0, axis_.Bins(i)};
+			queries_.Add(&c, 1);
+		}
 		return queries_;
+	}
+	std::size_t
+	QueryCount() const override
+	{
+		return axis_.size();
+	}
+	ProductQueryList
+	Widest() const override
+	{
+		ProductQueryList widest;
+		const AxisConstraint c{0, axis_.Bins(axis_.Widest())};
+		widest.Add(&c, 1);
+		return widest;
 	}
 	std::size_t
 	Project(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const override
@@ -349,7 +354,7 @@ private:
 	ClassSpec spec_;
 	OrderedAxisCover axis_;
 	std::string column_;
-	ProductQueryList queries_;
+	mutable ProductQueryList queries_;
 };
 
 }  // namespace
@@ -361,15 +366,6 @@ MakeIntervalCover(const CoverInput &input)
 	if ((spec.kind != ClassKind::Thresholds && spec.kind != ClassKind::Ranges) || spec.columns.size() != 1 ||
 	    input.axes == nullptr || input.axes->size() != 1)
 		throw Error(ErrorKind::Internal, "interval cover built for another class or without one axis");
-	const std::size_t M = input.axes->at(0).cuts.size();
-	const double size = OrderedCoverSize(spec, {M});
-	if (!(size <= double(input.max_queries)))
-		throw Error(ErrorKind::LimitExceeded,
-		            "query class " + spec.CanonicalText() + " would have " + FormatFloat8(size) +
-		                " cover queries, more than the limit of " + std::to_string(input.max_queries),
-		            "The axis of column " + QuoteIdentifier(spec.columns[0]) + " has " + std::to_string(M) +
-		                " cut points.",
-		            CoverLimitHint(spec, *input.axes, input.max_queries));
 	return std::make_unique<IntervalCover>(input);
 }
 

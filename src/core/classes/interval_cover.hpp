@@ -9,7 +9,10 @@
 //   t = M-1, which then also takes the top bin (w_M, above all]: one-sided queries such as col > c keep the mass
 //   beyond the last cut.
 // The NULL bin is in no query: a SQL comparison with NULL is never true. Size: M + 1 (thresholds),
-// M(M+1)/2 + 1 (ranges); the list takes 8 + 12 = 20 bytes per query (product_query.hpp).
+// M(M+1)/2 + 1 (ranges); the list takes 8 + 12 = 20 bytes per query (product_query.hpp). A query's bins are
+// computed from its index, so no per-query table is kept, and the cover lists its queries only when Queries() is
+// first called (PMW and MWEM read the list; answers and identity and hierarchical never do): a cover of any size
+// is built, projected onto and rendered in O(m) memory for m public values.
 //
 // Cuts must be public values and include the highest one (ChooseCuts does both), so every bin below the top one
 // holds public rows and the top bin none; Error(Internal) otherwise.
@@ -63,15 +66,19 @@ public:
 	// Error(Internal) for a non-Numeric axis or cuts that are not public values including the highest one.
 	OrderedAxisCover(bool ranges, const ReleaseAxis &axis);
 
+	// The number of per-axis queries, Size(ranges, cuts) (a size_t: M stays below 2^31).
 	std::size_t
 	size() const
 	{
-		return bins_.size();
+		return size_;
 	}
-	const CellInterval &
-	Bins(std::size_t i) const
+	// The bins of per-axis query i < size() (the layout above), computed: O(log M) for ranges.
+	CellInterval Bins(std::size_t i) const;
+	// The per-axis query that contains every other one's bins: the last threshold, or the run of every bin.
+	std::size_t
+	Widest() const
 	{
-		return bins_[i];
+		return ranges_ ? (cuts_.empty() ? 0 : RunIndex(0, std::int32_t(cuts_.size()) - 1)) : size_ - 1;
 	}
 	// The cover query with the fewest public disagreements with "lower AND upper" (either may be absent).
 	std::size_t Project(const ValueBound &lower, const ValueBound &upper) const;
@@ -108,6 +115,7 @@ public:
 
 private:
 	std::size_t RunIndex(std::int32_t s, std::int32_t t) const;  // ranges: run of bins s..t
+	std::size_t RunStart(std::size_t s) const;                   // ranges: the index of run s..s
 	std::int64_t
 	Mass(std::size_t from, std::size_t to) const
 	{
@@ -127,18 +135,17 @@ private:
 	std::vector<std::int64_t> cum_;        // cum_[i] = rows of values_[0..i)
 	std::vector<std::int32_t> value_bin_;  // bin of values_[i]
 	std::vector<std::size_t> bin_begin_;   // first public index of bin b, b = 0..M (bin_begin_[M] = m)
-	std::vector<CellInterval> bins_;
+	std::size_t size_ = 0;
 };
 
 // Cover size of thresholds, ranges (one axis), orthants, boxes (the product of per-axis sizes + 1) over the given
 // per-axis cut counts; a double, may be huge. Error(Internal) for another class.
 double OrderedCoverSize(const ClassSpec &spec, const std::vector<std::size_t> &cut_counts);
 
-// The hint of a LimitExceeded error for an ordered class: the smallest alpha whose granularity (ChooseCuts at
-// MaxBinRows) makes the cover fit max_queries, found by bisection on the bin-row limit (the greedy cut count
-// only falls as the limit grows). public_rows is taken as the largest non-NULL row count of a class column, a
-// lower bound of the public table's rows, so the alpha given is sufficient. A plain hint when no alpha < 1 fits.
-std::string CoverLimitHint(const ClassSpec &spec, const std::vector<ReleaseAxis> &axes, std::size_t max_queries);
+// The same size as an exact count, or kMaxCoverCount when it is that or larger (a box cover over three finely cut
+// axes may exceed 2^63): what QueryCount returns, the planners' union bounds read and the catalog's int8 stores.
+constexpr std::size_t kMaxCoverCount = std::size_t(1) << 62;
+std::size_t OrderedCoverCount(const ClassSpec &spec, const std::vector<std::size_t> &cut_counts);
 
 }  // namespace pap::core
 

@@ -344,9 +344,7 @@ public:
 		// are (nearly) empty: the prediction adds that bias as identity's plan computes it, with the noise of one
 		// node standing in for a leaf's (least squares lowers a leaf's variance: the stand-in errs towards more
 		// clipping).
-		const ProductWorkload workload(*context.domain, *context.cover);
-		const double bias = IdentityProjectionBias(PublicPrior(context.public_histogram()), context.input.private_rows,
-		                                           planned->noise, workload, CurrentInterruptCheck());
+		const double bias = IdentityProjectionBiasOnCover(context, planned->noise);
 		MechanismPlan plan;
 		plan.applies = true;
 		SetErrorParts(plan, context, std::min(1.0, planned->predicted_error + bias), 0.0, false);

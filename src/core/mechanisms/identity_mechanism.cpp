@@ -57,14 +57,11 @@ constexpr int kMaxDoublings = 1100;
 // Cells between two CountSteps calls: the poll itself stays every 2^16 cells, the call overhead negligible.
 constexpr std::size_t kPollStride = 4096;
 
-}  // namespace
-
-double
-IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
-                       const Workload &workload, InterruptCheck interrupted)
+// Per cell, the expected move of the projection (expected projected count - stand-in count), fraction of n.
+std::vector<double>
+ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                InterruptCheck interrupted)
 {
-	if (stand_in.size() != workload.CellCount() || n <= 0)
-		throw Error(ErrorKind::Internal, "identity bias: stand-in and workload disagree");
 	const double total = double(n), variance = noise.Variance();
 	std::vector<double> counts(stand_in.size());
 	for (std::size_t i = 0; i < counts.size(); i++)
@@ -98,12 +95,48 @@ IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, cons
 	for (std::size_t i = 0; i < counts.size(); i++)
 		shift[i] = (ExpectedPositivePart(counts[i] - hi, noise, variance) - counts[i]) / total;
 	CountSteps(interrupted, steps, counts.size());
+	return shift;
+}
+
+}  // namespace
+
+double
+IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                       const Workload &workload, InterruptCheck interrupted)
+{
+	if (stand_in.size() != workload.CellCount() || n <= 0)
+		throw Error(ErrorKind::Internal, "identity bias: stand-in and workload disagree");
+	const std::vector<double> shift = ProjectionShift(stand_in, n, noise, interrupted);
 	std::vector<double> answers;
 	workload.Evaluate(shift, answers);
 	double worst = 0.0;
 	for (double a : answers)
 		worst = std::max(worst, std::abs(a));
 	return std::min(1.0, worst);
+}
+
+double
+IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                               InterruptCheck interrupted)
+{
+	if (stand_in.empty() || n <= 0)
+		throw Error(ErrorKind::Internal, "identity bias: no cell or no row");
+	// The set of cells with the largest |total shift| holds all the positive shifts, or all the negative ones.
+	double up = 0.0, down = 0.0;
+	for (double x : ProjectionShift(stand_in, n, noise, interrupted))
+		(x > 0.0 ? up : down) += std::abs(x);
+	return std::min(1.0, std::max(up, down));
+}
+
+double
+IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise)
+{
+	const std::vector<double> stand_in = PublicPrior(context.public_histogram());
+	const std::int64_t n = context.input.private_rows;
+	return context.cover != nullptr
+	           ? IdentityProjectionBias(stand_in, n, noise, ProductWorkload(*context.domain, *context.cover),
+	                                    CurrentInterruptCheck())
+	           : IdentityProjectionBiasOfAnySet(stand_in, n, noise, CurrentInterruptCheck());
 }
 
 std::vector<double>
@@ -148,12 +181,10 @@ public:
 			return NotApplicable(kNoiseTooLarge);
 		// The non-negativity step is biased where most cells are (nearly) empty: the prediction adds that bias,
 		// computed on the public histogram (public information) standing in for the private one.
+		// Without the cover's list (too large to list), the bias is bounded over every set of cells.
 		IdentityPlan identity = *planned;
-		const ProductWorkload workload(*context.domain, *context.cover);
-		identity.predicted_error =
-		    std::min(1.0, identity.predicted_error + IdentityProjectionBias(PublicPrior(context.public_histogram()),
-		                                                                    context.input.private_rows, identity.noise,
-		                                                                    workload, CurrentInterruptCheck()));
+		const double bias = IdentityProjectionBiasOnCover(context, identity.noise);
+		identity.predicted_error = std::min(1.0, identity.predicted_error + bias);
 		MechanismPlan plan;
 		plan.applies = true;
 		SetErrorParts(plan, context, identity.predicted_error, 0.0, false);

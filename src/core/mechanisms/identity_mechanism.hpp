@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/noisy_histogram.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
@@ -33,6 +34,12 @@ IdentityPlan PlanIdentity(const PlanInput &input, std::size_t max_query_cells);
 // Error(Cancelled) when interrupted() returns true (polled every 2^16 cells).
 double IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
                               const Workload &workload, InterruptCheck interrupted = nullptr);
+// The same bias bounded over every set of cells (an upper bound for any class), for a cover too large to list: the
+// larger of the summed positive and the summed negative per-cell shifts. Error(Internal) for no cell or n <= 0.
+double IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                                      InterruptCheck interrupted = nullptr);
+// The bias for a plan: on the cover's queries when the cover is listed, else over every set of cells.
+double IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise);
 
 // cell_histogram: the private count of every domain cell (sums to n). Returns the synthetic distribution.
 // Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0; Error(Internal) for counts

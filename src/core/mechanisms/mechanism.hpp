@@ -87,9 +87,12 @@ struct ReleaseShape {
 struct PlanContext {
 	PlanInput input;
 	ReleaseShape shape;
-	std::size_t max_query_cells = 0;          // the most cells one cover query spans
-	const CellDomain *domain = nullptr;       // the release's cells
-	const ProductQueryList *cover = nullptr;  // its cover queries over them
+	std::size_t max_query_cells = 0;     // the most cells one cover query spans
+	const CellDomain *domain = nullptr;  // the release's cells
+	// Its cover queries over them, or nullptr when the cover has more than pap_release.max_cover_queries queries
+	// (input.cover_size): a mechanism that reads every cover query then does not apply (kCoverTooLarge), the
+	// others plan from the sizes and the cells (docs/query-classes.md, "Covers too large to list").
+	const ProductQueryList *cover = nullptr;
 	// The public table's rows per domain cell, computed when a planner asks for it.
 	std::function<std::vector<std::int64_t>()> public_histogram;
 	// The data parts of the error model that depend on the release alone (error_model.hpp): a query of the class
@@ -157,6 +160,8 @@ MechanismPlan NotApplicable(const char *reason);
 void SetErrorParts(MechanismPlan &plan, const PlanContext &context, double noise, double prior_error,
                    bool fits_cover_answers);
 constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";
+constexpr const char *kCoverTooLarge = "it reads every cover query, and the cover (cover_size) has more queries than "
+                                       "pap_release.max_cover_queries lets a plan list";
 
 // What a run reads. The private rows come in the forms the mechanisms read, those that cost a pass computed only
 // when the chosen mechanism asks for them.

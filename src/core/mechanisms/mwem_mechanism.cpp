@@ -17,6 +17,8 @@ public:
 	MechanismPlan
 	Plan(const PlanContext &context) const override
 	{
+		if (context.cover == nullptr)
+			return NotApplicable(kCoverTooLarge);  // its rounds select among every cover query
 		const std::optional<MwemPlan> mwem = UnlessLimitExceeded([&] { return PlanMwem(context.input); });
 		if (!mwem)
 			return NotApplicable(kNoiseTooLarge);

@@ -16,13 +16,16 @@ public:
 		return "pmw";
 	}
 
-	// Always applies within the validated ranges: its errors (the input's validation first) propagate.
+	// Applies within the validated ranges whenever the cover is listed: its errors (the input's validation first)
+	// propagate. A cover too large to list keeps the plan's parameters (pap.plan describes PMW's plan whatever is
+	// chosen) but the plan does not apply: the run reads every cover query.
 	MechanismPlan
 	Plan(const PlanContext &context) const override
 	{
 		const PmwPlan pmw = PlanPmw(context.input);
 		MechanismPlan plan;
-		plan.applies = true;
+		plan.applies = context.cover != nullptr;
+		plan.reason = plan.applies ? "" : kCoverTooLarge;
 		SetErrorParts(plan, context, pmw.predicted_error, pmw.prior_error, true);
 		plan.used = pmw.used;
 		plan.parameters = MechanismParameters::Of(pmw);

@@ -31,7 +31,7 @@ Checked(std::vector<const Mechanism *> list)
 const std::vector<const Mechanism *> &
 Mechanisms()
 {
-	// The one list. pmw first: it always applies and carries the paper's guarantee, so auto's ties go to it.
+	// The one list. pmw first: it carries the paper's guarantee, so auto's ties go to it.
 	static const std::vector<const Mechanism *> list = Checked({
 	    &PmwMechanism(),
 	    &MwemMechanism(),

@@ -23,7 +23,7 @@ std::optional<std::size_t> MechanismIndex(const std::string &name);
 // shape refuses it, else its Plan (whose errors propagate).
 std::vector<MechanismPlan> PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &context);
 // Auto's choice: the position of the plan with the smallest predicted error among those that apply, ties to the
-// earlier one. Error(Internal) when none applies (pmw always applies within the validated ranges).
+// earlier one. Error(Internal) when none applies (identity always applies within the validated ranges).
 std::size_t SmallestPrediction(const std::vector<MechanismPlan> &plans);
 
 }  // namespace pap::core

@@ -157,15 +157,20 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	in.cdf_count = release.layout.spec.kind == ClassKind::Thresholds ? 1
 	               : release.layout.spec.kind == ClassKind::Ranges   ? 2
 	                                                                 : 0;
-	// Cells per cover query: the cover's counts on a histogram of ones (one grouped pass; public shape only).
-	const ProductWorkload workload(release.domain, release.cover->Queries());
+	// A cover over the limit is never listed (docs/query-classes.md, "Covers too large to list"): the mechanisms
+	// that read every cover query do not apply, and the widest cover queries stand for all of them.
+	const bool listed = in.cover_size <= r.max_cover_queries;
+	if (listed)
+		context.cover = &release.cover->Queries();
+	// Cells per cover query: the counts on a histogram of ones (one grouped pass; public shape only).
+	const ProductQueryList widest = listed ? ProductQueryList() : release.cover->Widest();
+	const ProductWorkload workload(release.domain, listed ? *context.cover : widest);
 	std::vector<std::int64_t> sizes;
 	workload.EvaluateCounts(std::vector<std::int64_t>(cells, 1), sizes);
 	for (std::int64_t q : sizes)
 		context.max_query_cells = std::max(context.max_query_cells, std::size_t(q));
 	context.shape = ShapeOf(release.layout);
 	context.domain = &release.domain;
-	context.cover = &release.cover->Queries();
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
 	SetDataParts(r, release.layout, context);
 	return context;
@@ -191,7 +196,8 @@ RegisteredIndex(const char *name)
 }
 
 // PMW's part of the summary: pap.plan's columns describe PMW's plan (the paper's mechanism, with the book's
-// guarantee beside it) whatever is chosen. PMW always applies, so its plan is there.
+// guarantee beside it) whatever is chosen. PMW's plan is always there, also when a cover too large to list keeps
+// it from applying.
 void
 DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 {

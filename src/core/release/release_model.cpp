@@ -1,10 +1,11 @@
 // The answering side of a finished release (api/release_api.hpp, "answering"): the model built from the catalog
 // and the parsing and projection of an analyst's query onto the cover.
 // Loading is O(cells x axes) plus the cover of the non-ordered classes (marginals, halfspaces, predicates list
-// theirs as they are built): an ordered class's product cover (boxes: up to 10^7 queries) is never listed to
-// answer, only to render (pap.answers). A query's answer is read from a prefix-sum table over the grid, 2^k reads
-// for k bounded axes; a public-support domain whose grid is too large for the table falls back to every cover
-// answer computed at load.
+// theirs as they are built): an ordered class's product cover (of any size: docs/query-classes.md, "Covers too
+// large to list") is never listed, it renders and answers each query from its per-axis covers. A query's answer
+// is read from a prefix-sum table over the grid, 2^k reads for k bounded axes; a public-support domain whose grid
+// is too large for the table scans its cells, or reads every cover answer computed at load when the cover is no
+// larger than the table would have been.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -54,15 +55,17 @@ public:
 				axes_.emplace_back(ranges, axis);
 				cut_counts.push_back(axis.cuts.size());
 			}
-			cover_size_ = std::size_t(OrderedCoverSize(layout_.spec, cut_counts));
+			cover_size_ = OrderedCoverCount(layout_.spec, cut_counts);
 		} else {
 			cover_ = layout_.MakeReleaseCover(std::numeric_limits<std::size_t>::max());
 			cover_size_ = cover_->QueryCount();
 		}
 		BuildPrefixTable();
-		if (prefix_.empty()) {
+		const double listed_limit = std::max(4.0 * double(domain_.CellCount()), double(std::size_t(1) << 20));
+		if (prefix_.empty() && (!ordered_ || double(cover_size_) <= listed_limit)) {
 			// A public-support domain over a grid too large for a table: every cover answer at once, by groups,
-			// O(groups x cells + queries).
+			// O(groups x cells + queries). An ordered cover larger than the cells' own memory bound is not listed:
+			// its answers scan the support cells (BoxSum).
 			ProductWorkload(domain_, cover().Queries()).Evaluate(synthetic_, answers_);
 		}
 	}
@@ -95,7 +98,7 @@ public:
 			throw Error(ErrorKind::Internal, "cover query index out of range");
 		if (!answers_.empty())
 			return Clamp(answers_[q]);
-		if (!ordered_ || cover_)
+		if (!ordered_)
 			return Clamp(ConstraintsSum(cover().Queries().begin(q), cover().Queries().end(q)));
 		// The cover's index: thresholds and ranges the 1-D index; boxes and orthants the mixed-radix number of
 		// the per-axis indexes, axis 0 most significant, the axis size meaning unconstrained (box_cover.hpp).
@@ -421,6 +424,8 @@ ReleaseModel::Project(const ParsedQuery &q, const std::vector<LiteralValue> &val
 	ProjectOrdered(q, values, bounds, digits);
 	if (!Product())
 		return digits[0];
+	if (cover_size_ == kMaxCoverCount)
+		return cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);  // its LimitExceeded
 	std::size_t index = 0;
 	for (std::size_t a = 0; a < axes_.size(); a++)
 		index = index * (axes_[a].size() + 1) + digits[a];

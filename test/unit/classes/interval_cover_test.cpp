@@ -360,44 +360,58 @@ TEST(IntervalCover, CutsMustBePublicValuesWithTheHighest)
 	EXPECT_EQ(ProjectText(*empty, "x > 1"), 0u);
 }
 
-TEST(IntervalCover, LimitExceededHintsTheAlphaThatFits)
+TEST(IntervalCover, AnySizeIsBuiltAndListedOnlyWhenAsked)
 {
-	std::mt19937_64 gen(14);
+	// The per-axis queries are computed from their index: the layout (empty query, then runs by first bin, then
+	// last bin, the last one taking the top bin) is the one the list had.
 	std::vector<double> sample;
 	for (int v = 0; v < 40; v++)
-		for (std::uint64_t c = 0; c < 1 + gen() % 3; c++)
-			sample.push_back(v);
+		sample.push_back(v);
 	const Marginal m = MarginalOf(sample);
 	for (const char *text : {"ranges(x)", "thresholds(x)"}) {
 		const ClassSpec spec = ParseClassSpec(text);
-		const std::size_t limit = spec.kind == ClassKind::Ranges ? 100 : 10;
-		std::string hint;
-		try {
-			Build(spec, AxisOf(m, 0.0), limit);
-			ADD_FAILURE() << text;
-		} catch (const Error &e) {
-			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
-			hint = e.hint();
+		const bool ranges = spec.kind == ClassKind::Ranges;
+		const std::unique_ptr<Cover> cover = Build(spec, AxisOf(m, 0.0), 1);  // the limit is not read
+		const std::int32_t M = 40;
+		std::vector<CellInterval> expected;
+		if (ranges) {
+			expected.push_back(CellInterval{1, 0});
+			for (std::int32_t s = 0; s < M; s++)
+				for (std::int32_t t = s; t < M; t++)
+					expected.push_back(CellInterval{s, t == M - 1 ? M : t});
+		} else {
+			for (std::int32_t j = 0; j <= M; j++)
+				expected.push_back(CellInterval{0, j - 1});
 		}
-		const std::size_t at = hint.find("alpha >= ");
-		ASSERT_NE(at, std::string::npos) << hint;
-		const double alpha = std::strtod(hint.c_str() + at + 9, nullptr);
-		ASSERT_GT(alpha, 0.0) << hint;
-		const auto fits = [&](double a) {
-			return Build(spec, AxisOf(m, MaxBinRows(spec, a, m.Rows())), limit)->QueryCount() <= limit;
-		};
-		EXPECT_TRUE(fits(alpha)) << hint;
-		// two significant digits, rounded up: 15% less no longer fits
-		EXPECT_PAP_ERROR(ErrorKind::LimitExceeded, fits(alpha * 0.85)) << hint;
-		// nothing below alpha = 1 gets ranges under 2 queries
-		try {
-			Build(spec, AxisOf(m, 0.0), 1);
-			ADD_FAILURE() << text;
-		} catch (const Error &e) {
-			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
-			EXPECT_EQ(e.hint().find("alpha"), std::string::npos) << e.hint();
+		ASSERT_EQ(cover->QueryCount(), expected.size()) << text;
+		const OrderedAxisCover axis(ranges, AxisOf(m, 0.0));
+		for (std::size_t i = 0; i < expected.size(); i++) {
+			EXPECT_EQ(axis.Bins(i).lo, expected[i].lo) << text << " " << i;
+			EXPECT_EQ(axis.Bins(i).hi, expected[i].hi) << text << " " << i;
 		}
+		EXPECT_PAP_ERROR(ErrorKind::Internal, axis.Bins(expected.size()));
+		// The widest query holds every other one's bins.
+		const ProductQueryList widest = cover->Widest();
+		ASSERT_EQ(widest.size(), 1u);
+		const CellInterval w = widest.begin(0)->bins;
+		for (const CellInterval &iv : expected)
+			EXPECT_TRUE(iv.empty() || (w.lo <= iv.lo && iv.hi <= w.hi));
+		// Listed when asked, in the same order.
+		const ProductQueryList &list = cover->Queries();
+		ASSERT_EQ(list.size(), expected.size());
+		for (std::size_t i = 0; i < expected.size(); i++)
+			EXPECT_EQ(list.begin(i)->bins.hi, expected[i].hi);
 	}
+	// Finest ranges over 10^5 public values: 5 x 10^9 queries, projected onto and rendered without a list.
+	std::vector<double> many;
+	for (int v = 0; v < 100000; v++)
+		many.push_back(v);
+	const Marginal big = MarginalOf(many);
+	const std::unique_ptr<Cover> huge = Build(ParseClassSpec("ranges(x)"), AxisOf(big, 0.0), 1);
+	EXPECT_EQ(huge->QueryCount(), std::size_t(100000) * 100001 / 2 + 1);
+	const std::size_t q = ProjectText(*huge, "x > 500 AND x <= 90000");
+	EXPECT_EQ(huge->Render(q), "x > 500 AND x <= 90000");
+	EXPECT_EQ(ProjectText(*huge, huge->Render(q)), q);
 }
 
 // IntervalWorkload (workload.hpp) stays until the engine drops it; its tests stay with it.
