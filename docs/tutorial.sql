@@ -50,9 +50,6 @@ SELECT private_table, epsilon_total, epsilon_spent, epsilon_remaining, delta_tot
 
 SELECT pap.define_release('price_cdf', 'diamonds_private', 'diamonds_public', 'thresholds(price)');
 SELECT pap.define_release('carat_price', 'diamonds_private', 'diamonds_public', 'boxes(carat, price)',
-                          alpha => 0.1);
-
-SELECT pap.define_release('carat_price', 'diamonds_private', 'diamonds_public', 'boxes(carat, price)',
                           alpha => 0.5);
 SELECT name, query_class, state, public_rows, cover_size, cell_count, domain FROM pap.releases ORDER BY name;
 SELECT name, granularity FROM pap.releases ORDER BY name;
