@@ -258,19 +258,21 @@ $fn$;
 
 -- grid(wid, eps, n, max_per_axis): the data-independent "public" table "grid" of the private-only baselines,
 -- over the workload's columns. A numeric column (d of them) gets m equal cells between its published bounds
--- (eval/domains) or, without them, the public table's minimum and maximum. m follows Qardaji, Yang and Li's
+-- (eval/domains) or, without them, the public table's 1st and 99th percentiles (a heavy tail, such as CPS1988's
+-- wages, would otherwise leave nearly all rows in the first cell); rows beyond fall in the open cells at either
+-- end. m follows Qardaji, Yang and Li's
 -- uniform-grid rule (ICDE 2013), m = (n eps / 10)^(2 / (d + 2)) per axis (their guideline sqrt(n eps / 10)
 -- for d = 2), at least 2 and at most max_per_axis (the client lowers it until the release fits the limits).
 -- Each cell holds r evenly spaced points, lo + (i - 1 + j / r) (hi - lo) / m, j = 1..r (rounded to the column's
 -- type), so that a release whose cut points are every r-th value has the m cells and pap.answer's refinement
 -- spreads a cell's count uniformly over it; r is at most 8 and keeps the table under 200,000 rows (r = 1: one
--- point per cell, at its upper end). A categorical column gets every value of domain_levels. Returns m (0
+-- point per cell, at its upper end; an integer column always has r = 1). A categorical column gets every value of domain_levels. Returns m (0
 -- without numeric columns) and r.
 CREATE FUNCTION pap_eval.grid(w int, eps float8, n int8, max_per_axis int, OUT m int, OUT r int)
 LANGUAGE plpgsql AS $fn$
 DECLARE
 	wl pap_eval.workloads; d int; c text; typ text; lo float8; hi float8; parts text[] := '{}';
-	num_cols text[]; cat_cols text[]; pt text;
+	num_cols text[]; cat_cols text[]; pt text; rc int;
 BEGIN
 	SELECT * INTO wl FROM pap_eval.workloads WHERE wid = w;
 	num_cols := CASE WHEN wl.kind = 'marginals' THEN '{}' ELSE wl.numcols END;
@@ -284,14 +286,18 @@ BEGIN
 		typ := pap_eval.coltype('pap_eval.' || wl.ds, c);
 		SELECT b.lo, b.hi INTO lo, hi FROM pap_eval.bounds b WHERE b.ds = wl.ds AND b.col = c;
 		IF NOT FOUND THEN
-			EXECUTE format('SELECT min(v), max(v) FROM (SELECT %s AS v FROM %I) x', pap_eval.num(typ, c), wl.ds || '_pub')
+			EXECUTE format('SELECT percentile_cont(0.01) WITHIN GROUP (ORDER BY v), percentile_cont(0.99) WITHIN GROUP (ORDER BY v)
+			                  FROM (SELECT %s AS v FROM %I) x', pap_eval.num(typ, c), wl.ds || '_pub')
 			   INTO lo, hi;
 		END IF;
-		pt := format('(%s::float8 + (i - 1 + j / %s::float8) * %s::float8 / %s)', lo, r, hi - lo, m);
-		parts := parts || format('(SELECT %s AS %I FROM generate_series(1, %s) i, generate_series(1, %s) j) AS %I',
+		-- an integer axis keeps one point per cell (rounded, duplicates dropped): rounding r points would
+		-- make some integers heavier than a cell and split the cells at them
+		rc := CASE WHEN typ IN ('integer', 'bigint', 'smallint') THEN 1 ELSE r END;
+		pt := format('(%s::float8 + (i - 1 + j / %s::float8) * %s::float8 / %s)', lo, rc, hi - lo, m);
+		parts := parts || format('(SELECT DISTINCT %s AS %I FROM generate_series(1, %s) i, generate_series(1, %s) j) AS %I',
 			CASE WHEN typ LIKE 'timestamp%' THEN format('to_timestamp(round(%s)) AT TIME ZONE ''UTC''', pt)
 			     WHEN typ IN ('integer', 'bigint', 'smallint') THEN format('round(%s)::%s', pt, typ)
-			     ELSE format('%s::%s', pt, typ) END, c, m, r, 'g_' || c);
+			     ELSE format('%s::%s', pt, typ) END, c, m, rc, 'g_' || c);
 	END LOOP;
 	FOREACH c IN ARRAY cat_cols LOOP
 		typ := pap_eval.coltype('pap_eval.' || wl.ds, c);
