@@ -1,101 +1,219 @@
 -- Helpers of the accuracy harness (eval/run.sh), created in the throwaway cluster after the raw data is loaded
--- (tables diamonds_raw and adult_raw, see eval/run-inner.sh). Everything that touches data is here, in plain
--- SQL: the seeded splits, the data-independent grids, the fixed query sets with their exact answers, and the
--- error of a release or of the public table over a workload. The C++ client (eval/pap_eval.cpp) only drives it.
+-- (tables diamonds_raw, adult_raw, cps_raw and movielens_raw, see eval/run-inner.sh). Everything that touches
+-- data is here, in plain SQL: the seeded workloads of random queries with their exact answers, the seeded
+-- splits, the data-independent grids, the noisy marginal tables baseline, and the error of a release or of the
+-- public table over a workload. The C++ client (eval/pap_eval.cpp) only drives it.
 --
--- Exact answers: for each query of a fixed set, the count over the whole data set is computed once
--- (prepare); after a split, the private count is that count minus the public table's count (split), so that
--- a split costs a scan of the small public table only. Both are plain count(*) over the rows.
+-- Exact answers: each query of a workload is a SQL condition that pap.answer accepts as it is; its count over
+-- the whole data set is computed once (add_workload); after a split, the private count is that count minus the
+-- public table's count (split), so that a split costs a scan of the small public table only. Both are plain
+-- count(*) FILTER (WHERE <query>) over the rows.
 SET client_min_messages = warning;
 CREATE SCHEMA pap_eval;
 
 -- The data sets, with their columns renamed to plain identifiers. price is float8 so that every cover query
--- text pap.answers prints (e.g. price < '-Infinity') is valid SQL on the tables.
+-- text pap.answers prints (e.g. price < '-Infinity') is valid SQL on the tables. movielens: the rating time as a
+-- timestamp (UTC), the decade of the movie's year and its first listed genre as categorical columns.
 CREATE TABLE pap_eval.diamonds AS
 SELECT id, carat::float8 AS carat, price::float8 AS price FROM diamonds_raw;
 CREATE TABLE pap_eval.adult AS
 SELECT id, workclass, "education-num" AS education, "marital-status" AS marital, race, sex,
        "income>50K" AS income
   FROM adult_raw;
-ANALYZE pap_eval.diamonds, pap_eval.adult;
+CREATE TABLE pap_eval.cps AS
+SELECT id, wage::float8 AS wage, education, experience, ethnicity, smsa, region, parttime FROM cps_raw;
+CREATE TABLE pap_eval.movielens AS
+SELECT id, year, to_timestamp(ts) AT TIME ZONE 'UTC' AS rated_at, rating::float8 AS rating,
+       (year / 10) * 10 AS decade, split_part(genres, '|', 1) AS genre
+  FROM movielens_raw;
+ANALYZE pap_eval.diamonds, pap_eval.adult, pap_eval.cps, pap_eval.movielens;
 
--- The columns of the marginals workload and their domain sizes (values 0 .. size-1, data/adult-domain.json).
-CREATE TABLE pap_eval.adult_columns (pos int PRIMARY KEY, name text NOT NULL, size int NOT NULL);
+-- The shifted split moves the share of "low" rows of the public table up (see split).
+CREATE TABLE pap_eval.datasets (ds text PRIMARY KEY, low_expr text NOT NULL);
+INSERT INTO pap_eval.datasets VALUES
+	('diamonds', 'price < (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY price) FROM pap_eval.diamonds)'),
+	('adult', 'sex = 0'),
+	('cps', 'wage < (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY wage) FROM pap_eval.cps)'),
+	('movielens', 'rated_at < (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY rated_at) FROM pap_eval.movielens)');
 
--- prepare(n_boxes, adult_columns, adult_sizes, seed): the fixed query sets and their counts over the whole
--- data set. Thresholds: price <= v for every distinct price v. Boxes: n_boxes random boxes, each side open with
--- probability 1/4, else at the value of a random row (setseed(seed)). Marginals: every cell of every 3-way
--- marginal of the listed columns over their full domains, zero cells included.
-CREATE FUNCTION pap_eval.prepare(n_boxes int, cols text[], sizes int[], seed float8) RETURNS void
+-- Published domain information (eval/domains, ADULT's data/adult-domain.json), inserted by the client.
+CREATE TABLE pap_eval.bounds (ds text, col text, lo float8 NOT NULL, hi float8 NOT NULL, PRIMARY KEY (ds, col));
+CREATE TABLE pap_eval.levels (ds text, col text, val text, PRIMARY KEY (ds, col, val));
+
+-- A workload: a class over columns of a data set and a fixed, seeded set of queries of that class.
+CREATE TABLE pap_eval.workloads (wid int PRIMARY KEY, ds text NOT NULL, name text UNIQUE NOT NULL,
+                                 kind text NOT NULL, numcols text[] NOT NULL, catcols text[] NOT NULL,
+                                 class_text text);
+-- cols/vals: a marginal cell's attribute set and values (the noisy tables baseline answers from them).
+CREATE TABLE pap_eval.queries (wid int, i int, q text NOT NULL, cols text[], vals text[], full_cnt float8,
+                               PRIMARY KEY (wid, i));
+-- The exact answers of the current split (fractions of the private and of the public rows).
+CREATE TABLE pap_eval.truth (wid int, i int, q text, cols text[], vals text[], priv float8, pub float8,
+                             PRIMARY KEY (wid, i));
+
+-- The column's type, as format_type prints it.
+CREATE FUNCTION pap_eval.coltype(tbl text, col text) RETURNS text LANGUAGE sql STABLE AS $$
+	SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+	 WHERE attrelid = tbl::regclass AND attname = col AND NOT attisdropped
+$$;
+
+-- A column as a float8 expression (a timestamp as Unix seconds), and a float8 back as a literal of the column's
+-- type (timestamps to the second, integers rounded) that both SQL and pap.answer read.
+CREATE FUNCTION pap_eval.num(typ text, col text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN typ LIKE 'timestamp%' THEN format('extract(epoch FROM %I)::float8', col)
+	            ELSE format('%I::float8', col) END
+$$;
+CREATE FUNCTION pap_eval.lit(typ text, v float8) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+	SELECT quote_literal(CASE WHEN typ LIKE 'timestamp%'
+	                          THEN to_char(to_timestamp(round(v)) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+	                          WHEN typ IN ('integer', 'bigint', 'smallint') THEN round(v)::bigint::text
+	                          ELSE v::text END)
+$$;
+
+-- counts(wid, tbl): count(*) of every query of the workload over tbl, in query order, in one scan per 400
+-- queries.
+CREATE FUNCTION pap_eval.counts(w int, tbl text) RETURNS float8[]
 LANGUAGE plpgsql AS $fn$
 DECLARE
-	ii int; jj int; kk int;
+	res float8[] := '{}'; part float8[]; sel text; lo int := 1; hi int;
 BEGIN
-	CREATE TABLE pap_eval.thr AS
-	SELECT price AS v, count(*) OVER (ORDER BY price RANGE UNBOUNDED PRECEDING)::float8 AS full_cnt
-	  FROM (SELECT price FROM pap_eval.diamonds) d;
-	CREATE TABLE pap_eval.thr2 AS SELECT DISTINCT v, full_cnt FROM pap_eval.thr;
-	DROP TABLE pap_eval.thr;
-	ALTER TABLE pap_eval.thr2 RENAME TO thr;
-	CREATE UNIQUE INDEX ON pap_eval.thr (v);
+	SELECT max(i) INTO hi FROM pap_eval.queries WHERE wid = w;
+	WHILE lo <= hi LOOP
+		SELECT string_agg(format('count(*) FILTER (WHERE %s)', q), ', ' ORDER BY i) INTO sel
+		  FROM pap_eval.queries WHERE wid = w AND i BETWEEN lo AND lo + 399;
+		EXECUTE format('SELECT ARRAY[%s]::float8[] FROM %s', sel, tbl) INTO part;
+		res := res || part;
+		lo := lo + 400;
+	END LOOP;
+	RETURN res;
+END
+$fn$;
 
+-- add_workload(wid, ds, name, kind, numcols, catcols, k, n_q, seed): the class and its seeded query set.
+--   thresholds(c): n_q queries c <= v. ranges(c), boxes(c1..): each column gets c > a AND c <= b, each side
+--   left open with probability 1/4. orthants(c1..): c <= v per column, open with probability 1/4. A query with
+--   every side open keeps the upper side of its first column. Every value v, a, b is, with probability 1/2, the
+--   value of a random row of the whole data set, else uniform between the data set's minimum and maximum
+--   (a, b ordered).
+--   marginals(k; c1..): every cell of every k-subset of the columns over the values of the whole data set and
+--   the published levels (cells without rows and cells the public sample never shows included); when there are
+--   more than n_q cells, n_q of them at random.
+--   predicates: n_q predicates "x <= v AND c = u", x a random numeric column with v drawn as above, c a random
+--   categorical column, u its value in a random row; the class lists them and they are its queries.
+CREATE FUNCTION pap_eval.add_workload(w int, d text, wname text, kind text, numcols text[], catcols text[], k int,
+                                      n_q int, seed float8) RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+	tbl text := 'pap_eval.' || d; c text; sel text; cnts float8[]; ctext text;
+BEGIN
 	PERFORM setseed(seed);
-	CREATE TABLE pap_eval.boxes AS
-	WITH v AS (SELECT array_agg(carat ORDER BY carat) c, array_agg(price ORDER BY price) p FROM pap_eval.diamonds),
-	     n AS (SELECT cardinality(c) AS k FROM v),
-	     raw AS (SELECT i, random() < 0.25 AS c_open_lo, random() < 0.25 AS c_open_hi,
-	                    random() < 0.25 AS p_open_lo, random() < 0.25 AS p_open_hi,
-	                    1 + floor(random() * n.k)::int AS c1, 1 + floor(random() * n.k)::int AS c2,
-	                    1 + floor(random() * n.k)::int AS p1, 1 + floor(random() * n.k)::int AS p2
-	               FROM generate_series(1, n_boxes) i, n)
-	SELECT i,
-	       CASE WHEN c_open_lo THEN NULL ELSE v.c[least(c1, c2)] END AS c_lo,
-	       CASE WHEN c_open_hi THEN NULL ELSE v.c[greatest(c1, c2)] END AS c_hi,
-	       CASE WHEN p_open_lo THEN NULL ELSE v.p[least(p1, p2)] END AS p_lo,
-	       CASE WHEN p_open_hi THEN NULL ELSE v.p[greatest(p1, p2)] END AS p_hi
-	  FROM raw, v;
-	ALTER TABLE pap_eval.boxes ADD COLUMN q text, ADD COLUMN full_cnt float8;
-	UPDATE pap_eval.boxes SET q = coalesce(nullif(concat_ws(' AND ',
-		'carat > ' || c_lo, 'carat <= ' || c_hi, 'price > ' || p_lo, 'price <= ' || p_hi), ''), 'TRUE');
-	UPDATE pap_eval.boxes b SET full_cnt = (SELECT count(*) FROM pap_eval.diamonds d
-		WHERE (c_lo IS NULL OR d.carat > c_lo) AND (c_hi IS NULL OR d.carat <= c_hi)
-		  AND (p_lo IS NULL OR d.price > p_lo) AND (p_hi IS NULL OR d.price <= p_hi));
-
-	INSERT INTO pap_eval.adult_columns SELECT p, cols[p], sizes[p] FROM generate_subscripts(cols, 1) p;
-	CREATE TABLE pap_eval.marg (mid int, a int, b int, c int, va int, vb int, vc int, q text, full_cnt float8);
-	FOR ii IN 1..cardinality(cols) LOOP FOR jj IN ii + 1..cardinality(cols) LOOP FOR kk IN jj + 1..cardinality(cols) LOOP
-		EXECUTE format(
-			'INSERT INTO pap_eval.marg
-			 SELECT %s, %s, %s, %s, x, y, z, format(''%s = %%s AND %s = %%s AND %s = %%s'', x, y, z),
-			        (SELECT count(*) FROM pap_eval.adult d WHERE d.%I = x AND d.%I = y AND d.%I = z)
-			   FROM generate_series(0, %s) x, generate_series(0, %s) y, generate_series(0, %s) z',
-			ii * 10000 + jj * 100 + kk, ii, jj, kk, cols[ii], cols[jj], cols[kk], cols[ii], cols[jj], cols[kk],
-			sizes[ii] - 1, sizes[jj] - 1, sizes[kk] - 1);
-	END LOOP; END LOOP; END LOOP;
-	CREATE INDEX ON pap_eval.marg (a, b, c, va, vb, vc);
+	INSERT INTO pap_eval.workloads VALUES (w, d, wname, kind, numcols, catcols, NULL);
+	CREATE TEMP TABLE dv (col text, rn int, v float8) ON COMMIT DROP;
+	CREATE TEMP TABLE dstat (col text, typ text, p int, cnt int, lo float8, hi float8) ON COMMIT DROP;
+	FOR c IN SELECT unnest(numcols) LOOP
+		EXECUTE format('INSERT INTO dv SELECT %L, row_number() OVER (ORDER BY v), v FROM (SELECT %s AS v FROM %s) x
+		                 WHERE v IS NOT NULL', c, pap_eval.num(pap_eval.coltype(tbl, c), c), tbl);
+		INSERT INTO dstat SELECT c, pap_eval.coltype(tbl, c), array_position(numcols, c), count(*), min(v), max(v)
+		  FROM dv WHERE col = c;
+	END LOOP;
+	CREATE INDEX ON dv (col, rn);
+	IF kind IN ('thresholds', 'ranges', 'boxes', 'orthants') THEN
+		INSERT INTO pap_eval.queries (wid, i, q)
+		WITH raw AS (
+			SELECT i, s.p, s.col, s.typ, random() < 0.25 AS open_lo, random() < 0.25 AS open_hi,
+			       random() < 0.5 AS a_row, 1 + floor(random() * s.cnt)::int AS ra, s.lo + random() * (s.hi - s.lo) AS ua,
+			       random() < 0.5 AS b_row, 1 + floor(random() * s.cnt)::int AS rb, s.lo + random() * (s.hi - s.lo) AS ub
+			  FROM generate_series(1, n_q) i, dstat s),
+		drawn AS (
+			SELECT i, p, col, typ, open_lo, open_hi,
+			       CASE WHEN a_row THEN (SELECT v FROM dv WHERE dv.col = raw.col AND rn = ra) ELSE ua END AS a,
+			       CASE WHEN b_row THEN (SELECT v FROM dv WHERE dv.col = raw.col AND rn = rb) ELSE ub END AS b
+			  FROM raw),
+		conj AS (
+			SELECT i, p, format('%I <= %s', col, pap_eval.lit(typ, greatest(a, b))) AS fallback,
+			       CASE kind
+			            WHEN 'thresholds' THEN format('%I <= %s', col, pap_eval.lit(typ, a))
+			            WHEN 'orthants' THEN CASE WHEN NOT open_hi THEN format('%I <= %s', col, pap_eval.lit(typ, a)) END
+			            ELSE concat_ws(' AND ',
+			                           CASE WHEN NOT open_lo THEN format('%I > %s', col, pap_eval.lit(typ, least(a, b))) END,
+			                           CASE WHEN NOT open_hi THEN format('%I <= %s', col, pap_eval.lit(typ, greatest(a, b))) END)
+			       END AS t
+			  FROM drawn)
+		SELECT w, i, coalesce(string_agg(t, ' AND ' ORDER BY p) FILTER (WHERE t <> ''),
+		                      min(fallback) FILTER (WHERE p = 1))
+		  FROM conj GROUP BY i;
+		ctext := format('%s(%s)', kind, (SELECT string_agg(quote_ident(x), ', ') FROM unnest(numcols) x));
+	ELSIF kind = 'marginals' THEN
+		CREATE TEMP TABLE ql (col text, val text) ON COMMIT DROP;
+		FOR c IN SELECT unnest(catcols) LOOP
+			EXECUTE format('INSERT INTO ql SELECT %L, v FROM (SELECT %I::text AS v FROM %s WHERE %I IS NOT NULL
+			                 UNION SELECT val FROM pap_eval.levels WHERE ds = %L AND col = %L) x', c, c, tbl, c, d, c);
+		END LOOP;
+		CREATE TEMP TABLE cells ON COMMIT DROP AS
+		WITH s AS (SELECT col, p FROM unnest(catcols) WITH ORDINALITY u(col, p))
+		SELECT ARRAY[a.col, b.col] AS cols, ARRAY[x.val, y.val] AS vals
+		  FROM s a JOIN s b ON a.p < b.p JOIN ql x ON x.col = a.col JOIN ql y ON y.col = b.col WHERE k = 2
+		UNION ALL
+		SELECT ARRAY[a.col, b.col, e.col], ARRAY[x.val, y.val, z.val]
+		  FROM s a JOIN s b ON a.p < b.p JOIN s e ON b.p < e.p
+		  JOIN ql x ON x.col = a.col JOIN ql y ON y.col = b.col JOIN ql z ON z.col = e.col WHERE k = 3;
+		INSERT INTO pap_eval.queries (wid, i, q, cols, vals)
+		SELECT w, row_number() OVER (ORDER BY cols, vals),
+		       (SELECT string_agg(format('%I = %L', cols[j], vals[j]), ' AND ' ORDER BY j)
+		          FROM generate_subscripts(cols, 1) j), cols, vals
+		  FROM (SELECT * FROM (SELECT * FROM cells ORDER BY cols, vals) x
+		         ORDER BY CASE WHEN (SELECT count(*) FROM cells) > n_q THEN random() END, cols, vals
+		         LIMIT n_q) y;
+		ctext := format('marginals(%s; %s)', k, (SELECT string_agg(quote_ident(x), ', ') FROM unnest(catcols) x));
+	ELSIF kind = 'predicates' THEN
+		CREATE TEMP TABLE cv (col text, rn int, val text) ON COMMIT DROP;
+		FOR c IN SELECT unnest(catcols) LOOP
+			EXECUTE format('INSERT INTO cv SELECT %L, row_number() OVER (ORDER BY id), %I::text FROM %s WHERE %I IS NOT NULL',
+			               c, c, tbl, c);
+		END LOOP;
+		CREATE INDEX ON cv (col, rn);
+		INSERT INTO pap_eval.queries (wid, i, q)
+		WITH pick AS (
+			SELECT i, 1 + floor(random() * cardinality(numcols))::int AS xp,
+			       catcols[1 + floor(random() * cardinality(catcols))::int] AS ccol, random() AS r1, random() AS r2,
+			       random() AS r3, random() AS r4
+			  FROM generate_series(1, n_q) i)
+		SELECT w, i, format('%I <= %s AND %I = %L', s.col,
+		                    pap_eval.lit(s.typ, CASE WHEN r1 < 0.5
+		                        THEN (SELECT v FROM dv WHERE dv.col = s.col AND rn = 1 + floor(r2 * s.cnt)::int)
+		                        ELSE s.lo + r2 * (s.hi - s.lo) END),
+		                    ccol, (SELECT val FROM cv WHERE cv.col = ccol
+		                             AND rn = 1 + floor(r3 * (SELECT count(*) FROM cv x WHERE x.col = ccol))::int))
+		  FROM pick JOIN dstat s ON s.p = pick.xp;
+		SELECT format('predicates(%s)', string_agg(quote_literal(q), ', ' ORDER BY i)) INTO ctext
+		  FROM pap_eval.queries WHERE wid = w;
+	ELSE
+		RAISE EXCEPTION 'unknown workload kind %', kind;
+	END IF;
+	UPDATE pap_eval.workloads SET class_text = ctext WHERE wid = w;
+	cnts := pap_eval.counts(w, tbl);
+	UPDATE pap_eval.queries SET full_cnt = cnts[i] WHERE wid = w;
+	DROP TABLE dv, dstat;
+	DROP TABLE IF EXISTS ql, cells, cv;
 END
 $fn$;
 
 -- split(ds, frac, shifted, seed): public table <ds>_pub and private table <ds>_priv, disjoint, covering the
 -- data set. Rows are ordered by md5(seed, ds, id). Random: the first round(frac N) rows are public. Shifted:
--- the public table has the same size m but the share of "low" rows (diamonds: price below the median of the
--- whole data set; ADULT: sex = 0) is moved up by 0.3: round((p0 + 0.3) m) low rows and the rest high rows, each
--- the first ones of their group in that order (p0 = share of low rows in the whole data set). The private table
--- is every other row. Also computes the per-split exact answers (priv, pub) of the query sets of ds.
-CREATE FUNCTION pap_eval.split(ds text, frac float8, shifted bool, seed int) RETURNS void
+-- the public table has the same size m but the share of "low" rows (pap_eval.datasets) is moved up by 0.3:
+-- round((p0 + 0.3) m) low rows and the rest high rows, each the first ones of their group in that order (p0 =
+-- share of low rows in the whole data set). The private table is every other row. Also computes the exact
+-- answers (priv, pub) of every workload of ds into pap_eval.truth.
+CREATE FUNCTION pap_eval.split(d text, frac float8, shifted bool, seed int) RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE
-	total int8; m int8; m_low int8; p0 float8; low_expr text; cols text;
+	total int8; m int8; m_low int8; p0 float8; low_expr text; colist text; w int; cnts float8[];
 BEGIN
-	EXECUTE format('DROP TABLE IF EXISTS %I, %I', ds || '_pub', ds || '_priv');
-	IF ds = 'diamonds' THEN
-		low_expr := 'price < (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY price) FROM pap_eval.diamonds)';
-		cols := 'carat, price';
-	ELSE
-		low_expr := 'sex = 0';
-		cols := (SELECT string_agg(quote_ident(name), ', ' ORDER BY pos) FROM pap_eval.adult_columns);
-	END IF;
-	EXECUTE format('SELECT count(*), avg((%s)::int) FROM pap_eval.%I', low_expr, ds) INTO total, p0;
+	EXECUTE format('DROP TABLE IF EXISTS %I, %I', d || '_pub', d || '_priv');
+	SELECT x.low_expr INTO low_expr FROM pap_eval.datasets x WHERE x.ds = d;
+	SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) INTO colist FROM pg_attribute
+	 WHERE attrelid = ('pap_eval.' || d)::regclass AND attnum > 0 AND NOT attisdropped AND attname <> 'id';
+	EXECUTE format('SELECT count(*), avg((%s)::int) FROM pap_eval.%I', low_expr, d) INTO total, p0;
 	m := round(frac * total);
 	m_low := CASE WHEN shifted THEN round(least(1.0, p0 + 0.3) * m) ELSE NULL END;
 	EXECUTE format(
@@ -105,140 +223,139 @@ BEGIN
 		            ELSE rn <= %s END AS pub
 		   FROM (SELECT id, low, row_number() OVER (ORDER BY h, id) AS rn,
 		                row_number() OVER (PARTITION BY low ORDER BY h, id) AS rk
-		           FROM (SELECT id, (%s) AS low, md5(%L || id) AS h FROM pap_eval.%I) x) y',
-		shifted, coalesce(m_low, 0), m - coalesce(m_low, 0), m, low_expr, seed || ':' || ds || ':', ds);
+		           FROM (SELECT id, coalesce((%s), false) AS low, md5(%L || id) AS h FROM pap_eval.%I) x) y',
+		shifted, coalesce(m_low, 0), m - coalesce(m_low, 0), m, low_expr, seed || ':' || d || ':', d);
 	EXECUTE format('CREATE TABLE %I AS SELECT %s FROM pap_eval.%I JOIN split_ids USING (id) WHERE pub',
-		ds || '_pub', cols, ds);
+		d || '_pub', colist, d);
 	EXECUTE format('CREATE TABLE %I AS SELECT %s FROM pap_eval.%I JOIN split_ids USING (id) WHERE NOT pub',
-		ds || '_priv', cols, ds);
+		d || '_priv', colist, d);
 	DROP TABLE split_ids;
-	EXECUTE format('ANALYZE %I, %I', ds || '_pub', ds || '_priv');
-	EXECUTE format('SELECT pap.set_budget(%L, 1e9)', ds || '_priv');
+	EXECUTE format('ANALYZE %I, %I', d || '_pub', d || '_priv');
+	EXECUTE format('SELECT pap.set_budget(%L, 1e9)', d || '_priv');
 
-	IF ds = 'diamonds' THEN
-		DROP TABLE IF EXISTS pap_eval.thr_truth, pap_eval.box_truth, pap_eval.priv_cdf;
-		-- thresholds: exact private and public fractions at every distinct price of the data set
-		CREATE TABLE pap_eval.thr_truth AS
-		WITH u AS (SELECT price AS v, 1 AS w FROM diamonds_pub UNION ALL SELECT v, 0 FROM pap_eval.thr),
-		     c AS (SELECT v, w, sum(w) OVER (ORDER BY v RANGE UNBOUNDED PRECEDING)::float8 AS pubc FROM u)
-		SELECT t.v, (t.full_cnt - c.pubc) / (total - m) AS priv, c.pubc / m AS pub
-		  FROM pap_eval.thr t JOIN (SELECT DISTINCT v, pubc FROM c WHERE w = 0) c USING (v);
-		-- the private CDF, to evaluate any cover query price <= w
-		CREATE TABLE pap_eval.priv_cdf AS SELECT v, priv FROM pap_eval.thr_truth;
-		CREATE UNIQUE INDEX ON pap_eval.priv_cdf (v);
-		CREATE TABLE pap_eval.box_truth AS
-		SELECT b.i, b.q, (b.full_cnt - p.c) / (total - m) AS priv, p.c / m AS pub
-		  FROM pap_eval.boxes b, LATERAL (SELECT count(*)::float8 AS c FROM diamonds_pub d
-		       WHERE (b.c_lo IS NULL OR d.carat > b.c_lo) AND (b.c_hi IS NULL OR d.carat <= b.c_hi)
-		         AND (b.p_lo IS NULL OR d.price > b.p_lo) AND (b.p_hi IS NULL OR d.price <= b.p_hi)) p;
-	ELSE
-		DROP TABLE IF EXISTS pap_eval.marg_truth;
-		CREATE TEMP TABLE pub_marg (a int, b int, c int, va int, vb int, vc int, n float8) ON COMMIT DROP;
-		PERFORM pap_eval.public_marginals();
-		CREATE TABLE pap_eval.marg_truth AS
-		SELECT g.q, (g.full_cnt - coalesce(p.n, 0)) / (total - m) AS priv, coalesce(p.n, 0) / m AS pub
-		  FROM pap_eval.marg g LEFT JOIN pub_marg p USING (a, b, c, va, vb, vc);
-		DROP TABLE pub_marg;
-	END IF;
-END
-$fn$;
-
--- Fills pub_marg with the public counts of every 3-way marginal cell holding a public row.
-CREATE FUNCTION pap_eval.public_marginals() RETURNS void
-LANGUAGE plpgsql AS $fn$
-DECLARE
-	r record;
-BEGIN
-	FOR r IN SELECT x.pos AS i, y.pos AS j, z.pos AS k, x.name AS ci, y.name AS cj, z.name AS ck
-	           FROM pap_eval.adult_columns x, pap_eval.adult_columns y, pap_eval.adult_columns z
-	          WHERE x.pos < y.pos AND y.pos < z.pos LOOP
-		EXECUTE format('INSERT INTO pub_marg SELECT %s, %s, %s, %I, %I, %I, count(*) FROM adult_pub GROUP BY 4, 5, 6',
-			r.i, r.j, r.k, r.ci, r.cj, r.ck);
+	DELETE FROM pap_eval.truth;
+	FOR w IN SELECT wid FROM pap_eval.workloads WHERE ds = d LOOP
+		cnts := pap_eval.counts(w, quote_ident(d || '_pub'));
+		INSERT INTO pap_eval.truth
+		SELECT wid, i, q, cols, vals, (full_cnt - cnts[i]) / (total - m), cnts[i] / m
+		  FROM pap_eval.queries WHERE wid = w;
 	END LOOP;
 END
 $fn$;
 
--- grid(workload, eps, n, max_per_axis): the data-independent "public" table grid_<workload> for the private-only
--- baselines, built from the published domain bounds (eval/domains, passed in by the client as pap_eval.bounds)
--- only. Resolution: Qardaji, Yang and Li's uniform-grid rule (ICDE 2013), m = (n eps / 10)^(2 / (d + 2)) cells
--- per axis for d axes (their guideline m = sqrt(n eps / 10) for d = 2), at least 2 and at most max_per_axis;
--- grid points at the upper ends lo + i (hi - lo) / m, i = 1..m. Marginals: every point of the full domain.
--- Returns the number of points per axis.
-CREATE TABLE pap_eval.bounds (col text PRIMARY KEY, lo float8 NOT NULL, hi float8 NOT NULL);
-CREATE FUNCTION pap_eval.grid(workload text, eps float8, n int8, max_per_axis int) RETURNS int
+-- The values of a categorical column the baselines' domain holds: its published levels when there are any,
+-- else the distinct values of the public table (public information).
+CREATE FUNCTION pap_eval.domain_levels(d text, c text) RETURNS SETOF text
 LANGUAGE plpgsql AS $fn$
-DECLARE
-	d int; m int; cols text; gen text;
 BEGIN
-	EXECUTE format('DROP TABLE IF EXISTS %I', 'grid_' || workload);
-	IF workload = 'marginals' THEN
-		SELECT string_agg(format('generate_series(0, %s) AS %I', size - 1, name), ', ' ORDER BY pos)
-		  INTO gen FROM pap_eval.adult_columns;
-		EXECUTE format('CREATE TABLE grid_marginals AS SELECT * FROM %s', gen);
-		-- same column types as the data (int)
-		RETURN NULL;
-	END IF;
-	d := CASE workload WHEN 'thresholds' THEN 1 ELSE 2 END;
-	m := greatest(2, least(max_per_axis, ceil(power(n * eps / 10.0, 2.0 / (d + 2)))::int));
-	IF d = 1 THEN
-		EXECUTE format('CREATE TABLE grid_thresholds AS
-			SELECT (b.lo + i * (b.hi - b.lo) / %s)::float8 AS price
-			  FROM pap_eval.bounds b, generate_series(1, %s) i WHERE b.col = ''price''', m, m);
+	IF EXISTS (SELECT FROM pap_eval.levels WHERE ds = d AND col = c) THEN
+		RETURN QUERY SELECT val FROM pap_eval.levels WHERE ds = d AND col = c;
 	ELSE
-		EXECUTE format('CREATE TABLE grid_boxes AS
-			SELECT (c.lo + i * (c.hi - c.lo) / %s)::float8 AS carat, (p.lo + j * (p.hi - p.lo) / %s)::float8 AS price
-			  FROM pap_eval.bounds c, pap_eval.bounds p, generate_series(1, %s) i, generate_series(1, %s) j
-			 WHERE c.col = ''carat'' AND p.col = ''price''', m, m, m, m);
+		RETURN QUERY EXECUTE format('SELECT DISTINCT %I::text FROM %I WHERE %I IS NOT NULL', c, d || '_pub', c);
 	END IF;
-	RETURN m;
 END
 $fn$;
 
--- errors(workload, release): max and mean |released - exact| over the workload's query set, fractions of n.
+-- grid(wid, eps, n, max_per_axis): the data-independent "public" table "grid" of the private-only baselines,
+-- over the workload's columns. A numeric column (d of them) gets m equal cells between its published bounds
+-- (eval/domains) or, without them, the public table's 1st and 99th percentiles (a heavy tail, such as CPS1988's
+-- wages, would otherwise leave nearly all rows in the first cell); rows beyond fall in the open cells at either
+-- end. m follows Qardaji, Yang and Li's
+-- uniform-grid rule (ICDE 2013), m = (n eps / 10)^(2 / (d + 2)) per axis (their guideline sqrt(n eps / 10)
+-- for d = 2), at least 2 and at most max_per_axis (the client lowers it until the release fits the limits).
+-- Each cell holds r evenly spaced points, lo + (i - 1 + j / r) (hi - lo) / m, j = 1..r (rounded to the column's
+-- type), so that a release whose cut points are every r-th value has the m cells and pap.answer's refinement
+-- spreads a cell's count uniformly over it; r is at most 8 and keeps the table under 200,000 rows (r = 1: one
+-- point per cell, at its upper end; an integer column always has r = 1). A categorical column gets every value of domain_levels. Returns m (0
+-- without numeric columns) and r.
+CREATE FUNCTION pap_eval.grid(w int, eps float8, n int8, max_per_axis int, OUT m int, OUT r int)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+	wl pap_eval.workloads; d int; c text; typ text; lo float8; hi float8; parts text[] := '{}';
+	num_cols text[]; cat_cols text[]; pt text; rc int;
+BEGIN
+	SELECT * INTO wl FROM pap_eval.workloads WHERE wid = w;
+	num_cols := CASE WHEN wl.kind = 'marginals' THEN '{}' ELSE wl.numcols END;
+	cat_cols := CASE WHEN wl.kind IN ('marginals', 'predicates') THEN wl.catcols ELSE '{}' END;
+	d := cardinality(num_cols);
+	m := CASE WHEN d = 0 THEN 0
+	          ELSE greatest(2, least(max_per_axis, ceil(power(n * eps / 10.0, 2.0 / (d + 2)))::int)) END;
+	r := CASE WHEN d = 0 OR wl.kind = 'predicates' THEN 1
+	          ELSE greatest(1, least(8, floor(power(200000.0, 1.0 / d) / m)::int)) END;
+	FOREACH c IN ARRAY num_cols LOOP
+		typ := pap_eval.coltype('pap_eval.' || wl.ds, c);
+		SELECT b.lo, b.hi INTO lo, hi FROM pap_eval.bounds b WHERE b.ds = wl.ds AND b.col = c;
+		IF NOT FOUND THEN
+			EXECUTE format('SELECT percentile_cont(0.01) WITHIN GROUP (ORDER BY v), percentile_cont(0.99) WITHIN GROUP (ORDER BY v)
+			                  FROM (SELECT %s AS v FROM %I) x', pap_eval.num(typ, c), wl.ds || '_pub')
+			   INTO lo, hi;
+		END IF;
+		-- an integer axis keeps one point per cell (rounded, duplicates dropped): rounding r points would
+		-- make some integers heavier than a cell and split the cells at them
+		rc := CASE WHEN typ IN ('integer', 'bigint', 'smallint') THEN 1 ELSE r END;
+		pt := format('(%s::float8 + (i - 1 + j / %s::float8) * %s::float8 / %s)', lo, rc, hi - lo, m);
+		parts := parts || format('(SELECT DISTINCT %s AS %I FROM generate_series(1, %s) i, generate_series(1, %s) j) AS %I',
+			CASE WHEN typ LIKE 'timestamp%' THEN format('to_timestamp(round(%s)) AT TIME ZONE ''UTC''', pt)
+			     WHEN typ IN ('integer', 'bigint', 'smallint') THEN format('round(%s)::%s', pt, typ)
+			     ELSE format('%s::%s', pt, typ) END, c, m, rc, 'g_' || c);
+	END LOOP;
+	FOREACH c IN ARRAY cat_cols LOOP
+		typ := pap_eval.coltype('pap_eval.' || wl.ds, c);
+		parts := parts || format('(SELECT v::%s AS %I FROM pap_eval.domain_levels(%L, %L) v) AS %I', typ, c, wl.ds, c,
+		                         'g_' || c);
+	END LOOP;
+	DROP TABLE IF EXISTS grid;
+	EXECUTE 'CREATE TABLE grid AS SELECT * FROM ' || array_to_string(parts, ' CROSS JOIN ');
+END
+$fn$;
+
+-- margtables(wid, eps, seed): the noisy per-attribute-set marginal tables baseline of a marginals workload. For
+-- each of the T attribute sets of the workload's queries, its contingency table over domain_levels, each count
+-- plus discrete Laplace noise of parameter exp(-eps / (2 T)) (replacing one row moves one unit between two
+-- cells of every table: l1 sensitivity 2 T over the T tables, so the release is eps-DP; docs/mechanisms.md,
+-- neighbours), then clipped at 0 and scaled to sum n. A query's answer is its cell over n (0 for a value
+-- outside the domain). Returns the max and mean error over the workload.
+CREATE FUNCTION pap_eval.margtables(w int, eps float8, seed float8, OUT max_error float8, OUT mean_error float8)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+	d text; sets text[]; t int; n float8; s text; cs text[]; gen text; grp text; eps_t float8;
+BEGIN
+	SELECT ds INTO d FROM pap_eval.workloads WHERE wid = w;
+	EXECUTE format('SELECT count(*) FROM %I', d || '_priv') INTO n;
+	SELECT array_agg(x ORDER BY x) INTO sets FROM (SELECT DISTINCT array_to_string(cols, ',') x FROM pap_eval.truth WHERE wid = w) y;
+	t := cardinality(sets);
+	eps_t := eps / (2 * t);
+	PERFORM setseed(seed);
+	CREATE TEMP TABLE mt (cols text[], vals text[], cnt float8) ON COMMIT DROP;
+	FOREACH s IN ARRAY sets LOOP
+		cs := string_to_array(s, ',');
+		SELECT string_agg(format('pap_eval.domain_levels(%L, %L) AS l%s', d, cs[j], j), ' CROSS JOIN ' ORDER BY j),
+		       string_agg(format('%I::text', cs[j]), ', ' ORDER BY j)
+		  INTO gen, grp FROM generate_subscripts(cs, 1) j;
+		EXECUTE format(
+			'INSERT INTO mt SELECT %L::text[], v, greatest(0, coalesce(c.cnt, 0)
+			        + floor(ln(1 - random()) / %s) - floor(ln(1 - random()) / %s))
+			   FROM (SELECT ARRAY[%s] AS v FROM %s ORDER BY 1) g
+			   LEFT JOIN (SELECT ARRAY[%s] AS v, count(*)::float8 AS cnt FROM %I GROUP BY 1) c USING (v)',
+			cs, -eps_t, -eps_t,
+			(SELECT string_agg(format('l%s', j), ', ' ORDER BY j) FROM generate_subscripts(cs, 1) j), gen, grp,
+			d || '_priv');
+		UPDATE mt SET cnt = cnt * n / nullif((SELECT sum(cnt) FROM mt x WHERE x.cols = cs), 0) WHERE mt.cols = cs;
+	END LOOP;
+	SELECT max(e), avg(e) INTO max_error, mean_error
+	  FROM (SELECT abs(tr.priv - coalesce(mt.cnt, 0) / n) AS e
+	          FROM pap_eval.truth tr LEFT JOIN mt ON mt.cols = tr.cols AND mt.vals = tr.vals
+	         WHERE tr.wid = w) x;
+	DROP TABLE mt;
+END
+$fn$;
+
+-- errors(wid, release, refine): max and mean |released - exact| over the workload's queries, fractions of n.
 -- release NULL: the public table's own fractions (the public-only baseline). refine: pap.answer's within-cell
 -- refinement.
-CREATE FUNCTION pap_eval.errors(workload text, rel text, refine bool DEFAULT false, OUT max_error float8,
+CREATE FUNCTION pap_eval.errors(w int, rel text, refine bool DEFAULT false, OUT max_error float8,
                                 OUT mean_error float8)
-LANGUAGE plpgsql AS $fn$
-BEGIN
-	IF workload = 'thresholds' THEN
-		SELECT max(e), avg(e) INTO max_error, mean_error FROM (SELECT abs(priv -
-			CASE WHEN rel IS NULL THEN pub ELSE pap.answer(rel, 'price <= ' || v, refine) END) AS e FROM pap_eval.thr_truth) x;
-	ELSIF workload = 'boxes' THEN
-		SELECT max(e), avg(e) INTO max_error, mean_error FROM (SELECT abs(priv -
-			CASE WHEN rel IS NULL THEN pub ELSE pap.answer(rel, q, refine) END) AS e FROM pap_eval.box_truth) x;
-	ELSE
-		SELECT max(e), avg(e) INTO max_error, mean_error FROM (SELECT abs(priv -
-			CASE WHEN rel IS NULL THEN pub ELSE pap.answer(rel, q, refine) END) AS e FROM pap_eval.marg_truth) x;
-	END IF;
-END
-$fn$;
-
--- cover_error(workload, rel, sample): max |released - exact| over the release's cover queries (pap.answers),
--- and how many were evaluated. Thresholds: every cover query, through the private CDF. Boxes and marginals:
--- at most `sample` cover queries (every one when the cover is smaller; else every k-th, k = ceil(cover size
--- / sample), in the order of pap.answers), each evaluated as count(*) FILTER (WHERE <its text>) in one scan of the private table.
-CREATE FUNCTION pap_eval.cover_error(workload text, rel text, sample int, OUT max_error float8, OUT evaluated int8)
-LANGUAGE plpgsql AS $fn$
-DECLARE
-	n float8; priv_table text; sel text; stride int8; answers float8[]; counts float8[];
-BEGIN
-	priv_table := CASE workload WHEN 'marginals' THEN 'adult_priv' ELSE 'diamonds_priv' END;
-	EXECUTE format('SELECT count(*) FROM %I', priv_table) INTO n;
-	IF workload = 'thresholds' THEN
-		SELECT max(abs(a.answer - coalesce(c.priv, 0))), count(*) INTO max_error, evaluated
-		  FROM pap.answers(rel) a
-		  LEFT JOIN LATERAL (SELECT x.priv FROM pap_eval.priv_cdf x
-		                      WHERE x.v <= substring(a.query FROM '^price <= (.*)$')::float8
-		                      ORDER BY x.v DESC LIMIT 1) c ON true;
-		RETURN;
-	END IF;
-	SELECT ceil(cover_size::float8 / sample)::int8 INTO stride FROM pap.releases WHERE name = rel;
-	SELECT array_agg(answer ORDER BY k), string_agg(format('count(*) FILTER (WHERE %s)', query), ', ' ORDER BY k),
-	       count(*)
-	  INTO answers, sel, evaluated
-	  FROM (SELECT cover_query AS k, query, answer FROM pap.answers(rel) WHERE cover_query % stride = 0) s;
-	EXECUTE format('SELECT ARRAY[%s]::float8[] FROM %I', sel, priv_table) INTO counts;
-	SELECT max(abs(answers[i] - counts[i] / n)) INTO max_error FROM generate_subscripts(answers, 1) i;
-END
+LANGUAGE sql AS $fn$
+	SELECT max(e), avg(e) FROM (SELECT abs(priv - CASE WHEN rel IS NULL THEN pub ELSE pap.answer(rel, q, refine) END) AS e
+	                              FROM pap_eval.truth WHERE wid = w) x
 $fn$;

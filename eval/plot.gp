@@ -10,4 +10,4 @@ set xrange [0.08:2.5]
 set key outside right
 set grid
 set datafile missing "NaN"
-plot for [i=2:9] in using 1:i with linespoints title columnhead(i)
+plot for [i=2:10] in using 1:i with linespoints title columnhead(i)
