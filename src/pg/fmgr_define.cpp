@@ -342,11 +342,13 @@ ReadDeclaredColumn(Datum domain, const char *column)
 	static const char *const sql =
 	    "SELECT v IS NOT NULL, pg_catalog.jsonb_typeof(v) OPERATOR(pg_catalog.=) 'object', "
 	    "  EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(CASE pg_catalog.jsonb_typeof(v) WHEN 'object' THEN v "
-	    "          ELSE '{}' END) k WHERE k OPERATOR(pg_catalog.<>) ALL ('{min,max,step,categories}'::pg_catalog.text[])), "
+	    "          ELSE '{}' END) k WHERE k OPERATOR(pg_catalog.<>) ALL "
+	    "('{min,max,step,categories}'::pg_catalog.text[])), "
 	    "  pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'min') OPERATOR(pg_catalog.=) 'number' "
 	    "  AND pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'max') OPERATOR(pg_catalog.=) 'number' "
 	    "  AND pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'step') OPERATOR(pg_catalog.=) 'number', "
-	    "  (v OPERATOR(pg_catalog.->>) 'min')::pg_catalog.float8, (v OPERATOR(pg_catalog.->>) 'max')::pg_catalog.float8, "
+	    "  (v OPERATOR(pg_catalog.->>) 'min')::pg_catalog.float8, (v OPERATOR(pg_catalog.->>) "
+	    "'max')::pg_catalog.float8, "
 	    "  (v OPERATOR(pg_catalog.->>) 'step')::pg_catalog.float8, "
 	    "  pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'categories') OPERATOR(pg_catalog.=) 'array', "
 	    "  CASE pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'categories') WHEN 'array' THEN ARRAY("
@@ -377,8 +379,8 @@ ReadDeclaredColumn(Datum domain, const char *column)
 		Datum *elements;
 		bool *element_nulls;
 		int count;
-		deconstruct_array(DatumGetArrayTypeP(SPI_getbinval(row, desc, 9, &isnull)), TEXTOID, -1, false,
-		                  TYPALIGN_INT, &elements, &element_nulls, &count);
+		deconstruct_array(DatumGetArrayTypeP(SPI_getbinval(row, desc, 9, &isnull)), TEXTOID, -1, false, TYPALIGN_INT,
+		                  &elements, &element_nulls, &count);
 		d.categories = (char **)palloc(sizeof(char *) * (count ? count : 1));
 		for (int i = 0; i < count; i++) {
 			if (element_nulls[i])
@@ -403,8 +405,7 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 	Datum values[1] = {domain};
 	PapExecute("SELECT pg_catalog.jsonb_typeof($1)", 1, types, values, true);
 	bool isnull;
-	char *json_type =
-	    TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	char *json_type = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	if (strcmp(json_type, "object") != 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("the declared domain must be a JSON object, got a JSON %s", json_type),
@@ -444,18 +445,17 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 		const DeclaredColumn d = ReadDeclaredColumn(domain, column);
 		if (!needs_values) {  // a boolean column: its domain is {false, true}
 			if (d.present)
-				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				                errmsg("column \"%s\" is boolean: its domain is {false, true} and is not declared",
-				                       column),
-				                errhint("Leave it out of the declared domain.")));
+				ereport(ERROR,
+				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				         errmsg("column \"%s\" is boolean: its domain is {false, true} and is not declared", column),
+				         errhint("Leave it out of the declared domain.")));
 			continue;
 		}
 		if (d.present && (!d.is_object || d.has_unknown))
-			ereport(ERROR,
-			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			         errmsg("the declaration of column \"%s\" must be an object with min, max and step, or with "
-			                "categories",
-			                column)));
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("the declaration of column \"%s\" must be an object with min, max and step, or with "
+			                       "categories",
+			                       column)));
 		if (numeric) {
 			Oid type;
 			if (PapValueTypeOfColumn(private_table, column, &type) != pap::core::ValueType::Number)
@@ -470,12 +470,12 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 			PAP_CORE(pap::core::DraftDeclareNumericDomain(draft, a, d.low, d.high, d.step, uint64(pap_max_cells)));
 		} else {
 			if (!d.has_categories)
-				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				                errmsg("a release without a public table needs the categories of column \"%s\"",
-				                       column),
-				                errdetail("A categorical axis is the list of its categories; without a public table "
-				                          "nothing else can give it."),
-				                errhint("Declare the column as {\"%s\": {\"categories\": [...]}}.", column)));
+				ereport(ERROR,
+				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				         errmsg("a release without a public table needs the categories of column \"%s\"", column),
+				         errdetail("A categorical axis is the list of its categories; without a public table "
+				                   "nothing else can give it."),
+				         errhint("Declare the column as {\"%s\": {\"categories\": [...]}}.", column)));
 			PAP_CORE(pap::core::DraftDeclareCategories(draft, a, d.categories, d.category_count));
 		}
 	}
@@ -503,8 +503,8 @@ pap_define_private_release(PG_FUNCTION_ARGS)
 	RequireProbability("beta", beta);
 	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
 	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, pap::core::Granularity::Finest,
-	                                              PapInterruptPending));
+	PAP_CORE(draft =
+	             pap::core::BeginReleaseDraft(class_text, alpha, pap::core::Granularity::Finest, PapInterruptPending));
 	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_draft->func = FreeDraftCallback;
 	free_draft->arg = draft;

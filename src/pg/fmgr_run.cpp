@@ -178,8 +178,8 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	req.cover_size = r->cover_size;
 	req.cell_count = r->cell_count;
 	// A declared domain has no public row: its plan counts the declared points' weights instead.
-	req.public_rows = r->declared_domain ? PapHistogramWeight(r->public_histogram, size_t(r->cell_count))
-	                                     : r->public_rows;
+	req.public_rows =
+	    r->declared_domain ? PapHistogramWeight(r->public_histogram, size_t(r->cell_count)) : r->public_rows;
 	req.declared_domain = r->declared_domain;
 	req.private_rows = private_rows;
 	req.epsilon = epsilon;

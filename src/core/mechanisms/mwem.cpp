@@ -63,7 +63,6 @@ CheckSelection(const std::vector<std::uint64_t> &scores, std::uint64_t num, std:
 		throw Error(ErrorKind::Internal, "invalid selection epsilon");
 }
 
-
 // One multiplicative-weights step of Hardt, Ligett & McSherry for a measurement of query q (fraction m):
 // A(x) *= exp(q(x) (m - q(A)) / 2), in the log domain, then renormalised.
 void

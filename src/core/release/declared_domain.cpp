@@ -28,13 +28,11 @@ DeclaredGrid(const std::string &column, double low, double high, double step, st
 		            "The step is the resolution of the release: the smallest difference between two values it "
 		            "tells apart.");
 	if (low > high)
-		throw Error(ErrorKind::InvalidParameter,
-		            where + " has min " + Number(low) + " above max " + Number(high));
+		throw Error(ErrorKind::InvalidParameter, where + " has min " + Number(low) + " above max " + Number(high));
 	// (high - low) / step may overflow to infinity for bounds far apart: compare before converting.
 	const double steps = std::floor((high - low) / step);
 	if (!(steps < double(max_values)))
-		throw Error(ErrorKind::LimitExceeded,
-		            where + " has more than " + std::to_string(max_values) + " values",
+		throw Error(ErrorKind::LimitExceeded, where + " has more than " + std::to_string(max_values) + " values",
 		            "From " + Number(low) + " to " + Number(high) + " by " + Number(step) + " are " +
 		                Number(steps + 1.0) + " values.",
 		            "Declare a coarser step or narrower bounds, or raise pap_release.max_cells.");
@@ -73,8 +71,7 @@ RequireDeclarableClass(ClassKind kind)
 {
 	if (kind == ClassKind::Halfspaces || kind == ClassKind::Predicates)
 		throw Error(ErrorKind::InvalidParameter,
-		            std::string("a release without a public table cannot be defined for class ") +
-		                ClassKindName(kind),
+		            std::string("a release without a public table cannot be defined for class ") + ClassKindName(kind),
 		            "Its axes are learned from the public rows (a direction's values, a predicate's labels), which a "
 		            "declared domain does not give.",
 		            "Declare a thresholds, ranges, boxes, orthants, marginals or stumps class, or use "

@@ -86,7 +86,8 @@ GuardRails(const GuardRailRequest &r, GuardRailWarning *out, Allocate allocate)
 			           double(r.private_rows), std::ceil(needed), double(r.domain_size), r.epsilon),
 			    Format("Under pure differential privacy, even point functions over a domain X need "
 			           "Theta((log|X| + log(1/beta)) / (epsilon alpha)) private rows to be answered within alpha = %g "
-			           "(the packing lower bound of Beimel, Brenner, Kasiviswanathan and Nissim), and every class a declared "
+			           "(the packing lower bound of Beimel, Brenner, Kasiviswanathan and Nissim), and every class a "
+			           "declared "
 			           "domain defines answers them (a point is a range, a marginal's cell, or the difference of two "
 			           "thresholds).",
 			           r.alpha),

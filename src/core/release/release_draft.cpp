@@ -238,8 +238,8 @@ public:
 		const ReleaseAxis &axis = Axes().at(a);
 		if (count == 0)
 			throw Error(ErrorKind::InvalidParameter,
-			            "the declared domain of column \"" + axis.label + "\" has no category",
-			            {}, "Declare the column as {\"" + axis.label + "\": {\"categories\": [...]}}.");
+			            "the declared domain of column \"" + axis.label + "\" has no category", {},
+			            "Declare the column as {\"" + axis.label + "\": {\"categories\": [...]}}.");
 		SetCategories(a, texts, count);
 	}
 
@@ -304,8 +304,8 @@ public:
 		for (std::size_t a = 0; a < axes.size(); a++)
 			if (!MarginalSql(a).empty() && !learned_[a])
 				throw Error(ErrorKind::Internal, "an axis was not learned from the public table");
-		max_bin_rows_ = granularity_ == Granularity::Finest || declared_ ? 0.0
-		                                                                 : MaxBinRows(layout_.spec, alpha_, public_rows_);
+		max_bin_rows_ =
+		    granularity_ == Granularity::Finest || declared_ ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
 		for (ReleaseAxis &axis : axes)
 			if (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear)
 				axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows_);
@@ -387,13 +387,9 @@ public:
 	{
 		RequireFinished();
 		// A declared domain has no public table: its weights stand in for one (public_histogram) but count no row.
-		return DraftSummary{declared_ ? 0 : public_rows_,
-		                    cover_size_,
-		                    cell_count_,
-		                    public_histogram_.data(),
-		                    domain_reason_.c_str(),
-		                    granularity_text_.c_str(),
-		                    vc_dimension_};
+		return DraftSummary{
+		    declared_ ? 0 : public_rows_, cover_size_,  cell_count_, public_histogram_.data(), domain_reason_.c_str(),
+		    granularity_text_.c_str(),    vc_dimension_};
 	}
 
 	std::string scratch;                   // the last string handed to the glue
@@ -631,10 +627,11 @@ DraftDeclareNumericDomain(ReleaseDraft *d, std::size_t axis, double low, double 
 	const ReleaseAxis &a = d->Axes().at(axis);
 	if (a.kind != AxisKind::Numeric)
 		throw Error(ErrorKind::InvalidParameter,
-		            "column \"" + a.label + "\" is categorical in this class: declare its categories",
-		            {}, "Declare it as {\"" + a.label + "\": {\"categories\": [...]}}.");
-	d->DeclareNumeric(axis, DeclaredGrid(a.label, low, high, step, std::size_t(std::min<std::uint64_t>(
-	                                                                   cell_limit, std::uint64_t(INT32_MAX) - 2))));
+		            "column \"" + a.label + "\" is categorical in this class: declare its categories", {},
+		            "Declare it as {\"" + a.label + "\": {\"categories\": [...]}}.");
+	d->DeclareNumeric(axis,
+	                  DeclaredGrid(a.label, low, high, step,
+	                               std::size_t(std::min<std::uint64_t>(cell_limit, std::uint64_t(INT32_MAX) - 2))));
 }
 
 void

@@ -24,7 +24,7 @@ TEST(DeclaredGrid, ValuesFromLowToHighByStep)
 	EXPECT_EQ(DeclaredGrid("v", 0, 4, 1, 100), (std::vector<double>{0, 1, 2, 3, 4}));
 	EXPECT_EQ(DeclaredGrid("v", 0, 1, 0.4, 100), (std::vector<double>{0, 0.4, 0.8}));  // the last at most high
 	EXPECT_EQ(DeclaredGrid("v", -3, -3, 1, 100), (std::vector<double>{-3}));           // one value
-	EXPECT_EQ(DeclaredGrid("v", 0, 99, 1, 100).size(), 100u);                         // exactly the limit
+	EXPECT_EQ(DeclaredGrid("v", 0, 99, 1, 100).size(), 100u);                          // exactly the limit
 }
 
 TEST(DeclaredGrid, RefusesUnboundedMalformedAndHugeDomains)
@@ -92,8 +92,8 @@ TEST(DeclaredDomainDraft, CategoriesAndRefusals)
 	DraftDeclareCategories(draft, 0, categories, 3);
 	DraftDeclareFullGrid(draft, 1000, 1000000);
 	const DraftSummary summary = DraftSummaryOf(draft);
-	const std::int64_t weight = std::accumulate(summary.public_histogram,
-	                                            summary.public_histogram + summary.cell_count, std::int64_t(0));
+	const std::int64_t weight =
+	    std::accumulate(summary.public_histogram, summary.public_histogram + summary.cell_count, std::int64_t(0));
 	EXPECT_EQ(weight, 4);  // {a, b} x {false, true}
 	FreeReleaseDraft(draft);
 
