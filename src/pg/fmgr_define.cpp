@@ -83,6 +83,19 @@ FreeDraftCallback(void *arg)
 	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *)arg);
 }
 
+// A draft that lives in the current memory context and is freed with it, whatever fails after.
+static pap::core::ReleaseDraft *
+BeginDraft(const char *class_text, double alpha, pap::core::Granularity granularity)
+{
+	pap::core::ReleaseDraft *draft = nullptr;
+	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
+	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
+	free_draft->func = FreeDraftCallback;
+	free_draft->arg = draft;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
+	return draft;
+}
+
 // Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (api/release_api.hpp, steps 2-5).
 static void
 LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid public_table, const char *public_name)
@@ -289,13 +302,7 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
 	pap::core::Granularity granularity;
 	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
-	// The draft lives in the current context and is freed with it, whatever fails below.
-	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
-	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
-	free_draft->func = FreeDraftCallback;
-	free_draft->arg = draft;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
+	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, granularity);
 
 	PapQualifiedRelationName(private_table);  // raises if it no longer exists
 	char *public_name = PapQualifiedRelationName(public_table);
@@ -502,13 +509,7 @@ pap_define_private_release(PG_FUNCTION_ARGS)
 	RequireProbability("alpha", alpha);
 	RequireProbability("beta", beta);
 	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
-	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft =
-	             pap::core::BeginReleaseDraft(class_text, alpha, pap::core::Granularity::Finest, PapInterruptPending));
-	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
-	free_draft->func = FreeDraftCallback;
-	free_draft->arg = draft;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
+	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, pap::core::Granularity::Finest);
 
 	PapQualifiedRelationName(private_table);  // raises if it no longer exists
 	PapRequireReadable(private_table);
