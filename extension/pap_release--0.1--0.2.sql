@@ -39,8 +39,42 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
                          OUT predictions pg_catalog.jsonb, OUT projection_error pg_catalog.float8,
                          OUT outside_mass_error pg_catalog.float8, OUT noise_error pg_catalog.float8,
-                         OUT prior_error pg_catalog.float8)
+                         OUT prior_error pg_catalog.float8, OUT private_only_error pg_catalog.float8)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
-	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), the error of the same request without the public table, and PMW''s parameters beside the sizes the source papers require; warns when the lower bounds say alpha is out of reach; free: reads no private row';
+
+-- Releases without a public table, over a declared domain (docs/mechanisms.md §14): the declaration is kept in a
+-- new column, which the check on the public table's columns admits in place of a public table; pap.releases shows
+-- it (a column added at the end of the view, so CREATE OR REPLACE keeps the view and its grants).
+ALTER TABLE pap.release_data ADD COLUMN declared_domain pg_catalog.jsonb;
+COMMENT ON COLUMN pap.release_data.declared_domain IS 'the declared domain of a release without a public table (pap.define_private_release), as given; NULL for a release over a public table';
+ALTER TABLE pap.release_data DROP CONSTRAINT release_data_check1,
+	ADD CONSTRAINT release_data_check1 CHECK (CASE WHEN declared_domain IS NULL
+	                                               THEN (public_table IS NULL) = (public_table_name IS NOT NULL)
+	                                               ELSE public_table IS NULL AND public_table_name IS NULL END);
+CREATE OR REPLACE VIEW pap.releases AS
+SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, r.granularity,
+       r.domain, r.domain_reason,
+       CASE WHEN r.state OPERATOR(pg_catalog.=) 'running' AND NOT pap.run_in_progress(r.release_id)
+            THEN 'failed' ELSE r.state END AS state,
+       r.mechanism, r.epsilon, r.delta, r.private_rows, r.public_rows, r.cover_size, r.cell_count,
+       r.is_private, r.defined_by, r.defined_at,
+       -- A run's duration depends on the private data: its end time is shown only to roles that may read the
+       -- private table (docs/security.md, "Timing").
+       CASE WHEN pg_catalog.has_table_privilege(r.private_table, 'SELECT') THEN r.released_at END AS released_at,
+       r.details,
+       pap.table_name(r.private_table, r.private_table_name) AS private_table_name,
+       pap.table_name(r.public_table, r.public_table_name) AS public_table_name,
+       r.declared_domain
+  FROM pap.release_data r;
+
+CREATE FUNCTION pap.define_private_release(name pg_catalog.text, private_table pg_catalog.regclass,
+                                           query_class pg_catalog.text, domain pg_catalog.jsonb,
+                                           alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_define_private_release' LANGUAGE C VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.define_private_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.text, pg_catalog.jsonb, pg_catalog.float8, pg_catalog.float8) IS
+	'defines a release without a public table: its axes, cover and cells come from a declared domain (bounds and a step per ordered column, categories per categorical one); reads no table; spends nothing';

@@ -94,8 +94,12 @@ CREATE TABLE pap.release_data (
 	-- Columns added by later versions, in the order their upgrade scripts add them, each with a default that
 	-- describes the rows written before it existed (an older version's dump restores into this table).
 	layout_version   pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version >= 1),  -- since 0.2
+	declared_domain  pg_catalog.jsonb,                  -- since 0.2: the domain of a release without a public table
 	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
-	CHECK ((public_table IS NULL) = (public_table_name IS NOT NULL))
+	-- A public table (its name kept once dropped), or none and a declared domain instead (docs/mechanisms.md §14).
+	CONSTRAINT release_data_check1 CHECK (CASE WHEN declared_domain IS NULL
+	                                           THEN (public_table IS NULL) = (public_table_name IS NOT NULL)
+	                                           ELSE public_table IS NULL AND public_table_name IS NULL END)
 );
 
 -- The large numeric arrays are stored uncompressed: pglz gains little on them and would cost every first answer
@@ -106,6 +110,7 @@ ALTER TABLE pap.release_data
 	ALTER COLUMN public_point_rows SET STORAGE EXTERNAL, ALTER COLUMN public_histogram SET STORAGE EXTERNAL,
 	ALTER COLUMN synthetic SET STORAGE EXTERNAL;
 
+COMMENT ON COLUMN pap.release_data.declared_domain IS 'the declared domain of a release without a public table (pap.define_private_release), as given; NULL for a release over a public table';
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');
@@ -175,7 +180,8 @@ SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, 
        CASE WHEN pg_catalog.has_table_privilege(r.private_table, 'SELECT') THEN r.released_at END AS released_at,
        r.details,
        pap.table_name(r.private_table, r.private_table_name) AS private_table_name,
-       pap.table_name(r.public_table, r.public_table_name) AS public_table_name
+       pap.table_name(r.public_table, r.public_table_name) AS public_table_name,
+       r.declared_domain
   FROM pap.release_data r;
 COMMENT ON VIEW pap.releases IS 'every defined release: class, tables, state (defined, running, failed, released), budget spent and run details';
 
@@ -281,6 +287,17 @@ CREATE FUNCTION pap.define_release(name pg_catalog.text, private_table pg_catalo
 COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
 	'defines a release: builds the axes, cover and cells of a query class from the public table only (granularity alpha: public quantiles as coarse as alpha allows; finest: every public value); spends nothing';
 
+-- A release without a public table, over a domain the curator declares (docs/mechanisms.md §14). Not STRICT: a
+-- NULL domain is refused with the reason (no release over an unbounded domain), not answered with NULL.
+CREATE FUNCTION pap.define_private_release(name pg_catalog.text, private_table pg_catalog.regclass,
+                                           query_class pg_catalog.text, domain pg_catalog.jsonb,
+                                           alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_define_private_release' LANGUAGE C VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.define_private_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.text, pg_catalog.jsonb, pg_catalog.float8, pg_catalog.float8) IS
+	'defines a release without a public table: its axes, cover and cells come from a declared domain (bounds and a step per ordered column, categories per categorical one); reads no table; spends nothing';
+
 CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
                          mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public',
                          OUT chosen_mechanism pg_catalog.text, OUT private_rows pg_catalog.int8,
@@ -295,11 +312,11 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
                          OUT predictions pg_catalog.jsonb, OUT projection_error pg_catalog.float8,
                          OUT outside_mass_error pg_catalog.float8, OUT noise_error pg_catalog.float8,
-                         OUT prior_error pg_catalog.float8)
+                         OUT prior_error pg_catalog.float8, OUT private_only_error pg_catalog.float8)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
-	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), the error of the same request without the public table, and PMW''s parameters beside the sizes the source papers require; warns when the lower bounds say alpha is out of reach; free: reads no private row';
 
 CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
                                  mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public')

@@ -15,9 +15,11 @@ extern "C" {
 #include "parser/parser.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 PG_FUNCTION_INFO_V1(pap_define_release);
+PG_FUNCTION_INFO_V1(pap_define_private_release);
 PG_FUNCTION_INFO_V1(pap_drop_release);
 }
 
@@ -79,6 +81,19 @@ static void
 FreeDraftCallback(void *arg)
 {
 	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *)arg);
+}
+
+// A draft that lives in the current memory context and is freed with it, whatever fails after.
+static pap::core::ReleaseDraft *
+BeginDraft(const char *class_text, double alpha, pap::core::Granularity granularity)
+{
+	pap::core::ReleaseDraft *draft = nullptr;
+	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
+	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
+	free_draft->func = FreeDraftCallback;
+	free_draft->arg = draft;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
+	return draft;
 }
 
 // Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (api/release_api.hpp, steps 2-5).
@@ -170,58 +185,13 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 	                                         size_t(pap_max_cover_queries)));
 }
 
-extern "C" Datum
-pap_define_release(PG_FUNCTION_ARGS)
+// Stores a finished draft as a new release (pap.release_data), as the catalog's owner; public_table InvalidOid and
+// declared_domain a jsonb for a release without a public table. The caller's SPI connection is open.
+static void
+StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::core::ReleaseDraft *draft, double alpha,
+             double beta, Datum declared_domain)
 {
-	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	Oid private_table = PG_GETARG_OID(1);
-	Oid public_table = PG_GETARG_OID(2);
-	char *class_text = text_to_cstring(PG_GETARG_TEXT_PP(3));
-	double alpha = PG_GETARG_FLOAT8(4);
-	double beta = PG_GETARG_FLOAT8(5);
-	char *granularity_text = text_to_cstring(PG_GETARG_TEXT_PP(6));
-
-	if (name[0] == '\0')
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("release name must not be empty")));
-	RequireProbability("alpha", alpha);
-	RequireProbability("beta", beta);
-	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
-	pap::core::Granularity granularity;
-	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
-	// The draft lives in the current context and is freed with it, whatever fails below.
-	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
-	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
-	free_draft->func = FreeDraftCallback;
-	free_draft->arg = draft;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_draft);
-
-	PapQualifiedRelationName(private_table);  // raises if it no longer exists
-	char *public_name = PapQualifiedRelationName(public_table);
-	if (private_table == public_table)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the public table must not be the private table"),
-		         errdetail("The public table is read without privacy; it must hold rows other than the "
-		                   "private ones.")));
-	PapRequireReadable(private_table);
-	PapRequireReadable(public_table);
 	const char *user = GetUserNameFromId(GetUserId(), false);
-
-	SPI_connect();
-	PapRequirePrivateTable(private_table);
-	PapRequirePublicTable(public_table, private_table);
-	Oid name_type[1] = {TEXTOID};
-	Datum name_value[1] = {CStringGetTextDatum(name)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("SELECT 1 FROM pap.release_data WHERE name OPERATOR(pg_catalog.=) $1", 1, name_type, name_value, true);
-	PapRestoreUser(&saved);
-	if (SPI_processed > 0)
-		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));
-
-	const int output_level = PapBeginStableOutput();
-	LearnFromPublicTable(draft, private_table, public_table, public_name);
-	PapEndStableOutput(output_level);
 	pap::core::CatalogLayout l;
 	pap::core::DraftSummary summary;
 	const char *canonical = nullptr;
@@ -233,7 +203,6 @@ pap_define_release(PG_FUNCTION_ARGS)
 	const PapCatalogValue row[] = {
 	    {"name", TEXTOID, CStringGetTextDatum(name)},
 	    {"private_table", REGCLASSOID, ObjectIdGetDatum(private_table)},
-	    {"public_table", REGCLASSOID, ObjectIdGetDatum(public_table)},
 	    {"query_class", TEXTOID, CStringGetTextDatum(canonical)},
 	    {"alpha", FLOAT8OID, Float8GetDatum(alpha)},
 	    {"beta", FLOAT8OID, Float8GetDatum(beta)},
@@ -263,11 +232,293 @@ pap_define_release(PG_FUNCTION_ARGS)
 	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},  // now()
 	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                  // since 0.2
 	};
+	// A release over a declared domain has no public table (NULL) and keeps its declaration instead.
+	PapCatalogValue *values = (PapCatalogValue *)palloc(sizeof(row) + 2 * sizeof(PapCatalogValue));
+	memcpy(values, row, sizeof(row));
+	int count = lengthof(row);
+	if (OidIsValid(public_table))
+		values[count++] = {"public_table", REGCLASSOID, ObjectIdGetDatum(public_table), false};
+	if (declared_domain != (Datum)0)
+		values[count++] = {"declared_domain", JSONBOID, declared_domain, false};
+	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
-	PapCatalogInsert("release_data", row, lengthof(row), "ON CONFLICT (name) DO NOTHING");
+	PapCatalogInsert("release_data", values, count, "ON CONFLICT (name) DO NOTHING");
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));
+}
+
+// Refuses a name already taken, before any work (the insert checks again, atomically).
+static void
+RequireNewReleaseName(const char *name)
+{
+	Oid name_type[1] = {TEXTOID};
+	Datum name_value[1] = {CStringGetTextDatum(name)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("SELECT 1 FROM pap.release_data WHERE name OPERATOR(pg_catalog.=) $1", 1, name_type, name_value, true);
+	PapRestoreUser(&saved);
+	if (SPI_processed > 0)
+		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("release \"%s\" already exists", name)));
+}
+
+// The guard rails of a defined release (docs/mechanisms.md §15) that public information decides at definition: a
+// warning, with the numbers, when its public table is smaller than its cover needs. (The private rows and epsilon
+// are pap.plan's: definition reads no private row.)
+static void
+WarnDefinedRelease(const pap::core::ReleaseDraft *draft, double alpha, double beta)
+{
+	pap::core::DraftSummary summary;
+	const char *canonical = nullptr;
+	bool declared = false;
+	PAP_CORE(summary = pap::core::DraftSummaryOf(draft); canonical = pap::core::DraftCanonicalClass(draft);
+	         declared = pap::core::DraftIsDeclared(draft));
+	pap::core::GuardRailRequest request{};
+	request.query_class = canonical;
+	request.vc_dimension = summary.vc_dimension;
+	request.public_rows = summary.public_rows;
+	request.private_rows = -1;
+	request.domain_size = declared ? PapHistogramWeight(summary.public_histogram, size_t(summary.cell_count)) : 0;
+	request.alpha = alpha;
+	request.beta = beta;
+	PapWarnGuardRails(request);
+}
+
+extern "C" Datum
+pap_define_release(PG_FUNCTION_ARGS)
+{
+	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	Oid private_table = PG_GETARG_OID(1);
+	Oid public_table = PG_GETARG_OID(2);
+	char *class_text = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	double alpha = PG_GETARG_FLOAT8(4);
+	double beta = PG_GETARG_FLOAT8(5);
+	char *granularity_text = text_to_cstring(PG_GETARG_TEXT_PP(6));
+
+	if (name[0] == '\0')
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("release name must not be empty")));
+	RequireProbability("alpha", alpha);
+	RequireProbability("beta", beta);
+	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
+	pap::core::Granularity granularity;
+	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
+	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, granularity);
+
+	PapQualifiedRelationName(private_table);  // raises if it no longer exists
+	char *public_name = PapQualifiedRelationName(public_table);
+	if (private_table == public_table)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the public table must not be the private table"),
+		         errdetail("The public table is read without privacy; it must hold rows other than the "
+		                   "private ones.")));
+	PapRequireReadable(private_table);
+	PapRequireReadable(public_table);
+
+	SPI_connect();
+	PapRequirePrivateTable(private_table);
+	PapRequirePublicTable(public_table, private_table);
+	RequireNewReleaseName(name);
+
+	const int output_level = PapBeginStableOutput();
+	LearnFromPublicTable(draft, private_table, public_table, public_name);
+	PapEndStableOutput(output_level);
+	StoreRelease(name, private_table, public_table, draft, alpha, beta, (Datum)0);
+	WarnDefinedRelease(draft, alpha, beta);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+// --- a release over a declared domain, without a public table (docs/mechanisms.md §14) ----------------------------
+
+// The declaration of one column, read from the domain's jsonb by PostgreSQL's own operators: its JSON type and the
+// members a declaration may have.
+struct DeclaredColumn {
+	bool present;      // the domain names the column
+	bool is_object;    // ... as a JSON object
+	bool has_unknown;  // ... with a member other than min, max, step, categories
+	bool bounded;      // min, max and step are all JSON numbers
+	double low, high, step;
+	bool has_categories;  // categories is a JSON array of non-null scalars
+	char **categories;
+	size_t category_count;
+};
+
+static DeclaredColumn
+ReadDeclaredColumn(Datum domain, const char *column)
+{
+	static const char *const sql =
+	    "SELECT v IS NOT NULL, pg_catalog.jsonb_typeof(v) OPERATOR(pg_catalog.=) 'object', "
+	    "  EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(CASE pg_catalog.jsonb_typeof(v) WHEN 'object' THEN v "
+	    "          ELSE '{}' END) k WHERE k OPERATOR(pg_catalog.<>) ALL "
+	    "('{min,max,step,categories}'::pg_catalog.text[])), "
+	    "  pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'min') OPERATOR(pg_catalog.=) 'number' "
+	    "  AND pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'max') OPERATOR(pg_catalog.=) 'number' "
+	    "  AND pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'step') OPERATOR(pg_catalog.=) 'number', "
+	    "  (v OPERATOR(pg_catalog.->>) 'min')::pg_catalog.float8, (v OPERATOR(pg_catalog.->>) "
+	    "'max')::pg_catalog.float8, "
+	    "  (v OPERATOR(pg_catalog.->>) 'step')::pg_catalog.float8, "
+	    "  pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'categories') OPERATOR(pg_catalog.=) 'array', "
+	    "  CASE pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'categories') WHEN 'array' THEN ARRAY("
+	    "    SELECT pg_catalog.jsonb_array_elements_text(v OPERATOR(pg_catalog.->) 'categories')) END "
+	    "FROM (SELECT $1 OPERATOR(pg_catalog.->) $2 AS v) d";
+	Oid types[2] = {JSONBOID, TEXTOID};
+	Datum values[2] = {domain, CStringGetTextDatum(column)};
+	PapExecute(sql, 2, types, values, true);
+	DeclaredColumn d = {};
+	bool isnull;
+	HeapTuple row = SPI_tuptable->vals[0];
+	TupleDesc desc = SPI_tuptable->tupdesc;
+	auto flag = [&](int i) {
+		const Datum v = SPI_getbinval(row, desc, i, &isnull);
+		return !isnull && DatumGetBool(v);
+	};
+	d.present = flag(1);
+	d.is_object = flag(2);
+	d.has_unknown = flag(3);
+	d.bounded = flag(4);
+	if (d.bounded) {
+		d.low = DatumGetFloat8(SPI_getbinval(row, desc, 5, &isnull));
+		d.high = DatumGetFloat8(SPI_getbinval(row, desc, 6, &isnull));
+		d.step = DatumGetFloat8(SPI_getbinval(row, desc, 7, &isnull));
+	}
+	d.has_categories = flag(8);
+	if (d.has_categories) {
+		Datum *elements;
+		bool *element_nulls;
+		int count;
+		deconstruct_array(DatumGetArrayTypeP(SPI_getbinval(row, desc, 9, &isnull)), TEXTOID, -1, false, TYPALIGN_INT,
+		                  &elements, &element_nulls, &count);
+		d.categories = (char **)palloc(sizeof(char *) * (count ? count : 1));
+		for (int i = 0; i < count; i++) {
+			if (element_nulls[i])
+				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				                errmsg("the declared categories of column \"%s\" must not contain null", column)));
+			d.categories[i] = TextDatumGetCString(elements[i]);
+		}
+		d.category_count = size_t(count);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return d;
+}
+
+// Reads the declaration of every axis into the draft (api/release_api.hpp, "A release without a public table").
+static void
+DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
+{
+	size_t columns = 0;
+	PAP_CORE(pap::core::DraftRequireDeclarable(draft); columns = pap::core::DraftColumnCount(draft));
+	// Every member of the domain must name a column of the class: a misspelt name would otherwise go unnoticed.
+	Oid types[1] = {JSONBOID};
+	Datum values[1] = {domain};
+	PapExecute("SELECT pg_catalog.jsonb_typeof($1)", 1, types, values, true);
+	bool isnull;
+	char *json_type = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (strcmp(json_type, "object") != 0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("the declared domain must be a JSON object, got a JSON %s", json_type),
+		                errhint("Declare {\"column\": {\"min\": ..., \"max\": ..., \"step\": ...}, \"other\": "
+		                        "{\"categories\": [...]}}.")));
+	PapExecute("SELECT k FROM pg_catalog.jsonb_object_keys($1) k ORDER BY k", 1, types, values, true);
+	const uint64 keys = SPI_processed;
+	SPITupleTable *key_table = SPI_tuptable;
+	for (uint64 i = 0; i < keys; i++) {
+		const char *key = TextDatumGetCString(SPI_getbinval(key_table->vals[i], key_table->tupdesc, 1, &isnull));
+		bool known = false;
+		for (size_t c = 0; c < columns && !known; c++) {
+			const char *column = nullptr;
+			PAP_CORE(column = pap::core::DraftColumn(draft, c));
+			known = strcmp(column, key) == 0;
+		}
+		if (!known)
+			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_COLUMN),
+			                errmsg("the declared domain names column \"%s\", which the class does not read", key)));
+	}
+	SPI_freetuptable(key_table);
+
+	for (size_t c = 0; c < columns; c++) {
+		const char *column = nullptr;
+		PAP_CORE(column = pap::core::DraftColumn(draft, c));
+		Oid type;
+		const pap::core::ValueType value_type = PapValueTypeOfColumn(private_table, column, &type);
+		PAP_CORE(pap::core::DraftSetColumnType(draft, c, value_type, format_type_be(type)));
+	}
+	size_t axes = 0;
+	PAP_CORE(axes = pap::core::DraftAxisCount(draft));
+	for (size_t a = 0; a < axes; a++) {
+		const char *column = nullptr;
+		bool numeric = false, needs_values = false;
+		PAP_CORE(column = pap::core::DraftColumn(draft, a); numeric = pap::core::DraftAxisIsNumeric(draft, a);
+		         needs_values = pap::core::DraftAxisMarginalSql(draft, a) != nullptr);
+		const DeclaredColumn d = ReadDeclaredColumn(domain, column);
+		if (!needs_values) {  // a boolean column: its domain is {false, true}
+			if (d.present)
+				ereport(ERROR,
+				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				         errmsg("column \"%s\" is boolean: its domain is {false, true} and is not declared", column),
+				         errhint("Leave it out of the declared domain.")));
+			continue;
+		}
+		if (d.present && (!d.is_object || d.has_unknown))
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("the declaration of column \"%s\" must be an object with min, max and step, or with "
+			                       "categories",
+			                       column)));
+		if (numeric) {
+			Oid type;
+			if (PapValueTypeOfColumn(private_table, column, &type) != pap::core::ValueType::Number)
+				ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				                errmsg("a declared domain of column \"%s\" (type %s) is not supported", column,
+				                       format_type_be(type)),
+				                errdetail("Declared bounds and steps are numbers; dates and timestamps are not."),
+				                errhint("Declare a number column in a view (e.g. the date's year), or use a public "
+				                        "table.")));
+			if (!d.bounded)
+				PAP_CORE(pap::core::RefuseUnboundedDomain(column));
+			PAP_CORE(pap::core::DraftDeclareNumericDomain(draft, a, d.low, d.high, d.step, uint64(pap_max_cells)));
+		} else {
+			if (!d.has_categories)
+				ereport(ERROR,
+				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				         errmsg("a release without a public table needs the categories of column \"%s\"", column),
+				         errdetail("A categorical axis is the list of its categories; without a public table "
+				                   "nothing else can give it."),
+				         errhint("Declare the column as {\"%s\": {\"categories\": [...]}}.", column)));
+			PAP_CORE(pap::core::DraftDeclareCategories(draft, a, d.categories, d.category_count));
+		}
+	}
+	PAP_CORE(pap::core::DraftDeclareFullGrid(draft, uint64(pap_max_cells), size_t(pap_max_cover_queries)));
+}
+
+extern "C" Datum
+pap_define_private_release(PG_FUNCTION_ARGS)
+{
+	// Not STRICT: a NULL domain is refused with the reason, not answered with NULL.
+	static const char *const arguments[] = {"name", "private_table", "query_class", "domain", "alpha", "beta"};
+	for (int i = 0; i < int(lengthof(arguments)); i++)
+		if (PG_ARGISNULL(i) && i != 3)
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be null", arguments[i])));
+	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	Oid private_table = PG_GETARG_OID(1);
+	char *class_text = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	Datum domain = PG_ARGISNULL(3) ? DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")) : PG_GETARG_DATUM(3);
+	double alpha = PG_GETARG_FLOAT8(4);
+	double beta = PG_GETARG_FLOAT8(5);
+
+	if (name[0] == '\0')
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("release name must not be empty")));
+	RequireProbability("alpha", alpha);
+	RequireProbability("beta", beta);
+	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
+	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, pap::core::Granularity::Finest);
+
+	PapQualifiedRelationName(private_table);  // raises if it no longer exists
+	PapRequireReadable(private_table);
+	SPI_connect();
+	PapRequirePrivateTable(private_table);
+	RequireNewReleaseName(name);
+	DeclareDomain(draft, private_table, domain);
+	StoreRelease(name, private_table, InvalidOid, draft, alpha, beta, domain);
+	WarnDefinedRelease(draft, alpha, beta);
 	SPI_finish();
 	PG_RETURN_VOID();
 }

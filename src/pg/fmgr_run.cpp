@@ -177,7 +177,10 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	req.vc_dimension = r->vc_dimension;
 	req.cover_size = r->cover_size;
 	req.cell_count = r->cell_count;
-	req.public_rows = r->public_rows;
+	// A declared domain has no public row: its plan counts the declared points' weights instead.
+	req.public_rows =
+	    r->declared_domain ? PapHistogramWeight(r->public_histogram, size_t(r->cell_count)) : r->public_rows;
+	req.declared_domain = r->declared_domain;
 	req.private_rows = private_rows;
 	req.epsilon = epsilon;
 	req.delta = delta;
@@ -236,6 +239,23 @@ Float8Array2(const double v[2])
 	return PointerGetDatum(construct_array(d, 2, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
+// The guard rails of a planned request (docs/mechanisms.md §15), from public information only: the release's
+// sizes, n and epsilon.
+static void
+WarnPlannedRelease(const PapRelease *r, int64 n, double epsilon)
+{
+	pap::core::GuardRailRequest request{};
+	request.query_class = r->query_class;
+	request.vc_dimension = r->vc_dimension;
+	request.public_rows = r->declared_domain ? 0 : r->public_rows;
+	request.private_rows = n;
+	request.domain_size = r->declared_domain ? PapHistogramWeight(r->public_histogram, size_t(r->cell_count)) : 0;
+	request.alpha = r->alpha;
+	request.beta = r->beta;
+	request.epsilon = epsilon;
+	PapWarnGuardRails(request);
+}
+
 extern "C" Datum
 pap_plan(PG_FUNCTION_ARGS)
 {
@@ -260,8 +280,9 @@ pap_plan(PG_FUNCTION_ARGS)
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
-	Datum values[25];
-	bool nulls[25] = {false};
+	WarnPlannedRelease(r, n, epsilon);
+	Datum values[26];
+	bool nulls[26] = {false};
 	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
 	values[1] = Int64GetDatum(n);
 	values[2] = Int64GetDatum(r->public_rows);
@@ -291,6 +312,9 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[22] = Float8GetDatum(s.parts.outside_mass);
 	values[23] = Float8GetDatum(s.parts.noise);
 	values[24] = Float8GetDatum(s.parts.prior);
+	// The same request without the public table (docs/mechanisms.md §14), since 0.2.
+	values[25] = Float8GetDatum(s.private_only_error);
+	nulls[25] = std::isnan(s.private_only_error);
 	if (s.approximate_accounting)
 		nulls[17] = true;
 	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);

@@ -342,6 +342,8 @@ PapLoadRelease(const char *name, bool for_update)
 	r->private_rows = isnull ? 0 : DatumGetInt64(rows);
 	r->release_id = DatumGetInt64(column("release_id"));
 	r->vc_dimension = DatumGetInt32(column("vc_dimension"));
+	(void)PapCatalogGet(&row, "declared_domain", true, &isnull);  // since 0.2
+	r->declared_domain = !isnull;
 	size_t hist_count;
 	r->public_histogram = CatalogValues<int64>(column("public_histogram"), INT8OID, &hist_count);
 	if (int64(hist_count) != r->cell_count)
@@ -647,4 +649,24 @@ void
 PapEndStableOutput(int level)
 {
 	AtEOXact_GUC(true, level);
+}
+
+void
+PapWarnGuardRails(const pap::core::GuardRailRequest &request)
+{
+	pap::core::GuardRailWarning warnings[pap::core::kMaxGuardRails];
+	size_t count = 0;
+	PAP_CORE(count = pap::core::GuardRails(request, warnings, PapAllocate));
+	for (size_t i = 0; i < count; i++)
+		ereport(WARNING, (errcode(ERRCODE_WARNING), errmsg_internal("%s", warnings[i].message),
+		                  errdetail_internal("%s", warnings[i].detail), errhint("%s", warnings[i].hint)));
+}
+
+int64
+PapHistogramWeight(const int64 *histogram, size_t count)
+{
+	int64 total = 0;
+	for (size_t i = 0; i < count; i++)
+		total += histogram[i];
+	return total;
 }

@@ -134,6 +134,7 @@ struct PapRelease {
 	int64 private_rows;  // when released
 	int64 release_id;    // the object of the run's lock (PapRunLockTag)
 	pap::core::CatalogLayout layout;
+	bool declared_domain;  // defined over a declared domain, without a public table (since 0.2)
 };
 // The OID of pap.release_data: the class of a run's lock (pap.run_in_progress uses the same).
 uint32 PapReleaseLockKey();
@@ -148,3 +149,9 @@ void PapRunLockTag(LOCKTAG *tag, int64 release_id);
 PapRelease *PapLoadRelease(const char *name, bool for_update);
 // Raises 55000 unless the release has been run.
 void PapRequireReleased(const PapRelease *release);
+
+// The guard rails of a request (docs/mechanisms.md §15): one WARNING per lower bound it misses, with the numbers in
+// the message and the theorem in the detail.
+void PapWarnGuardRails(const pap::core::GuardRailRequest &request);
+// The total weight of a release's public histogram: a declared domain's number of declared points.
+int64 PapHistogramWeight(const int64 *histogram, size_t count);

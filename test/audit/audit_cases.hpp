@@ -10,3 +10,6 @@ std::vector<pap::audit::AuditCase> SparseVectorAuditCases();
 
 // MWEM, identity, hierarchical and the histogram noise they share (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MechanismAuditCases();
+
+// The exponential-mechanism quantile over a declared domain (private_quantile_audit.cpp).
+std::vector<pap::audit::AuditCase> PrivateQuantileAuditCases();

@@ -122,8 +122,9 @@ snapshot() {
 			q "$db" "SELECT '$t', md5(x::text), x.* FROM (SELECT ${COLUMNS[$t]} FROM pap.$t) x ORDER BY 2"
 		done
 		echo "-- views"
+		# pap.releases as 0.1 shows it: 0.2 adds declared_domain (NULL for every release over a public table).
 		q "$db" "SELECT * FROM pap.budgets ORDER BY budget_id" "SELECT * FROM pap.ledger ORDER BY entry_id" \
-			"SELECT * FROM pap.releases ORDER BY name"
+			"SELECT to_jsonb(r) OPERATOR(pg_catalog.-) 'declared_domain' FROM pap.releases r ORDER BY r.name"
 		echo "-- answers"
 		q "$db" "SELECT r.name, a.* FROM pap.releases r, pap.answers(r.name) a WHERE r.state = 'released' ORDER BY 1, 2"
 		q "$db" "SELECT r.name, s.* FROM pap.releases r, pap.synthetic(r.name) s WHERE r.state = 'released' ORDER BY 1, 2"

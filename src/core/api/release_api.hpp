@@ -93,6 +93,22 @@ struct DraftSummary {
 };
 DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives
 
+// A release without a public table (docs/mechanisms.md §14): steps 3-5 above are replaced by a declared domain.
+// Every axis is declared (DraftDeclareNumericDomain: low, low + step, ..., up to high; DraftDeclareCategories: the
+// list), then DraftDeclareFullGrid builds a full-grid domain with one weight per declared point (the uniform
+// "public" histogram a prior may start from; DraftSummary.public_rows is 0). Error(InvalidParameter) for an
+// unbounded or malformed declaration, a class a declaration cannot define (halfspaces, predicates), a numeric
+// declaration of a categorical axis or the reverse; Error(LimitExceeded) for more cells than cell_limit.
+void DraftDeclareNumericDomain(ReleaseDraft *draft, std::size_t axis, double low, double high, double step,
+                               std::uint64_t cell_limit);
+void DraftDeclareCategories(ReleaseDraft *draft, std::size_t axis, const char *const *texts, std::size_t count);
+void DraftDeclareFullGrid(ReleaseDraft *draft, std::uint64_t cell_limit, std::size_t max_cover_queries);
+bool DraftIsDeclared(const ReleaseDraft *draft);
+// Error(InvalidParameter) for a class a declared domain cannot define; the first step of a declaration.
+void DraftRequireDeclarable(const ReleaseDraft *draft);
+// The refusal of an ordered column without declared finite bounds (no public table, no finite domain).
+[[noreturn]] void RefuseUnboundedDomain(const char *column);
+
 // --- planning and running ------------------------------------------------------------------------------------
 // The mechanisms over the cells (docs/architecture.md step 5; docs/mechanisms.md §10): one of the registry's
 // (core/mechanisms/registry.hpp), by its position there, or Auto: a request only, which the plan resolves to the
@@ -120,6 +136,9 @@ struct PlanRequest {
 	std::size_t max_cover_queries = 1000000;
 	// Polled during the plan (the release's cover and domain, the identity bias over every cell): Error(Cancelled).
 	InterruptCheck interrupted = nullptr;
+	// A release over a declared domain, without a public table (docs/mechanisms.md §14): the cover is exact at the
+	// declared resolution (no projection part) and every prior is the uniform one over the declared points.
+	bool declared_domain = false;
 };
 
 // What the planner predicts for one mechanism; applies = false with a reason (a static sentence) when the
@@ -165,6 +184,10 @@ struct PlanSummary {
 	// The exact parameters the chosen mechanism runs with (its own plan's, opaque here): the run reads them and
 	// derives nothing itself, so that nothing after the charge can fail on a parameter.
 	MechanismParameters parameters;
+	// The same class and epsilon without the public table: the smallest prediction of the mechanisms that start
+	// from nothing (identity, hierarchical), noise part only, over this release's cells as a declared domain
+	// (docs/mechanisms.md §14, "What the public table is worth"). NaN when none of them applies.
+	double private_only_error = 0;
 };
 // Every check a run needs and its whole plan, from public information only: the glue calls it before the charge,
 // with n from count(*). Error(InvalidParameter) when a parameter is outside the documented ranges or the requested
@@ -290,6 +313,25 @@ double ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has
 ValueType ModelAxisValueType(const ReleaseModel *model, std::size_t axis);
 // What the model holds in memory, in bytes (approximate), for the glue's cache bound.
 std::size_t ModelMemoryBytes(const ReleaseModel *model);
+
+// --- guard rails from the lower bounds (docs/mechanisms.md §15) -----------------------------------------------
+// What a request needs by the lower bounds of the theory, against what it has: a warning per bound it misses,
+// each with the numbers and the theorem in words. Public information only.
+struct GuardRailRequest {
+	const char *query_class;  // canonical class text
+	int vc_dimension;
+	std::int64_t public_rows;   // 0: no public table (a declared domain)
+	std::int64_t private_rows;  // n; < 0 when unknown
+	std::int64_t domain_size;   // declared domain: its points (the public histogram's weight); 0 otherwise
+	double alpha, beta;
+	double epsilon;  // 0 when unknown (at definition)
+};
+struct GuardRailWarning {
+	char *message, *detail, *hint;  // allocated with allocate
+};
+constexpr std::size_t kMaxGuardRails = 3;
+// Fills out[0..k) and returns k <= kMaxGuardRails.
+std::size_t GuardRails(const GuardRailRequest &request, GuardRailWarning *out, Allocate allocate);
 
 // A float8 as PostgreSQL prints it, written to buf (at least 32 bytes); quoted for NaN and infinities.
 void FormatFloat8Into(double value, char *buf, std::size_t size);

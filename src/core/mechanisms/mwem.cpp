@@ -63,7 +63,21 @@ CheckSelection(const std::vector<std::uint64_t> &scores, std::uint64_t num, std:
 		throw Error(ErrorKind::Internal, "invalid selection epsilon");
 }
 
-// The exact rational <= x with a 30-bit numerator (the selection epsilon, rounded DOWN so privacy holds).
+// One multiplicative-weights step of Hardt, Ligett & McSherry for a measurement of query q (fraction m):
+// A(x) *= exp(q(x) (m - q(A)) / 2), in the log domain, then renormalised.
+void
+MwStep(const Workload &workload, std::size_t q, double measured, std::vector<double> &log_weights,
+       std::vector<double> &weights)
+{
+	const double step = (measured - workload.EvaluateOne(q, weights)) / 2.0;
+	if (!std::isfinite(step) || step == 0.0)
+		return;
+	workload.AddToQueryCells(q, step, log_weights);
+	NormaliseLogWeights(log_weights, weights);
+}
+
+}  // namespace
+
 void
 RationalAtMost(double x, std::uint64_t &numerator, std::uint64_t &denominator)
 {
@@ -88,21 +102,6 @@ RationalAtMost(double x, std::uint64_t &numerator, std::uint64_t &denominator)
 	numerator /= g;
 	denominator /= g;
 }
-
-// One multiplicative-weights step of Hardt, Ligett & McSherry for a measurement of query q (fraction m):
-// A(x) *= exp(q(x) (m - q(A)) / 2), in the log domain, then renormalised.
-void
-MwStep(const Workload &workload, std::size_t q, double measured, std::vector<double> &log_weights,
-       std::vector<double> &weights)
-{
-	const double step = (measured - workload.EvaluateOne(q, weights)) / 2.0;
-	if (!std::isfinite(step) || step == 0.0)
-		return;
-	workload.AddToQueryCells(q, step, log_weights);
-	NormaliseLogWeights(log_weights, weights);
-}
-
-}  // namespace
 
 std::size_t
 SelectPermuteAndFlip(const std::vector<std::uint64_t> &scores, std::uint64_t num, std::uint64_t den,

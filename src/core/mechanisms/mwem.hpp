@@ -67,6 +67,10 @@ std::size_t SelectPermuteAndFlip(const std::vector<std::uint64_t> &scores, std::
 std::size_t SelectExponential(const std::vector<std::uint64_t> &scores, std::uint64_t numerator,
                               std::uint64_t denominator, RandomBitSource &rng, InterruptCheck interrupted = nullptr);
 
+// The exact rational <= x with a 30-bit numerator: a selection epsilon, rounded down so that privacy holds.
+// Error(InvalidParameter) for x not finite and positive, Error(LimitExceeded) below 2^-32.
+void RationalAtMost(double x, std::uint64_t &numerator, std::uint64_t &denominator);
+
 // truth + the planned measurement noise: discrete Laplace (measure_scale) for Pure, discrete Gaussian
 // (measure_variance) for Zcdp. Error(Internal) on int64 overflow.
 std::int64_t MeasureCount(std::int64_t truth, const MwemParameters &parameters, RandomBitSource &rng);

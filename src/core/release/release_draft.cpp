@@ -20,6 +20,7 @@
 #include "core/classes/halfspace_cover.hpp"
 #include "core/classes/predicate_cover.hpp"
 #include "core/language/query_text.hpp"
+#include "core/release/declared_domain.hpp"
 #include "core/release/release_layout.hpp"
 
 namespace pap::core {
@@ -220,6 +221,80 @@ public:
 		learned_[a] = true;
 	}
 
+	// A declared domain instead of a public table (declared_domain.hpp): one weight per declared value, so that the
+	// cuts are the declared values themselves and the "public" histogram is uniform over the declared points.
+	void
+	DeclareNumeric(std::size_t a, const std::vector<double> &values)
+	{
+		declared_ = true;
+		const std::vector<std::int64_t> ones(values.size(), 1);
+		SetNumericMarginal(a, values.data(), ones.data(), values.size(), 0);
+	}
+
+	void
+	DeclareCategories(std::size_t a, const char *const *texts, std::size_t count)
+	{
+		declared_ = true;
+		const ReleaseAxis &axis = Axes().at(a);
+		if (count == 0)
+			throw Error(ErrorKind::InvalidParameter,
+			            "the declared domain of column \"" + axis.label + "\" has no category", {},
+			            "Declare the column as {\"" + axis.label + "\": {\"categories\": [...]}}.");
+		SetCategories(a, texts, count);
+	}
+
+	// Every point of the declared grid, with weight one: a full-grid domain, refused when it does not fit cell_limit.
+	void
+	DeclareFullGrid(std::uint64_t cell_limit, std::size_t max_queries)
+	{
+		RequireDeclarableClass(layout_.spec.kind);
+		declared_ = true;
+		ChooseCutsOnce();
+		const std::vector<std::int32_t> radices = layout_.Radices();
+		std::vector<std::int32_t> declared_bins;  // per axis: the bins that hold a declared value come first
+		std::uint64_t cells = 1, points = 1;
+		bool over = false;
+		for (std::size_t a = 0; a < layout_.axes.size(); a++) {
+			const ReleaseAxis &axis = layout_.axes[a];
+			const std::size_t bins = axis.kind == AxisKind::Categorical ? axis.categories.size() : axis.cuts.size();
+			declared_bins.push_back(std::int32_t(bins));
+			// Stops multiplying once over the limit, so nothing overflows. points <= cells.
+			const std::uint64_t radix = std::uint64_t(std::max<std::int32_t>(radices[a], 1));
+			over = over || cells > cell_limit / radix;
+			if (!over)
+				cells *= radix, points *= std::uint64_t(bins);
+		}
+		if (over)
+			throw Error(ErrorKind::LimitExceeded,
+			            "the declared domain has more cells than pap_release.max_cells (" + std::to_string(cell_limit) +
+			                ")",
+			            "A release without a public table runs on every cell of its declared grid (its values, plus "
+			            "one bin above the largest and one for NULL per ordered column).",
+			            "Declare coarser steps, fewer categories or fewer columns, or raise pap_release.max_cells.");
+		const std::size_t d = layout_.axes.size();
+		std::vector<std::int32_t> flat;
+		flat.reserve(std::size_t(points) * d);
+		std::vector<std::int32_t> point(d, 0);
+		std::uint64_t steps = 0;
+		for (std::uint64_t k = 0; k < points; k++) {
+			PollInterrupt(steps);
+			flat.insert(flat.end(), point.begin(), point.end());
+			for (std::size_t a = d; a-- > 0;) {  // the next point, last axis fastest
+				if (++point[a] < declared_bins[a])
+					break;
+				point[a] = 0;
+			}
+		}
+		const std::vector<std::int64_t> ones(std::size_t(points), 1);
+		SetPublicPoints(flat.data(), ones.data(), std::size_t(points), cell_limit, max_queries);
+	}
+
+	bool
+	declared() const
+	{
+		return declared_;
+	}
+
 	void
 	ChooseCutsOnce()
 	{
@@ -229,7 +304,8 @@ public:
 		for (std::size_t a = 0; a < axes.size(); a++)
 			if (!MarginalSql(a).empty() && !learned_[a])
 				throw Error(ErrorKind::Internal, "an axis was not learned from the public table");
-		max_bin_rows_ = granularity_ == Granularity::Finest ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
+		max_bin_rows_ =
+		    granularity_ == Granularity::Finest || declared_ ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
 		for (ReleaseAxis &axis : axes)
 			if (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear)
 				axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows_);
@@ -310,13 +386,10 @@ public:
 	Summary() const
 	{
 		RequireFinished();
-		return DraftSummary{public_rows_,
-		                    cover_size_,
-		                    cell_count_,
-		                    public_histogram_.data(),
-		                    domain_reason_.c_str(),
-		                    granularity_text_.c_str(),
-		                    vc_dimension_};
+		// A declared domain has no public table: its weights stand in for one (public_histogram) but count no row.
+		return DraftSummary{
+		    declared_ ? 0 : public_rows_, cover_size_,  cell_count_, public_histogram_.data(), domain_reason_.c_str(),
+		    granularity_text_.c_str(),    vc_dimension_};
 	}
 
 	std::string scratch;                   // the last string handed to the glue
@@ -336,6 +409,9 @@ private:
 		bool ordered = false;
 		for (const ReleaseAxis &axis : layout_.axes)
 			ordered = ordered || axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear;
+		if (declared_)
+			return ordered ? "declared: a cut at every value of the declared domain"
+			               : "declared: categorical axes keep every declared category";
 		if (!ordered)
 			return "exact: categorical axes keep every public category";
 		if (granularity_ == Granularity::Finest)
@@ -394,7 +470,7 @@ private:
 	double alpha_;
 	Granularity granularity_;
 	std::vector<std::optional<ValueType>> column_types_;
-	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false;
+	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false, declared_ = false;
 	std::vector<bool> learned_;
 	std::int64_t public_rows_ = 0;
 	double max_bin_rows_ = 0.0;
@@ -541,6 +617,58 @@ DraftSetPublicPoints(ReleaseDraft *d, const std::int32_t *points, const std::int
 {
 	const InterruptScope scope(d->interrupted);
 	d->SetPublicPoints(points, rows, point_count, cell_limit, max_cover_queries);
+}
+
+void
+DraftDeclareNumericDomain(ReleaseDraft *d, std::size_t axis, double low, double high, double step,
+                          std::uint64_t cell_limit)
+{
+	const InterruptScope scope(d->interrupted);
+	const ReleaseAxis &a = d->Axes().at(axis);
+	if (a.kind != AxisKind::Numeric)
+		throw Error(ErrorKind::InvalidParameter,
+		            "column \"" + a.label + "\" is categorical in this class: declare its categories", {},
+		            "Declare it as {\"" + a.label + "\": {\"categories\": [...]}}.");
+	d->DeclareNumeric(axis,
+	                  DeclaredGrid(a.label, low, high, step,
+	                               std::size_t(std::min<std::uint64_t>(cell_limit, std::uint64_t(INT32_MAX) - 2))));
+}
+
+void
+DraftDeclareCategories(ReleaseDraft *d, std::size_t axis, const char *const *texts, std::size_t count)
+{
+	const InterruptScope scope(d->interrupted);
+	const ReleaseAxis &a = d->Axes().at(axis);
+	if (a.kind != AxisKind::Categorical)
+		throw Error(ErrorKind::InvalidParameter,
+		            "column \"" + a.label + "\" is ordered in this class: declare its bounds and step", {},
+		            "Declare it as {\"" + a.label + "\": {\"min\": ..., \"max\": ..., \"step\": ...}}.");
+	d->DeclareCategories(axis, texts, count);
+}
+
+void
+DraftDeclareFullGrid(ReleaseDraft *d, std::uint64_t cell_limit, std::size_t max_cover_queries)
+{
+	const InterruptScope scope(d->interrupted);
+	d->DeclareFullGrid(cell_limit, max_cover_queries);
+}
+
+bool
+DraftIsDeclared(const ReleaseDraft *d)
+{
+	return d->declared();
+}
+
+void
+DraftRequireDeclarable(const ReleaseDraft *d)
+{
+	RequireDeclarableClass(d->spec().kind);
+}
+
+void
+RefuseUnboundedDomain(const char *column)
+{
+	throw UnboundedDomainError(column);
 }
 
 CatalogLayout

@@ -124,7 +124,9 @@ SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &con
 		                   : AxisCut{});
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
-	context.projection_error = ProjectionError(cuts, edges, one_axis, r.public_rows, r.private_rows, beta);
+	// A declared domain's cuts are its declared values: a query at the declared resolution is its own cover query.
+	context.projection_error =
+	    r.declared_domain ? 0.0 : ProjectionError(cuts, edges, one_axis, r.public_rows, r.private_rows, beta);
 	context.outside_mass_error = OutsideMassError(layout.public_point_counts, layout.domain_kind == DomainKind::Dense,
 	                                              r.public_rows, r.private_rows, beta);
 }
@@ -148,7 +150,8 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	in.delta = r.delta;
 	in.alpha = r.alpha;
 	in.beta = r.beta;
-	in.uniform_prior = ParseUniformPrior(r.prior);
+	// A declared domain has no public sample: its "public" histogram is the uniform one over the declared points.
+	in.uniform_prior = ParseUniformPrior(r.prior) || r.declared_domain;
 	ValidatePlanInput(in);  // the request's numbers, before anything is derived from them
 	// Half of beta for the mechanisms' noise, half for the error model's data parts (error_model.hpp); at beta's
 	// smallest the noise keeps the smallest the planners take.
@@ -222,13 +225,28 @@ DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 	s.max_passes = plan.parameters.max_passes;
 }
 
+// What the same request would predict without the public table (docs/mechanisms.md §14): the mechanisms that start
+// from nothing, over the release's cells taken as a declared domain, keep only their noise part.
+double
+PrivateOnlyError(const std::vector<MechanismPlan> &plans)
+{
+	double best = std::numeric_limits<double>::quiet_NaN();
+	for (const char *name : {"identity", "hierarchical"}) {
+		const MechanismPlan &p = plans.at(RegisteredIndex(name));
+		if (p.applies && !(p.parts.noise >= best))
+			best = std::min(1.0, p.parts.noise);
+	}
+	return best;
+}
+
 PlanSummary
 Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 {
 	PlanSummary s{};
 	DescribePmw(plans, s);
 	s.planned_rows = r.private_rows;
-	s.uniform_prior = ParseUniformPrior(r.prior);
+	s.uniform_prior = ParseUniformPrior(r.prior) || r.declared_domain;
+	s.private_only_error = PrivateOnlyError(plans);
 	for (std::size_t m = 0; m < plans.size(); m++) {
 		const MechanismPlan &p = plans[m];
 		s.predictions[m] = p.applies
