@@ -260,8 +260,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
-	Datum values[25];
-	bool nulls[25] = {false};
+	Datum values[26];
+	bool nulls[26] = {false};
 	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
 	values[1] = Int64GetDatum(n);
 	values[2] = Int64GetDatum(r->public_rows);
@@ -291,6 +291,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	values[22] = Float8GetDatum(s.parts.outside_mass);
 	values[23] = Float8GetDatum(s.parts.noise);
 	values[24] = Float8GetDatum(s.parts.prior);
+	values[25] = CStringGetTextDatum(s.answer_mode);  // the mode answers use when refine is not given
 	if (s.approximate_accounting)
 		nulls[17] = true;
 	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);
@@ -565,6 +566,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		JsonNumber(&details, "predicted_error", out.plan.predicted_error);
 		JsonNumber(&details, "public_only_error", out.plan.public_only_error);
 		JsonString(&details, "prior", prior);
+		JsonString(&details, "answer_mode", out.plan.answer_mode);
 		appendStringInfoChar(&details, '}');
 		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
 		Datum store_values[6] = {CStringGetTextDatum(name),

@@ -132,6 +132,7 @@ struct PapRelease {
 	bool run_live;       // state = running and the running statement is still executing
 	double *synthetic;   // cell_count weights, when released
 	int64 private_rows;  // when released
+	bool refine_by_default;  // the run's answer mode is "refine" (details' answer_mode; absent: projection)
 	int64 release_id;    // the object of the run's lock (PapRunLockTag)
 	pap::core::CatalogLayout layout;
 };
