@@ -243,9 +243,10 @@ pap_synthetic(PG_FUNCTION_ARGS)
 	return (Datum)0;
 }
 
-// pap.quantile(name, q [, refine]) (not strict, as pap.answer): the q-quantile of a thresholds or ranges release's column (ModelQuantile),
-// from the answer cache. NULL when the release puts no weight on non-NULL values. Numbers are returned as they
-// are; dates and timestamps as seconds since 1970-01-01 00:00 UTC, as extract(epoch from ...) gives them.
+// pap.quantile(name, q [, refine]) (not strict, as pap.answer): the q-quantile of a thresholds or ranges release's
+// column (ModelQuantile), from the answer cache. NULL when the release puts no weight on non-NULL values. Numbers are
+// returned as they are; dates and timestamps as seconds since 1970-01-01 00:00 UTC, as extract(epoch from ...) gives
+// them.
 extern "C" Datum
 pap_quantile(PG_FUNCTION_ARGS)
 {

@@ -128,12 +128,12 @@ struct PapRelease {
 	int64 cell_count;
 	int vc_dimension;
 	char *defined_by;
-	char *state;         // defined, running, released
-	bool run_live;       // state = running and the running statement is still executing
-	double *synthetic;   // cell_count weights, when released
-	int64 private_rows;  // when released
+	char *state;             // defined, running, released
+	bool run_live;           // state = running and the running statement is still executing
+	double *synthetic;       // cell_count weights, when released
+	int64 private_rows;      // when released
 	bool refine_by_default;  // the run's answer mode is "refine" (details' answer_mode; absent: projection)
-	int64 release_id;    // the object of the run's lock (PapRunLockTag)
+	int64 release_id;        // the object of the run's lock (PapRunLockTag)
 	pap::core::CatalogLayout layout;
 };
 // The OID of pap.release_data: the class of a run's lock (pap.run_in_progress uses the same).

@@ -25,8 +25,16 @@ struct AnswerModeErrors {
 	double projection = 0;
 	double refinement = 0;
 	bool refine = false;
-	double Chosen() const { return refine ? refinement : projection; }
-	const char *Name() const { return refine ? "refine" : "projection"; }
+	double
+	Chosen() const
+	{
+		return refine ? refinement : projection;
+	}
+	const char *
+	Name() const
+	{
+		return refine ? "refine" : "projection";
+	}
 };
 AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                     double request_beta);

@@ -52,8 +52,7 @@ TEST(ErrorModel, AxisCutOfFindsTheLargestSideAProjectionMovesOver)
 	const AxisCut cut = AxisCutOf({2, 5}, {1, 2, 3, 4, 5, 7}, {10, 20, 5, 5, 30, 8});
 	EXPECT_EQ(cut.largest_side_rows, 10);
 	EXPECT_EQ(cut.sides, 18u);
-	EXPECT_EQ(cut.bin_splits,
-	          (std::vector<std::vector<std::int64_t>>{{0, 10, 30}, {0, 5, 10, 40}, {0, 8}}));
+	EXPECT_EQ(cut.bin_splits, (std::vector<std::vector<std::int64_t>>{{0, 10, 30}, {0, 5, 10, 40}, {0, 8}}));
 	// The finest cover (a cut at every public value): no bound splits public rows.
 	const AxisCut finest = AxisCutOf({1, 2, 3}, {1, 2, 3}, {4, 5, 6});
 	EXPECT_EQ(finest.largest_side_rows, 0);
@@ -110,8 +109,8 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	// A bin without public rows answers as the projection does: a gap's bound.
 	AxisCut empty;
 	empty.bin_splits = {{0}};
-	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1),
-	            PrivateShareBound(0.0, 100, 1000, std::log(40.0)), 1e-12);
+	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1), PrivateShareBound(0.0, 100, 1000, std::log(40.0)),
+	            1e-12);
 	// Two axes add, or the largest counts alone; no edge, no error.
 	EXPECT_GT(RefinementError({halves, empty}, {1, 1}, false, 100, 1000, 0.1),
 	          RefinementError({halves, empty}, {1, 1}, true, 100, 1000, 0.1));
