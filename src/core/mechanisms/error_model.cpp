@@ -165,12 +165,12 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 {
 	if (axes.size() != edges.size())
 		throw Error(ErrorKind::Internal, "error model: one edge count per axis");
-	// Every set bounded: each bin and each part of a bin below a split point, both ways.
+	// Every set bounded: the parts of a bin below and above each split point, both ways.
 	double sets = 0;
 	for (std::size_t a = 0; a < axes.size(); a++)
 		if (edges[a] > 0)
 			for (const std::vector<std::int64_t> &splits : axes[a].bin_splits)
-				sets += double(splits.size());
+				sets += 2.0 * double(splits.size());
 	if (sets == 0)
 		return 0.0;
 	const double log_term = std::log(4.0 * sets / beta);  // two directions, each a public and a private step
@@ -197,11 +197,13 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 				worst = std::max(worst, bounds_of(0).second);
 				continue;
 			}
-			const auto [bin_low, bin_high] = bounds_of(bin);
+			// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
 			for (std::int64_t below : splits) {
 				const double share = double(below) / double(bin);
-				const auto [low, high] = bounds_of(below);
-				worst = std::max({worst, share * bin_high - low, high - share * bin_low});
+				const auto [below_low, below_high] = bounds_of(below);
+				const auto [above_low, above_high] = bounds_of(bin - below);
+				worst = std::max({worst, share * above_high - (1.0 - share) * below_low,
+				                  (1.0 - share) * below_high - share * above_low});
 			}
 		}
 		sum += double(edges[a]) * worst;

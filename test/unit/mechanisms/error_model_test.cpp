@@ -91,25 +91,27 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	EXPECT_NEAR(PrivateShareLowerBound(0.25, 100, 1000, 3.0), 1.0 - PrivateShareBound(0.75, 100, 1000, 3.0), 1e-15);
 	EXPECT_LE(PrivateShareLowerBound(0.25, 100, 1000, 3.0), 0.25);
 	EXPECT_NEAR(PrivateShareLowerBound(0.0, 100, 1000, 3.0), 0.0, 1e-15);
-	// Two bins of 50 public rows (m = 100, n = 1000, beta 0.1), the first split at 25: 5 sets (0, 25, 50; 0, 50),
-	// L = ln(4 * 5 / 0.1). A bound with L/B = s of the bin's public rows below errs by at most
-	// max(s hi(bin) - lo(below), hi(below) - s lo(bin)).
+	// Two bins of 50 public rows (m = 100, n = 1000, beta 0.1), the first split at 25: 5 split points, each with a
+	// part below and one above, L = ln(4 * 10 / 0.1). A bound with L/B = s of the bin's public rows below errs by
+	// at most max(s hi(above) - (1 - s) lo(below), (1 - s) hi(below) - s lo(above)).
 	AxisCut halves;
 	halves.bin_splits = {{0, 25, 50}, {0, 50}};
-	const double L = std::log(200.0);
+	const double L = std::log(400.0);
 	auto hi = [&](double rows) { return PrivateShareBound(rows / 100, 100, 1000, L); };
 	auto lo = [&](double rows) { return PrivateShareLowerBound(rows / 100, 100, 1000, L); };
 	double expected = 0;
 	for (double below : {0.0, 25.0, 50.0}) {
 		const double s = below / 50;
-		expected = std::max({expected, s * hi(50) - lo(below), hi(below) - s * lo(50)});
+		expected = std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
 	}
+	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound.
+	EXPECT_NEAR(expected, std::max(hi(0), 0.5 * (hi(25) - lo(25))), 1e-15);
 	EXPECT_NEAR(RefinementError({halves}, {1}, false, 100, 1000, 0.1), expected, 1e-12);
 	EXPECT_NEAR(RefinementError({halves}, {2}, false, 100, 1000, 0.1), 2 * expected, 1e-12);
 	// A bin without public rows answers as the projection does: a gap's bound.
 	AxisCut empty;
 	empty.bin_splits = {{0}};
-	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1), PrivateShareBound(0.0, 100, 1000, std::log(40.0)),
+	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1), PrivateShareBound(0.0, 100, 1000, std::log(80.0)),
 	            1e-12);
 	// Two axes add, or the largest counts alone; no edge, no error.
 	EXPECT_GT(RefinementError({halves, empty}, {1, 1}, false, 100, 1000, 0.1),
