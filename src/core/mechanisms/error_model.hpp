@@ -59,10 +59,11 @@ double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> 
 
 // Part (a) when answers refine within cells (pap.answer's refine): a bound inside a bin (B public rows, L of them
 // below the bound) is answered as (1 - L/B) times the cover answer below the bin plus L/B times the one above it, so
-// beside the noise its error is |(L/B) D_bin - D_below| for the private shares D of the bin and of its part below
-// the bound. Each share lies between a lower and an upper bound from its public share (relative-entropy Chernoff
-// bounds both ways, a union over every bin and split point); the part is the largest such error, per edge as in
-// ProjectionError. A bin without public rows keeps the projection's answer (a gap's bound).
+// beside the noise its error is |(L/B) D_above - ((B-L)/B) D_below| for the private shares D of the bin's parts
+// above and below the bound. Each share lies between a lower and an upper bound from its public share
+// (relative-entropy Chernoff bounds both ways, a union over both parts of every split point of every bin); the part
+// is the largest such error, per edge as in ProjectionError. A bin without public rows keeps the projection's
+// answer (a gap's bound).
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 
