@@ -566,7 +566,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 		JsonNumber(&details, "predicted_error", out.plan.predicted_error);
 		JsonNumber(&details, "public_only_error", out.plan.public_only_error);
 		JsonString(&details, "prior", prior);
-		JsonString(&details, "answer_mode", out.plan.answer_mode);
+		// A database still on 0.1's SQL documents answers by projection: its runs record no mode, and keep
+		// answering by projection after ALTER EXTENSION UPDATE.
+		if (r->answer_modes)
+			JsonString(&details, "answer_mode", out.plan.answer_mode);
 		appendStringInfoChar(&details, '}');
 		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
 		Datum store_values[6] = {CStringGetTextDatum(name),

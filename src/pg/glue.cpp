@@ -314,6 +314,7 @@ PapLoadRelease(const char *name, bool for_update)
 	bool isnull;
 	auto column = [&](const char *column_name) { return PapCatalogGet(&row, column_name, false, &isnull); };
 	const Datum layout_version = PapCatalogGet(&row, "layout_version", true, &isnull);  // since 0.2
+	const bool catalog_has_layout_version = !isnull;
 	if (!isnull && DatumGetInt32(layout_version) != kPapCatalogLayoutVersion)
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 		                errmsg("release \"%s\" is in catalog layout %d, unknown to this pap_release library", name,
@@ -321,6 +322,7 @@ PapLoadRelease(const char *name, bool for_update)
 		                errhint("Install the version of pap_release that defined it, or a later one.")));
 	PapRelease *r = (PapRelease *)palloc0(sizeof(PapRelease));
 	r->name = pstrdup(name);
+	r->answer_modes = catalog_has_layout_version;
 	r->private_table = DatumGetObjectId(column("private_table"));
 	r->public_table = DatumGetObjectId(column("public_table"));
 	r->query_class = TextDatumGetCString(column("query_class"));

@@ -133,6 +133,7 @@ struct PapRelease {
 	double *synthetic;       // cell_count weights, when released
 	int64 private_rows;      // when released
 	bool refine_by_default;  // the run's answer mode is "refine" (details' answer_mode; absent: projection)
+	bool answer_modes;       // the catalog is 0.2's: a run records its answer mode (0.1's answers always project)
 	int64 release_id;        // the object of the run's lock (PapRunLockTag)
 	pap::core::CatalogLayout layout;
 };
