@@ -102,7 +102,8 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	double expected = 0;
 	for (double below : {0.0, 25.0, 50.0}) {
 		const double s = below / 50;
-		expected = std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
+		expected =
+		    std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
 	}
 	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound.
 	EXPECT_NEAR(expected, std::max(hi(0), 0.5 * (hi(25) - lo(25))), 1e-15);
