@@ -80,16 +80,16 @@ SELECT name, state, mechanism, epsilon, delta, private_rows, is_private FROM pap
 
 SELECT t AS "price <= t",
        round(pap.answer('price_cdf', format('price <= %s', t))::numeric, 4) AS released,
-       round(pap.answer('price_cdf', format('price <= %s', t), refine => true)::numeric, 4) AS refined,
+       round(pap.answer('price_cdf', format('price <= %s', t), refine => false)::numeric, 4) AS projected,
        round((SELECT avg((price <= t)::int) FROM diamonds_private), 4) AS exact,
        round((SELECT avg((price <= t)::int) FROM diamonds_public), 4) AS public_only
   FROM unnest(ARRAY[500, 1000, 2000, 5000, 10000]) AS t;
 
-SELECT round(pap.answer_count('price_cdf', 'price <= 1234')) AS projected_count,
-       round(pap.answer_count('price_cdf', 'price <= 1234', refine => true)) AS refined_count,
+SELECT round(pap.answer_count('price_cdf', 'price <= 1234', refine => false)) AS projected_count,
+       round(pap.answer_count('price_cdf', 'price <= 1234')) AS released_count,
        (SELECT count(*) FROM diamonds_private WHERE price <= 1234) AS exact_count;
 SELECT round(pap.answer('carat_price', 'carat <= 1 AND price <= 2000')::numeric, 4) AS released,
-       round(pap.answer('carat_price', 'carat <= 1 AND price <= 2000', refine => true)::numeric, 4) AS refined,
+       round(pap.answer('carat_price', 'carat <= 1 AND price <= 2000', refine => false)::numeric, 4) AS projected,
        round((SELECT avg((carat <= 1 AND price <= 2000)::int) FROM diamonds_private), 4) AS exact;
 
 SELECT q, value AS price FROM pap.quantiles('price_cdf', ARRAY[0.1, 0.25, 0.5, 0.75, 0.9]);

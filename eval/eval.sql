@@ -352,8 +352,8 @@ $fn$;
 
 -- errors(wid, release, refine): max and mean |released - exact| over the workload's queries, fractions of n.
 -- release NULL: the public table's own fractions (the public-only baseline). refine: pap.answer's within-cell
--- refinement.
-CREATE FUNCTION pap_eval.errors(w int, rel text, refine bool DEFAULT false, OUT max_error float8,
+-- refinement (NULL: the release's answer mode).
+CREATE FUNCTION pap_eval.errors(w int, rel text, refine bool DEFAULT NULL, OUT max_error float8,
                                 OUT mean_error float8)
 LANGUAGE sql AS $fn$
 	SELECT max(e), avg(e) FROM (SELECT abs(priv - CASE WHEN rel IS NULL THEN pub ELSE pap.answer(rel, q, refine) END) AS e

@@ -8,16 +8,30 @@ ALTER TABLE pap.release_data
 	ADD COLUMN layout_version pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version >= 1);
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
+-- Answers without refine use the release's answer mode (docs/mechanisms.md §10, "The answer mode"): refine's
+-- default becomes NULL and NULL is no longer strict. Replaced in place, not dropped, so that a user's views over
+-- them survive the update; the functions are the extension's own (an extension script replaces only its members).
+CREATE OR REPLACE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+	'released answer to a query of the release''s class, as a fraction of the private rows (refine: a bin a bound cuts through counts with the share of its public rows on the query''s side; NULL: the release''s answer mode); free';
+
+CREATE OR REPLACE FUNCTION pap.answer_count(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_count' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_count(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+	'released answer to a query of the release''s class, as an estimated number of private rows; free';
+
 -- Quantiles of a thresholds or ranges release: free post-processing (docs/reference.md, pap.quantile).
-CREATE FUNCTION pap.quantile(name pg_catalog.text, q pg_catalog.float8, refine pg_catalog.bool DEFAULT false)
-	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_quantile' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.quantile(name pg_catalog.text, q pg_catalog.float8, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_quantile' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.quantile(pg_catalog.text, pg_catalog.float8, pg_catalog.bool) IS
 	'q-quantile of the released distribution of a thresholds or ranges release''s column (dates and timestamps as Unix epoch seconds); free';
 
-CREATE FUNCTION pap.quantiles(name pg_catalog.text, qs pg_catalog.float8[], refine pg_catalog.bool DEFAULT false)
-	RETURNS TABLE (q pg_catalog.float8, value pg_catalog.float8) LANGUAGE sql STABLE STRICT PARALLEL SAFE
+CREATE FUNCTION pap.quantiles(name pg_catalog.text, qs pg_catalog.float8[], refine pg_catalog.bool DEFAULT NULL)
+	RETURNS TABLE (q pg_catalog.float8, value pg_catalog.float8) LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-	SELECT x.q, pap.quantile(name, x.q, refine) FROM pg_catalog.unnest(qs) WITH ORDINALITY AS x(q, i) ORDER BY x.i;
+	SELECT x.q, pap.quantile(name, x.q, refine) FROM pg_catalog.unnest(qs) WITH ORDINALITY AS x(q, i)
+	 WHERE name IS NOT NULL ORDER BY x.i;
 END;
 COMMENT ON FUNCTION pap.quantiles(pg_catalog.text, pg_catalog.float8[], pg_catalog.bool) IS
 	'pap.quantile for every element of qs, in order; free';
@@ -39,11 +53,12 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
                          OUT predictions pg_catalog.jsonb, OUT projection_error pg_catalog.float8,
                          OUT outside_mass_error pg_catalog.float8, OUT noise_error pg_catalog.float8,
-                         OUT prior_error pg_catalog.float8, OUT private_only_error pg_catalog.float8)
+                         OUT prior_error pg_catalog.float8, OUT private_only_error pg_catalog.float8,
+                         OUT answer_mode pg_catalog.text)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
-	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), the error of the same request without the public table, and PMW''s parameters beside the sizes the source papers require; warns when the lower bounds say alpha is out of reach; free: reads no private row';
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), the error of the same request without the public table, PMW''s parameters beside the sizes the source papers require, and the answer mode (projection or refine) with the smaller predicted error; warns when the lower bounds say alpha is out of reach; free: reads no private row';
 
 -- Releases without a public table, over a declared domain (docs/mechanisms.md §14): the declaration is kept in a
 -- new column, which the check on the public table's columns admits in place of a public table; pap.releases shows

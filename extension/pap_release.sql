@@ -312,11 +312,12 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
                          OUT noise_scales pg_catalog.float8[], OUT max_passes pg_catalog.int4,
                          OUT predictions pg_catalog.jsonb, OUT projection_error pg_catalog.float8,
                          OUT outside_mass_error pg_catalog.float8, OUT noise_error pg_catalog.float8,
-                         OUT prior_error pg_catalog.float8, OUT private_only_error pg_catalog.float8)
+                         OUT prior_error pg_catalog.float8, OUT private_only_error pg_catalog.float8,
+                         OUT answer_mode pg_catalog.text)
 	AS 'MODULE_PATHNAME', 'pap_plan' LANGUAGE C STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
-	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), the error of the same request without the public table, and PMW''s parameters beside the sizes the source papers require; warns when the lower bounds say alpha is out of reach; free: reads no private row';
+	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), the error of the same request without the public table, PMW''s parameters beside the sizes the source papers require, and the answer mode (projection or refine) with the smaller predicted error; warns when the lower bounds say alpha is out of reach; free: reads no private row';
 
 CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8 DEFAULT 0,
                                  mechanism pg_catalog.text DEFAULT 'auto', prior pg_catalog.text DEFAULT 'public')
@@ -324,25 +325,26 @@ CREATE PROCEDURE pap.run_release(name pg_catalog.text, epsilon pg_catalog.float8
 COMMENT ON PROCEDURE pap.run_release(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'runs a release: commits the budget charge, then reads the private table once and stores the private answers';
 
-CREATE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT false)
-	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.answer(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.answer(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
-	'released answer to a query of the release''s class, as a fraction of the private rows (refine: a bin a bound cuts through counts with the share of its public rows on the query''s side); free';
+	'released answer to a query of the release''s class, as a fraction of the private rows (refine: a bin a bound cuts through counts with the share of its public rows on the query''s side; NULL: the release''s answer mode); free';
 
-CREATE FUNCTION pap.answer_count(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT false)
-	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_count' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.answer_count(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_count' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.answer_count(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
 	'released answer to a query of the release''s class, as an estimated number of private rows; free';
 
-CREATE FUNCTION pap.quantile(name pg_catalog.text, q pg_catalog.float8, refine pg_catalog.bool DEFAULT false)
-	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_quantile' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pap.quantile(name pg_catalog.text, q pg_catalog.float8, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_quantile' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.quantile(pg_catalog.text, pg_catalog.float8, pg_catalog.bool) IS
 	'q-quantile of the released distribution of a thresholds or ranges release''s column (dates and timestamps as Unix epoch seconds); free';
 
-CREATE FUNCTION pap.quantiles(name pg_catalog.text, qs pg_catalog.float8[], refine pg_catalog.bool DEFAULT false)
-	RETURNS TABLE (q pg_catalog.float8, value pg_catalog.float8) LANGUAGE sql STABLE STRICT PARALLEL SAFE
+CREATE FUNCTION pap.quantiles(name pg_catalog.text, qs pg_catalog.float8[], refine pg_catalog.bool DEFAULT NULL)
+	RETURNS TABLE (q pg_catalog.float8, value pg_catalog.float8) LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-	SELECT x.q, pap.quantile(name, x.q, refine) FROM pg_catalog.unnest(qs) WITH ORDINALITY AS x(q, i) ORDER BY x.i;
+	SELECT x.q, pap.quantile(name, x.q, refine) FROM pg_catalog.unnest(qs) WITH ORDINALITY AS x(q, i)
+	 WHERE name IS NOT NULL ORDER BY x.i;
 END;
 COMMENT ON FUNCTION pap.quantiles(pg_catalog.text, pg_catalog.float8[], pg_catalog.bool) IS
 	'pap.quantile for every element of qs, in order; free';

@@ -79,13 +79,16 @@ SELECT round(pap.answer('cache_b', 'x <= 487.5', refine => false)::numeric, 4) A
        round(pap.answer('cache_b', 'x <= 487.5', refine => true)::numeric, 4) AS refined,
        round(pap.answer('cache_b', 'x <= 487.5 AND k > 20.5', refine => false)::numeric, 4) AS plain_box,
        round(pap.answer('cache_b', 'x <= 487.5 AND k > 20.5', refine => true)::numeric, 4) AS refined_box;
-SELECT pap.answer('cache_b', 'x <= 500', refine => false) = pap.answer('cache_b', 'x <= 500') AS default_is_plain;
+-- without refine: the release's answer mode (17_answer_mode)
+SELECT pap.answer('cache_b', 'x <= 500', refine => (details->>'answer_mode' = 'refine')) = pap.answer('cache_b', 'x <= 500')
+       AS default_is_release_mode
+  FROM pap.releases WHERE name = 'cache_b';
 SELECT abs(pap.answer_count('cache_b', 'x > 100 AND k <= 50', refine => true)
            - pap.answer('cache_b', 'x > 100 AND k <= 50', refine => true) * private_rows) < 1e-6 AS count_is_fraction_times_n
   FROM pap.releases WHERE name = 'cache_b';
 -- refined answers move monotonically with the bound, plain ones in steps at the cuts
 SELECT count(DISTINCT round(pap.answer('cache_b', format('x <= %s', v), refine => true)::numeric, 9)) >
-       count(DISTINCT round(pap.answer('cache_b', format('x <= %s', v))::numeric, 9)) AS finer,
+       count(DISTINCT round(pap.answer('cache_b', format('x <= %s', v), refine => false)::numeric, 9)) AS finer,
        bool_and(r_next >= r - 1e-12) AS monotone
   FROM (SELECT v, pap.answer('cache_b', format('x <= %s', v), refine => true) AS r,
                lead(pap.answer('cache_b', format('x <= %s', v), refine => true)) OVER (ORDER BY v) AS r_next
@@ -101,4 +104,5 @@ SELECT bool_and(abs(pap.answer('cache_f', format('x > %s AND x <= %s', v, v + 25
 SELECT pap.define_release('cache_m', 'priv', 'pub', 'marginals(1; k)');
 CALL pap.run_release('cache_m', 1.0);
 SELECT pap.answer('cache_m', 'k = 3', refine => true) = pap.answer('cache_m', 'k = 3') AS ignored;
-SELECT pap.answer('cache_b', 'x <= 500', refine => NULL) IS NULL AS strict;
+-- refine => NULL is the release's answer mode (17_answer_mode), not a NULL answer
+SELECT pap.answer('cache_b', 'x <= 500', refine => NULL) = pap.answer('cache_b', 'x <= 500') AS release_mode;

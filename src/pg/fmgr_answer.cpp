@@ -132,13 +132,22 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
 	return answer;
 }
 
-// pap.answer and pap.answer_count: (name, query [, refine]); the release comes from the answer cache.
+// The answer mode of a call: refine as given, or when NULL (its default) the release's own (docs/mechanisms.md
+// §10, "The answer mode").
+static bool
+RefineArgument(FunctionCallInfo fcinfo, int arg, const PapCachedRelease *release)
+{
+	return PG_NARGS() > arg && !PG_ARGISNULL(arg) ? PG_GETARG_BOOL(arg) : release->refine_by_default;
+}
+
+// pap.answer and pap.answer_count: (name, query [, refine]); the release comes from the answer cache. Not strict
+// (a NULL refine is the release's mode): the caller returns NULL for a NULL name or query.
 static double
 AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 {
 	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
 	char *query = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	const bool refine = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	const bool refine = RefineArgument(fcinfo, 2, release);
 	const double answer = AnswerQuery(release, query, refine);
 	int64 n = 0;
 	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
@@ -149,6 +158,8 @@ AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 extern "C" Datum
 pap_answer(PG_FUNCTION_ARGS)
 {
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
 	double rows;
 	PG_RETURN_FLOAT8(AnswerFraction(fcinfo, &rows));
 }
@@ -156,6 +167,8 @@ pap_answer(PG_FUNCTION_ARGS)
 extern "C" Datum
 pap_answer_count(PG_FUNCTION_ARGS)
 {
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
 	double rows;
 	const double fraction = AnswerFraction(fcinfo, &rows);
 	PG_RETURN_FLOAT8(fraction * rows);
@@ -230,15 +243,18 @@ pap_synthetic(PG_FUNCTION_ARGS)
 	return (Datum)0;
 }
 
-// pap.quantile(name, q [, refine]): the q-quantile of a thresholds or ranges release's column (ModelQuantile),
-// from the answer cache. NULL when the release puts no weight on non-NULL values. Numbers are returned as they
-// are; dates and timestamps as seconds since 1970-01-01 00:00 UTC, as extract(epoch from ...) gives them.
+// pap.quantile(name, q [, refine]) (not strict, as pap.answer): the q-quantile of a thresholds or ranges release's
+// column (ModelQuantile), from the answer cache. NULL when the release puts no weight on non-NULL values. Numbers are
+// returned as they are; dates and timestamps as seconds since 1970-01-01 00:00 UTC, as extract(epoch from ...) gives
+// them.
 extern "C" Datum
 pap_quantile(PG_FUNCTION_ARGS)
 {
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
 	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
 	const double q = PG_GETARG_FLOAT8(1);
-	const bool refine = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	const bool refine = RefineArgument(fcinfo, 2, release);
 	double value = 0.0;
 	bool has_value = false;
 	pap::core::ValueType type = pap::core::ValueType::Number;

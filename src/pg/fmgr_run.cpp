@@ -281,8 +281,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
 	WarnPlannedRelease(r, n, epsilon);
-	Datum values[26];
-	bool nulls[26] = {false};
+	Datum values[27];
+	bool nulls[27] = {false};
 	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
 	values[1] = Int64GetDatum(n);
 	values[2] = Int64GetDatum(r->public_rows);
@@ -315,6 +315,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	// The same request without the public table (docs/mechanisms.md §14), since 0.2.
 	values[25] = Float8GetDatum(s.private_only_error);
 	nulls[25] = std::isnan(s.private_only_error);
+	values[26] = CStringGetTextDatum(s.answer_mode);  // the mode answers use when refine is not given
 	if (s.approximate_accounting)
 		nulls[17] = true;
 	HeapTuple tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);
@@ -589,6 +590,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 		JsonNumber(&details, "predicted_error", out.plan.predicted_error);
 		JsonNumber(&details, "public_only_error", out.plan.public_only_error);
 		JsonString(&details, "prior", prior);
+		// A database still on 0.1's SQL documents answers by projection: its runs record no mode, and keep
+		// answering by projection after ALTER EXTENSION UPDATE.
+		if (r->answer_modes)
+			JsonString(&details, "answer_mode", out.plan.answer_mode);
 		appendStringInfoChar(&details, '}');
 		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
 		Datum store_values[6] = {CStringGetTextDatum(name),

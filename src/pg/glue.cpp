@@ -295,7 +295,8 @@ PapLoadRelease(const char *name, bool for_update)
 {
 	// Every column, read below by name (catalog_columns.hpp): the same statement serves every version's table.
 	static const char *const select_sql =
-	    "SELECT r.*, (r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)) AS run_live "
+	    "SELECT r.*, (r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)) AS run_live, "
+	    "r.details OPERATOR(pg_catalog.->>) 'answer_mode' AS answer_mode "
 	    "FROM pap.release_data r WHERE r.name OPERATOR(pg_catalog.=) $1";
 	MemoryContext caller = CurrentMemoryContext;
 	Oid types[1] = {TEXTOID};
@@ -313,6 +314,7 @@ PapLoadRelease(const char *name, bool for_update)
 	bool isnull;
 	auto column = [&](const char *column_name) { return PapCatalogGet(&row, column_name, false, &isnull); };
 	const Datum layout_version = PapCatalogGet(&row, "layout_version", true, &isnull);  // since 0.2
+	const bool catalog_has_layout_version = !isnull;
 	if (!isnull && DatumGetInt32(layout_version) != kPapCatalogLayoutVersion)
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 		                errmsg("release \"%s\" is in catalog layout %d, unknown to this pap_release library", name,
@@ -320,6 +322,7 @@ PapLoadRelease(const char *name, bool for_update)
 		                errhint("Install the version of pap_release that defined it, or a later one.")));
 	PapRelease *r = (PapRelease *)palloc0(sizeof(PapRelease));
 	r->name = pstrdup(name);
+	r->answer_modes = catalog_has_layout_version;
 	r->private_table = DatumGetObjectId(column("private_table"));
 	r->public_table = DatumGetObjectId(column("public_table"));
 	r->query_class = TextDatumGetCString(column("query_class"));
@@ -340,6 +343,10 @@ PapLoadRelease(const char *name, bool for_update)
 	}
 	Datum rows = column("private_rows");
 	r->private_rows = isnull ? 0 : DatumGetInt64(rows);
+	// The mode answers use when a query names none, as the run's plan chose it; a run recorded without one (before
+	// 0.2) keeps the projection its answers always used.
+	Datum mode = column("answer_mode");
+	r->refine_by_default = !isnull && strcmp(TextDatumGetCString(mode), "refine") == 0;
 	r->release_id = DatumGetInt64(column("release_id"));
 	r->vc_dimension = DatumGetInt32(column("vc_dimension"));
 	(void)PapCatalogGet(&row, "declared_domain", true, &isnull);  // since 0.2

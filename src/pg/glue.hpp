@@ -128,11 +128,13 @@ struct PapRelease {
 	int64 cell_count;
 	int vc_dimension;
 	char *defined_by;
-	char *state;         // defined, running, released
-	bool run_live;       // state = running and the running statement is still executing
-	double *synthetic;   // cell_count weights, when released
-	int64 private_rows;  // when released
-	int64 release_id;    // the object of the run's lock (PapRunLockTag)
+	char *state;             // defined, running, released
+	bool run_live;           // state = running and the running statement is still executing
+	double *synthetic;       // cell_count weights, when released
+	int64 private_rows;      // when released
+	bool refine_by_default;  // the run's answer mode is "refine" (details' answer_mode; absent: projection)
+	bool answer_modes;       // the catalog is 0.2's: a run records its answer mode (0.1's answers always project)
+	int64 release_id;        // the object of the run's lock (PapRunLockTag)
 	pap::core::CatalogLayout layout;
 	bool declared_domain;  // defined over a declared domain, without a public table (since 0.2)
 };

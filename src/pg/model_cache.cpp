@@ -111,6 +111,7 @@ LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer r
 	e->name = pstrdup(name);
 	MemoryContextSwitchTo(old);
 	e->private_table = r->private_table;
+	e->refine_by_default = r->refine_by_default;
 	e->row_table = row_table;
 	e->row_xmin = row_xmin;
 	e->row_ctid = *row_ctid;

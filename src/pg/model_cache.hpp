@@ -24,6 +24,7 @@ struct PapCachedRelease {
 	char *name;
 	Oid private_table;
 	pap::core::ReleaseModel *model;
+	bool refine_by_default;  // answers without refine refine within cells (PapRelease)
 	// private to model_cache.cpp
 	Oid row_table;
 	TransactionId row_xmin;

@@ -181,6 +181,9 @@ struct PlanSummary {
 	const char *accounting;
 	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
 	bool uniform_prior;
+	// How answers are computed when a query names no mode (pap.answer's refine): "projection" or "refine", the mode
+	// with the smaller predicted projection part (a static name; docs/mechanisms.md §10, "The answer mode").
+	const char *answer_mode;
 	// The exact parameters the chosen mechanism runs with (its own plan's, opaque here): the run reads them and
 	// derives nothing itself, so that nothing after the charge can fail on a parameter.
 	MechanismParameters parameters;

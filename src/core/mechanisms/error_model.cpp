@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
 
 namespace pap::core {
 
@@ -90,6 +93,12 @@ PrivateShareBound(double public_share, double public_rows, double private_rows, 
 	return SampleShareUpperBound(ShareUpperBound(public_share, public_rows, log_term), private_rows, log_term);
 }
 
+double
+PrivateShareLowerBound(double public_share, double public_rows, double private_rows, double log_term)
+{
+	return 1.0 - PrivateShareBound(1.0 - std::clamp(public_share, 0.0, 1.0), public_rows, private_rows, log_term);
+}
+
 AxisCut
 AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts)
 {
@@ -116,6 +125,10 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 			out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
 		}
 		out.sides += 2 * (inside.size() + 1);
+		std::vector<std::int64_t> splits{0};
+		for (std::int64_t c : inside)
+			splits.push_back(splits.back() + c);
+		out.bin_splits.push_back(std::move(splits));
 	}
 	return out;
 }
@@ -142,6 +155,59 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 		const double side = PrivateShareBound(double(axes[a].largest_side_rows) / m, m, n, log_term);
 		sum += double(edges[a]) * side;
 		largest = std::max(largest, double(edges[a]) * side);
+	}
+	return std::min(1.0, max_over_axes ? largest : sum);
+}
+
+double
+RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
+                std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	if (axes.size() != edges.size())
+		throw Error(ErrorKind::Internal, "error model: one edge count per axis");
+	// Every set bounded: the parts of a bin below and above each split point, both ways.
+	double sets = 0;
+	for (std::size_t a = 0; a < axes.size(); a++)
+		if (edges[a] > 0)
+			for (const std::vector<std::int64_t> &splits : axes[a].bin_splits)
+				sets += 2.0 * double(splits.size());
+	if (sets == 0)
+		return 0.0;
+	const double log_term = std::log(4.0 * sets / beta);  // two directions, each a public and a private step
+	const double m = double(public_rows), n = double(private_rows);
+	// The bounds depend on a set's public row count alone: computed once per count.
+	std::map<std::int64_t, std::pair<double, double>> bounds;
+	auto bounds_of = [&](std::int64_t rows) -> const std::pair<double, double> & {
+		auto [it, added] = bounds.try_emplace(rows);
+		if (added)
+			it->second = {PrivateShareLowerBound(double(rows) / m, m, n, log_term),
+			              PrivateShareBound(double(rows) / m, m, n, log_term)};
+		return it->second;
+	};
+	double sum = 0, largest = 0;
+	std::uint64_t steps = 0;
+	for (std::size_t a = 0; a < axes.size(); a++) {
+		if (edges[a] <= 0)
+			continue;
+		double worst = 0;
+		for (const std::vector<std::int64_t> &splits : axes[a].bin_splits) {
+			PollInterrupt(steps, splits.size());
+			const std::int64_t bin = splits.back();
+			if (bin == 0) {
+				worst = std::max(worst, bounds_of(0).second);
+				continue;
+			}
+			// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
+			for (std::int64_t below : splits) {
+				const double share = double(below) / double(bin);
+				const auto [below_low, below_high] = bounds_of(below);
+				const auto [above_low, above_high] = bounds_of(bin - below);
+				worst = std::max({worst, share * above_high - (1.0 - share) * below_low,
+				                  (1.0 - share) * below_high - share * above_low});
+			}
+		}
+		sum += double(edges[a]) * worst;
+		largest = std::max(largest, double(edges[a]) * worst);
 	}
 	return std::min(1.0, max_over_axes ? largest : sum);
 }

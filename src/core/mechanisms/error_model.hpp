@@ -34,6 +34,8 @@ double SampleShareUpperBound(double p, double rows, double log_term);
 // A private share bounded from a public one, both tables samples of one population: the population's share at
 // most ShareUpperBound(public_share, m), the private table's at most SampleShareUpperBound of that at n.
 double PrivateShareBound(double public_share, double public_rows, double private_rows, double log_term);
+// The same, from below: 1 - PrivateShareBound of the complement (KL(q || p) = KL(1 - q || 1 - p)).
+double PrivateShareLowerBound(double public_share, double public_rows, double private_rows, double log_term);
 
 // What one ordered axis lets a query cut: over the bins of the cut points (b_{j-1}, b_j], with the public values
 // and row counts sorted (release_axis.hpp), the most public rows a bound inside a bin can leave on the side its
@@ -42,6 +44,9 @@ double PrivateShareBound(double public_share, double public_rows, double private
 struct AxisCut {
 	std::int64_t largest_side_rows = 0;
 	std::size_t sides = 0;
+	// Refinement's part: per bin in order, the public rows below each split point (0, then after each public value;
+	// the last is the bin's public rows).
+	std::vector<std::vector<std::int64_t>> bin_splits;
 };
 AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &public_values,
                   const std::vector<std::int64_t> &public_counts);
@@ -50,6 +55,16 @@ AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &pu
 // side, bounded from its public share. A query's edges on one axis that can only be one at a time (a stump's or a
 // halfspace's one threshold) are passed as max_over_axes = true: the largest axis's term alone.
 double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
+                       std::int64_t public_rows, std::int64_t private_rows, double beta);
+
+// Part (a) when answers refine within cells (pap.answer's refine): a bound inside a bin (B public rows, L of them
+// below the bound) is answered as (1 - L/B) times the cover answer below the bin plus L/B times the one above it, so
+// beside the noise its error is |(L/B) D_above - ((B-L)/B) D_below| for the private shares D of the bin's parts
+// above and below the bound. Each share lies between a lower and an upper bound from its public share
+// (relative-entropy Chernoff bounds both ways, a union over both parts of every split point of every bin); the part
+// is the largest such error, per edge as in ProjectionError. A bin without public rows keeps the projection's
+// answer (a gap's bound).
+double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:

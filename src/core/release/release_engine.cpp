@@ -20,6 +20,7 @@
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/mechanisms/registry.hpp"
+#include "core/release/answer_mode.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/workloads/membership_workload.hpp"
@@ -94,47 +95,24 @@ ShapeOf(const ReleaseLayout &layout)
 	return shape;
 }
 
-// The edges a query of the class may move on each axis, and whether only one axis's edge moves per query (a stump
-// or a halfspace reads one threshold): docs/query-classes.md's s, per axis. Categorical and predicate axes are
-// exact (no edge moves).
-std::vector<int>
-MovableEdgesPerAxis(const ReleaseLayout &layout, bool &one_axis_per_query)
-{
-	const ClassKind kind = layout.spec.kind;
-	one_axis_per_query = kind == ClassKind::Stumps || kind == ClassKind::Halfspaces;
-	const int per_axis = kind == ClassKind::Ranges || kind == ClassKind::Boxes           ? 2
-	                     : kind == ClassKind::Marginals || kind == ClassKind::Predicates ? 0
-	                                                                                     : 1;
-	std::vector<int> edges;
-	for (const ReleaseAxis &axis : layout.axes)
-		edges.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear ? per_axis : 0);
-	return edges;
-}
-
 // The error model's data parts that depend on the release alone (mechanisms/error_model.hpp), from the public
-// table's marginals and grid points, each at a sixth of the request's beta.
+// table's marginals and grid points, each at a sixth of the request's beta. The projection part is the answer
+// mode's that answers use by default (answer_mode.hpp).
 void
-SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &context)
+SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &context, AnswerModeErrors &modes)
 {
-	const double beta = DataPartBeta(r.beta);
-	std::vector<AxisCut> cuts;
-	for (const ReleaseAxis &axis : layout.axes)
-		cuts.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear
-		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts)
-		                   : AxisCut{});
-	bool one_axis = false;
-	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
-	// A declared domain's cuts are its declared values: a query at the declared resolution is its own cover query.
-	context.projection_error =
-	    r.declared_domain ? 0.0 : ProjectionError(cuts, edges, one_axis, r.public_rows, r.private_rows, beta);
+	// A declared domain's cuts are its declared values: a query at the declared resolution is its own cover query,
+	// answered by projection.
+	modes = r.declared_domain ? AnswerModeErrors{} : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, r.beta);
+	context.projection_error = modes.Chosen();
 	context.outside_mass_error = OutsideMassError(layout.public_point_counts, layout.domain_kind == DomainKind::Dense,
-	                                              r.public_rows, r.private_rows, beta);
+	                                              r.public_rows, r.private_rows, DataPartBeta(r.beta));
 }
 
 // Everything the mechanisms' planners read, all public: sizes, privacy parameters, the prior's kind, and the
 // release's shape, cells and cover (how many cells a cover query spans; the public histogram on demand).
 PlanContext
-ContextFor(const PlanRequest &r, const OpenRelease &release)
+ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &modes)
 {
 	const std::size_t cells = release.domain.CellCount();
 	if (std::int64_t(cells) != r.cell_count || std::int64_t(release.cover->QueryCount()) != r.cover_size)
@@ -175,7 +153,7 @@ ContextFor(const PlanRequest &r, const OpenRelease &release)
 	context.shape = ShapeOf(release.layout);
 	context.domain = &release.domain;
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
-	SetDataParts(r, release.layout, context);
+	SetDataParts(r, release.layout, context, modes);
 	return context;
 }
 
@@ -290,7 +268,11 @@ MakePlan(const PlanRequest &r)
 	const OpenRelease release(*r.layout);
 	// Every registered mechanism, planned in the registry's order (pmw first: its validation of the inputs comes
 	// before any other planner's).
-	return Summarise(r, PlanEvery(Mechanisms(), ContextFor(r, release)));
+	AnswerModeErrors modes;
+	const PlanContext context = ContextFor(r, release, modes);
+	PlanSummary summary = Summarise(r, PlanEvery(Mechanisms(), context));
+	summary.answer_mode = modes.Name();
+	return summary;
 }
 
 void

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -51,6 +52,7 @@ TEST(ErrorModel, AxisCutOfFindsTheLargestSideAProjectionMovesOver)
 	const AxisCut cut = AxisCutOf({2, 5}, {1, 2, 3, 4, 5, 7}, {10, 20, 5, 5, 30, 8});
 	EXPECT_EQ(cut.largest_side_rows, 10);
 	EXPECT_EQ(cut.sides, 18u);
+	EXPECT_EQ(cut.bin_splits, (std::vector<std::vector<std::int64_t>>{{0, 10, 30}, {0, 5, 10, 40}, {0, 8}}));
 	// The finest cover (a cut at every public value): no bound splits public rows.
 	const AxisCut finest = AxisCutOf({1, 2, 3}, {1, 2, 3}, {4, 5, 6});
 	EXPECT_EQ(finest.largest_side_rows, 0);
@@ -66,10 +68,10 @@ TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 	// One axis, 18 sides, beta 0.1: L = ln(2 * 18 / 0.1) = ln 360. At the finest cover the public side is empty:
 	// the population's share is at most 1 - 360^(-1/100) = 0.0571622..., the private table's (1000 rows) at most
 	// the q with 1000 KL(q || 0.0571622) = ln 360, 0.0840112... (an independent bisection).
-	const AxisCut gap{0, 18};
+	const AxisCut gap{0, 18, {}};
 	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.08401125624081622, 1e-9);
 	// A side of 10 of 100 public rows: 0.279187... (the same two inversions).
-	const AxisCut coarse{10, 18};
+	const AxisCut coarse{10, 18, {}};
 	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.27918735560800406, 1e-9);
 	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
 	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.08401125624081622, 1e-9);
@@ -81,6 +83,61 @@ TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 	EXPECT_EQ(ProjectionError({coarse}, {0}, false, 100, 1000, 0.1), 0.0);
 	EXPECT_EQ(ProjectionError({}, {}, false, 100, 1000, 0.1), 0.0);
 	EXPECT_PAP_ERROR(ErrorKind::Internal, ProjectionError({gap}, {}, false, 100, 1000, 0.1));
+}
+
+TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
+{
+	// Lower bounds mirror the upper ones; nothing observed has no lower bound above 0.
+	EXPECT_NEAR(PrivateShareLowerBound(0.25, 100, 1000, 3.0), 1.0 - PrivateShareBound(0.75, 100, 1000, 3.0), 1e-15);
+	EXPECT_LE(PrivateShareLowerBound(0.25, 100, 1000, 3.0), 0.25);
+	EXPECT_NEAR(PrivateShareLowerBound(0.0, 100, 1000, 3.0), 0.0, 1e-15);
+	// Two bins of 50 public rows (m = 100, n = 1000, beta 0.1), the first split at 25: 5 split points, each with a
+	// part below and one above, L = ln(4 * 10 / 0.1). A bound with L/B = s of the bin's public rows below errs by
+	// at most max(s hi(above) - (1 - s) lo(below), (1 - s) hi(below) - s lo(above)).
+	AxisCut halves;
+	halves.bin_splits = {{0, 25, 50}, {0, 50}};
+	const double L = std::log(400.0);
+	auto hi = [&](double rows) { return PrivateShareBound(rows / 100, 100, 1000, L); };
+	auto lo = [&](double rows) { return PrivateShareLowerBound(rows / 100, 100, 1000, L); };
+	double expected = 0;
+	for (double below : {0.0, 25.0, 50.0}) {
+		const double s = below / 50;
+		expected =
+		    std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
+	}
+	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound.
+	EXPECT_NEAR(expected, std::max(hi(0), 0.5 * (hi(25) - lo(25))), 1e-15);
+	EXPECT_NEAR(RefinementError({halves}, {1}, false, 100, 1000, 0.1), expected, 1e-12);
+	EXPECT_NEAR(RefinementError({halves}, {2}, false, 100, 1000, 0.1), 2 * expected, 1e-12);
+	// A bin without public rows answers as the projection does: a gap's bound.
+	AxisCut empty;
+	empty.bin_splits = {{0}};
+	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1), PrivateShareBound(0.0, 100, 1000, std::log(80.0)),
+	            1e-12);
+	// Two axes add, or the largest counts alone; no edge, no error.
+	EXPECT_GT(RefinementError({halves, empty}, {1, 1}, false, 100, 1000, 0.1),
+	          RefinementError({halves, empty}, {1, 1}, true, 100, 1000, 0.1));
+	EXPECT_EQ(RefinementError({halves}, {0}, false, 100, 1000, 0.1), 0.0);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RefinementError({halves}, {}, false, 100, 1000, 0.1));
+
+	// Coarse bins of a large public sample: refinement's error shrinks as 1 / sqrt(rows per bin), the
+	// projection's does not; at the finest cover the projection's gaps are the smaller.
+	std::vector<double> values;
+	std::vector<std::int64_t> counts;
+	for (int v = 0; v < 20000; v++) {
+		values.push_back(v);
+		counts.push_back(1);
+	}
+	std::vector<double> coarse_cuts, finest_cuts;
+	for (int v = 999; v < 20000; v += 1000)
+		coarse_cuts.push_back(v);
+	for (int v = 0; v < 20000; v++)
+		finest_cuts.push_back(v);
+	const AxisCut coarse = AxisCutOf(coarse_cuts, values, counts), finest = AxisCutOf(finest_cuts, values, counts);
+	EXPECT_LT(RefinementError({coarse}, {1}, false, 20000, 1000000, 0.01),
+	          ProjectionError({coarse}, {1}, false, 20000, 1000000, 0.01));
+	EXPECT_GT(RefinementError({finest}, {1}, false, 20000, 1000000, 0.01),
+	          ProjectionError({finest}, {1}, false, 20000, 1000000, 0.01));
 }
 
 TEST(ErrorModel, OutsideMassIsGoodTuringPlusItsDeviations)

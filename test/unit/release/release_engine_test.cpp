@@ -27,6 +27,8 @@
 #include "core/base/errors.hpp"
 #include "core/language/class_spec.hpp"
 #include "core/language/query_text.hpp"
+#include "core/release/answer_mode.hpp"
+#include "core/release/engine_support.hpp"
 #include "core/release/release_model.hpp"
 
 namespace pap::core {
@@ -2176,6 +2178,40 @@ TEST_F(ReleaseEngine, PlanShowsTheErrorPartsAndAutoChoosesOnTheirTotal)
 	EXPECT_GT(plans["support"].predictions[identity].parts.outside_mass, 0.1);
 	EXPECT_NE(plans["support"].chosen, MechanismChoice(identity));
 	EXPECT_GT(plans["support"].predictions[identity].predicted_error, plans["support"].predicted_error);
+}
+
+// Answers without refine use the mode with the smaller predicted projection part (docs/mechanisms.md §10, "The
+// answer mode"), and the plan's projection part is that mode's: refinement for coarse bins of many public rows,
+// projection at the finest cover and for classes that do not refine.
+TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}, {"c", ValueType::Text, "text"}};
+	for (int v = 0; v < 20000; v++)
+		pub.Add({Num(v), Str(v % 2 == 0 ? "a" : "b")}, 1);
+	auto plan_of = [](const Release &r) {
+		PlanRequest p = Plan(r, 1.0);
+		p.private_rows = 1000000;
+		p.mechanism = "auto";
+		return MakePlan(p);
+	};
+	const Release coarse = Define(pub, "thresholds(x)", Granularity::Alpha, 0.2);
+	const Release finest = Define(pub, "thresholds(x)", Granularity::Finest, 0.2);
+	const Release marginals = Define(pub, "marginals(1; c)", Granularity::Finest, 0.2);
+	const PlanSummary a = plan_of(coarse), b = plan_of(finest), c = plan_of(marginals);
+	EXPECT_STREQ(a.answer_mode, "refine");
+	EXPECT_STREQ(b.answer_mode, "projection");
+	EXPECT_STREQ(c.answer_mode, "projection");
+	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 20000, 1000000, 0.05);
+	EXPECT_TRUE(modes.refine);
+	EXPECT_LT(modes.refinement, modes.projection);
+	EXPECT_EQ(a.parts.projection, modes.refinement);
+	EXPECT_EQ(std::string(modes.Name()), "refine");
+	const AnswerModeErrors exact = AnswerModeErrorsOf(LayoutFromCatalog(finest.layout), 20000, 1000000, 0.05);
+	EXPECT_FALSE(exact.refine);
+	EXPECT_EQ(b.parts.projection, exact.projection);
+	// Marginals move no edge: nothing to refine, no projection part.
+	EXPECT_EQ(c.parts.projection, 0.0);
 }
 
 }  // namespace

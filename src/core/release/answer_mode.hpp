@@ -1,0 +1,44 @@
+// The answer mode a release uses when a query does not name one (pap.answer's refine): projection onto the cover,
+// or within-cell refinement, whichever has the smaller predicted error over the query class (docs/mechanisms.md
+// §10, "The answer mode"). Computed from the stored layout and the public sizes alone, so that the plan (which
+// shows it) and every answer (which uses it) agree.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/release/release_layout.hpp"
+
+namespace pap::core {
+
+// The edges a query of the class may move on each axis, and whether only one axis's edge moves per query (a stump
+// or a halfspace reads one threshold): docs/query-classes.md's s, per axis. Categorical and predicate axes are
+// exact (no edge moves).
+std::vector<int> MovableEdgesPerAxis(const ReleaseLayout &layout, bool &one_axis_per_query);
+
+// Whether answers of the class can refine within cells (thresholds, ranges, boxes, orthants); other classes answer
+// by projection whatever refine says.
+bool RefinableClass(ClassKind kind);
+
+// Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError), at the data
+// parts' beta (DataPartBeta of request_beta). refine: refinement predicts strictly less (ties keep the projection).
+struct AnswerModeErrors {
+	double projection = 0;
+	double refinement = 0;
+	bool refine = false;
+	double
+	Chosen() const
+	{
+		return refine ? refinement : projection;
+	}
+	const char *
+	Name() const
+	{
+		return refine ? "refine" : "projection";
+	}
+};
+AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
+                                    double request_beta);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"
