@@ -129,17 +129,23 @@ CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &mod
                 std::int64_t public_rows, double noise_variance, bool trust_noisy)
 {
 	RequireSameSize(noisy, model, n);
-	const double floor = 0.5 / (n * double(noisy.size()));
-	std::vector<double> targets(noisy.size());
-	double sum = 0.0;
+	std::vector<double> combined(noisy.size());
 	for (std::size_t i = 0; i < noisy.size(); i++) {
 		double w = 1.0;
 		if (!trust_noisy && public_rows > 0) {
 			const double v = PublicVariance(model[i], n, public_rows);
 			w = v / (v + noise_variance);
 		}
-		targets[i] = std::max(floor, (w * noisy[i] + (1.0 - w) * n * model[i]) / n);
-		sum += targets[i];
+		combined[i] = w * noisy[i] + (1.0 - w) * n * model[i];
+	}
+	// The nearest non-negative table of n rows (identity's consistency step): a common shift, rather than clipping
+	// alone, so that the noise on empty cells does not add mass to the table.
+	std::vector<double> targets = ProjectOntoSimplex(combined, n);
+	const double floor = 0.5 / (n * double(noisy.size()));
+	double sum = 0.0;
+	for (double &t : targets) {
+		t = std::max(floor, t / n);
+		sum += t;
 	}
 	for (double &t : targets)
 		t /= sum;

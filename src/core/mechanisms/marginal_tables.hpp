@@ -75,8 +75,9 @@ private:
 
 // A table's targets (fractions, summing to 1) from its noisy counts and the model's shares of the same cells: per
 // cell w y + (1 - w) n p with w = v / (v + s2), v = n^2 max(p (1 - p), 1/m) (1/m + 1/n) the public sample's
-// sampling variance and s2 the noise's; w = 1 for every cell when trust_noisy (or m = 0). Clipped below at a
-// floor of half a row spread over the table, then normalised. Error(Internal) for sizes that disagree or n <= 0.
+// sampling variance and s2 the noise's; w = 1 for every cell when trust_noisy (or m = 0). Then the nearest
+// non-negative table of n rows (ProjectOntoSimplex), raised to a floor of half a row spread over the table (so that
+// every cell keeps some weight), normalised. Error(Internal) for sizes that disagree or n <= 0.
 std::vector<double> CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n,
                                     std::int64_t public_rows, double noise_variance, bool trust_noisy);
 // The 1-way stage's test: true when sum |y - n p| exceeds its mean under an unshifted public sample by more than
