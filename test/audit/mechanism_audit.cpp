@@ -1,5 +1,5 @@
-// Empirical privacy audit of MWEM, identity, hierarchical, marginal tables and the histogram noise they share: the instances
-// (docs/audit.md; the estimator is audit_estimator.hpp). Black box: every sample is one call of the product's
+// Empirical privacy audit of MWEM, identity, hierarchical, marginal tables and the histogram noise they share: the
+// instances (docs/audit.md; the estimator is audit_estimator.hpp). Black box: every sample is one call of the product's
 // RunMwemOnCounts / RunIdentity / RunHierarchical (or one HistogramNoise draw per count) with the parameters the
 // product's own PlanMwem / PlanIdentity / PlanHierarchical / HistogramNoiseFor return, on one of two neighbouring
 // histograms (replace-one: one row moved between two cells, n fixed). MWEM's true counts come from the two
@@ -189,16 +189,15 @@ MwemCase(const std::string &mechanism, const std::string &name, std::vector<Cell
 // sensitivity); bin 2 holds 1000 rows on both sides, so that the normalisation barely mixes the counts, and the
 // key n (x_0 - x_1) sees both changed counts.
 AuditCase
-MarginalTablesCase(const std::string &mechanism, const std::string &name, const MarginalTablesPlan &plan,
-                   Expect expect)
+MarginalTablesCase(const std::string &mechanism, const std::string &name, const MarginalTablesPlan &plan, Expect expect)
 {
 	const std::int64_t n = 1040;
 	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
 	    std::vector<std::int64_t>{21, 19, 1000}, std::vector<std::int64_t>{20, 20, 1000});
 	AuditCase c = Case(mechanism, name, 0, expect);
 	c.sample = [hists, plan, n](int side, RandomBitSource &rng) {
-		const std::vector<double> x = RunMarginalTables(side == 0 ? hists->first : hists->second, {3}, n,
-		                                                UniformPrior(3), plan, rng);
+		const std::vector<double> x =
+		    RunMarginalTables(side == 0 ? hists->first : hists->second, {3}, n, UniformPrior(3), plan, rng);
 		return OrderedKey(double(n) * (x[0] - x[1]), 1.0 / 64);
 	};
 	return c;

@@ -86,7 +86,8 @@ std::vector<double>
 MarginalTable::Of(const std::vector<double> &values, InterruptCheck interrupted) const
 {
 	std::vector<double> sums(size_, 0.0);
-	ForEachCell(values.size(), [&](std::size_t c, std::size_t t) { sums[t] += values[c]; }, interrupted);
+	ForEachCell(
+	    values.size(), [&](std::size_t c, std::size_t t) { sums[t] += values[c]; }, interrupted);
 	return sums;
 }
 
@@ -94,15 +95,16 @@ std::vector<std::int64_t>
 MarginalTable::Counts(const std::vector<std::int64_t> &histogram, InterruptCheck interrupted) const
 {
 	std::vector<std::int64_t> sums(size_, 0);
-	ForEachCell(histogram.size(), [&](std::size_t c, std::size_t t) { AddToAnswer(sums[t], histogram[c]); },
-	            interrupted);
+	ForEachCell(
+	    histogram.size(), [&](std::size_t c, std::size_t t) { AddToAnswer(sums[t], histogram[c]); }, interrupted);
 	return sums;
 }
 
 void
 MarginalTable::Scale(const std::vector<double> &factors, std::vector<double> &values, InterruptCheck interrupted) const
 {
-	ForEachCell(values.size(), [&](std::size_t c, std::size_t t) { values[c] *= factors[t]; }, interrupted);
+	ForEachCell(
+	    values.size(), [&](std::size_t c, std::size_t t) { values[c] *= factors[t]; }, interrupted);
 }
 
 namespace {
@@ -125,8 +127,8 @@ RequireSameSize(const std::vector<double> &noisy, const std::vector<double> &mod
 }  // namespace
 
 std::vector<double>
-CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n,
-                std::int64_t public_rows, double noise_variance, bool trust_noisy)
+CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                double noise_variance, bool trust_noisy)
 {
 	RequireSameSize(noisy, model, n);
 	std::vector<double> combined(noisy.size());

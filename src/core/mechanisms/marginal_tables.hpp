@@ -27,14 +27,14 @@ constexpr double kCalibrationShare = 0.1;
 constexpr int kFittingSweeps = 30;
 
 struct MarginalTablesPlan {
-	int order = 1;              // k: the tables the queries read
-	int axes = 1;               // D
-	bool calibrate = false;     // a 1-way stage first (k > 1)
-	HistogramNoise calibration;  // per cell of a 1-way table (when calibrate)
-	HistogramNoise tables;       // per cell of a k-way table
+	int order = 1;                 // k: the tables the queries read
+	int axes = 1;                  // D
+	bool calibrate = false;        // a 1-way stage first (k > 1)
+	HistogramNoise calibration;    // per cell of a 1-way table (when calibrate)
+	HistogramNoise tables;         // per cell of a k-way table
 	std::int64_t public_rows = 0;  // m, for the weights; 0 with the uniform prior (the noisy tables alone)
-	double beta = 0.05;             // the 1-way stage's test: the chance any unshifted table is taken as shifted
-	double predicted_error = 0;     // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
+	double beta = 0.05;            // the 1-way stage's test: the chance any unshifted table is taken as shifted
+	double predicted_error = 0;    // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
 	PrivacyUsed used;
 };
 

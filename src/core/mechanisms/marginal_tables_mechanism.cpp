@@ -12,9 +12,9 @@ namespace pap::core {
 namespace {
 
 constexpr const char *kMarginalClassesOnly =
-    "it measures marginal tables, so it answers only marginals, stumps and predicates";
-constexpr const char *kFullGridOnly = "it measures the private rows' marginal tables over every grid point, and this "
-                                      "release's cells are the public support (the full grid exceeds "
+    "marginal_tables measures marginal tables: it answers marginals, stumps and predicates only";
+constexpr const char *kFullGridOnly = "marginal_tables needs a full grid: its tables are sums over every grid point, "
+                                      "and this release's cells are the public support (the full grid exceeds "
                                       "pap_release.max_cells)";
 
 class MarginalTables final : public Mechanism {
@@ -60,8 +60,8 @@ public:
 	{
 		const MarginalTablesPlan plan = parameters.As<MarginalTablesPlan>();
 		MechanismRun run;
-		run.synthetic = RunMarginalTables(*in.cell_histogram, *in.radices, in.rows, in.prior(), plan, *in.rng,
-		                                  in.interrupted);
+		run.synthetic =
+		    RunMarginalTables(*in.cell_histogram, *in.radices, in.rows, in.prior(), plan, *in.rng, in.interrupted);
 		return run;
 	}
 };

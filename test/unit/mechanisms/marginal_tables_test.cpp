@@ -177,7 +177,8 @@ TEST(PlanMarginalTables, PredictionFallsWithEpsilonAndIsAShare)
 	uniform.uniform_prior = true;
 	const MarginalTablesPlan alone = PlanMarginalTables(uniform, radices, 2, public_histogram);
 	EXPECT_EQ(alone.public_rows, 0);
-	EXPECT_GE(alone.predicted_error, PlanMarginalTables(Input(0.1, 0, 60), radices, 2, public_histogram).predicted_error);
+	EXPECT_GE(alone.predicted_error,
+	          PlanMarginalTables(Input(0.1, 0, 60), radices, 2, public_histogram).predicted_error);
 }
 
 TEST(PlanMarginalTables, RejectsBadInput)
@@ -188,8 +189,7 @@ TEST(PlanMarginalTables, RejectsBadInput)
 	          "InvalidParameter");
 	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4), radices, 3, public_histogram); }), "Internal");
 	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4), radices, 1, {1, 2}); }), "Internal");
-	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4, 0), radices, 1, public_histogram); }),
-	          "DataException");
+	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4, 0), radices, 1, public_histogram); }), "DataException");
 }
 
 // The sampler test: with a uniform prior and one table over the whole grid, the weights are the fitted targets,
@@ -248,8 +248,8 @@ TEST(RunMarginalTables, OutputIsADistributionAndDeterministicForASeed)
 	for (double epsilon : {0.01, 0.5, 5.0})
 		for (double delta : {0.0, 1e-6})
 			for (int order : {1, 2, 4}) {
-				const MarginalTablesPlan plan = PlanMarginalTables(Input(epsilon, delta, 72, 3000, 300), radices,
-				                                                   order, pub);
+				const MarginalTablesPlan plan =
+				    PlanMarginalTables(Input(epsilon, delta, 72, 3000, 300), radices, order, pub);
 				SeededRandomSource a(9), b(9);
 				const std::vector<double> x = RunMarginalTables(h, radices, 3000, PublicPrior(pub), plan, a);
 				EXPECT_EQ(x, RunMarginalTables(h, radices, 3000, PublicPrior(pub), plan, b));
@@ -263,8 +263,8 @@ TEST(RunMarginalTables, OutputIsADistributionAndDeterministicForASeed)
 }
 
 double
-MaxMarginalError(const std::vector<double> &x, const std::vector<std::int64_t> &h, const std::vector<std::int32_t> &radices,
-                 int order)
+MaxMarginalError(const std::vector<double> &x, const std::vector<std::int64_t> &h,
+                 const std::vector<std::int32_t> &radices, int order)
 {
 	double n = 0, worst = 0;
 	for (std::int64_t c : h)
