@@ -216,29 +216,38 @@ StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::
 	return used;
 }
 
-// The predicted max error over the k-way tables' cells (fraction of n): per cell the variance of the combined
-// estimate (the public sample's and the noise's, inverse-variance weighted; the noise's alone without a public
-// sample), the largest taken for every cell, with a union bound over the cells.
+// The largest variance of the public sample's share of one k-way table cell (counts of n), over every cell: the
+// combined estimate's variance grows with it, so this cell's bounds every cell's. Also counts the cells.
 double
-PredictedError(const MarginalTablesPlan &plan, const std::vector<std::int32_t> &radices,
-               const std::vector<std::vector<int>> &sets, const std::vector<double> &prior, double n, double beta)
+LargestPublicVariance(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets,
+                      const std::vector<double> &prior, double n, std::int64_t public_rows, std::size_t &cells)
 {
-	const double s2 = plan.tables.Variance();
-	double worst = 0.0;
-	std::size_t cells = 0;
+	double largest = 0.0;
+	cells = 0;
 	for (const std::vector<int> &set : sets) {
 		const MarginalTable table(radices, set);
 		cells += table.size();
-		for (double p : table.Of(prior, CurrentInterruptCheck())) {
-			double v = s2;
-			if (plan.public_rows > 0) {
-				const double public_variance = PublicVariance(p, n, plan.public_rows);
-				v = public_variance * s2 / (public_variance + s2);
-			}
-			worst = std::max(worst, v);
-		}
+		for (double p : table.Of(prior, CurrentInterruptCheck()))
+			largest = std::max(largest, public_rows > 0 ? PublicVariance(p, n, public_rows) : 0.0);
 	}
-	return std::min(1.0, MaxErrorOverCover(worst, cells, beta) / n);
+	return largest;
+}
+
+// The predicted max error (fraction of n) of a plan whose noises are set: the k-way part, the combined estimate's
+// largest variance (the public sample's and the noise's, inverse-variance weighted; the noise's alone without a
+// public sample) with a union bound over the k-way cells; and, with a 1-way stage, what its noise leaves where it
+// corrects a shifted public sample (its noisy tables alone, a union bound over their cells); the two added in
+// quadrature (independent noises).
+double
+PredictedError(const MarginalTablesPlan &plan, double public_variance, std::size_t cells, std::size_t calibration_cells,
+               double n, double beta)
+{
+	const double s2 = plan.tables.Variance();
+	const double combined = public_variance > 0.0 ? public_variance * s2 / (public_variance + s2) : s2;
+	const double tables = MaxErrorOverCover(combined, cells, beta);
+	const double calibration =
+	    plan.calibrate ? MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta) : 0.0;
+	return std::min(1.0, std::hypot(tables, calibration) / n);
 }
 
 }  // namespace
@@ -253,36 +262,48 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 		throw Error(ErrorKind::Internal, "marginal tables: the order or the public histogram does not fit the grid");
 	const std::vector<std::vector<int>> sets = AttributeSets(axes, order);
 	const std::size_t calibration_tables = order > 1 ? std::size_t(axes) : 0;
+	std::size_t calibration_cells = 0;
+	for (int a = 0; a < axes && order > 1; a++)
+		calibration_cells += std::size_t(radices[std::size_t(a)]);
 
-	MarginalTablesPlan plan;
-	plan.order = order;
-	plan.axes = axes;
-	plan.calibrate = order > 1;
-	plan.public_rows = input.uniform_prior ? 0 : input.public_rows;
-	plan.beta = input.beta;
-	const double share = plan.calibrate ? 1.0 - kCalibrationShare : 1.0;
-	// Laplace for epsilon-DP; with delta > 0 the discrete Gaussian too, and whichever gives the k-way tables the
-	// smaller variance (a choice from public numbers only, as noisy_histogram.hpp makes it).
-	auto noise_plan = [&](bool gaussian) {
-		const double rho = gaussian ? LargestZcdpRho(input.epsilon, input.delta) : 0.0;
-		MarginalTablesPlan p = plan;
-		p.tables = StageNoise(gaussian, sets.size(), share, input.epsilon, rho);
-		if (p.calibrate)
-			p.calibration = StageNoise(gaussian, calibration_tables, kCalibrationShare, input.epsilon, rho);
-		return p;
-	};
-	const std::optional<MarginalTablesPlan> laplace = UnlessLimitExceeded([&] { return noise_plan(false); });
-	std::optional<MarginalTablesPlan> gaussian;
-	if (input.delta > 0.0)
-		gaussian = UnlessLimitExceeded([&] { return noise_plan(true); });
-	if (!laplace && !gaussian)
+	MarginalTablesPlan base;
+	base.order = order;
+	base.axes = axes;
+	base.calibrate = order > 1;
+	base.public_rows = input.uniform_prior ? 0 : input.public_rows;
+	base.beta = input.beta;
+	const double n = double(input.private_rows);
+	std::size_t cells = 0;
+	const double public_variance =
+	    LargestPublicVariance(radices, sets, PublicPrior(public_histogram), n, base.public_rows, cells);
+	// Every candidate (the 1-way share from kCalibrationShares; the Laplace, and with delta > 0 the discrete
+	// Gaussian) is planned from public numbers only, and the smallest prediction is taken.
+	const double rho = input.delta > 0.0 ? LargestZcdpRho(input.epsilon, input.delta) : 0.0;
+	std::optional<MarginalTablesPlan> best;
+	for (bool gaussian : {false, true}) {
+		if (gaussian && input.delta == 0.0)
+			continue;
+		for (double share : kCalibrationShares) {
+			if (!base.calibrate && share != kCalibrationShares[0])
+				continue;
+			const std::optional<MarginalTablesPlan> candidate = UnlessLimitExceeded([&] {
+				MarginalTablesPlan p = base;
+				p.calibration_share = p.calibrate ? share : 0.0;
+				p.tables = StageNoise(gaussian, sets.size(), 1.0 - p.calibration_share, input.epsilon, rho);
+				if (p.calibrate)
+					p.calibration = StageNoise(gaussian, calibration_tables, share, input.epsilon, rho);
+				p.predicted_error = PredictedError(p, public_variance, cells, calibration_cells, n, input.beta);
+				return p;
+			});
+			if (candidate && (!best || candidate->predicted_error < best->predicted_error))
+				best = candidate;
+		}
+	}
+	if (!best)
 		throw Error(ErrorKind::LimitExceeded, "noise for this epsilon is too large to sample exactly", {},
 		            "Use a larger epsilon.");
-	plan = !gaussian || (laplace && laplace->tables.Variance() <= gaussian->tables.Variance()) ? *laplace : *gaussian;
-	plan.used = StagesUsed(plan, calibration_tables, sets.size(), input.epsilon, input.delta);
-	const std::vector<double> prior = PublicPrior(public_histogram);
-	plan.predicted_error = PredictedError(plan, radices, sets, prior, double(input.private_rows), input.beta);
-	return plan;
+	best->used = StagesUsed(*best, calibration_tables, sets.size(), input.epsilon, input.delta);
+	return *best;
 }
 
 namespace {

@@ -19,10 +19,9 @@
 
 namespace pap::core {
 
-// The share of the budget the 1-way stage spends when k > 1: enough for its few large cells to show a shift of the
-// public sample, small enough to leave most of the budget to the k-way tables the queries read
-// (docs/mechanisms.md §13, "Choosing the split").
-constexpr double kCalibrationShare = 0.1;
+// The shares of the budget the planner tries for the 1-way stage when k > 1 (docs/mechanisms.md §13, "Choosing the
+// split"): the one with the smallest predicted error is used; the k-way tables have the rest.
+constexpr double kCalibrationShares[] = {0.1, 0.2, 0.3, 0.4, 0.5};
 // Sweeps of iterative proportional fitting per stage (each sweep fits every table of the stage once).
 constexpr int kFittingSweeps = 30;
 
@@ -30,6 +29,7 @@ struct MarginalTablesPlan {
 	int order = 1;                 // k: the tables the queries read
 	int axes = 1;                  // D
 	bool calibrate = false;        // a 1-way stage first (k > 1)
+	double calibration_share = 0;  // its share of the budget (0 without it)
 	HistogramNoise calibration;    // per cell of a 1-way table (when calibrate)
 	HistogramNoise tables;         // per cell of a k-way table
 	std::int64_t public_rows = 0;  // m, for the weights; 0 with the uniform prior (the noisy tables alone)
@@ -86,7 +86,9 @@ std::vector<double> CombinedTargets(const std::vector<double> &noisy, const std:
 bool PublicSampleShifted(const std::vector<double> &noisy, const std::vector<double> &model, double n,
                          std::int64_t public_rows, double noise_variance, double beta);
 
-// From public inputs only: radices of the dense grid (D axes), k = order, the public histogram over its cells.
+// From public inputs only: radices of the dense grid (D axes), k = order, the public histogram over its cells. The
+// 1-way share (kCalibrationShares) and the noise (Laplace, or with delta > 0 the discrete Gaussian) are those of
+// the smallest predicted error.
 // Errors as ValidatePlanInput; Error(LimitExceeded) when the noise cannot be sampled exactly; Error(Internal) for an
 // order outside 1..D or a histogram of another size.
 MarginalTablesPlan PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,

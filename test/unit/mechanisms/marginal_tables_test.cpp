@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <random>
 #include <vector>
@@ -134,12 +136,15 @@ TEST(PlanMarginalTables, SpendsTheBudgetOverTheTablesAndNoMore)
 		const MarginalTablesPlan plan = PlanMarginalTables(Input(epsilon, 0, 81), radices, 2, public_histogram);
 		ASSERT_TRUE(plan.calibrate);
 		ASSERT_FALSE(plan.tables.gaussian);
-		// 6 two-way tables at 0.9 epsilon, 4 one-way tables at 0.1 epsilon, each l1 = 2.
-		// (The scales are rounded up to the sampler's grid of 2^-20.)
-		EXPECT_GE(plan.tables.laplace.value(), 2.0 * 6 / (0.9 * epsilon));
-		EXPECT_LE(plan.tables.laplace.value(), 2.0 * 6 / (0.9 * epsilon) + 1e-5);
-		EXPECT_GE(plan.calibration.laplace.value(), 2.0 * 4 / (0.1 * epsilon));
-		EXPECT_LE(plan.calibration.laplace.value(), 2.0 * 4 / (0.1 * epsilon) + 1e-5);
+		// 6 two-way tables at (1 - share) epsilon, 4 one-way tables at share epsilon, each l1 = 2, the share one
+		// of the candidates. (The scales are rounded up to the sampler's grid of 2^-20.)
+		const double share = plan.calibration_share;
+		EXPECT_NE(std::find(std::begin(kCalibrationShares), std::end(kCalibrationShares), share),
+		          std::end(kCalibrationShares));
+		EXPECT_GE(plan.tables.laplace.value(), 2.0 * 6 / ((1 - share) * epsilon));
+		EXPECT_LE(plan.tables.laplace.value(), 2.0 * 6 / ((1 - share) * epsilon) + 1e-5);
+		EXPECT_GE(plan.calibration.laplace.value(), 2.0 * 4 / (share * epsilon));
+		EXPECT_LE(plan.calibration.laplace.value(), 2.0 * 4 / (share * epsilon) + 1e-5);
 		EXPECT_LE(plan.used.epsilon, epsilon);
 		EXPECT_GT(plan.used.epsilon, epsilon * (1 - 1e-4));
 		EXPECT_EQ(plan.used.delta, 0.0);
