@@ -216,37 +216,65 @@ StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::
 	return used;
 }
 
-// The largest variance of the public sample's share of one k-way table cell (counts of n), over every cell: the
-// combined estimate's variance grows with it, so this cell's bounds every cell's. Also counts the cells.
-double
-LargestPublicVariance(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets,
-                      const std::vector<double> &prior, double n, std::int64_t public_rows, std::size_t &cells)
+// What the prediction reads of the public prior over the k-way tables (all from public information).
+struct PublicTables {
+	// The largest variance of the public sample's share of one cell (counts of n): the combined estimate's
+	// variance grows with it, so this cell's bounds every cell's.
+	double largest_variance = 0;
+	// The largest share of a k-way cell within a 1-way cell it lies in: fitting a 1-way table scales every k-way
+	// cell inside one of its cells by one factor, so a k-way cell moves by at most this times the 1-way cell's move.
+	double largest_ratio = 0;
+	std::size_t cells = 0;  // of the k-way tables
+};
+
+PublicTables
+PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets,
+               const std::vector<double> &prior, double n, std::int64_t public_rows)
 {
-	double largest = 0.0;
-	cells = 0;
+	std::vector<std::vector<double>> one_way;
+	for (std::size_t a = 0; a < radices.size(); a++)
+		one_way.push_back(MarginalTable(radices, {int(a)}).Of(prior, CurrentInterruptCheck()));
+	PublicTables result;
 	for (const std::vector<int> &set : sets) {
 		const MarginalTable table(radices, set);
-		cells += table.size();
-		for (double p : table.Of(prior, CurrentInterruptCheck()))
-			largest = std::max(largest, public_rows > 0 ? PublicVariance(p, n, public_rows) : 0.0);
+		result.cells += table.size();
+		const std::vector<double> shares = table.Of(prior, CurrentInterruptCheck());
+		for (std::size_t t = 0; t < shares.size(); t++) {
+			const double p = shares[t];
+			if (public_rows > 0)
+				result.largest_variance = std::max(result.largest_variance, PublicVariance(p, n, public_rows));
+			// The table cell's coordinates, last axis fastest (MarginalTable's order).
+			std::size_t rest = t;
+			for (std::size_t i = set.size(); i-- > 0;) {
+				const std::size_t axis = std::size_t(set[i]), radix = std::size_t(radices[axis]);
+				const double parent = one_way[axis][rest % radix];
+				rest /= radix;
+				if (parent > 0.0)
+					result.largest_ratio = std::max(result.largest_ratio, std::min(1.0, p / parent));
+			}
+		}
 	}
-	return largest;
+	return result;
 }
 
 // The predicted max error (fraction of n) of a plan whose noises are set: the k-way part, the combined estimate's
 // largest variance (the public sample's and the noise's, inverse-variance weighted; the noise's alone without a
 // public sample) with a union bound over the k-way cells; and, with a 1-way stage, what its noise leaves where it
-// corrects a shifted public sample (its noisy tables alone, a union bound over their cells); the two added in
-// quadrature (independent noises).
+// corrects a shifted public sample (its noisy tables alone, a union bound over their cells, times the largest share
+// of a k-way cell in its 1-way cell); the two added in quadrature (independent noises).
 double
-PredictedError(const MarginalTablesPlan &plan, double public_variance, std::size_t cells, std::size_t calibration_cells,
+PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables, std::size_t calibration_cells,
                double n, double beta)
 {
+	const double public_variance = public_tables.largest_variance;
+	const std::size_t cells = public_tables.cells;
 	const double s2 = plan.tables.Variance();
 	const double combined = public_variance > 0.0 ? public_variance * s2 / (public_variance + s2) : s2;
 	const double tables = MaxErrorOverCover(combined, cells, beta);
 	const double calibration =
-	    plan.calibrate ? MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta) : 0.0;
+	    plan.calibrate
+	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta)
+	        : 0.0;
 	return std::min(1.0, std::hypot(tables, calibration) / n);
 }
 
@@ -273,9 +301,10 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 	base.public_rows = input.uniform_prior ? 0 : input.public_rows;
 	base.beta = input.beta;
 	const double n = double(input.private_rows);
-	std::size_t cells = 0;
-	const double public_variance =
-	    LargestPublicVariance(radices, sets, PublicPrior(public_histogram), n, base.public_rows, cells);
+	// The prior the run starts from: the public one, or the uniform one (prior => 'uniform').
+	const std::vector<double> prior =
+	    input.uniform_prior ? UniformPrior(public_histogram.size()) : PublicPrior(public_histogram);
+	const PublicTables public_tables = PublicTablesOf(radices, sets, prior, n, base.public_rows);
 	// Every candidate (the 1-way share from kCalibrationShares; the Laplace, and with delta > 0 the discrete
 	// Gaussian) is planned from public numbers only, and the smallest prediction is taken.
 	const double rho = input.delta > 0.0 ? LargestZcdpRho(input.epsilon, input.delta) : 0.0;
@@ -292,7 +321,7 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 				p.tables = StageNoise(gaussian, sets.size(), 1.0 - p.calibration_share, input.epsilon, rho);
 				if (p.calibrate)
 					p.calibration = StageNoise(gaussian, calibration_tables, share, input.epsilon, rho);
-				p.predicted_error = PredictedError(p, public_variance, cells, calibration_cells, n, input.beta);
+				p.predicted_error = PredictedError(p, public_tables, calibration_cells, n, input.beta);
 				return p;
 			});
 			if (candidate && (!best || candidate->predicted_error < best->predicted_error))
