@@ -161,13 +161,14 @@ TEST(PlanMarginalTables, PredictionFallsWithEpsilonAndIsAShare)
 		EXPECT_LE(e, previous);
 		previous = e;
 	}
-	// Without a public sample (the uniform prior) the noisy tables stand alone: never a smaller prediction.
+	// Without a public sample (the uniform prior) the noisy tables stand alone: for k = 1 (one stage) never a
+	// smaller prediction than combined with the public sample's.
 	PlanInput uniform = Input(0.1, 0, 60);
 	uniform.uniform_prior = true;
-	const MarginalTablesPlan alone = PlanMarginalTables(uniform, radices, 2, public_histogram);
+	const MarginalTablesPlan alone = PlanMarginalTables(uniform, radices, 1, public_histogram);
 	EXPECT_EQ(alone.public_rows, 0);
 	EXPECT_GE(alone.predicted_error,
-	          PlanMarginalTables(Input(0.1, 0, 60), radices, 2, public_histogram).predicted_error);
+	          PlanMarginalTables(Input(0.1, 0, 60), radices, 1, public_histogram).predicted_error);
 }
 
 TEST(PlanMarginalTables, RejectsBadInput)
