@@ -8,7 +8,7 @@
 // PMW and its sparse vector (sparse_vector_audit.cpp).
 std::vector<pap::audit::AuditCase> SparseVectorAuditCases();
 
-// MWEM, identity, hierarchical and the histogram noise they share (mechanism_audit.cpp).
+// MWEM, identity, hierarchical, marginal tables and the histogram noise they share (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MechanismAuditCases();
 
 // The exponential-mechanism quantile over a declared domain (private_quantile_audit.cpp).

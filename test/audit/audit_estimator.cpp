@@ -198,11 +198,11 @@ RunAudit(const std::vector<AuditCase> &cases, const AuditOptions &options)
 	const std::uint64_t base_runs = options.runs_override ? options.runs_override : (options.full ? 1000000 : 200000);
 	const unsigned threads = std::max(1u, options.threads);
 
-	std::printf(
-	    "Privacy audit (PMW, sparse vector, MWEM, identity, hierarchical, histogram noise, private quantile): %s mode, "
-	    "%u threads, seed %" PRIu64 ", confidence %.0f%% (Clopper-Pearson, one-sided, union bound over p1 "
-	    "and p2)\n",
-	    options.full ? "full" : "bounded", threads, options.seed, kConfidence * 100);
+	std::printf("Privacy audit (PMW, sparse vector, MWEM, identity, hierarchical, marginal tables, histogram noise, "
+	            "private quantile): %s mode, "
+	            "%u threads, seed %" PRIu64 ", confidence %.0f%% (Clopper-Pearson, one-sided, union bound over p1 "
+	            "and p2)\n",
+	            options.full ? "full" : "bounded", threads, options.seed, kConfidence * 100);
 	std::printf("%-30s | %-38s | %5s | %6s | %6s | %9s | %8s | %-s\n", "mechanism", "instance", "eps", "delta",
 	            "eps_lb", "point", "runs/side", "verdict");
 	std::printf("%s\n", std::string(150, '-').c_str());

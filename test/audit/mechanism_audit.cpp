@@ -1,5 +1,5 @@
-// Empirical privacy audit of MWEM, identity, hierarchical and the histogram noise they share: the instances
-// (docs/audit.md; the estimator is audit_estimator.hpp). Black box: every sample is one call of the product's
+// Empirical privacy audit of MWEM, identity, hierarchical, marginal tables and the histogram noise they share: the
+// instances (docs/audit.md; the estimator is audit_estimator.hpp). Black box: every sample is one call of the product's
 // RunMwemOnCounts / RunIdentity / RunHierarchical (or one HistogramNoise draw per count) with the parameters the
 // product's own PlanMwem / PlanIdentity / PlanHierarchical / HistogramNoiseFor return, on one of two neighbouring
 // histograms (replace-one: one row moved between two cells, n fixed). MWEM's true counts come from the two
@@ -23,6 +23,7 @@
 #include "audit_cases.hpp"
 #include "core/mechanisms/hierarchical_mechanism.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
+#include "core/mechanisms/marginal_tables.hpp"
 #include "core/mechanisms/mwem.hpp"
 #include "core/mechanisms/noisy_histogram.hpp"
 #include "core/mechanisms/pmw.hpp"
@@ -181,6 +182,35 @@ MwemCase(const std::string &mechanism, const std::string &name, std::vector<Cell
 		return OrderedKey(double(n) * r.synthetic[0], 1.0 / 64);
 	};
 	return c;
+}
+
+// ---- Marginal tables over one axis of three bins (k = 1: the one table is the histogram), uniform prior, so the
+// release is the noisy table clipped and normalised. The row moves from bin 1 to bin 0 (l1 = 2, the planned
+// sensitivity); bin 2 holds 1000 rows on both sides, so that the normalisation barely mixes the counts, and the
+// key n (x_0 - x_1) sees both changed counts.
+AuditCase
+MarginalTablesCase(const std::string &mechanism, const std::string &name, const MarginalTablesPlan &plan, Expect expect)
+{
+	const std::int64_t n = 1040;
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
+	    std::vector<std::int64_t>{21, 19, 1000}, std::vector<std::int64_t>{20, 20, 1000});
+	AuditCase c = Case(mechanism, name, 0, expect);
+	c.sample = [hists, plan, n](int side, RandomBitSource &rng) {
+		const std::vector<double> x =
+		    RunMarginalTables(side == 0 ? hists->first : hists->second, {3}, n, UniformPrior(3), plan, rng);
+		return OrderedKey(double(n) * (x[0] - x[1]), 1.0 / 64);
+	};
+	return c;
+}
+
+MarginalTablesPlan
+MarginalTablesAuditPlan()
+{
+	PlanInput in = Input(1040, 3, 3, 0, true);
+	const MarginalTablesPlan plan = PlanMarginalTables(in, {3}, 1, {1, 1, 1});
+	if (plan.calibrate || plan.tables.gaussian || plan.public_rows != 0)
+		InstanceBroken("PlanMarginalTables(one axis, k 1, uniform prior) no longer measures one Laplace table alone");
+	return plan;
 }
 
 }  // namespace
@@ -349,6 +379,18 @@ MechanismAuditCases()
 		                          Expect::Violation);
 		bad.epsilon = eps;
 		all.push_back(std::move(bad));
+	}
+
+	// ---- Marginal tables (k = 1, one table of three bins, uniform prior): the planned Laplace passes; the noise
+	// for l1 = 1 (one cell's count, as if the row only entered a cell) must be caught.
+	{
+		const MarginalTablesPlan plan = MarginalTablesAuditPlan();
+		all.push_back(
+		    MarginalTablesCase("Marginal tables (Laplace)", "3 bins, 21/19/1000 vs 20/20/1000", plan, Expect::Private));
+		MarginalTablesPlan broken = plan;
+		broken.tables.laplace = ScaleAtLeast(1.0 / kEps);
+		all.push_back(MarginalTablesCase("BROKEN: Marginal tables l1=1", "3 bins, 21/19/1000 vs 20/20/1000", broken,
+		                                 Expect::Violation));
 	}
 	return all;
 }

@@ -4,6 +4,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/errors.hpp"
@@ -19,6 +21,33 @@
 #include "core/mechanisms/pmw_plan.hpp"
 
 namespace pap::core::test {
+
+// The largest change, over every neighbour obtained by moving one row of the histogram h to another cell, of the
+// counts a mechanism measures (counts_of(histogram), a vector of integers): {l1, l2^2}, by brute force.
+template <typename CountsOf>
+std::pair<double, double>
+LargestMovedRowChange(const std::vector<std::int64_t> &h, CountsOf counts_of)
+{
+	const std::vector<std::int64_t> before = counts_of(h);
+	double max_l1 = 0, max_l2 = 0;
+	for (std::size_t from = 0; from < h.size(); from++)
+		for (std::size_t to = 0; to < h.size(); to++) {
+			if (h[from] == 0)
+				continue;
+			std::vector<std::int64_t> g = h;
+			g[from]--;
+			g[to]++;
+			const std::vector<std::int64_t> after = counts_of(g);
+			double l1 = 0, l2 = 0;
+			for (std::size_t i = 0; i < after.size(); i++) {
+				l1 += std::abs(double(after[i] - before[i]));
+				l2 += double(after[i] - before[i]) * double(after[i] - before[i]);
+			}
+			max_l1 = std::max(max_l1, l1);
+			max_l2 = std::max(max_l2, l2);
+		}
+	return {max_l1, max_l2};
+}
 
 // The data-independent mechanisms' tests: a plan input of `cells` cells and as many cover queries, n = 10,000,
 // m = 1,000.

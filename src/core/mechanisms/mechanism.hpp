@@ -81,6 +81,9 @@ struct ReleaseShape {
 	bool full_grid = false;             // every grid point is a cell (not the public support)
 	std::vector<std::int32_t> radices;  // bins per axis
 	std::vector<bool> ordered;          // per axis: its bins are ordered (a numeric column or a halfspace direction)
+	// The order k of the marginal tables every query of the class reads one cell of: k for marginals(k; ...), 1 for
+	// stumps and predicates (one bin of one axis); 0 for the other classes.
+	int marginal_order = 0;
 };
 
 // Everything a mechanism plans from, all public.

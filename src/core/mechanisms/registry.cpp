@@ -11,6 +11,7 @@ const Mechanism &PmwMechanism();
 const Mechanism &MwemMechanism();
 const Mechanism &IdentityMechanism();
 const Mechanism &HierarchicalMechanism();
+const Mechanism &MarginalTablesMechanism();
 
 namespace {
 
@@ -37,6 +38,7 @@ Mechanisms()
 	    &MwemMechanism(),
 	    &IdentityMechanism(),
 	    &HierarchicalMechanism(),
+	    &MarginalTablesMechanism(),
 	});
 	return list;
 }

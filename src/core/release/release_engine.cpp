@@ -92,6 +92,10 @@ ShapeOf(const ReleaseLayout &layout)
 	shape.radices = layout.Radices();
 	for (const ReleaseAxis &axis : layout.axes)
 		shape.ordered.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear);
+	const ClassKind kind = layout.spec.kind;
+	shape.marginal_order = kind == ClassKind::Marginals                                 ? layout.spec.k
+	                       : kind == ClassKind::Stumps || kind == ClassKind::Predicates ? 1
+	                                                                                    : 0;
 	return shape;
 }
 

@@ -1731,6 +1731,7 @@ TEST(ReleaseEngineParsing, ParseMechanism)
 	EXPECT_EQ(std::size_t(ParseMechanism("mwem")), 1u);
 	EXPECT_EQ(std::size_t(ParseMechanism("identity")), 2u);
 	EXPECT_EQ(std::size_t(ParseMechanism("hierarchical")), 3u);
+	EXPECT_EQ(std::size_t(ParseMechanism("marginal_tables")), 4u);
 	EXPECT_EQ(ParseMechanism("auto"), MechanismChoice::Auto);
 	EXPECT_STREQ(MechanismName(MechanismChoice::Auto), "auto");
 	for (std::size_t m = 0; m < Mechanisms().size(); m++)
@@ -1741,8 +1742,8 @@ TEST(ReleaseEngineParsing, ParseMechanism)
 	try {
 		ParseMechanism("laplace");
 	} catch (const Error &e) {
-		EXPECT_EQ(e.hint(), "Mechanisms available: pmw, mwem, identity, hierarchical, auto (the smallest predicted "
-		                    "error).");
+		EXPECT_EQ(e.hint(), "Mechanisms available: pmw, mwem, identity, hierarchical, marginal_tables, auto (the "
+		                    "smallest predicted error).");
 	}
 }
 

@@ -1,0 +1,90 @@
+-- The marginal_tables mechanism: forced by name and chosen by auto on a marginals release, its accounting in the
+-- ledger, its answers against the exact marginals and the public sample's, a shifted public sample, and the
+-- releases it does not apply to (refused before the charge). Self-contained: its own tables, budget and releases
+-- (seeded noise).
+SET pap_release.test_seed = 11;
+SET extra_float_digits = 0;
+-- Six dependent categorical columns (each depends on the one before); the public sample is a pseudo-random sample
+-- (by a hash of the row number) of one in ten of the rows with b <> 'y' but one in sixty of the others (a shifted
+-- sample: b = 'y' is a third of the private rows, a twelfth of the public ones).
+CREATE TABLE mt_priv AS
+SELECT i AS id, (ARRAY['p', 'q', 'r'])[1 + i % 3] AS a,
+       (ARRAY['x', 'y', 'z'])[1 + (i / 3 + i % 3) % 3] AS b,
+       (ARRAY['u', 'v', 'w'])[1 + (i / 9 + (i / 3 + i % 3) % 3) % 3] AS c,
+       (ARRAY['k', 'l', 'm'])[1 + (i / 27 + i / 9) % 3] AS d,
+       (ARRAY['e', 'f'])[1 + (i / 81 + i / 27) % 2] AS e,
+       (ARRAY['g', 'h'])[1 + (i / 162 + i % 2) % 2] AS f
+  FROM generate_series(1, 30000) i;
+CREATE TABLE mt_pub AS
+SELECT a, b, c, d, e, f FROM (SELECT *, abs(hashint4(id)) AS h FROM mt_priv) s
+ WHERE (b <> 'y' AND h % 10 = 0) OR (b = 'y' AND h % 60 = 0);
+SELECT pap.set_budget('mt_priv', 10, 0.01);
+SELECT pap.define_release('mt_forced', 'mt_priv', 'mt_pub', 'marginals(2; a, b, c, d, e, f)');
+SELECT pap.define_release('mt_auto', 'mt_priv', 'mt_pub', 'marginals(2; a, b, c, d, e, f)');
+
+-- the plan: marginal_tables applies with its fifteen 2-way tables, and auto takes it (the smallest prediction)
+SELECT chosen_mechanism, predictions->'marginal_tables'->>'tables' AS tables,
+       (predictions->'marginal_tables'->>'applies')::bool IS NOT FALSE AS applies,
+       (predictions->'marginal_tables'->>'predicted_error')::float8 = predicted_error AS auto_takes_it
+  FROM pap.plan('mt_auto', 1.0);
+SELECT chosen_mechanism FROM pap.plan('mt_forced', 1.0, mechanism => 'marginal_tables');
+
+CALL pap.run_release('mt_forced', 1.0, mechanism => 'marginal_tables');
+CALL pap.run_release('mt_auto', 1.0);
+SELECT name, mechanism, details->>'requested' AS requested FROM pap.releases WHERE name LIKE 'mt\_%' ORDER BY name;
+SELECT release_name, mechanism, epsilon <= 1 AS within_epsilon, delta FROM pap.ledger
+ WHERE release_name LIKE 'mt\_%' ORDER BY release_name;
+
+-- every 2-way cell: the release against the exact private fractions and the public sample's own
+CREATE TABLE mt_cells AS
+WITH v(col, val) AS (
+	SELECT DISTINCT 'a', a FROM mt_priv UNION ALL SELECT DISTINCT 'b', b FROM mt_priv
+	UNION ALL SELECT DISTINCT 'c', c FROM mt_priv UNION ALL SELECT DISTINCT 'd', d FROM mt_priv
+	UNION ALL SELECT DISTINCT 'e', e FROM mt_priv UNION ALL SELECT DISTINCT 'f', f FROM mt_priv)
+SELECT format('%s = %L AND %s = %L', x.col, x.val, y.col, y.val) AS q,
+       format('%I = %L AND %I = %L', x.col, x.val, y.col, y.val) AS cond
+  FROM v x JOIN v y ON x.col < y.col;
+CREATE FUNCTION mt_fraction(tbl text, cond text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE f float8;
+BEGIN
+	EXECUTE format('SELECT avg((%s)::int) FROM %I', cond, tbl) INTO f;
+	RETURN f;
+END $$;
+CREATE TABLE mt_errors AS
+SELECT q, mt_fraction('mt_priv', cond) AS truth, mt_fraction('mt_pub', cond) AS public,
+       pap.answer('mt_forced', q) AS forced, pap.answer('mt_auto', q) AS auto
+  FROM mt_cells;
+SELECT count(*) AS cells, round(max(abs(public - truth))::numeric, 3) AS public_error,
+       round(max(abs(forced - truth))::numeric, 3) AS forced_error, round(max(abs(auto - truth))::numeric, 3) AS auto_error,
+       max(abs(forced - truth)) < max(abs(public - truth)) / 3 AS corrects_the_shift
+  FROM mt_errors;
+SELECT round(sum(weight)::numeric, 12) AS total, bool_and(weight >= 0) AS non_negative FROM pap.synthetic('mt_forced');
+
+-- delta > 0: zCDP accounting (the discrete Gaussian where its variance is the smaller), charged within delta
+SELECT pap.define_release('mt_zcdp', 'mt_priv', 'mt_pub', 'marginals(3; a, b, c, d, e, f)');
+CALL pap.run_release('mt_zcdp', 1.0, 1e-3, mechanism => 'marginal_tables');
+SELECT mechanism, epsilon, delta > 0 AND delta <= 1e-3 AS within_delta FROM pap.ledger WHERE release_name = 'mt_zcdp';
+
+-- not a marginal class: refused by name before the charge, and not applicable in the plan
+CREATE TABLE mt_num AS SELECT i % 50 AS v FROM generate_series(1, 1000) i;
+CREATE TABLE mt_num_pub AS SELECT i % 50 AS v FROM generate_series(1, 100) i;
+SELECT pap.set_budget('mt_num', 10);
+SELECT pap.define_release('mt_cdf', 'mt_num', 'mt_num_pub', 'thresholds(v)');
+SELECT predictions->'marginal_tables' AS marginal_tables FROM pap.plan('mt_cdf', 1.0);
+CALL pap.run_release('mt_cdf', 1.0, mechanism => 'marginal_tables');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'mt_num'::regclass;
+-- a public-support domain (the full grid above pap_release.max_cells): refused, auto takes another
+SET pap_release.max_cells = 5000;
+SELECT pap.define_release('mt_support', 'mt_priv', 'mt_pub', 'marginals(2; a, b, c, d, e, f)');
+RESET pap_release.max_cells;
+SELECT domain FROM pap.releases WHERE name = 'mt_support';
+SELECT * FROM pap.plan('mt_support', 1.0, mechanism => 'marginal_tables');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT chosen_mechanism <> 'marginal_tables' AS other FROM pap.plan('mt_support', 1.0);
+
+SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'mt\_%' ORDER BY name;
+DROP TABLE mt_priv, mt_pub, mt_cells, mt_errors, mt_num, mt_num_pub;
+DROP FUNCTION mt_fraction(text, text);
+RESET pap_release.test_seed;
+RESET extra_float_digits;

@@ -1,0 +1,434 @@
+#include "core/mechanisms/marginal_tables.hpp"
+
+#include <algorithm>
+#include <boost/math/special_functions/erf.hpp>
+#include <cmath>
+#include <optional>
+
+#include "core/base/errors.hpp"
+#include "core/mechanisms/error_model.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/pmw_plan.hpp"
+#include "core/noise/discrete_gaussian.hpp"
+
+namespace pap::core {
+
+std::vector<std::vector<int>>
+AttributeSets(int axes, int order)
+{
+	if (order < 1 || order > axes)
+		throw Error(ErrorKind::Internal, "a marginal's order must be between 1 and the number of axes");
+	std::vector<std::vector<int>> sets;
+	std::vector<int> combination(static_cast<std::size_t>(order));
+	for (int i = 0; i < order; i++)
+		combination[std::size_t(i)] = i;
+	for (;;) {
+		if (sets.size() >= kMaxAttributeSets)
+			throw Error(ErrorKind::LimitExceeded, "too many marginal tables");
+		sets.push_back(combination);
+		// The next combination in lexicographic order: raise the last element that can still rise.
+		int i = order - 1;
+		while (i >= 0 && combination[std::size_t(i)] == axes - order + i)
+			i--;
+		if (i < 0)
+			return sets;
+		combination[std::size_t(i)]++;
+		for (int j = i + 1; j < order; j++)
+			combination[std::size_t(j)] = combination[std::size_t(j - 1)] + 1;
+	}
+}
+
+MarginalTable::MarginalTable(const std::vector<std::int32_t> &radices, std::vector<int> axes)
+    : radices_(radices), axes_(std::move(axes)), grid_strides_(radices.size()), table_strides_(radices.size(), 0)
+{
+	std::size_t stride = 1;
+	for (std::size_t a = radices_.size(); a-- > 0;) {
+		if (radices_[a] < 1)
+			throw Error(ErrorKind::Internal, "a radix must be at least 1");
+		grid_strides_[a] = stride;
+		if (__builtin_mul_overflow(stride, std::size_t(radices_[a]), &stride))
+			throw Error(ErrorKind::LimitExceeded, "the grid has too many cells");
+	}
+	for (std::size_t i = 0; i < axes_.size(); i++)
+		if (axes_[i] < 0 || std::size_t(axes_[i]) >= radices_.size() || (i > 0 && axes_[i] <= axes_[i - 1]))
+			throw Error(ErrorKind::Internal, "a marginal table's axes must be increasing axes of the grid");
+	for (std::size_t i = axes_.size(); i-- > 0;) {
+		table_strides_[std::size_t(axes_[i])] = size_;
+		size_ *= std::size_t(radices_[std::size_t(axes_[i])]);  // at most the grid's size, which fits
+	}
+}
+
+// Calls f(grid cell, table cell) for every grid cell in order, the table cell kept by an odometer over the
+// coordinates (no division per cell).
+template <typename F>
+void
+MarginalTable::ForEachCell(std::size_t cells, F &&f, InterruptCheck interrupted) const
+{
+	const std::size_t d = radices_.size();
+	std::vector<std::int32_t> coordinates(d, 0);
+	std::size_t table_cell = 0;
+	std::uint64_t steps = 0;
+	for (std::size_t c = 0; c < cells; c++) {
+		CountSteps(interrupted, steps);
+		f(c, table_cell);
+		for (std::size_t a = d; a-- > 0;) {
+			if (++coordinates[a] < radices_[a]) {
+				table_cell += table_strides_[a];
+				break;
+			}
+			table_cell -= table_strides_[a] * std::size_t(radices_[a] - 1);
+			coordinates[a] = 0;
+		}
+	}
+}
+
+std::vector<double>
+MarginalTable::Of(const std::vector<double> &values, InterruptCheck interrupted) const
+{
+	std::vector<double> sums(size_, 0.0);
+	ForEachCell(
+	    values.size(), [&](std::size_t c, std::size_t t) { sums[t] += values[c]; }, interrupted);
+	return sums;
+}
+
+std::vector<std::int64_t>
+MarginalTable::Counts(const std::vector<std::int64_t> &histogram, InterruptCheck interrupted) const
+{
+	std::vector<std::int64_t> sums(size_, 0);
+	ForEachCell(
+	    histogram.size(), [&](std::size_t c, std::size_t t) { AddToAnswer(sums[t], histogram[c]); }, interrupted);
+	return sums;
+}
+
+void
+MarginalTable::Scale(const std::vector<double> &factors, std::vector<double> &values, InterruptCheck interrupted) const
+{
+	ForEachCell(
+	    values.size(), [&](std::size_t c, std::size_t t) { values[c] *= factors[t]; }, interrupted);
+}
+
+namespace {
+
+// The public sample's sampling variance of a share p, in counts of n: both tables samples of one population.
+double
+PublicVariance(double p, double n, std::int64_t public_rows)
+{
+	const double m = double(public_rows);
+	return n * n * std::max(p * (1.0 - p), 1.0 / m) * (1.0 / m + 1.0 / n);
+}
+
+void
+RequireSameSize(const std::vector<double> &noisy, const std::vector<double> &model, double n)
+{
+	if (noisy.size() != model.size() || noisy.empty() || !(n > 0.0))
+		throw Error(ErrorKind::Internal, "a marginal table's noisy counts and model disagree");
+}
+
+}  // namespace
+
+std::vector<double>
+CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                double noise_variance, bool trust_noisy)
+{
+	RequireSameSize(noisy, model, n);
+	std::vector<double> combined(noisy.size());
+	for (std::size_t i = 0; i < noisy.size(); i++) {
+		double w = 1.0;
+		if (!trust_noisy && public_rows > 0) {
+			const double v = PublicVariance(model[i], n, public_rows);
+			w = v / (v + noise_variance);
+		}
+		combined[i] = w * noisy[i] + (1.0 - w) * n * model[i];
+	}
+	// The nearest non-negative table of n rows (identity's consistency step): a common shift, rather than clipping
+	// alone, so that the noise on empty cells does not add mass to the table.
+	std::vector<double> targets = ProjectOntoSimplex(combined, n);
+	const double floor = 0.5 / (n * double(noisy.size()));
+	double sum = 0.0;
+	for (double &t : targets) {
+		t = std::max(floor, t / n);
+		sum += t;
+	}
+	for (double &t : targets)
+		t /= sum;
+	return targets;
+}
+
+bool
+PublicSampleShifted(const std::vector<double> &noisy, const std::vector<double> &model, double n,
+                    std::int64_t public_rows, double noise_variance, double beta)
+{
+	RequireSameSize(noisy, model, n);
+	if (public_rows <= 0)
+		return true;
+	double distance = 0.0, mean = 0.0, variance = 0.0;
+	for (std::size_t i = 0; i < noisy.size(); i++) {
+		const double v = noise_variance + PublicVariance(model[i], n, public_rows);
+		distance += std::abs(noisy[i] - n * model[i]);
+		mean += std::sqrt(2.0 / M_PI) * std::sqrt(v);  // E|Z| for Z normal of variance v
+		variance += (1.0 - 2.0 / M_PI) * v;
+	}
+	const double z = std::sqrt(2.0) * boost::math::erfc_inv(2.0 * std::clamp(beta, kMinBeta, 0.5));
+	return distance > mean + z * std::sqrt(variance);
+}
+
+namespace {
+
+// The noise of every table of one stage: `tables` tables, each of l1 = l2^2 = 2 under replace-one (a row moves
+// between two of its cells), at a share of epsilon (Laplace) or of rho (Gaussian).
+HistogramNoise
+StageNoise(bool gaussian, std::size_t tables, double share, double epsilon, double rho)
+{
+	HistogramNoise noise;
+	noise.gaussian = gaussian;
+	if (gaussian)
+		noise.variance = VarianceAtLeast(double(tables) / (share * rho));  // rho per table 2 / (2 sigma^2)
+	else
+		noise.laplace = ScaleAtLeast(2.0 * double(tables) / (share * epsilon));
+	return noise;
+}
+
+// What the stages spend, from the exact scales: Laplace sum of tables x 2 / b; Gaussian rho = sum of tables / sigma^2.
+PrivacyUsed
+StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::size_t tables, double epsilon,
+           double delta)
+{
+	PrivacyUsed used;
+	if (!plan.tables.gaussian) {
+		double spent = double(tables) * LaplaceEpsilon(2.0, plan.tables.laplace);
+		if (plan.calibrate)
+			spent += double(calibration_tables) * LaplaceEpsilon(2.0, plan.calibration.laplace);
+		if (!(spent <= epsilon))
+			throw Error(ErrorKind::Internal, "marginal tables' noise spends more than epsilon");
+		used.epsilon = spent;
+		used.accounting = "pure (discrete Laplace)";
+		return used;
+	}
+	auto rho_of = [](std::size_t count, const RationalVariance &v) {
+		return (long double)count * (long double)v.denominator / (long double)v.numerator;
+	};
+	long double rho = rho_of(tables, plan.tables.variance);
+	if (plan.calibrate)
+		rho += rho_of(calibration_tables, plan.calibration.variance);
+	used.epsilon = epsilon;
+	used.delta = ReportedZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon, delta);
+	used.accounting = "zCDP (discrete Gaussian, tight conversion)";
+	return used;
+}
+
+// What the prediction reads of the public prior over the k-way tables (all from public information).
+struct PublicTables {
+	// The largest variance of the public sample's share of one cell (counts of n): the combined estimate's
+	// variance grows with it, so this cell's bounds every cell's.
+	double largest_variance = 0;
+	// The largest share of a k-way cell within a 1-way cell it lies in: fitting a 1-way table scales every k-way
+	// cell inside one of its cells by one factor, so a k-way cell moves by at most this times the 1-way cell's move.
+	double largest_ratio = 0;
+	std::size_t cells = 0;  // of the k-way tables
+};
+
+PublicTables
+PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets,
+               const std::vector<double> &prior, double n, std::int64_t public_rows)
+{
+	std::vector<std::vector<double>> one_way;
+	for (std::size_t a = 0; a < radices.size(); a++)
+		one_way.push_back(MarginalTable(radices, {int(a)}).Of(prior, CurrentInterruptCheck()));
+	PublicTables result;
+	for (const std::vector<int> &set : sets) {
+		const MarginalTable table(radices, set);
+		result.cells += table.size();
+		const std::vector<double> shares = table.Of(prior, CurrentInterruptCheck());
+		for (std::size_t t = 0; t < shares.size(); t++) {
+			const double p = shares[t];
+			if (public_rows > 0)
+				result.largest_variance = std::max(result.largest_variance, PublicVariance(p, n, public_rows));
+			// The table cell's coordinates, last axis fastest (MarginalTable's order).
+			std::size_t rest = t;
+			for (std::size_t i = set.size(); i-- > 0;) {
+				const std::size_t axis = std::size_t(set[i]), radix = std::size_t(radices[axis]);
+				const double parent = one_way[axis][rest % radix];
+				rest /= radix;
+				if (parent > 0.0)
+					result.largest_ratio = std::max(result.largest_ratio, std::min(1.0, p / parent));
+			}
+		}
+	}
+	return result;
+}
+
+// The predicted max error (fraction of n) of a plan whose noises are set: the k-way part, the combined estimate's
+// largest variance (the public sample's and the noise's, inverse-variance weighted; the noise's alone without a
+// public sample) with a union bound over the k-way cells; and, with a 1-way stage, what its noise leaves where it
+// corrects a shifted public sample (its noisy tables alone, a union bound over their cells, times the largest share
+// of a k-way cell in its 1-way cell); the two added in quadrature (independent noises).
+double
+PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables, std::size_t calibration_cells,
+               double n, double beta)
+{
+	const double public_variance = public_tables.largest_variance;
+	const std::size_t cells = public_tables.cells;
+	const double s2 = plan.tables.Variance();
+	const double combined = public_variance > 0.0 ? public_variance * s2 / (public_variance + s2) : s2;
+	const double tables = MaxErrorOverCover(combined, cells, beta);
+	const double calibration =
+	    plan.calibrate
+	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta)
+	        : 0.0;
+	return std::min(1.0, std::hypot(tables, calibration) / n);
+}
+
+}  // namespace
+
+MarginalTablesPlan
+PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
+                   const std::vector<std::int64_t> &public_histogram)
+{
+	ValidatePlanInput(input);
+	const int axes = int(radices.size());
+	if (order < 1 || order > axes || public_histogram.size() != input.cells)
+		throw Error(ErrorKind::Internal, "marginal tables: the order or the public histogram does not fit the grid");
+	const std::vector<std::vector<int>> sets = AttributeSets(axes, order);
+	const std::size_t calibration_tables = order > 1 ? std::size_t(axes) : 0;
+	std::size_t calibration_cells = 0;
+	for (int a = 0; a < axes && order > 1; a++)
+		calibration_cells += std::size_t(radices[std::size_t(a)]);
+
+	MarginalTablesPlan base;
+	base.order = order;
+	base.axes = axes;
+	base.calibrate = order > 1;
+	base.public_rows = input.uniform_prior ? 0 : input.public_rows;
+	base.beta = input.beta;
+	const double n = double(input.private_rows);
+	// The prior the run starts from: the public one, or the uniform one (prior => 'uniform').
+	const std::vector<double> prior =
+	    input.uniform_prior ? UniformPrior(public_histogram.size()) : PublicPrior(public_histogram);
+	const PublicTables public_tables = PublicTablesOf(radices, sets, prior, n, base.public_rows);
+	// Every candidate (the 1-way share from kCalibrationShares; the Laplace, and with delta > 0 the discrete
+	// Gaussian) is planned from public numbers only, and the smallest prediction is taken.
+	const double rho = input.delta > 0.0 ? LargestZcdpRho(input.epsilon, input.delta) : 0.0;
+	std::optional<MarginalTablesPlan> best;
+	for (bool gaussian : {false, true}) {
+		if (gaussian && input.delta == 0.0)
+			continue;
+		for (double share : kCalibrationShares) {
+			if (!base.calibrate && share != kCalibrationShares[0])
+				continue;
+			const std::optional<MarginalTablesPlan> candidate = UnlessLimitExceeded([&] {
+				MarginalTablesPlan p = base;
+				p.calibration_share = p.calibrate ? share : 0.0;
+				p.tables = StageNoise(gaussian, sets.size(), 1.0 - p.calibration_share, input.epsilon, rho);
+				if (p.calibrate)
+					p.calibration = StageNoise(gaussian, calibration_tables, share, input.epsilon, rho);
+				p.predicted_error = PredictedError(p, public_tables, calibration_cells, n, input.beta);
+				return p;
+			});
+			if (candidate && (!best || candidate->predicted_error < best->predicted_error))
+				best = candidate;
+		}
+	}
+	if (!best)
+		throw Error(ErrorKind::LimitExceeded, "noise for this epsilon is too large to sample exactly", {},
+		            "Use a larger epsilon.");
+	best->used = StagesUsed(*best, calibration_tables, sets.size(), input.epsilon, input.delta);
+	return *best;
+}
+
+namespace {
+
+// One measured table: its noisy counts.
+struct Measurement {
+	MarginalTable table;
+	std::vector<double> noisy;
+};
+
+std::vector<Measurement>
+Measure(const std::vector<std::vector<int>> &sets, const std::vector<std::int32_t> &radices,
+        const std::vector<std::int64_t> &histogram, const HistogramNoise &noise, RandomBitSource &rng,
+        InterruptCheck interrupted)
+{
+	std::vector<Measurement> measured;
+	measured.reserve(sets.size());
+	std::uint64_t steps = 0;
+	for (const std::vector<int> &set : sets) {
+		Measurement m{MarginalTable(radices, set), {}};
+		const std::vector<std::int64_t> counts = m.table.Counts(histogram, interrupted);
+		m.noisy.resize(counts.size());
+		// One draw per table cell, in order, whatever the counts: exact integers, then post-processing in double.
+		for (std::size_t i = 0; i < counts.size(); i++) {
+			CountSteps(interrupted, steps);
+			std::int64_t y;
+			if (__builtin_add_overflow(counts[i], noise.Sample(rng), &y))
+				throw Error(ErrorKind::Internal, "a noisy marginal count overflows");
+			m.noisy[i] = double(y);
+		}
+		measured.push_back(std::move(m));
+	}
+	return measured;
+}
+
+// Moves the model onto one stage's tables: targets from the model at the stage's start, then iterative
+// proportional fitting, kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target).
+void
+Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, bool test_shift, const MarginalTablesPlan &plan,
+    double n, std::vector<double> &model, InterruptCheck interrupted)
+{
+	std::vector<std::vector<double>> targets;
+	const double beta = plan.beta / double(std::max<std::size_t>(stage.size(), 1));
+	for (const Measurement &m : stage) {
+		const std::vector<double> shares = m.table.Of(model, interrupted);
+		const bool shifted =
+		    test_shift && PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta);
+		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), shifted));
+	}
+	for (int sweep = 0; sweep < kFittingSweeps; sweep++) {
+		double largest_gap = 0.0;
+		for (std::size_t t = 0; t < stage.size(); t++) {
+			std::vector<double> factors = stage[t].table.Of(model, interrupted);
+			for (std::size_t i = 0; i < factors.size(); i++) {
+				const double current = factors[i];
+				largest_gap = std::max(largest_gap, std::abs(current - targets[t][i]) / targets[t][i]);
+				factors[i] = current > 0.0 ? targets[t][i] / current : 1.0;
+			}
+			stage[t].table.Scale(factors, model, interrupted);
+		}
+		if (largest_gap < 1e-9)
+			break;
+	}
+	double sum = 0.0;
+	for (double w : model)
+		sum += w;
+	for (double &w : model)
+		w /= sum;
+}
+
+}  // namespace
+
+std::vector<double>
+RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices,
+                  std::int64_t n, const std::vector<double> &prior, const MarginalTablesPlan &plan,
+                  RandomBitSource &rng, InterruptCheck interrupted)
+{
+	RequireHistogramOfRows(cell_histogram, n);
+	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() || plan.calibrate != (plan.order > 1))
+		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
+	for (double p : prior)
+		if (!(p > 0.0))
+			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
+	// Every table is measured before any is fitted: the noise is drawn in one fixed order for a seed.
+	std::vector<Measurement> calibration;
+	if (plan.calibrate)
+		calibration = Measure(AttributeSets(plan.axes, 1), radices, cell_histogram, plan.calibration, rng, interrupted);
+	const std::vector<Measurement> tables =
+	    Measure(AttributeSets(plan.axes, plan.order), radices, cell_histogram, plan.tables, rng, interrupted);
+
+	std::vector<double> model = prior;
+	const double rows = double(n);
+	if (plan.calibrate)
+		Fit(calibration, plan.calibration, true, plan, rows, model, interrupted);
+	Fit(tables, plan.tables, false, plan, rows, model, interrupted);
+	return model;
+}
+
+}  // namespace pap::core

@@ -1,0 +1,108 @@
+// The marginal-tables mechanism (docs/mechanisms.md §13): select-measure-reconstruct for marginals(k; c1..cD) on a
+// full grid. Select (public): every k-way table of the class's D axes, and, for k > 1, first every 1-way table.
+// Measure: each table's private counts with exact integer noise (discrete Laplace for epsilon-DP, the discrete
+// Gaussian under zCDP when delta > 0 and its variance is the smaller). Reconstruct (post-processing): starting from
+// the public prior, each table's target is its noisy count combined cell by cell with the current model's answer
+// (inverse-variance weights from the public sample's size and the noise's variance, as JAM-PGM chooses between the
+// public and the private measurement); the 1-way stage trusts its noisy tables alone where they show the public
+// sample is off by more than its sampling error and the noise explain (a shifted public sample); iterative
+// proportional fitting then moves the model onto the targets, so the released distribution is consistent.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/base/interrupt_scope.hpp"
+#include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/noisy_histogram.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+
+// The shares of the budget the planner tries for the 1-way stage when k > 1 (docs/mechanisms.md §13, "Choosing the
+// split"): the one with the smallest predicted error is used; the k-way tables have the rest.
+constexpr double kCalibrationShares[] = {0.1, 0.2, 0.3, 0.4, 0.5};
+// Sweeps of iterative proportional fitting per stage (each sweep fits every table of the stage once).
+constexpr int kFittingSweeps = 30;
+
+struct MarginalTablesPlan {
+	int order = 1;                 // k: the tables the queries read
+	int axes = 1;                  // D
+	bool calibrate = false;        // a 1-way stage first (k > 1)
+	double calibration_share = 0;  // its share of the budget (0 without it)
+	HistogramNoise calibration;    // per cell of a 1-way table (when calibrate)
+	HistogramNoise tables;         // per cell of a k-way table
+	std::int64_t public_rows = 0;  // m, for the weights; 0 with the uniform prior (the noisy tables alone)
+	double beta = 0.05;            // the 1-way stage's test: the chance any unshifted table is taken as shifted
+	double predicted_error = 0;    // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
+	PrivacyUsed used;
+};
+
+// The attribute sets of `order` axes among `axes`, in lexicographic order. Error(Internal) unless
+// 1 <= order <= axes; Error(LimitExceeded) above kMaxAttributeSets.
+constexpr std::size_t kMaxAttributeSets = std::size_t(1) << 20;
+std::vector<std::vector<int>> AttributeSets(int axes, int order);
+
+// One marginal table over a dense grid (radices row-major, first axis most significant): the cell of the table each
+// grid cell falls in. Error(Internal) for axes out of range or not increasing; Error(LimitExceeded) when the table
+// has more cells than the grid.
+class MarginalTable {
+public:
+	MarginalTable(const std::vector<std::int32_t> &radices, std::vector<int> axes);
+	std::size_t
+	size() const
+	{
+		return size_;
+	}
+	const std::vector<int> &
+	axes() const
+	{
+		return axes_;
+	}
+	// Sums of values over each table cell (values over the grid's cells).
+	std::vector<double> Of(const std::vector<double> &values, InterruptCheck interrupted) const;
+	std::vector<std::int64_t> Counts(const std::vector<std::int64_t> &histogram, InterruptCheck interrupted) const;
+	// values[c] *= factors[table cell of c], for every grid cell c.
+	void Scale(const std::vector<double> &factors, std::vector<double> &values, InterruptCheck interrupted) const;
+
+private:
+	template <typename F> void ForEachCell(std::size_t cells, F &&f, InterruptCheck interrupted) const;
+	std::vector<std::int32_t> radices_;
+	std::vector<int> axes_;
+	std::vector<std::size_t> grid_strides_, table_strides_;
+	std::size_t size_ = 1;
+};
+
+// A table's targets (fractions, summing to 1) from its noisy counts and the model's shares of the same cells: per
+// cell w y + (1 - w) n p with w = v / (v + s2), v = n^2 max(p (1 - p), 1/m) (1/m + 1/n) the public sample's
+// sampling variance and s2 the noise's; w = 1 for every cell when trust_noisy (or m = 0). Then the nearest
+// non-negative table of n rows (ProjectOntoSimplex), raised to a floor of half a row spread over the table (so that
+// every cell keeps some weight), normalised. Error(Internal) for sizes that disagree or n <= 0.
+std::vector<double> CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n,
+                                    std::int64_t public_rows, double noise_variance, bool trust_noisy);
+// The 1-way stage's test: true when sum |y - n p| exceeds its mean under an unshifted public sample by more than
+// the normal quantile at beta times its standard deviation (each cell's difference taken as normal with the
+// variance s2 + v above).
+bool PublicSampleShifted(const std::vector<double> &noisy, const std::vector<double> &model, double n,
+                         std::int64_t public_rows, double noise_variance, double beta);
+
+// From public inputs only: radices of the dense grid (D axes), k = order, the public histogram over its cells. The
+// 1-way share (kCalibrationShares) and the noise (Laplace, or with delta > 0 the discrete Gaussian) are those of
+// the smallest predicted error.
+// Errors as ValidatePlanInput; Error(LimitExceeded) when the noise cannot be sampled exactly; Error(Internal) for an
+// order outside 1..D or a histogram of another size.
+MarginalTablesPlan PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
+                                      const std::vector<std::int64_t> &public_histogram);
+
+// cell_histogram: private counts over the dense grid (sums to n); prior: the distribution the reconstruction starts
+// from (every weight > 0). Returns the synthetic distribution over the same cells. Error(Cancelled) when
+// interrupted() returns true; Error(DataException) for n = 0; Error(Internal) when the inputs and the plan
+// disagree. Time O((|tables| kFittingSweeps + |tables|) cells k), memory O(cells + the tables' cells).
+std::vector<double> RunMarginalTables(const std::vector<std::int64_t> &cell_histogram,
+                                      const std::vector<std::int32_t> &radices, std::int64_t n,
+                                      const std::vector<double> &prior, const MarginalTablesPlan &plan,
+                                      RandomBitSource &rng, InterruptCheck interrupted = nullptr);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

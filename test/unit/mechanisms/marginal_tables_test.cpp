@@ -1,0 +1,337 @@
+// Tests of the marginal-tables mechanism: the attribute sets and tables, the sensitivity of the measured tables by
+// brute force, the run as documented (the noise is one draw per table cell in table order, with the planned
+// distribution; the reconstruction fits the targets), determinism, exactness at a huge epsilon, correcting a shifted
+// prior, cancellation, the accounting and the planner (from public inputs, monotone in epsilon), and bad input.
+#include "core/mechanisms/marginal_tables.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "chi_squared.hpp"
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+#include "core/mechanisms/pmw.hpp"
+#include "core/noise/discrete_laplace.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+namespace {
+
+using test::AlwaysInterrupted;
+using test::OutcomeOf;
+
+// A histogram over the grid with dependent axes: a random walk of the coordinates, so the marginals are far from
+// uniform and from a product.
+std::vector<std::int64_t>
+DependentHistogram(const std::vector<std::int32_t> &radices, std::int64_t n, std::uint64_t seed)
+{
+	std::mt19937_64 gen(seed);
+	std::size_t cells = 1;
+	for (std::int32_t r : radices)
+		cells *= std::size_t(r);
+	std::vector<std::int64_t> h(cells, 0);
+	for (std::int64_t row = 0; row < n; row++) {
+		std::size_t cell = 0;
+		std::int32_t previous = 0;
+		for (std::int32_t r : radices) {
+			const std::int32_t bin = std::int32_t((previous + gen() % 2) % std::uint64_t(r));
+			cell = cell * std::size_t(r) + std::size_t(bin);
+			previous = bin;
+		}
+		h[cell]++;
+	}
+	return h;
+}
+
+PlanInput
+Input(double epsilon, double delta, std::size_t cells, std::int64_t n = 10000, std::int64_t m = 1000)
+{
+	PlanInput in = test::HistogramPlanInput(epsilon, delta, cells);
+	in.private_rows = n;
+	in.public_rows = m;
+	return in;
+}
+
+TEST(AttributeSets, AreEveryCombinationInLexicographicOrder)
+{
+	const std::vector<std::vector<int>> sets = AttributeSets(4, 2);
+	const std::vector<std::vector<int>> expected{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+	EXPECT_EQ(sets, expected);
+	EXPECT_EQ(AttributeSets(6, 3).size(), 20u);
+	EXPECT_EQ(AttributeSets(5, 5).size(), 1u);
+	EXPECT_EQ(AttributeSets(5, 1).size(), 5u);
+	EXPECT_EQ(OutcomeOf([] { AttributeSets(3, 0); }), "Internal");
+	EXPECT_EQ(OutcomeOf([] { AttributeSets(3, 4); }), "Internal");
+	EXPECT_EQ(OutcomeOf([] { AttributeSets(64, 32); }), "LimitExceeded");
+}
+
+TEST(MarginalTable, SumsOverTheOtherAxesAndScalesByTableCell)
+{
+	const std::vector<std::int32_t> radices{3, 2, 4};
+	const std::vector<std::int64_t> h = DependentHistogram(radices, 500, 1);
+	const MarginalTable table(radices, {0, 2});
+	ASSERT_EQ(table.size(), 12u);
+	std::vector<std::int64_t> expected(12, 0);
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 2; b++)
+			for (int c = 0; c < 4; c++)
+				expected[std::size_t(a * 4 + c)] += h[std::size_t((a * 2 + b) * 4 + c)];
+	EXPECT_EQ(table.Counts(h, nullptr), expected);
+	std::vector<double> weights(h.begin(), h.end()), factors(12);
+	for (std::size_t i = 0; i < 12; i++)
+		factors[i] = double(i + 1);
+	table.Scale(factors, weights, nullptr);
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 2; b++)
+			for (int c = 0; c < 4; c++) {
+				const std::size_t cell = std::size_t((a * 2 + b) * 4 + c);
+				EXPECT_EQ(weights[cell], double(h[cell]) * double(a * 4 + c + 1));
+			}
+	EXPECT_EQ(OutcomeOf([&] { MarginalTable(radices, {2, 0}); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { MarginalTable(radices, {3}); }), "Internal");
+}
+
+TEST(MarginalTablesSensitivity, ReplacingOneRowMovesEachTableL1TwoAndL2SquaredTwo)
+{
+	const std::vector<std::int32_t> radices{2, 3, 2};
+	const std::vector<std::int64_t> h = DependentHistogram(radices, 60, 2);
+	for (int order = 1; order <= 3; order++)
+		for (const std::vector<int> &set : AttributeSets(3, order)) {
+			const MarginalTable table(radices, set);
+			const auto [max_l1, max_l2] = test::LargestMovedRowChange(
+			    h, [&](const std::vector<std::int64_t> &g) { return table.Counts(g, nullptr); });
+			EXPECT_EQ(max_l1, 2.0);
+			EXPECT_EQ(max_l2, 2.0);
+		}
+}
+
+TEST(PlanMarginalTables, SpendsTheBudgetOverTheTablesAndNoMore)
+{
+	const std::vector<std::int32_t> radices{3, 3, 3, 3};
+	const std::vector<std::int64_t> public_histogram = DependentHistogram(radices, 1000, 3);
+	for (double epsilon : {1e-3, 0.1, 1.0, 50.0}) {
+		const MarginalTablesPlan plan = PlanMarginalTables(Input(epsilon, 0, 81), radices, 2, public_histogram);
+		ASSERT_TRUE(plan.calibrate);
+		ASSERT_FALSE(plan.tables.gaussian);
+		// 6 two-way tables at (1 - share) epsilon, 4 one-way tables at share epsilon, each l1 = 2, the share one
+		// of the candidates. (The scales are rounded up to the sampler's grid of 2^-20.)
+		const double share = plan.calibration_share;
+		EXPECT_NE(std::find(std::begin(kCalibrationShares), std::end(kCalibrationShares), share),
+		          std::end(kCalibrationShares));
+		EXPECT_GE(plan.tables.laplace.value(), 2.0 * 6 / ((1 - share) * epsilon));
+		EXPECT_LE(plan.tables.laplace.value(), 2.0 * 6 / ((1 - share) * epsilon) + 1e-5);
+		EXPECT_GE(plan.calibration.laplace.value(), 2.0 * 4 / (share * epsilon));
+		EXPECT_LE(plan.calibration.laplace.value(), 2.0 * 4 / (share * epsilon) + 1e-5);
+		EXPECT_LE(plan.used.epsilon, epsilon);
+		EXPECT_GT(plan.used.epsilon, epsilon * (1 - 1e-4));
+		EXPECT_EQ(plan.used.delta, 0.0);
+	}
+	// k = 1: the workload's tables are the 1-way ones, no calibration stage.
+	const MarginalTablesPlan one = PlanMarginalTables(Input(1.0, 0, 81), radices, 1, public_histogram);
+	EXPECT_FALSE(one.calibrate);
+	EXPECT_NEAR(one.tables.laplace.value(), 2.0 * 4, 1e-5);
+	// delta > 0: the discrete Gaussian where its variance is the smaller (many tables), charged within (epsilon,
+	// delta).
+	const std::vector<std::int32_t> binary(8, 2);
+	const MarginalTablesPlan gauss =
+	    PlanMarginalTables(Input(1.0, 1e-3, 256), binary, 4, std::vector<std::int64_t>(256, 3));
+	EXPECT_TRUE(gauss.tables.gaussian);
+	EXPECT_TRUE(gauss.calibration.gaussian);
+	EXPECT_EQ(gauss.used.epsilon, 1.0);
+	EXPECT_LE(gauss.used.delta, 1e-3);
+	EXPECT_GT(gauss.used.delta, 0.0);
+}
+
+TEST(PlanMarginalTables, PredictionFallsWithEpsilonAndIsAShare)
+{
+	const std::vector<std::int32_t> radices{4, 3, 5};
+	const std::vector<std::int64_t> public_histogram = DependentHistogram(radices, 800, 4);
+	double previous = 2.0;
+	for (double epsilon : {1e-4, 0.01, 0.1, 1.0, 10.0}) {
+		const double e = PlanMarginalTables(Input(epsilon, 0, 60), radices, 2, public_histogram).predicted_error;
+		EXPECT_GT(e, 0.0);
+		EXPECT_LE(e, 1.0);
+		EXPECT_LE(e, previous);
+		previous = e;
+	}
+	// Without a public sample (the uniform prior) the noisy tables stand alone: for k = 1 (one stage) never a
+	// smaller prediction than combined with the public sample's.
+	PlanInput uniform = Input(0.1, 0, 60);
+	uniform.uniform_prior = true;
+	const MarginalTablesPlan alone = PlanMarginalTables(uniform, radices, 1, public_histogram);
+	EXPECT_EQ(alone.public_rows, 0);
+	EXPECT_GE(alone.predicted_error,
+	          PlanMarginalTables(Input(0.1, 0, 60), radices, 1, public_histogram).predicted_error);
+}
+
+TEST(PlanMarginalTables, RejectsBadInput)
+{
+	const std::vector<std::int32_t> radices{2, 2};
+	const std::vector<std::int64_t> public_histogram(4, 5);
+	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(std::nan(""), 0, 4), radices, 1, public_histogram); }),
+	          "InvalidParameter");
+	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4), radices, 3, public_histogram); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4), radices, 1, {1, 2}); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { PlanMarginalTables(Input(1, 0, 4, 0), radices, 1, public_histogram); }), "DataException");
+}
+
+// The sampler test: with a uniform prior and one table over the whole grid, the weights are the fitted targets,
+// which are the noisy counts themselves (clipped at a floor, normalised): replaying the documented draws (one per
+// table cell, in table order, from the plan's discrete Laplace) gives the output exactly, and the draws follow the
+// discrete Laplace's law (chi-squared over many runs).
+TEST(RunMarginalTables, IsOneDrawPerTableCellWithThePlannedNoise)
+{
+	const std::vector<std::int32_t> radices{3};
+	const std::vector<std::int64_t> h{400, 100, 500};
+	PlanInput in = Input(0.5, 0, 3, 1000, 1000);
+	in.uniform_prior = true;
+	const MarginalTablesPlan plan = PlanMarginalTables(in, radices, 1, std::vector<std::int64_t>(3, 1));
+	const std::vector<double> prior = UniformPrior(3);
+	std::map<std::int64_t, std::int64_t> observed;
+	const int runs = 20000;
+	for (int r = 0; r < runs; r++) {
+		SeededRandomSource rng{std::uint64_t(r)}, replay{std::uint64_t(r)};
+		const std::vector<double> x = RunMarginalTables(h, radices, 1000, prior, plan, rng);
+		std::vector<double> noisy(3);
+		for (std::size_t i = 0; i < 3; i++) {
+			const std::int64_t draw = SampleDiscreteLaplace(replay, plan.tables.laplace);
+			noisy[i] = double(h[i] + draw);
+			if (i == 0)
+				observed[draw]++;
+		}
+		const std::vector<double> expected = CombinedTargets(noisy, prior, 1000.0, 0, plan.tables.Variance(), true);
+		for (std::size_t i = 0; i < 3; i++)
+			ASSERT_NEAR(x[i], expected[i], 1e-12);
+		ASSERT_EQ(rng.words_drawn(), replay.words_drawn());
+	}
+	// The first cell's draws against the discrete Laplace of the plan's scale (b = 4): P[X = x] proportional to
+	// e^{-|x| / b}, the tails beyond |x| = 20 pooled.
+	const double b = plan.tables.laplace.value();
+	ASSERT_NEAR(b, 4.0, 1e-5);
+	const double q = std::exp(-1.0 / b), norm = (1 - q) / (1 + q);
+	std::vector<double> expected_counts, observed_counts;
+	double tail_expected = 1.0, tail_observed = double(runs);
+	for (std::int64_t x = -20; x <= 20; x++) {
+		const double p = norm * std::pow(q, double(std::abs(x)));
+		expected_counts.push_back(p * runs);
+		observed_counts.push_back(double(observed[x]));
+		tail_expected -= p;
+		tail_observed -= double(observed[x]);
+	}
+	expected_counts.push_back(tail_expected * runs);
+	observed_counts.push_back(tail_observed);
+	EXPECT_GT(test::ChiSquared(observed_counts, expected_counts).p_value, 1e-4);
+}
+
+TEST(RunMarginalTables, OutputIsADistributionAndDeterministicForASeed)
+{
+	const std::vector<std::int32_t> radices{3, 4, 2, 3};
+	const std::vector<std::int64_t> h = DependentHistogram(radices, 3000, 5);
+	const std::vector<std::int64_t> pub = DependentHistogram(radices, 300, 6);
+	for (double epsilon : {0.01, 0.5, 5.0})
+		for (double delta : {0.0, 1e-6})
+			for (int order : {1, 2, 4}) {
+				const MarginalTablesPlan plan =
+				    PlanMarginalTables(Input(epsilon, delta, 72, 3000, 300), radices, order, pub);
+				SeededRandomSource a(9), b(9);
+				const std::vector<double> x = RunMarginalTables(h, radices, 3000, PublicPrior(pub), plan, a);
+				EXPECT_EQ(x, RunMarginalTables(h, radices, 3000, PublicPrior(pub), plan, b));
+				double sum = 0;
+				for (double v : x) {
+					EXPECT_GE(v, 0.0);
+					sum += v;
+				}
+				EXPECT_NEAR(sum, 1.0, 1e-12);
+			}
+}
+
+double
+MaxMarginalError(const std::vector<double> &x, const std::vector<std::int64_t> &h,
+                 const std::vector<std::int32_t> &radices, int order)
+{
+	double n = 0, worst = 0;
+	for (std::int64_t c : h)
+		n += double(c);
+	for (const std::vector<int> &set : AttributeSets(int(radices.size()), order)) {
+		const MarginalTable table(radices, set);
+		const std::vector<double> released = table.Of(x, nullptr);
+		const std::vector<std::int64_t> truth = table.Counts(h, nullptr);
+		for (std::size_t i = 0; i < truth.size(); i++)
+			worst = std::max(worst, std::abs(released[i] - double(truth[i]) / n));
+	}
+	return worst;
+}
+
+TEST(RunMarginalTables, HugeEpsilonFitsTheTrueMarginals)
+{
+	const std::vector<std::int32_t> radices{3, 4, 3};
+	const std::vector<std::int64_t> h = DependentHistogram(radices, 5000, 7);
+	const std::vector<std::int64_t> pub = DependentHistogram(radices, 500, 8);
+	const MarginalTablesPlan plan = PlanMarginalTables(Input(1e7, 0, 36, 5000, 500), radices, 2, pub);
+	SeededRandomSource rng(3);
+	const std::vector<double> x = RunMarginalTables(h, radices, 5000, PublicPrior(pub), plan, rng);
+	EXPECT_LT(MaxMarginalError(x, h, radices, 2), 1e-3);
+}
+
+// A public sample whose first axis is shifted (its first bin three times as frequent as in the private rows): the
+// 1-way stage sees the shift and the release's marginals are far closer to the private rows' than the public's.
+TEST(RunMarginalTables, CorrectsAShiftedPublicSample)
+{
+	const std::vector<std::int32_t> radices{2, 3, 3};
+	const std::vector<std::int64_t> h = DependentHistogram(radices, 20000, 9);
+	std::vector<std::int64_t> pub = DependentHistogram(radices, 2000, 10);
+	for (std::size_t c = 0; c < 9; c++)
+		pub[c] *= 3;  // the cells of the first axis's bin 0
+	std::int64_t m = 0;
+	for (std::int64_t c : pub)
+		m += c;
+	const MarginalTablesPlan plan = PlanMarginalTables(Input(1.0, 0, 18, 20000, m), radices, 2, pub);
+	SeededRandomSource rng(11);
+	const std::vector<double> x = RunMarginalTables(h, radices, 20000, PublicPrior(pub), plan, rng);
+	const double public_error = MaxMarginalError(PublicPrior(pub), h, radices, 2);
+	EXPECT_GT(public_error, 0.1);
+	EXPECT_LT(MaxMarginalError(x, h, radices, 2), public_error / 5);
+}
+
+TEST(PublicSampleShifted, FlagsAShiftAndNotTheNoise)
+{
+	// 1000 rows, the model right: no shift at beta 0.01 for noise of its own size.
+	const std::vector<double> model{0.3, 0.7};
+	EXPECT_FALSE(PublicSampleShifted({300, 700}, model, 1000, 1000, 25, 0.01));
+	EXPECT_TRUE(PublicSampleShifted({600, 400}, model, 1000, 1000, 25, 0.01));
+	EXPECT_TRUE(PublicSampleShifted({300, 700}, model, 1000, 0, 25, 0.01));  // no public sample: the noisy table
+}
+
+TEST(RunMarginalTables, InterruptThrowsCancelled)
+{
+	const std::vector<std::int32_t> radices{300, 300};
+	std::vector<std::int64_t> h(90000, 0);
+	h[3] = 10;
+	const MarginalTablesPlan plan = PlanMarginalTables(Input(1.0, 0, h.size(), 10, 10), radices, 1, h);
+	SeededRandomSource rng(1);
+	EXPECT_EQ(OutcomeOf([&] { RunMarginalTables(h, radices, 10, PublicPrior(h), plan, rng, AlwaysInterrupted); }),
+	          "Cancelled");
+}
+
+TEST(RunMarginalTables, RejectsInconsistentInput)
+{
+	const std::vector<std::int32_t> radices{2, 2};
+	const std::vector<std::int64_t> h{1, 2, 3, 4};
+	const MarginalTablesPlan plan = PlanMarginalTables(Input(1.0, 0, 4, 10, 10), radices, 2, h);
+	SeededRandomSource rng(1);
+	const std::vector<double> prior = UniformPrior(4);
+	EXPECT_EQ(OutcomeOf([&] { RunMarginalTables(h, radices, 11, prior, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunMarginalTables(h, {4}, 10, prior, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunMarginalTables(h, radices, 10, {0.5, 0.5, 0.0, 0.0}, plan, rng); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunMarginalTables({0, 0, 0, 0}, radices, 0, prior, plan, rng); }), "DataException");
+}
+
+}  // namespace
+}  // namespace pap::core
