@@ -1,5 +1,6 @@
 // The extension's event triggers: a dropped table's budget, charges and releases stay, detached from its OID;
 // DROP EXTENSION does not silently delete the ledger.
+#include "pg/catalog_columns.hpp"
 #include "pg/glue.hpp"
 
 extern "C" {
@@ -32,6 +33,13 @@ static const char *const kDetachSql[] = {
     PAP_DROPPED "UPDATE pap.release_data r SET public_table = NULL, public_table_name = d.object_identity "
                 "FROM dropped d WHERE r.public_table OPERATOR(pg_catalog.=) d.relid",
 };
+// Labellings (since 0.2: skipped while the catalog lacks them).
+static const char *const kDetachLabellingSql[] = {
+    PAP_DROPPED "UPDATE pap.labelling_data l SET private_table = NULL, private_table_name = d.object_identity "
+                "FROM dropped d WHERE l.private_table OPERATOR(pg_catalog.=) d.relid",
+    PAP_DROPPED "UPDATE pap.labelling_data l SET public_table = NULL, public_table_name = d.object_identity "
+                "FROM dropped d WHERE l.public_table OPERATOR(pg_catalog.=) d.relid",
+};
 #undef PAP_DROPPED
 
 static void
@@ -51,6 +59,9 @@ pap_on_sql_drop(PG_FUNCTION_ARGS)
 	PapBecomeCatalogOwner(&saved);
 	for (const char *sql : kDetachSql)
 		PapExecute(sql, 0, NULL, NULL, false);
+	if (PapCatalogHasColumn("labelling_data", "private_table"))
+		for (const char *sql : kDetachLabellingSql)
+			PapExecute(sql, 0, NULL, NULL, false);
 	PapRestoreUser(&saved);
 	SPI_finish();
 	PG_RETURN_VOID();
