@@ -10,3 +10,6 @@ std::vector<pap::audit::AuditCase> SparseVectorAuditCases();
 
 // MWEM, identity, hierarchical and the histogram noise they share (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MechanismAuditCases();
+
+// A labelling's sparse vector on the vote margins (labelling_audit.cpp).
+std::vector<pap::audit::AuditCase> LabellingAuditCases();

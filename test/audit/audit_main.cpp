@@ -47,5 +47,7 @@ main(int argc, char **argv)
 	std::vector<pap::audit::AuditCase> cases = SparseVectorAuditCases();
 	for (pap::audit::AuditCase &c : MechanismAuditCases())
 		cases.push_back(std::move(c));
+	for (pap::audit::AuditCase &c : LabellingAuditCases())
+		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }
