@@ -1,9 +1,9 @@
 // The extension's event triggers: a dropped table's budget, charges and releases stay, detached from its OID;
 // DROP EXTENSION does not silently delete the ledger.
-#include "pg/catalog_columns.hpp"
 #include "pg/glue.hpp"
 
 extern "C" {
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
 #include "commands/extension.h"
@@ -59,7 +59,9 @@ pap_on_sql_drop(PG_FUNCTION_ARGS)
 	PapBecomeCatalogOwner(&saved);
 	for (const char *sql : kDetachSql)
 		PapExecute(sql, 0, NULL, NULL, false);
-	if (PapCatalogHasColumn("labelling_data", "private_table"))
+	// A 0.1 catalog (or one being updated: the update script drops a function before it creates the table) has no
+	// labellings.
+	if (OidIsValid(get_relname_relid("labelling_data", get_namespace_oid("pap", false))))
 		for (const char *sql : kDetachLabellingSql)
 			PapExecute(sql, 0, NULL, NULL, false);
 	PapRestoreUser(&saved);
