@@ -37,9 +37,9 @@ LoadForPrediction(FunctionCallInfo fcinfo, const char *name)
 	SPI_finish();
 	MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	if (strcmp(l->state, "labelled") != 0)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		                errmsg("labelling \"%s\" has not been run", name),
-		                errhint("Run it with CALL pap.run_labelling('%s', epsilon, delta).", name)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("labelling \"%s\" has not been run", name),
+		         errhint("Run it with CALL pap.run_labelling('%s', epsilon, delta).", name)));
 	cache->name = pstrdup(name);
 	cache->labelling = l;
 	fcinfo->flinfo->fn_extra = cache;

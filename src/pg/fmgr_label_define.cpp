@@ -40,8 +40,7 @@ TextList(ArrayType *a, const char *what)
 		const char *t = TextDatumGetCString(elements[i]);
 		for (const char *seen : out)
 			if (strcmp(seen, t) == 0)
-				ereport(ERROR,
-				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s lists \"%s\" twice", what, t)));
+				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s lists \"%s\" twice", what, t)));
 		out.push_back(t);
 	}
 	if (out.empty())
@@ -89,7 +88,8 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 {
 	const char *name = RequiredText(fcinfo, 0, "labelling name");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("the private and public tables must not be NULL")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("the private and public tables must not be NULL")));
 	const Oid private_table = PG_GETARG_OID(1), public_table = PG_GETARG_OID(2);
 	const char *label_column = RequiredText(fcinfo, 3, "label column");
 	if (PG_ARGISNULL(4))

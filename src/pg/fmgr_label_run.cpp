@@ -43,7 +43,8 @@ ReadLabelRunArguments(FunctionCallInfo fcinfo)
 	for (int i = 0; i < 4; i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			                errmsg("%s must not be NULL", (const char *[]){"labelling name", "epsilon", "delta", "cutoff"}[i])));
+			                errmsg("%s must not be NULL",
+			                       (const char *[]){"labelling name", "epsilon", "delta", "cutoff"}[i])));
 	LabelRunArguments a;
 	a.name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	const double epsilon = PG_GETARG_FLOAT8(1), delta = PG_GETARG_FLOAT8(2);
@@ -173,8 +174,8 @@ StoreLabelledRows(const PapLabelling *l, const pap::core::LabelRows &rows, const
 				                                  : CStringGetTextDatum(float8out_internal(rows.numbers[at]));
 		}
 		Datum values[4] = {Int64GetDatum(l->labelling_id), Int64GetDatum(int64(r) + 1),
-		                   PointerGetDatum(construct_md_array(elements, element_nulls, 1, dims, lbs, TEXTOID, -1,
-		                                                      false, TYPALIGN_INT)),
+		                   PointerGetDatum(construct_md_array(elements, element_nulls, 1, dims, lbs, TEXTOID, -1, false,
+		                                                      TYPALIGN_INT)),
 		                   Int32GetDatum(labels[r])};
 		const char nulls[4] = {' ', ' ', ' ', labels[r] < 0 ? 'n' : ' '};
 		if (SPI_execute_plan(insert, values, nulls, false, 0) != SPI_OK_INSERT)
@@ -190,8 +191,8 @@ RunDetails(const pap::core::LabellingPlan &p, const pap::core::LabellingOutcome 
 {
 	return psprintf("{\"learner\": \"%s\", \"chunks\": " INT64_FORMAT ", \"cutoff\": " INT64_FORMAT
 	                ", \"threshold\": " INT64_FORMAT ", \"epsilon_split\": [%.17g, %.17g], \"noise_scales\": "
-	                "[%.17g, %.17g], \"margin_sensitivity\": 2, \"answered\": " INT64_FORMAT ", \"labelled\": " INT64_FORMAT
-	                ", \"unstable\": " INT64_FORMAT ", \"cutoff_reached\": %s}",
+	                "[%.17g, %.17g], \"margin_sensitivity\": 2, \"answered\": " INT64_FORMAT
+	                ", \"labelled\": " INT64_FORMAT ", \"unstable\": " INT64_FORMAT ", \"cutoff_reached\": %s}",
 	                pap::core::LearnerName(learner), p.chunks, p.cutoff, p.threshold, p.epsilon_threshold,
 	                p.epsilon_compare, p.threshold_scale, p.compare_scale, o.reached, o.labelled, o.unstable,
 	                o.cutoff_reached ? "true" : "false");
@@ -221,9 +222,9 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 	PapLabelling *l = PapLoadLabelling(name, true);
 	MemoryContextSwitchTo(old);
 	if (strcmp(l->state, "labelled") == 0)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("labelling \"%s\" has already been run", name),
-		         errhint("Its labels are final. To spend more budget, define a new labelling.")));
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("labelling \"%s\" has already been run", name),
+		                errhint("Its labels are final. To spend more budget, define a new labelling.")));
 	// As for releases: a role runs only its own labellings, so naming one never runs what another role chose.
 	if (strcmp(user, l->defined_by) != 0)
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

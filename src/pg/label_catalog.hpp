@@ -42,5 +42,4 @@ struct PapLabelRowsRead {
 	pap::core::LabelRows rows;
 	const char *const *labels;  // per row, when a label column was read
 };
-PapLabelRowsRead PapReadLabelRows(Oid relid, const PapLabelling *labelling, const char *label_column,
-                                  bool is_private);
+PapLabelRowsRead PapReadLabelRows(Oid relid, const PapLabelling *labelling, const char *label_column, bool is_private);

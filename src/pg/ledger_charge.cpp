@@ -66,7 +66,6 @@ PapCountRows(Oid relid)
 	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
-
 void
 PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta,
                 const char *run_name, const char *mechanism, const char *user)
@@ -126,4 +125,3 @@ PapWaitUntilPublishTime(instr_time charged)
 		CHECK_FOR_INTERRUPTS();
 	}
 }
-

@@ -40,8 +40,8 @@ Plan(std::size_t rows, std::int64_t cutoff, std::int64_t sensitivity)
 // K rows alternating: even rows at margin w + stable_offset in D' and 2 higher in D; odd rows at w + unstable_offset
 // in D' and 2 lower in D.
 AuditCase
-Case(std::string mechanism, std::size_t rows, std::int64_t cutoff, std::int64_t sensitivity,
-     std::int64_t stable_offset, std::int64_t unstable_offset, Expect expect)
+Case(std::string mechanism, std::size_t rows, std::int64_t cutoff, std::int64_t sensitivity, std::int64_t stable_offset,
+     std::int64_t unstable_offset, Expect expect)
 {
 	const LabellingPlan plan = Plan(rows, cutoff, sensitivity);
 	std::vector<VoteTally> d1(rows), d2(rows);

@@ -65,10 +65,10 @@ struct LabellingPlan {
 	std::int64_t chunks = 0;
 	std::int64_t cutoff = 0;
 	double epsilon = 0, delta = 0;
-	double epsilon_threshold = 0, epsilon_compare = 0;  // the sparse vector's split
-	double threshold_scale = 0, compare_scale = 0;      // discrete Laplace scales, as sampled (rounded up)
+	double epsilon_threshold = 0, epsilon_compare = 0;          // the sparse vector's split
+	double threshold_scale = 0, compare_scale = 0;              // discrete Laplace scales, as sampled (rounded up)
 	double threshold_scale_asked = 0, compare_scale_asked = 0;  // before rounding: the run rounds them alike
-	std::int64_t threshold = 0;                         // w: a row is labelled when its margin beats w + noise
+	std::int64_t threshold = 0;                                 // w: a row is labelled when its margin beats w + noise
 	std::int64_t chunks_needed = 0;      // the fewest chunks with which a unanimous row is labelled w.p. >= 1 - beta
 	double private_rows_needed = 0;      // chunks_needed * kMinChunkRows
 	double labelled_share_if_unanimous;  // expected share of public rows labelled when every chunk votes alike
@@ -94,9 +94,9 @@ struct LabellingOutcome {
 	std::int32_t *labels = nullptr;  // per public row, in input order: its class, or -1 (unstable or not reached)
 	std::int64_t labelled = 0;
 	std::int64_t unstable = 0;
-	std::int64_t reached = 0;       // public rows the sparse vector answered before it halted
+	std::int64_t reached = 0;  // public rows the sparse vector answered before it halted
 	bool cutoff_reached = false;
-	double *model = nullptr;        // the final model's parameters; nullptr when no row was labelled
+	double *model = nullptr;  // the final model's parameters; nullptr when no row was labelled
 	std::size_t model_size = 0;
 	std::int64_t private_rows = 0;  // as scanned
 };

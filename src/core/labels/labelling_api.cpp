@@ -127,8 +127,9 @@ RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, Labe
 	const std::vector<std::int32_t> order = RandomPermutation(std::int64_t(m), *rng);
 	std::vector<VoteTally> tallies(m);
 	for (std::size_t i = 0; i < m; i++)
-		tallies[i] = TallyVotes(std::vector<std::int64_t>(votes.begin() + std::ptrdiff_t(std::size_t(order[i]) * classes),
-		                                                  votes.begin() + std::ptrdiff_t((std::size_t(order[i]) + 1) * classes)));
+		tallies[i] = TallyVotes(
+		    std::vector<std::int64_t>(votes.begin() + std::ptrdiff_t(std::size_t(order[i]) * classes),
+		                              votes.begin() + std::ptrdiff_t((std::size_t(order[i]) + 1) * classes)));
 	const StableLabelsResult released = StableLabels(tallies, plan, *rng);
 
 	LabellingOutcome out;

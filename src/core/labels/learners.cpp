@@ -34,7 +34,8 @@ TrainCells(const FeatureSchema &schema, std::int32_t class_count, const std::vec
 		            "It has " + std::to_string(cells) + " cells; the learner holds at most " +
 		                std::to_string(kMaxModelCells) + ".",
 		            "Use fewer or coarser features, or the logistic learner.");
-	std::vector<std::int64_t> counts(std::size_t(cells) * std::size_t(class_count), 0), overall(std::size_t(class_count), 0);
+	std::vector<std::int64_t> counts(std::size_t(cells) * std::size_t(class_count), 0),
+	    overall(std::size_t(class_count), 0);
 	for (std::size_t i = 0; i < rows.size(); i++) {
 		counts[std::size_t(rows[i]->cell) * std::size_t(class_count) + std::size_t(labels[i])]++;
 		overall[std::size_t(labels[i])]++;
@@ -88,7 +89,8 @@ TrainLogistic(const FeatureSchema &schema, std::int32_t class_count, const std::
               const std::vector<std::int32_t> &labels)
 {
 	const std::size_t width = schema.InputWidth(), stride = width + 1;
-	std::vector<double> w(std::size_t(class_count) * stride, 0.0), gradient(w.size()), p(static_cast<std::size_t>(class_count));
+	std::vector<double> w(std::size_t(class_count) * stride, 0.0), gradient(w.size()),
+	    p(static_cast<std::size_t>(class_count));
 	if (rows.empty())
 		return w;
 	const double inverse_n = 1.0 / double(rows.size());

@@ -116,8 +116,8 @@ TEST(PlanLabelling, FragileRowsAreRarelyStable)
 			const double q1 = std::exp(-1.0 / b1), q2 = std::exp(-1.0 / b2);
 			// t1 + t2 = w - s: P[rho >= t1] + m P[nu <= -t2] <= delta for the split the plan uses.
 			const double tail1 = std::pow(q1, std::ceil(b1 * std::log(2.0 / r.delta) * (1 + 1e-9))) / (1 + q1);
-			const double tail2 = std::pow(q2, double(p.threshold - 2) - std::ceil(b1 * std::log(2.0 / r.delta) * (1 + 1e-9))) /
-			                     (1 + q2);
+			const double tail2 =
+			    std::pow(q2, double(p.threshold - 2) - std::ceil(b1 * std::log(2.0 / r.delta) * (1 + 1e-9))) / (1 + q2);
 			EXPECT_LE(tail1 + double(r.public_rows) * tail2, r.delta * (1 + 1e-6)) << epsilon << " " << cutoff;
 			EXPECT_GE(p.chunks_needed, p.threshold - 2 * std::int64_t(b2));
 			EXPECT_NEAR(p.epsilon_threshold + p.epsilon_compare, epsilon, 1e-12);
