@@ -203,14 +203,7 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 {
 	const LabelRunArguments a = ReadLabelRunArguments(fcinfo);
 	const char *name = a.name;
-	const bool nonatomic =
-	    fcinfo->context && IsA(fcinfo->context, CallContext) && !castNode(CallContext, fcinfo->context)->atomic;
-	if (!nonatomic)
-		ereport(ERROR, (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-		                errmsg("pap.run_labelling cannot run inside a transaction block"),
-		                errdetail("The privacy charge is committed before the private table is read, so that no "
-		                          "rollback can refund it."),
-		                errhint("Run CALL pap.run_labelling(...) on its own, outside BEGIN ... COMMIT.")));
+	PapRequireOwnTransaction(fcinfo, "pap.run_labelling");
 	const bool seeded = pap_test_seed >= 0;
 	const int64 seed = pap_test_seed;
 	const char *user = GetUserNameFromId(GetUserId(), false);

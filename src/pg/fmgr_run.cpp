@@ -305,14 +305,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 	const double epsilon = args.epsilon, delta = args.delta;
 	// The charge must be committed before any private row is read, so the procedure commits in the middle:
 	// that needs a CALL outside any transaction block.
-	const bool nonatomic =
-	    fcinfo->context && IsA(fcinfo->context, CallContext) && !castNode(CallContext, fcinfo->context)->atomic;
-	if (!nonatomic)
-		ereport(ERROR, (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-		                errmsg("pap.run_release cannot run inside a transaction block"),
-		                errdetail("The privacy charge is committed before the private table is read, so that no "
-		                          "rollback can refund it."),
-		                errhint("Run CALL pap.run_release(...) on its own, outside BEGIN ... COMMIT.")));
+	PapRequireOwnTransaction(fcinfo, "pap.run_release");
 	const bool seeded = pap_test_seed >= 0;
 	const int64 seed = pap_test_seed;
 	const char *user = GetUserNameFromId(GetUserId(), false);

@@ -49,24 +49,40 @@ CatalogTexts(Datum d, size_t *count)
 	return out;
 }
 
+// DatumGetInt32 is a macro: the element readers as functions.
+static double
+Float8OfDatum(Datum d)
+{
+	return DatumGetFloat8(d);
+}
+
+static int32
+Int32OfDatum(Datum d)
+{
+	return DatumGetInt32(d);
+}
+
+template <typename T, Oid type, T (*from_datum)(Datum)>
+static T *
+CatalogNumbers(Datum d, size_t *count)
+{
+	Datum *e = CatalogElements(d, type, count);
+	T *out = (T *)palloc(sizeof(T) * (*count + 1));
+	for (size_t i = 0; i < *count; i++)
+		out[i] = from_datum(e[i]);
+	return out;
+}
+
 static double *
 CatalogFloats(Datum d, size_t *count)
 {
-	Datum *e = CatalogElements(d, FLOAT8OID, count);
-	double *out = (double *)palloc(sizeof(double) * (*count + 1));
-	for (size_t i = 0; i < *count; i++)
-		out[i] = DatumGetFloat8(e[i]);
-	return out;
+	return CatalogNumbers<double, FLOAT8OID, Float8OfDatum>(d, count);
 }
 
 static int32 *
 CatalogInts(Datum d, size_t *count)
 {
-	Datum *e = CatalogElements(d, INT4OID, count);
-	int32 *out = (int32 *)palloc(sizeof(int32) * (*count + 1));
-	for (size_t i = 0; i < *count; i++)
-		out[i] = DatumGetInt32(e[i]);
-	return out;
+	return CatalogNumbers<int32, INT4OID, Int32OfDatum>(d, count);
 }
 
 void

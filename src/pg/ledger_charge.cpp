@@ -7,6 +7,7 @@
 extern "C" {
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/timeout.h"
@@ -93,6 +94,19 @@ PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon
 	                    quote_literal_cstr(user)),
 	           5, types, values, false);
 	PapRestoreUser(&saved);
+}
+
+void
+PapRequireOwnTransaction(FunctionCallInfo fcinfo, const char *procedure)
+{
+	const bool nonatomic =
+	    fcinfo->context && IsA(fcinfo->context, CallContext) && !castNode(CallContext, fcinfo->context)->atomic;
+	if (!nonatomic)
+		ereport(ERROR,
+		        (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION), errmsg("%s cannot run inside a transaction block", procedure),
+		         errdetail("The privacy charge is committed before the private table is read, so that no "
+		                   "rollback can refund it."),
+		         errhint("Run CALL %s(...) on its own, outside BEGIN ... COMMIT.", procedure)));
 }
 
 instr_time

@@ -7,6 +7,10 @@ extern "C" {
 #include "portability/instr_time.h"
 }
 
+// A run commits its charge before it reads the private table, so it must be a CALL outside any transaction block:
+// raises 25001 otherwise. procedure: its name, for the message.
+void PapRequireOwnTransaction(FunctionCallInfo fcinfo, const char *procedure);
+
 // The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
 int64 PapCountRows(Oid relid);
 

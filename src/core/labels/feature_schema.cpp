@@ -8,20 +8,11 @@
 #include <string>
 
 #include "core/base/errors.hpp"
+#include "core/labels/caller_memory.hpp"
 
 namespace pap::core {
 
 namespace {
-
-template <typename T>
-T *
-AllocateArray(LabelAllocate allocate, std::size_t count)
-{
-	void *p = allocate(sizeof(T) * std::max<std::size_t>(count, 1));
-	if (p == nullptr)
-		throw std::bad_alloc();
-	return static_cast<T *>(p);
-}
 
 // The public quartiles of a numeric feature (Q1, median, Q3; duplicates merged): a fixed choice for every data
 // set, which keeps a cell populated in chunks of a few dozen rows (docs/mechanisms.md §13).
@@ -167,10 +158,11 @@ FeatureSchema::Store(LabelAllocate allocate) const
 	LabelSchemaData d;
 	const std::size_t features = categorical_.size();
 	d.feature_count = features;
-	bool *categorical = AllocateArray<bool>(allocate, features);
-	double *centers = AllocateArray<double>(allocate, features), *spreads = AllocateArray<double>(allocate, features);
-	std::int32_t *cut_counts = AllocateArray<std::int32_t>(allocate, features);
-	std::int32_t *category_counts = AllocateArray<std::int32_t>(allocate, features);
+	bool *categorical = AllocateLabelArray<bool>(allocate, features);
+	double *centers = AllocateLabelArray<double>(allocate, features),
+	       *spreads = AllocateLabelArray<double>(allocate, features);
+	std::int32_t *cut_counts = AllocateLabelArray<std::int32_t>(allocate, features);
+	std::int32_t *category_counts = AllocateLabelArray<std::int32_t>(allocate, features);
 	std::vector<double> cuts;
 	std::vector<const std::string *> categories;
 	std::size_t numeric = 0, categorical_at = 0;
@@ -190,11 +182,11 @@ FeatureSchema::Store(LabelAllocate allocate) const
 			cuts.insert(cuts.end(), a.cuts().begin(), a.cuts().end());
 		}
 	}
-	double *cut_array = AllocateArray<double>(allocate, cuts.size());
+	double *cut_array = AllocateLabelArray<double>(allocate, cuts.size());
 	std::copy(cuts.begin(), cuts.end(), cut_array);
-	char **category_array = AllocateArray<char *>(allocate, categories.size());
+	char **category_array = AllocateLabelArray<char *>(allocate, categories.size());
 	for (std::size_t i = 0; i < categories.size(); i++) {
-		category_array[i] = AllocateArray<char>(allocate, categories[i]->size() + 1);
+		category_array[i] = AllocateLabelArray<char>(allocate, categories[i]->size() + 1);
 		std::memcpy(category_array[i], categories[i]->c_str(), categories[i]->size() + 1);
 	}
 	d.categorical = categorical;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/base/errors.hpp"
+#include "core/labels/caller_memory.hpp"
 #include "core/labels/feature_schema.hpp"
 #include "core/labels/learners.hpp"
 #include "core/labels/stable_labels.hpp"
@@ -17,16 +18,6 @@
 namespace pap::core {
 
 namespace {
-
-template <typename T>
-T *
-AllocateArray(LabelAllocate allocate, std::size_t count)
-{
-	void *p = allocate(sizeof(T) * std::max<std::size_t>(count, 1));
-	if (p == nullptr)
-		throw std::bad_alloc();
-	return static_cast<T *>(p);
-}
 
 std::vector<EncodedRow>
 EncodeAll(const FeatureSchema &schema, const LabelRows &rows)
@@ -137,7 +128,7 @@ RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, Labe
 	out.unstable = released.unstable;
 	out.reached = released.reached;
 	out.cutoff_reached = released.cutoff_reached;
-	out.labels = AllocateArray<std::int32_t>(allocate, m);
+	out.labels = AllocateLabelArray<std::int32_t>(allocate, m);
 	std::vector<const EncodedRow *> labelled_rows;
 	std::vector<std::int32_t> labelled_classes;
 	for (std::size_t i = 0; i < m; i++) {
@@ -154,7 +145,7 @@ RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, Labe
 	if (!labelled_rows.empty()) {
 		const std::vector<double> model =
 		    TrainModel(request.learner, schema, request.class_count, labelled_rows, labelled_classes);
-		out.model = AllocateArray<double>(allocate, model.size());
+		out.model = AllocateLabelArray<double>(allocate, model.size());
 		std::copy(model.begin(), model.end(), out.model);
 		out.model_size = model.size();
 	}
