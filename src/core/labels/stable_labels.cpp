@@ -151,12 +151,13 @@ PlanLabelling(const LabellingRequest &r)
 	// Expected labelled rows when every row is unanimous: each row is stable with probability ps (independently,
 	// an approximation: the rows share rho), and the vector halts at the c-th unstable row.
 	const double ps = UnanimousStableProbability(p, p.chunks), pu = 1.0 - ps;
-	std::vector<double> below(std::size_t(r.cutoff), 0.0);  // P[j unstable so far], j < c
+	// P[j unstable so far] for j < c; a cut-off above m never halts the vector, so m + 1 states suffice.
+	std::vector<double> below(std::size_t(std::min<std::int64_t>(r.cutoff, r.public_rows + 1)), 0.0);
 	below[0] = 1.0;
 	double labelled = 0.0;
 	std::uint64_t steps = 0;
 	for (std::int64_t i = 0; i < r.public_rows; i++) {
-		PollInterrupt(steps, std::uint64_t(r.cutoff));
+		PollInterrupt(steps, std::uint64_t(below.size()));
 		const double alive = std::accumulate(below.begin(), below.end(), 0.0);
 		if (alive < 1e-12)
 			break;

@@ -155,7 +155,11 @@ TEST(PlanLabelling, RefusesBadParameters)
 	r.chunks = 0;
 	const LabellingPlan p = PlanLabelling(r);
 	EXPECT_GE(p.chunks, 1);
-	EXPECT_LE(p.chunks, 10);  // at least kMinChunkRows rows per chunk
+	EXPECT_LE(p.chunks, 10);           // at least kMinChunkRows rows per chunk
+	r.cutoff = std::int64_t(1) << 30;  // the largest cut-off: noise too large to sample exactly, refused
+	EXPECT_THROW(PlanLabelling(r), Error);
+	r.cutoff = 100000;  // far above m: its prediction stays cheap (m + 1 states)
+	EXPECT_GE(PlanLabelling(r).labelled_share_if_unanimous, 0.0);
 }
 
 TEST(AssignChunks, BalancedAndUniform)
