@@ -226,6 +226,11 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		                errhint("Define a labelling of your own with pap.define_labelling.")));
 	PapRequirePrivateTable(l->private_table);
 	PapRequireReadable(l->private_table);
+	// A run reads the public rows again: they are the rows it labels.
+	if (!OidIsValid(l->public_table))
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("the public table has been dropped"),
+		                errdetail("Labelling \"%s\" labels the rows of its public table when it runs.", name),
+		                errhint("Define the labelling again over a public table.")));
 	PapRequirePublicTable(l->public_table, l->private_table);
 	PapRequireReadable(l->public_table);
 	RequireFeatureTypes(l);
