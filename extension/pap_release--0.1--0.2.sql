@@ -93,3 +93,150 @@ CREATE FUNCTION pap.define_private_release(name pg_catalog.text, private_table p
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.define_private_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.text, pg_catalog.jsonb, pg_catalog.float8, pg_catalog.float8) IS
 	'defines a release without a public table: its axes, cover and cells come from a declared domain (bounds and a step per ordered column, categories per categorical one); reads no table; spends nothing';
+
+--------------------------------------------------------------------------------------------------------------
+-- Private labels for public rows (docs/mechanisms.md §17, docs/reference.md "Labellings"): a labelling trains one
+-- learner per chunk of the private rows and releases each public row's majority label through the sparse vector
+-- on the vote margin, then trains a final model on the labelled public rows. Same rules as releases: the catalog
+-- is written only by the C functions as the owner of schema pap; every role reads the views.
+--------------------------------------------------------------------------------------------------------------
+CREATE TABLE pap.labelling_data (
+	name               pg_catalog.text PRIMARY KEY,
+	labelling_id       pg_catalog.int8 GENERATED ALWAYS AS IDENTITY UNIQUE,  -- key of the run's lock
+	private_table      pg_catalog.regclass,              -- NULL once the table is dropped, and then
+	private_table_name pg_catalog.text,                  -- its qualified name
+	public_table       pg_catalog.regclass,              -- likewise
+	public_table_name  pg_catalog.text,
+	label_column       pg_catalog.text NOT NULL,
+	feature_columns    pg_catalog.text[] NOT NULL,
+	feature_value_types pg_catalog.text[] NOT NULL,      -- number, date, timestamp, timestamptz, text, boolean
+	classes            pg_catalog.text[] NOT NULL,       -- the labels a row may get, as text
+	learner            pg_catalog.text NOT NULL CHECK (learner IN ('cells', 'logistic')),
+	chunks             pg_catalog.int4 CHECK (chunks > 0),  -- NULL: chosen by the plan
+	public_rows        pg_catalog.int8 NOT NULL,
+	-- The features as the learners see them, from the public table (src/core/api/labelling_api.hpp).
+	centers            pg_catalog.float8[] NOT NULL,
+	spreads            pg_catalog.float8[] NOT NULL,
+	cut_counts         pg_catalog.int4[] NOT NULL,
+	cuts               pg_catalog.float8[] NOT NULL,
+	category_counts    pg_catalog.int4[] NOT NULL,
+	categories         pg_catalog.text[] NOT NULL,
+	cell_count         pg_catalog.int8 NOT NULL,
+	defined_by         pg_catalog.name NOT NULL,
+	defined_at         pg_catalog.timestamptz NOT NULL,
+	state              pg_catalog.text NOT NULL DEFAULT 'defined' CHECK (state IN ('defined', 'running', 'labelled')),
+	run_pid            pg_catalog.int4,
+	run_started_at     pg_catalog.timestamptz,
+	epsilon            pg_catalog.float8,
+	delta              pg_catalog.float8,
+	cutoff             pg_catalog.int4,
+	private_rows       pg_catalog.int8,
+	labelled_rows      pg_catalog.int8,
+	model              pg_catalog.float8[],               -- the final model's parameters (NULL: no row labelled)
+	details            pg_catalog.jsonb,                  -- parameters and counts of the run (public)
+	is_private         pg_catalog.bool,                   -- false when made with pap_release.test_seed
+	labelled_at        pg_catalog.timestamptz,
+	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
+	CHECK ((public_table IS NULL) = (public_table_name IS NOT NULL))
+);
+
+-- One row per public row a run read: its feature values as text and its released class (NULL: unstable, or not
+-- reached before the cut-off).
+CREATE TABLE pap.labelled_row_data (
+	labelling_id  pg_catalog.int8 NOT NULL REFERENCES pap.labelling_data (labelling_id) ON DELETE CASCADE,
+	public_row    pg_catalog.int8 NOT NULL,
+	features      pg_catalog.text[] NOT NULL,
+	class         pg_catalog.int4,
+	PRIMARY KEY (labelling_id, public_row)
+);
+
+SELECT pg_catalog.pg_extension_config_dump('pap.labelling_data', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.labelling_data_labelling_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('pap.labelled_row_data', '');
+REVOKE ALL ON pap.labelling_data, pap.labelled_row_data FROM PUBLIC;
+
+-- A labelling's run holds a session-level lock on the object (pap.labelling_data, labelling id), as a release's
+-- run does on pap.release_data (pap.run_in_progress).
+CREATE FUNCTION pap.labelling_in_progress(labelling_id pg_catalog.int8) RETURNS pg_catalog.bool
+	LANGUAGE sql STABLE PARALLEL RESTRICTED
+BEGIN ATOMIC
+	SELECT EXISTS (
+	  SELECT 1 FROM pg_catalog.pg_locks l
+	   WHERE l.locktype OPERATOR(pg_catalog.=) 'object' AND l.granted AND l.objsubid OPERATOR(pg_catalog.=) 0
+	     AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d
+	                                             WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+	     AND l.classid OPERATOR(pg_catalog.=) 'pap.labelling_data'::pg_catalog.regclass::pg_catalog.oid
+	     AND l.objid OPERATOR(pg_catalog.=) (labelling_id OPERATOR(pg_catalog.%) 4294967296)::pg_catalog.oid);
+END;
+COMMENT ON FUNCTION pap.labelling_in_progress(pg_catalog.int8) IS 'whether a run of the labelling with this id is in progress (its run lock is held)';
+
+CREATE VIEW pap.labellings AS
+SELECT l.name, l.private_table, l.public_table, l.label_column, l.feature_columns, l.classes, l.learner,
+       CASE WHEN l.state OPERATOR(pg_catalog.=) 'running' AND NOT pap.labelling_in_progress(l.labelling_id)
+            THEN 'failed' ELSE l.state END AS state,
+       l.chunks, l.epsilon, l.delta, l.cutoff, l.private_rows, l.public_rows, l.labelled_rows, l.is_private,
+       l.defined_by, l.defined_at,
+       -- A run's duration depends on the private data (docs/security.md, "Timing").
+       CASE WHEN pg_catalog.has_table_privilege(l.private_table, 'SELECT') THEN l.labelled_at END AS labelled_at,
+       l.details,
+       pap.table_name(l.private_table, l.private_table_name) AS private_table_name,
+       pap.table_name(l.public_table, l.public_table_name) AS public_table_name
+  FROM pap.labelling_data l;
+COMMENT ON VIEW pap.labellings IS 'every defined labelling: tables, columns, learner, state (defined, running, failed, labelled), budget spent and run details';
+
+CREATE VIEW pap.labelled_rows AS
+SELECT l.name AS labelling, r.public_row, r.features, l.classes[r.class OPERATOR(pg_catalog.+) 1] AS label
+  FROM pap.labelled_row_data r JOIN pap.labelling_data l ON l.labelling_id OPERATOR(pg_catalog.=) r.labelling_id;
+COMMENT ON VIEW pap.labelled_rows IS 'the public rows of every run labelling with their released labels (NULL where the chunks'' vote was not stable); differentially private, free';
+
+GRANT SELECT ON pap.labellings, pap.labelled_rows TO PUBLIC;
+
+CREATE FUNCTION pap.define_labelling(name pg_catalog.text, private_table pg_catalog.regclass,
+                                     public_table pg_catalog.regclass, label_column pg_catalog.text,
+                                     feature_columns pg_catalog.text[], learner pg_catalog.text DEFAULT 'cells',
+                                     chunks pg_catalog.int4 DEFAULT NULL, classes pg_catalog.text[] DEFAULT NULL)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_define_labelling' LANGUAGE C VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.define_labelling(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.text[], pg_catalog.text, pg_catalog.int4, pg_catalog.text[]) IS
+	'defines a labelling: the public rows of public_table get labels learned from the labelled rows of private_table (learner cells or logistic, chunks k or NULL for the plan''s choice, classes the labels, NULL for a boolean label column); reads only the public table; spends nothing';
+
+CREATE FUNCTION pap.plan_labelling(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8,
+                                   cutoff pg_catalog.int4 DEFAULT 10,
+                                   OUT chunks pg_catalog.int8, OUT private_rows pg_catalog.int8,
+                                   OUT public_rows pg_catalog.int8, OUT rows_per_chunk pg_catalog.float8,
+                                   OUT threshold pg_catalog.int8, OUT epsilon_split pg_catalog.float8[],
+                                   OUT noise_scales pg_catalog.float8[], OUT chunks_needed pg_catalog.int8,
+                                   OUT private_rows_needed pg_catalog.float8,
+                                   OUT labelled_share_if_unanimous pg_catalog.float8)
+	AS 'MODULE_PATHNAME', 'pap_plan_labelling' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.plan_labelling(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.int4) IS
+	'what a run of the labelling would do, from public information only: chunks, the sparse vector''s threshold and noise, the chunks and private rows a unanimous vote needs, and the share of public rows labelled if the chunks vote alike; free';
+
+CREATE PROCEDURE pap.run_labelling(name pg_catalog.text, epsilon pg_catalog.float8, delta pg_catalog.float8,
+                                   cutoff pg_catalog.int4 DEFAULT 10)
+	AS 'MODULE_PATHNAME', 'pap_run_labelling' LANGUAGE C;
+COMMENT ON PROCEDURE pap.run_labelling(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.int4) IS
+	'runs a labelling: commits the budget charge, then reads the private table once, labels the public rows whose vote is stable and trains the final model';
+
+CREATE FUNCTION pap.labels(name pg_catalog.text)
+	RETURNS TABLE (public_row pg_catalog.int8, features pg_catalog.text[], label pg_catalog.text)
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT r.public_row, r.features, r.label FROM pap.labelled_rows r
+	 WHERE r.labelling OPERATOR(pg_catalog.=) name ORDER BY r.public_row;
+END;
+COMMENT ON FUNCTION pap.labels(pg_catalog.text) IS
+	'the public rows of a run labelling, their feature values as text and their released labels (NULL where the vote was not stable); free';
+
+CREATE FUNCTION pap.predict(name pg_catalog.text, features pg_catalog.text[]) RETURNS pg_catalog.text
+	AS 'MODULE_PATHNAME', 'pap_predict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.predict(pg_catalog.text, pg_catalog.text[]) IS
+	'the label the final model of a run labelling predicts for feature values given as text, in the order of its feature columns (NULL elements for NULL values); free';
+
+CREATE FUNCTION pap.drop_labelling(name pg_catalog.text) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_drop_labelling' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.drop_labelling(pg_catalog.text) IS
+	'drops a labelling, its labels and its model; its charge stays in the ledger (nothing is refunded)';

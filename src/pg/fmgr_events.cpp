@@ -3,6 +3,7 @@
 #include "pg/glue.hpp"
 
 extern "C" {
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
 #include "commands/extension.h"
@@ -32,6 +33,13 @@ static const char *const kDetachSql[] = {
     PAP_DROPPED "UPDATE pap.release_data r SET public_table = NULL, public_table_name = d.object_identity "
                 "FROM dropped d WHERE r.public_table OPERATOR(pg_catalog.=) d.relid",
 };
+// Labellings (since 0.2: skipped while the catalog lacks them).
+static const char *const kDetachLabellingSql[] = {
+    PAP_DROPPED "UPDATE pap.labelling_data l SET private_table = NULL, private_table_name = d.object_identity "
+                "FROM dropped d WHERE l.private_table OPERATOR(pg_catalog.=) d.relid",
+    PAP_DROPPED "UPDATE pap.labelling_data l SET public_table = NULL, public_table_name = d.object_identity "
+                "FROM dropped d WHERE l.public_table OPERATOR(pg_catalog.=) d.relid",
+};
 #undef PAP_DROPPED
 
 static void
@@ -51,6 +59,11 @@ pap_on_sql_drop(PG_FUNCTION_ARGS)
 	PapBecomeCatalogOwner(&saved);
 	for (const char *sql : kDetachSql)
 		PapExecute(sql, 0, NULL, NULL, false);
+	// A 0.1 catalog (or one being updated: the update script drops a function before it creates the table) has no
+	// labellings.
+	if (OidIsValid(get_relname_relid("labelling_data", get_namespace_oid("pap", false))))
+		for (const char *sql : kDetachLabellingSql)
+			PapExecute(sql, 0, NULL, NULL, false);
 	PapRestoreUser(&saved);
 	SPI_finish();
 	PG_RETURN_VOID();

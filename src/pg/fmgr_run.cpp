@@ -2,6 +2,7 @@
 #include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
 
 #include <algorithm>
@@ -114,59 +115,6 @@ ChargedDelta(double used)
 			return text;
 		v = std::nextafter(v, HUGE_VAL);  // a few steps: 15 digits are coarser than a double's spacing
 	}
-}
-
-// Raises the refusal of a charge: no budget, or not enough left for (epsilon, delta), with what is left. Reads the
-// budget with a fresh snapshot (not read-only), which sees the winner of a race.
-static void
-RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta)
-{
-	Oid types[1] = {REGCLASSOID};
-	Datum values[1] = {ObjectIdGetDatum(private_table)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
-	           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
-	           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
-	           1, types, values, false);
-	PapRestoreUser(&saved);
-	if (SPI_processed == 0)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		                errmsg("private table %s has no privacy budget", private_name),
-		                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).", private_name)));
-	ereport(ERROR,
-	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
-	         errdetail("The run asks for epsilon %s and delta %s; the remaining budget is epsilon %s and delta %s.",
-	                   epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
-	                   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
-}
-
-// Refuses a run whose epsilon no longer fits the budget, before anything reads the private table.
-static void
-RequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon)
-{
-	Oid types[2] = {REGCLASSOID, TEXTOID};
-	Datum values[2] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("SELECT 1 FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1 "
-	           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total",
-	           2, types, values, false);
-	PapRestoreUser(&saved);
-	if (SPI_processed == 0)
-		RefuseBudget(private_table, private_name, epsilon, "0");
-}
-
-// The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
-static int64
-PapCountRows(Oid relid)
-{
-	PapTableRead read;
-	PapBeginTableRead(relid, &read);
-	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(relid)), 0, NULL, NULL, true);
-	PapEndTableRead(&read);
-	bool isnull;
-	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
 static pap::core::PlanRequest
@@ -322,24 +270,6 @@ pap_plan(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }
 
-// Sleeps, cancellably, until pap_release.publish_delay milliseconds after charged.
-static void
-WaitUntilPublishTime(instr_time charged)
-{
-	for (;;) {
-		instr_time now;
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_SUBTRACT(now, charged);
-		const double left = double(pap_publish_delay) - INSTR_TIME_GET_MILLISEC(now);
-		if (left <= 0.0)
-			return;
-		(void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, long(std::min(left, 1000.0)) + 1,
-		                PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-}
-
 // The members of the run's details (pap.releases.details, jsonb): keys and strings through escape_json; numbers
 // with 17 significant digits, which jsonb keeps as they are printed.
 static void
@@ -400,14 +330,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 	const double epsilon = args.epsilon, delta = args.delta;
 	// The charge must be committed before any private row is read, so the procedure commits in the middle:
 	// that needs a CALL outside any transaction block.
-	const bool nonatomic =
-	    fcinfo->context && IsA(fcinfo->context, CallContext) && !castNode(CallContext, fcinfo->context)->atomic;
-	if (!nonatomic)
-		ereport(ERROR, (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-		                errmsg("pap.run_release cannot run inside a transaction block"),
-		                errdetail("The privacy charge is committed before the private table is read, so that no "
-		                          "rollback can refund it."),
-		                errhint("Run CALL pap.run_release(...) on its own, outside BEGIN ... COMMIT.")));
+	PapRequireOwnTransaction(fcinfo, "pap.run_release");
 	const bool seeded = pap_test_seed >= 0;
 	const int64 seed = pap_test_seed;
 	const char *user = GetUserNameFromId(GetUserId(), false);
@@ -461,7 +384,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
-		RequireBudgetFor(r->private_table, private_name, args.epsilon_text);
+		PapRequireBudgetFor(r->private_table, private_name, args.epsilon_text);
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
@@ -480,38 +403,16 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
 		                          CStringGetTextDatum(mechanism),     Float8GetDatum(epsilon),
 		                          Float8GetDatum(plan.delta_used)};
+		PapChargeBudget(r->private_table, private_name, args.epsilon_text, delta_charged, name, mechanism, user);
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
-		// One atomic check-and-debit: the row lock serialises concurrent releases on the same table.
-		PapExecute(
-		    "UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
-		    "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-		    "WHERE private_table OPERATOR(pg_catalog.=) $1 "
-		    "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
-		    "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
-		    3, charge_types, charge_values, false);
-		if (SPI_processed == 0) {
-			PapRestoreUser(&saved);
-			RefuseBudget(r->private_table, private_name, args.epsilon_text, delta_charged);
-		}
-		PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
-		                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
-		                    "$5, %s, pg_catalog.now())",
-		                    quote_literal_cstr(user)),
-		           5, charge_types, charge_values, false);
 		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
 		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $6, delta = $7, mechanism = $5, "
 		           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
 		           7, charge_types, charge_values, false);
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
-		instr_time charged;
-		INSTR_TIME_SET_CURRENT(charged);
-		// From here on nothing that depends on how long the run takes may decide its outcome: the duration depends
-		// on the private data, and a timeout would make a failure (seen by every role) a function of it. So
-		// statement_timeout stops at the charge; an explicit cancel or termination still stops the run.
-		if (get_timeout_active(STATEMENT_TIMEOUT))
-			disable_timeout(STATEMENT_TIMEOUT, false);
+		const instr_time charged = PapAfterCharge();
 		if (pap_debug_fail_after_charge)
 			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
 			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
@@ -605,7 +506,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                         CStringGetTextDatum(chosen)};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
-		WaitUntilPublishTime(charged);
+		PapWaitUntilPublishTime(charged);
 		PapBecomeCatalogOwner(&saved);
 		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);

@@ -13,3 +13,5 @@ std::vector<pap::audit::AuditCase> MechanismAuditCases();
 
 // The exponential-mechanism quantile over a declared domain (private_quantile_audit.cpp).
 std::vector<pap::audit::AuditCase> PrivateQuantileAuditCases();
+// A labelling's sparse vector on the vote margins (labelling_audit.cpp).
+std::vector<pap::audit::AuditCase> LabellingAuditCases();

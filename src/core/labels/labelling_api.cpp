@@ -1,0 +1,166 @@
+// api/labelling_api.hpp: the labelling's entry points, put together from the schema, the learners and the sparse
+// vector of this folder.
+#include "core/api/labelling_api.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "core/base/errors.hpp"
+#include "core/labels/caller_memory.hpp"
+#include "core/labels/feature_schema.hpp"
+#include "core/labels/learners.hpp"
+#include "core/labels/stable_labels.hpp"
+#include "core/noise/random_source.hpp"
+
+namespace pap::core {
+
+namespace {
+
+std::vector<EncodedRow>
+EncodeAll(const FeatureSchema &schema, const LabelRows &rows)
+{
+	if (rows.feature_count != schema.FeatureCount())
+		throw Error(ErrorKind::Internal, "rows do not have the labelling's features");
+	std::vector<EncodedRow> out;
+	out.reserve(rows.row_count);
+	std::uint64_t steps = 0;
+	for (std::size_t r = 0; r < rows.row_count; r++) {
+		PollInterrupt(steps);
+		out.push_back(schema.Encode(rows, r));
+	}
+	return out;
+}
+
+}  // namespace
+
+LearnerKind
+ParseLearner(const char *name)
+{
+	if (std::strcmp(name, "cells") == 0)
+		return LearnerKind::Cells;
+	if (std::strcmp(name, "logistic") == 0)
+		return LearnerKind::Logistic;
+	throw Error(ErrorKind::InvalidParameter, std::string("unknown learner \"") + name + "\"",
+	            "The learners are \"cells\" and \"logistic\".");
+}
+
+const char *
+LearnerName(LearnerKind kind)
+{
+	return kind == LearnerKind::Cells ? "cells" : "logistic";
+}
+
+LabelSchemaData
+DescribeLabelSchema(const LabelRows &public_rows, LearnerKind learner, std::uint64_t cell_limit, LabelAllocate allocate)
+{
+	if (public_rows.row_count == 0)
+		throw Error(ErrorKind::DataException, "the public table has no rows");
+	if (public_rows.feature_count == 0)
+		throw Error(ErrorKind::InvalidParameter, "a labelling needs at least one feature column");
+	const FeatureSchema schema = FeatureSchema::FromPublicRows(public_rows);
+	if (learner == LearnerKind::Cells && schema.CellCount() > cell_limit)
+		throw Error(ErrorKind::LimitExceeded, "the cells learner's layout has too many cells",
+		            "The features make " + std::to_string(schema.CellCount()) +
+		                " cells (public quartiles of numeric features, public categories of the others); the limit "
+		                "is " +
+		                std::to_string(cell_limit) + ".",
+		            "Use fewer features, or the logistic learner.");
+	return schema.Store(allocate);
+}
+
+LabellingOutcome
+RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, LabelAllocate allocate)
+{
+	InterruptScope scope(request.interrupted);
+	if (request.class_count < 1 || request.schema == nullptr)
+		throw Error(ErrorKind::Internal, "labelling run without classes or schema");
+	const FeatureSchema schema = FeatureSchema::FromData(*request.schema);
+	std::unique_ptr<RandomBitSource> rng;
+	if (request.seed >= 0)
+		rng = std::make_unique<SeededRandomSource>(std::uint64_t(request.seed));
+	else
+		rng = std::make_unique<SecureRandomSource>(request.fill_secure, nullptr);
+
+	// The chunks: a random balanced assignment of the scanned rows, independent of their values.
+	const std::int64_t n = std::int64_t(request.private_rows.row_count);
+	const std::vector<EncodedRow> private_rows = EncodeAll(schema, request.private_rows);
+	const std::vector<std::int32_t> chunk = AssignChunks(n, plan.chunks, *rng);
+	std::vector<std::vector<const EncodedRow *>> chunk_rows(static_cast<std::size_t>(plan.chunks));
+	std::vector<std::vector<std::int32_t>> chunk_labels(static_cast<std::size_t>(plan.chunks));
+	for (std::int64_t i = 0; i < n; i++) {
+		const std::int32_t label = request.private_labels[i];
+		if (label < 0 || label >= request.class_count)
+			continue;  // no listed class: the row trains nothing (still one row of one chunk)
+		chunk_rows[std::size_t(chunk[std::size_t(i)])].push_back(&private_rows[std::size_t(i)]);
+		chunk_labels[std::size_t(chunk[std::size_t(i)])].push_back(label);
+	}
+
+	// The votes: every chunk's model on every public row.
+	const std::vector<EncodedRow> public_rows = EncodeAll(schema, request.public_rows);
+	const std::size_t m = public_rows.size(), classes = std::size_t(request.class_count);
+	std::vector<std::int64_t> votes(m * classes, 0);
+	std::uint64_t steps = 0;
+	for (std::size_t j = 0; j < chunk_rows.size(); j++) {
+		const std::vector<double> model =
+		    TrainModel(request.learner, schema, request.class_count, chunk_rows[j], chunk_labels[j]);
+		for (std::size_t r = 0; r < m; r++) {
+			PollInterrupt(steps);
+			votes[r * classes +
+			      std::size_t(PredictClass(request.learner, schema, request.class_count, model, public_rows[r]))]++;
+		}
+	}
+
+	// The sparse vector, the public rows in a random order (so that the rows labelled before a halt are a random
+	// sample of the public table, whatever its physical order).
+	const std::vector<std::int32_t> order = RandomPermutation(std::int64_t(m), *rng);
+	std::vector<VoteTally> tallies(m);
+	for (std::size_t i = 0; i < m; i++)
+		tallies[i] = TallyVotes(
+		    std::vector<std::int64_t>(votes.begin() + std::ptrdiff_t(std::size_t(order[i]) * classes),
+		                              votes.begin() + std::ptrdiff_t((std::size_t(order[i]) + 1) * classes)));
+	const StableLabelsResult released = StableLabels(tallies, plan, *rng);
+
+	LabellingOutcome out;
+	out.private_rows = n;
+	out.unstable = released.unstable;
+	out.reached = released.reached;
+	out.cutoff_reached = released.cutoff_reached;
+	out.labels = AllocateLabelArray<std::int32_t>(allocate, m);
+	std::vector<const EncodedRow *> labelled_rows;
+	std::vector<std::int32_t> labelled_classes;
+	for (std::size_t i = 0; i < m; i++) {
+		const std::size_t row = std::size_t(order[i]);
+		out.labels[row] = released.labels[i];
+	}
+	// Post-processing: the final model, trained on the labelled public rows in their table order.
+	for (std::size_t row = 0; row < m; row++)
+		if (out.labels[row] >= 0) {
+			labelled_rows.push_back(&public_rows[row]);
+			labelled_classes.push_back(out.labels[row]);
+		}
+	out.labelled = std::int64_t(labelled_rows.size());
+	if (!labelled_rows.empty()) {
+		const std::vector<double> model =
+		    TrainModel(request.learner, schema, request.class_count, labelled_rows, labelled_classes);
+		out.model = AllocateLabelArray<double>(allocate, model.size());
+		std::copy(model.begin(), model.end(), out.model);
+		out.model_size = model.size();
+	}
+	return out;
+}
+
+std::int32_t
+PredictLabel(const LabelSchemaData &schema_data, LearnerKind learner, std::int32_t class_count, const double *model,
+             std::size_t model_size, const LabelRows &row)
+{
+	const FeatureSchema schema = FeatureSchema::FromData(schema_data);
+	if (row.row_count != 1 || row.feature_count != schema.FeatureCount())
+		throw Error(ErrorKind::Internal, "prediction needs one row of the labelling's features");
+	return PredictClass(learner, schema, class_count, std::vector<double>(model, model + model_size),
+	                    schema.Encode(row, 0));
+}
+
+}  // namespace pap::core

@@ -1,0 +1,106 @@
+// pap.predict: the final model of a labelling, for any feature values, by any role, for free (post-processing of a
+// differentially private output: docs/mechanisms.md §17).
+#include "core/api/labelling_api.hpp"
+#include "pg/error_bridge.hpp"
+#include "pg/glue.hpp"
+#include "pg/label_catalog.hpp"
+
+#include <cstring>
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+PG_FUNCTION_INFO_V1(pap_predict);
+}
+
+// The labelling a call site read last (fn_extra): a query predicting many rows loads it once.
+struct PredictCache {
+	char *name;
+	PapLabelling *labelling;
+};
+
+static PapLabelling *
+LoadForPrediction(FunctionCallInfo fcinfo, const char *name)
+{
+	PredictCache *cache = (PredictCache *)fcinfo->flinfo->fn_extra;
+	if (cache != NULL && strcmp(cache->name, name) == 0)
+		return cache->labelling;
+	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	if (cache == NULL)
+		cache = (PredictCache *)palloc0(sizeof(PredictCache));
+	SPI_connect();
+	MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	PapLabelling *l = PapLoadLabelling(name, false);
+	SPI_finish();
+	MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	if (strcmp(l->state, "labelled") != 0)
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("labelling \"%s\" has not been run", name),
+		         errhint("Run it with CALL pap.run_labelling('%s', epsilon, delta).", name)));
+	cache->name = pstrdup(name);
+	cache->labelling = l;
+	fcinfo->flinfo->fn_extra = cache;
+	MemoryContextSwitchTo(old);
+	return l;
+}
+
+// A feature value given as text, as the run read it: a number or a temporal literal through its type's input
+// function (then its axis position), a boolean as true/false, any other text as it is.
+static void
+ReadFeature(const char *text, const char *value_type, double *number, const char **category)
+{
+	pap::core::ValueType type;
+	PAP_CORE(type = pap::core::ValueTypeFromName(value_type));
+	switch (type) {
+	case pap::core::ValueType::Text: *category = text; return;
+	case pap::core::ValueType::Boolean:
+		*category = DatumGetBool(DirectFunctionCall1(boolin, CStringGetDatum(text))) ? "true" : "false";
+		return;
+	case pap::core::ValueType::Number:
+		*number = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(text)));
+		return;
+	default: *number = PapTemporalLiteralToAxis(text, type); return;
+	}
+}
+
+extern "C" Datum
+pap_predict(PG_FUNCTION_ARGS)
+{
+	const char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	ArrayType *features = PG_GETARG_ARRAYTYPE_P(1);
+	PapLabelling *l = LoadForPrediction(fcinfo, name);
+	if (l->model == NULL)
+		PG_RETURN_NULL();  // no public row was labelled: there is no final model
+	Datum *elements;
+	bool *nulls;
+	int n;
+	if (ARR_NDIM(features) > 1)
+		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR), errmsg("features must be a one-dimensional array")));
+	deconstruct_array(features, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &n);
+	if (size_t(n) != l->feature_count)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("labelling \"%s\" has %zu feature columns, got %d values", name, l->feature_count, n),
+		                errhint("Pass the values in the order of pap.labellings.feature_columns.")));
+	double *numbers = (double *)palloc(sizeof(double) * (l->feature_count + 1));
+	const char **texts = (const char **)palloc(sizeof(char *) * (l->feature_count + 1));
+	for (size_t f = 0; f < l->feature_count; f++) {
+		numbers[f] = get_float8_nan();
+		texts[f] = NULL;
+		if (!nulls[f])
+			ReadFeature(TextDatumGetCString(elements[f]), l->feature_value_types[f], &numbers[f], &texts[f]);
+	}
+	pap::core::LabelRows row;
+	row.row_count = 1;
+	row.feature_count = l->feature_count;
+	row.categorical = l->categorical;
+	row.numbers = numbers;
+	row.texts = texts;
+	int32 c;
+	PAP_CORE(c = pap::core::PredictLabel(l->schema, l->learner, int32(l->class_count), l->model, l->model_size, row));
+	if (c < 0 || size_t(c) >= l->class_count)
+		elog(ERROR, "pap_release: the model of labelling \"%s\" predicted no class", name);
+	PG_RETURN_TEXT_P(cstring_to_text(l->classes[c]));
+}

@@ -1,0 +1,329 @@
+// pap.plan_labelling (free) and pap.run_labelling (spends the budget once, through the ledger's charge that
+// pap.run_release uses): docs/mechanisms.md §17.
+#include "core/api/labelling_api.hpp"
+#include "pg/error_bridge.hpp"
+#include "pg/glue.hpp"
+#include "pg/label_catalog.hpp"
+#include "pg/ledger_charge.hpp"
+#include "pg/relation_kinds.hpp"
+
+#include <cmath>
+#include <cstring>
+
+extern "C" {
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "storage/lock.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+PG_FUNCTION_INFO_V1(pap_plan_labelling);
+PG_FUNCTION_INFO_V1(pap_run_labelling);
+}
+
+// The most feature values one run holds in memory (private and public rows, features and label), checked before the
+// charge from public row counts.
+constexpr double kMaxLabelValues = double(1 << 26);
+
+struct LabelRunArguments {
+	char *name;
+	double epsilon, delta;
+	char *epsilon_text, *delta_text;  // as the ledger records them
+	int32 cutoff;
+};
+
+static LabelRunArguments
+ReadLabelRunArguments(FunctionCallInfo fcinfo)
+{
+	for (int i = 0; i < 4; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("%s must not be NULL",
+			                       (const char *[]){"labelling name", "epsilon", "delta", "cutoff"}[i])));
+	LabelRunArguments a;
+	a.name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	const double epsilon = PG_GETARG_FLOAT8(1), delta = PG_GETARG_FLOAT8(2);
+	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, delta));
+	if (!(delta > 0.0))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("delta must be positive for a labelling"),
+		                errdetail("A stable label is released exactly; a row whose vote one private row could flip "
+		                          "is released with a probability of at most delta."),
+		                errhint("Pass a small delta, such as 1e-6.")));
+	a.epsilon = PapLedgerAmount(epsilon, &a.epsilon_text);
+	a.delta = PapLedgerAmount(delta, &a.delta_text);
+	a.cutoff = PG_GETARG_INT32(3);
+	if (a.cutoff < 1)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("cutoff must be positive, got %d", a.cutoff)));
+	return a;
+}
+
+static pap::core::LabellingPlan
+PlanFor(const PapLabelling *l, int64 private_rows, int64 public_rows, const LabelRunArguments &a)
+{
+	pap::core::LabellingRequest req;
+	req.private_rows = private_rows;
+	req.public_rows = public_rows;
+	req.chunks = l->chunks;
+	req.cutoff = a.cutoff;
+	req.epsilon = a.epsilon;
+	req.delta = a.delta;
+	pap::core::LabellingPlan plan;
+	PAP_CORE(plan = pap::core::PlanLabelling(req));
+	return plan;
+}
+
+static Datum
+Float8Pair(double a, double b)
+{
+	Datum d[2] = {Float8GetDatum(a), Float8GetDatum(b)};
+	return PointerGetDatum(construct_array(d, 2, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+extern "C" Datum
+pap_plan_labelling(PG_FUNCTION_ARGS)
+{
+	const LabelRunArguments a = ReadLabelRunArguments(fcinfo);
+	TupleDesc desc;
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "pap.plan_labelling must return a record");
+	MemoryContext caller = CurrentMemoryContext;
+	SPI_connect();
+	MemoryContext spi = MemoryContextSwitchTo(caller);
+	PapLabelling *l = PapLoadLabelling(a.name, false);
+	MemoryContextSwitchTo(spi);
+	// n is public under replace-one neighbours (docs/mechanisms.md §1); reading it needs SELECT on the table.
+	PapRequireReadable(l->private_table);
+	const int64 n = PapCountRows(l->private_table);
+	SPI_finish();
+	const pap::core::LabellingPlan p = PlanFor(l, n, l->public_rows, a);
+	Datum values[10];
+	bool nulls[10] = {false};
+	values[0] = Int64GetDatum(p.chunks);
+	values[1] = Int64GetDatum(n);
+	values[2] = Int64GetDatum(l->public_rows);
+	values[3] = Float8GetDatum(p.rows_per_chunk);
+	values[4] = Int64GetDatum(p.threshold);
+	values[5] = Float8Pair(p.epsilon_threshold, p.epsilon_compare);
+	values[6] = Float8Pair(p.threshold_scale, p.compare_scale);
+	values[7] = Int64GetDatum(p.chunks_needed);
+	values[8] = Float8GetDatum(p.private_rows_needed);
+	values[9] = Float8GetDatum(p.labelled_share_if_unanimous);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+// The feature columns must still have the value types the labelling was defined over, in both tables.
+static void
+RequireFeatureTypes(const PapLabelling *l)
+{
+	for (size_t f = 0; f < l->feature_count; f++)
+		for (Oid table : {l->private_table, l->public_table}) {
+			Oid type;
+			const pap::core::ValueType now = PapValueTypeOfColumn(table, l->feature_columns[f], &type);
+			if (strcmp(pap::core::ValueTypeName(now), l->feature_value_types[f]) != 0)
+				ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+				                errmsg("column \"%s\" of %s now has type %s", l->feature_columns[f],
+				                       PapQualifiedRelationName(table), format_type_be(type)),
+				                errdetail("Labelling \"%s\" was defined over a column of value type %s.", l->name,
+				                          l->feature_value_types[f]),
+				                errhint("Define the labelling again.")));
+		}
+	Oid label_type;
+	(void)PapValueTypeOfColumn(l->private_table, l->label_column, &label_type);  // 42703 if it is gone
+}
+
+// The class of each private row's label text: its position among the classes, -1 for NULL or an unlisted text.
+static int32 *
+ClassesOf(const PapLabelling *l, const char *const *labels, size_t n)
+{
+	int32 *out = (int32 *)MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int32) * (n + 1));
+	for (size_t i = 0; i < n; i++) {
+		out[i] = -1;
+		for (size_t c = 0; labels[i] != NULL && c < l->class_count; c++)
+			if (strcmp(labels[i], l->classes[c]) == 0) {
+				out[i] = int32(c);
+				break;
+			}
+	}
+	return out;
+}
+
+static void
+StoreLabelledRows(const PapLabelling *l, const pap::core::LabelRows &rows, const int32 *labels)
+{
+	SPIPlanPtr insert;
+	Oid types[4] = {INT8OID, INT8OID, TEXTARRAYOID, INT4OID};
+	insert = SPI_prepare("INSERT INTO pap.labelled_row_data (labelling_id, public_row, features, class) "
+	                     "VALUES ($1, $2, $3, $4)",
+	                     4, types);
+	if (insert == NULL)
+		elog(ERROR, "pap_release: SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	Datum *elements = (Datum *)palloc(sizeof(Datum) * (rows.feature_count + 1));
+	bool *element_nulls = (bool *)palloc(sizeof(bool) * (rows.feature_count + 1));
+	int dims[1] = {int(rows.feature_count)}, lbs[1] = {1};
+	for (size_t r = 0; r < rows.row_count; r++) {
+		for (size_t f = 0; f < rows.feature_count; f++) {
+			const size_t at = r * rows.feature_count + f;
+			element_nulls[f] = rows.categorical[f] ? rows.texts[at] == NULL : std::isnan(rows.numbers[at]);
+			if (!element_nulls[f])
+				elements[f] = rows.categorical[f] ? CStringGetTextDatum(rows.texts[at])
+				                                  : CStringGetTextDatum(float8out_internal(rows.numbers[at]));
+		}
+		Datum values[4] = {Int64GetDatum(l->labelling_id), Int64GetDatum(int64(r) + 1),
+		                   PointerGetDatum(construct_md_array(elements, element_nulls, 1, dims, lbs, TEXTOID, -1, false,
+		                                                      TYPALIGN_INT)),
+		                   Int32GetDatum(labels[r])};
+		const char nulls[4] = {' ', ' ', ' ', labels[r] < 0 ? 'n' : ' '};
+		if (SPI_execute_plan(insert, values, nulls, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "pap_release: storing the labelled rows failed");
+		if ((r & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
+// The members of the run's details: the plan and counts of the sparse vector's answers (all differentially private).
+static char *
+RunDetails(const pap::core::LabellingPlan &p, const pap::core::LabellingOutcome &o, pap::core::LearnerKind learner)
+{
+	return psprintf("{\"learner\": \"%s\", \"chunks\": " INT64_FORMAT ", \"cutoff\": " INT64_FORMAT
+	                ", \"threshold\": " INT64_FORMAT ", \"epsilon_split\": [%.17g, %.17g], \"noise_scales\": "
+	                "[%.17g, %.17g], \"margin_sensitivity\": 2, \"answered\": " INT64_FORMAT
+	                ", \"labelled\": " INT64_FORMAT ", \"unstable\": " INT64_FORMAT ", \"cutoff_reached\": %s}",
+	                pap::core::LearnerName(learner), p.chunks, p.cutoff, p.threshold, p.epsilon_threshold,
+	                p.epsilon_compare, p.threshold_scale, p.compare_scale, o.reached, o.labelled, o.unstable,
+	                o.cutoff_reached ? "true" : "false");
+}
+
+extern "C" Datum
+pap_run_labelling(PG_FUNCTION_ARGS)
+{
+	const LabelRunArguments a = ReadLabelRunArguments(fcinfo);
+	const char *name = a.name;
+	PapRequireOwnTransaction(fcinfo, "pap.run_labelling");
+	const bool seeded = pap_test_seed >= 0;
+	const int64 seed = pap_test_seed;
+	const char *user = GetUserNameFromId(GetUserId(), false);
+	MemoryContext procedure_context = CurrentMemoryContext;
+
+	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	// --- transaction 1: every check, the public rows, the plan, then the charge -------------------------------------
+	MemoryContext old = MemoryContextSwitchTo(procedure_context);
+	PapLabelling *l = PapLoadLabelling(name, true);
+	MemoryContextSwitchTo(old);
+	if (strcmp(l->state, "labelled") == 0)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("labelling \"%s\" has already been run", name),
+		                errhint("Its labels are final. To spend more budget, define a new labelling.")));
+	// As for releases: a role runs only its own labellings, so naming one never runs what another role chose.
+	if (strcmp(user, l->defined_by) != 0)
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		                errmsg("must be the role that defined labelling \"%s\" to run it", name),
+		                errdetail("Labelling \"%s\" was defined by role %s.", name, l->defined_by),
+		                errhint("Define a labelling of your own with pap.define_labelling.")));
+	PapRequirePrivateTable(l->private_table);
+	PapRequireReadable(l->private_table);
+	// A run reads the public rows again: they are the rows it labels.
+	if (!OidIsValid(l->public_table))
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("the public table has been dropped"),
+		                errdetail("Labelling \"%s\" labels the rows of its public table when it runs.", name),
+		                errhint("Define the labelling again over a public table.")));
+	PapRequirePublicTable(l->public_table, l->private_table);
+	PapRequireReadable(l->public_table);
+	RequireFeatureTypes(l);
+	char *private_name = PapQualifiedRelationName(l->private_table);
+
+	LOCKTAG run_lock;
+	PapLabellingLockTag(&run_lock, l->labelling_id);
+	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("labelling \"%s\" is being run by another session", name)));
+	PG_TRY();
+	{
+		PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text);
+		const int64 planned_rows = PapCountRows(l->private_table);
+		// The public rows, read now (public information): everything that can fail on them fails before the charge.
+		MemoryContextSwitchTo(procedure_context);
+		const PapLabelRowsRead pub = PapReadLabelRows(l->public_table, l, nullptr, false);
+		MemoryContextSwitchTo(old);
+		const double values = (double(planned_rows) + double(pub.rows.row_count)) * double(l->feature_count + 1);
+		if (values > kMaxLabelValues)
+			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			                errmsg("labelling \"%s\" would hold more feature values than one run may", name),
+			                errdetail("The tables have " INT64_FORMAT " private and %zu public rows of %zu features; "
+			                          "a run holds at most %.0f values, and nothing has been charged.",
+			                          planned_rows, pub.rows.row_count, l->feature_count, kMaxLabelValues)));
+		const pap::core::LabellingPlan plan = PlanFor(l, planned_rows, int64(pub.rows.row_count), a);
+
+		PapChargeBudget(l->private_table, private_name, a.epsilon_text, a.delta_text, name,
+		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), user);
+		Oid types[4] = {TEXTOID, FLOAT8OID, FLOAT8OID, INT4OID};
+		Datum params[4] = {CStringGetTextDatum(name), Float8GetDatum(a.epsilon), Float8GetDatum(a.delta),
+		                   Int32GetDatum(a.cutoff)};
+		PapUserSwitch saved;
+		PapBecomeCatalogOwner(&saved);
+		PapExecute("UPDATE pap.labelling_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
+		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, cutoff = $4 "
+		           "WHERE name OPERATOR(pg_catalog.=) $1",
+		           4, types, params, false);
+		PapRestoreUser(&saved);
+		SPI_commit();  // the charge is durable from here on, whatever happens next
+		const instr_time charged = PapAfterCharge();
+		if (pap_debug_fail_after_charge)
+			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
+
+		// --- transaction 2: the one read of the private table, the labelling, the stored result -----------------
+		MemoryContextSwitchTo(procedure_context);
+		const PapLabelRowsRead priv = PapReadLabelRows(l->private_table, l, l->label_column, true);
+		const int32 *classes = ClassesOf(l, priv.labels, priv.rows.row_count);
+		pap::core::LabellingRunRequest req;
+		req.schema = &l->schema;
+		req.learner = l->learner;
+		req.class_count = int32(l->class_count);
+		req.private_rows = priv.rows;
+		req.private_labels = classes;
+		req.public_rows = pub.rows;
+		req.seed = seeded ? seed : -1;
+		req.fill_secure = PapFillSecureBytes;
+		req.interrupted = PapInterruptPending;
+		pap::core::LabellingOutcome out;
+		PAP_CORE(out = pap::core::RunLabelling(req, plan, PapAllocate));
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextSwitchTo(old);
+
+		PapWaitUntilPublishTime(charged);
+		PapBecomeCatalogOwner(&saved);
+		StoreLabelledRows(l, pub.rows, out.labels);
+		Datum *model = (Datum *)palloc(sizeof(Datum) * (out.model_size + 1));
+		for (size_t i = 0; i < out.model_size; i++)
+			model[i] = Float8GetDatum(out.model[i]);
+		Oid store_types[7] = {TEXTOID, INT8OID, INT8OID, FLOAT8ARRAYOID, TEXTOID, BOOLOID, INT4OID};
+		Datum store[7] = {CStringGetTextDatum(name),
+		                  Int64GetDatum(out.private_rows),
+		                  Int64GetDatum(out.labelled),
+		                  PointerGetDatum(construct_array(model, int(out.model_size), FLOAT8OID, sizeof(float8),
+		                                                  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
+		                  CStringGetTextDatum(RunDetails(plan, out, l->learner)),
+		                  BoolGetDatum(!seeded),
+		                  Int32GetDatum(int32(plan.chunks))};
+		const char store_nulls[7] = {' ', ' ', ' ', out.model == nullptr ? 'n' : ' ', ' ', ' ', ' '};
+		if (SPI_execute_with_args("UPDATE pap.labelling_data SET state = 'labelled', private_rows = $2, "
+		                          "labelled_rows = $3, model = $4, details = $5::pg_catalog.jsonb, is_private = $6, "
+		                          "chunks = $7, labelled_at = pg_catalog.clock_timestamp() "
+		                          "WHERE name OPERATOR(pg_catalog.=) $1",
+		                          7, store_types, store, store_nulls, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "pap_release: storing the labelling failed");
+		PapRestoreUser(&saved);
+	}
+	PG_FINALLY();
+	{
+		LockRelease(&run_lock, ExclusiveLock, true);
+	}
+	PG_END_TRY();
+	SPI_finish();
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,141 @@
+// The budget ledger's charge and the publication clock, shared by every run that spends a budget
+// (docs/mechanisms.md §4).
+#include "pg/ledger_charge.hpp"
+
+#include <algorithm>
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/timeout.h"
+#include "utils/wait_event.h"
+}
+
+// Raises the refusal of a charge: no budget, or not enough left for (epsilon, delta), with what is left. Reads the
+// budget with a fresh snapshot (not read-only), which sees the winner of a race.
+static void
+RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta)
+{
+	Oid types[1] = {REGCLASSOID};
+	Datum values[1] = {ObjectIdGetDatum(private_table)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("SELECT (epsilon_total OPERATOR(pg_catalog.-) epsilon_spent)::pg_catalog.text, "
+	           "(delta_total OPERATOR(pg_catalog.-) delta_spent)::pg_catalog.text "
+	           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
+	           1, types, values, false);
+	PapRestoreUser(&saved);
+	if (SPI_processed == 0)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("private table %s has no privacy budget", private_name),
+		                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).", private_name)));
+	ereport(ERROR,
+	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
+	         errdetail("The run asks for epsilon %s and delta %s; the remaining budget is epsilon %s and delta %s.",
+	                   epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+	                   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+}
+
+// Refuses a run whose epsilon no longer fits the budget, before anything reads the private table.
+void
+PapRequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon)
+{
+	Oid types[2] = {REGCLASSOID, TEXTOID};
+	Datum values[2] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("SELECT 1 FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1 "
+	           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total",
+	           2, types, values, false);
+	PapRestoreUser(&saved);
+	if (SPI_processed == 0)
+		RefuseBudget(private_table, private_name, epsilon, "0");
+}
+
+// The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
+int64
+PapCountRows(Oid relid)
+{
+	PapTableRead read;
+	PapBeginTableRead(relid, &read);
+	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(relid)), 0, NULL, NULL, true);
+	PapEndTableRead(&read);
+	bool isnull;
+	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+void
+PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta,
+                const char *run_name, const char *mechanism, const char *user)
+{
+	Oid types[5] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum values[5] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon), CStringGetTextDatum(delta),
+	                   CStringGetTextDatum(run_name), CStringGetTextDatum(mechanism)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	// One atomic check-and-debit: the row lock serialises concurrent runs on the same table.
+	PapExecute(
+	    "UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
+	    "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+	    "WHERE private_table OPERATOR(pg_catalog.=) $1 "
+	    "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
+	    "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
+	    3, types, values, false);
+	if (SPI_processed == 0) {
+		PapRestoreUser(&saved);
+		RefuseBudget(private_table, private_name, epsilon, delta);
+	}
+	PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
+	                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
+	                    "$5, %s, pg_catalog.now())",
+	                    quote_literal_cstr(user)),
+	           5, types, values, false);
+	PapRestoreUser(&saved);
+}
+
+void
+PapRequireOwnTransaction(FunctionCallInfo fcinfo, const char *procedure)
+{
+	const bool nonatomic =
+	    fcinfo->context && IsA(fcinfo->context, CallContext) && !castNode(CallContext, fcinfo->context)->atomic;
+	if (!nonatomic)
+		ereport(ERROR,
+		        (errcode(ERRCODE_ACTIVE_SQL_TRANSACTION), errmsg("%s cannot run inside a transaction block", procedure),
+		         errdetail("The privacy charge is committed before the private table is read, so that no "
+		                   "rollback can refund it."),
+		         errhint("Run CALL %s(...) on its own, outside BEGIN ... COMMIT.", procedure)));
+}
+
+instr_time
+PapAfterCharge()
+{
+	instr_time charged;
+	INSTR_TIME_SET_CURRENT(charged);
+	// From here on nothing that depends on how long the run takes may decide its outcome: the duration depends
+	// on the private data, and a timeout would make a failure (seen by every role) a function of it. So
+	// statement_timeout stops at the charge; an explicit cancel or termination still stops the run.
+	if (get_timeout_active(STATEMENT_TIMEOUT))
+		disable_timeout(STATEMENT_TIMEOUT, false);
+	return charged;
+}
+
+// Sleeps, cancellably, until pap_release.publish_delay milliseconds after charged.
+void
+PapWaitUntilPublishTime(instr_time charged)
+{
+	for (;;) {
+		instr_time now;
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, charged);
+		const double left = double(pap_publish_delay) - INSTR_TIME_GET_MILLISEC(now);
+		if (left <= 0.0)
+			return;
+		(void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, long(std::min(left, 1000.0)) + 1,
+		                PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
