@@ -3,6 +3,7 @@
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/run_progress.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -362,6 +363,31 @@ JsonNumberPair(StringInfo buf, const char *key, const double value[2])
 	appendStringInfo(buf, "[%.17g, %.17g]", value[0], value[1]);
 }
 
+static const char *
+Int64Text(int64 value)
+{
+	return psprintf(INT64_FORMAT, value);
+}
+
+// The mechanism's phase, with the plan's parameters that govern its passes (all of them public: pap.plan shows
+// them before the run).
+static void
+ReportMechanismStart(PapRunProgress *progress, const PapRelease *r, const pap::core::PlanSummary &plan)
+{
+	const char *chosen = pap::core::MechanismName(plan.chosen);
+	const char *cover = Int64Text(r->cover_size), *cells = Int64Text(r->cell_count);
+	if (strcmp(chosen, "pmw") == 0)
+		PapProgressPhase(progress,
+		                 "running pmw over %s cover queries and %s cells (cutoff " INT64_FORMAT
+		                 " updates, threshold %.6g, at most %d passes)",
+		                 cover, cells, int64(plan.cutoff), plan.threshold, plan.max_passes);
+	else if (strcmp(chosen, "mwem") == 0)
+		PapProgressPhase(progress, "running mwem over %s cover queries and %s cells (%d rounds)",
+		                 cover, cells, plan.mwem_rounds);
+	else
+		PapProgressPhase(progress, "running %s over %s cover queries and %s cells", chosen, cover, cells);
+}
+
 static const char *const kRunDetailsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
     "$4::pg_catalog.jsonb, "
@@ -433,6 +459,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
 		ereport(ERROR,
 		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
+	PapRunProgress progress;
+	PapProgressBegin(&progress, name);
 	PG_TRY();
 	{
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
@@ -480,6 +508,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		           7, charge_types, charge_values, false);
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
+		PapProgressPhase(&progress, "charged epsilon %s and delta %s to the budget of %s", args.epsilon_text,
+		                 delta_charged, private_name);
 		instr_time charged;
 		INSTR_TIME_SET_CURRENT(charged);
 		// From here on nothing that depends on how long the run takes may decide its outcome: the duration depends
@@ -502,6 +532,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// depends on the private data. (The glue logs the scan's exact statement.)
 		instr_time started, elapsed;
 		INSTR_TIME_SET_CURRENT(started);
+		PapProgressPhase(&progress, "reading %s", private_name);
 		const int output_level = PapBeginStableOutput();
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
 		                  &points, &rows, &point_count);
@@ -522,6 +553,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
 		req.reference_workload = pap::core::ReferenceKind(pap_reference_workload);
+		req.progress = PapProgressPass;
+		req.progress_context = &progress;
+		ReportMechanismStart(&progress, r, plan);
 		pap::core::RunSummary out;
 		INSTR_TIME_SET_CURRENT(started);
 		PAP_CORE(out = pap::core::RunRelease(req, plan, PapAllocate));
@@ -576,13 +610,22 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                         CStringGetTextDatum(chosen)};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
+		if (pap_publish_delay > 0)
+			PapProgressPhase(&progress, "storing the released distribution, published %d ms after the charge",
+			                 pap_publish_delay);
+		else
+			PapProgressPhase(&progress, "storing the released distribution");
 		WaitUntilPublishTime(charged);
 		PapBecomeCatalogOwner(&saved);
 		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);
+		// The summary: every number in it is published by the release (pap.releases, pap.plan).
+		ereport(NOTICE, (errmsg("release \"%s\" released by %s: predicted max error %.3g over %s cells, %s private rows",
+		                        name, chosen, out.plan.predicted_error, Int64Text(r->cell_count), Int64Text(n))));
 	}
 	PG_FINALLY();
 	{
+		PapProgressEnd(&progress);
 		LockRelease(&run_lock, ExclusiveLock, true);
 	}
 	PG_END_TRY();

@@ -54,13 +54,14 @@ wait_state() {
 	echo "$s"
 }
 # wait_running DB RELEASE: waits until a background run has committed its charge and is scanning; prints
-# the pid of its backend.
+# the pid of its backend. (After its charge the session's activity names the run's phase instead of the CALL:
+# docs/reference.md, "Progress".)
 wait_running() {
 	local pid=""
 	for _ in $(seq 1 200); do
 		pid=$(q "$1" "SELECT a.pid FROM pap.release_data r JOIN pg_stat_activity a ON a.pid = r.run_pid
 		                WHERE r.name = '$2' AND r.state = 'running' AND a.state = 'active'
-		                  AND a.query LIKE 'CALL pap.run_release%'")
+		                  AND a.query LIKE 'pap.run_release(%): %'")
 		[ -n "$pid" ] && break
 		sleep 0.05
 	done
