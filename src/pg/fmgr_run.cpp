@@ -4,6 +4,7 @@
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/run_progress.hpp"
+#include "pg/spend_rights.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -465,6 +466,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 	{
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
 		RequireBudgetFor(r->private_table, private_name, args.epsilon_text);
+		// The right to spend, beside SELECT: the table's owner, or a role it granted (with its limit).
+		const Oid spender = GetUserId();
+		const bool limited = PapRequireSpendRight(r->private_table, private_name, spender, args.epsilon_text);
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
@@ -497,6 +501,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 			PapRestoreUser(&saved);
 			RefuseBudget(r->private_table, private_name, args.epsilon_text, delta_charged);
 		}
+		if (limited)  // after the debit, whose row lock serialises this table's charges; a refusal rolls it back
+			PapChargeSpender(r->private_table, private_name, spender, args.epsilon_text);
 		PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
 		                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
 		                    "$5, %s, pg_catalog.now())",
