@@ -25,9 +25,9 @@ PG_FUNCTION_INFO_V1(pap_on_drop_extension);
 	"AND o.objsubid OPERATOR(pg_catalog.=) 0) "
 // A dropped table's grants of the right to spend go with it (a database still at 0.1 has none: kDropGrantsSql
 // runs only where pap.spender_data exists); its budget row stays, detached, below.
-static const char *const kDropGrantsSql =
-    PAP_DROPPED "DELETE FROM pap.spender_data s USING pap.budget_data b, dropped d "
-                "WHERE s.budget_id OPERATOR(pg_catalog.=) b.budget_id AND b.private_table OPERATOR(pg_catalog.=) d.relid";
+static const char *const kDropGrantsSql = PAP_DROPPED
+    "DELETE FROM pap.spender_data s USING pap.budget_data b, dropped d "
+    "WHERE s.budget_id OPERATOR(pg_catalog.=) b.budget_id AND b.private_table OPERATOR(pg_catalog.=) d.relid";
 static const char *const kDetachSql[] = {
     PAP_DROPPED "UPDATE pap.budget_data b SET private_table = NULL, table_name = d.object_identity, "
                 "dropped_at = pg_catalog.now() FROM dropped d WHERE b.private_table OPERATOR(pg_catalog.=) d.relid",

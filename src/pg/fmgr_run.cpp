@@ -383,8 +383,8 @@ ReportMechanismStart(PapRunProgress *progress, const PapRelease *r, const pap::c
 		                 " updates, threshold %.6g, at most %d passes)",
 		                 cover, cells, int64(plan.cutoff), plan.threshold, plan.max_passes);
 	else if (strcmp(chosen, "mwem") == 0)
-		PapProgressPhase(progress, "running mwem over %s cover queries and %s cells (%d rounds)",
-		                 cover, cells, plan.mwem_rounds);
+		PapProgressPhase(progress, "running mwem over %s cover queries and %s cells (%d rounds)", cover, cells,
+		                 plan.mwem_rounds);
 	else
 		PapProgressPhase(progress, "running %s over %s cover queries and %s cells", chosen, cover, cells);
 }
@@ -626,8 +626,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);
 		// The summary: every number in it is published by the release (pap.releases, pap.plan).
-		ereport(NOTICE, (errmsg("release \"%s\" released by %s: predicted max error %.3g over %s cells, %s private rows",
-		                        name, chosen, out.plan.predicted_error, Int64Text(r->cell_count), Int64Text(n))));
+		ereport(NOTICE,
+		        (errmsg("release \"%s\" released by %s: predicted max error %.3g over %s cells, %s private rows", name,
+		                chosen, out.plan.predicted_error, Int64Text(r->cell_count), Int64Text(n))));
 	}
 	PG_FINALLY();
 	{

@@ -75,10 +75,10 @@ pap_grant_spend(PG_FUNCTION_ARGS)
 		(void)PapLedgerAmount(limit, &limit_text);
 	}
 	if (has_privs_of_role(grantee, PapRelationOwner(table)))
-		ereport(ERROR, (errcode(ERRCODE_INVALID_GRANT_OPERATION),
-		                errmsg("role %s owns table %s", grantee_name, table_name),
-		                errdetail("The owner of a private table, and every member of its role, spends its budget "
-		                          "without a grant, and without a limit.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_GRANT_OPERATION), errmsg("role %s owns table %s", grantee_name, table_name),
+		         errdetail("The owner of a private table, and every member of its role, spends its budget "
+		                   "without a grant, and without a limit.")));
 	const char *user = GetUserNameFromId(GetUserId(), false);
 
 	SPI_connect();
@@ -134,23 +134,22 @@ pap_revoke_spend(PG_FUNCTION_ARGS)
 [[noreturn]] static void
 RefuseSpendRight(const char *table_name, Oid role)
 {
-	ereport(ERROR,
-	        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-	         errmsg("permission denied to spend the privacy budget of %s", table_name),
-	         errdetail("Role %s may read the table, but spending its budget also needs its owner's grant.",
-	                   GetUserNameFromId(role, false)),
-	         errhint("The owner grants it with SELECT pap.grant_spend('%s', '%s').", table_name,
-	                 GetUserNameFromId(role, false))));
+	ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+	                errmsg("permission denied to spend the privacy budget of %s", table_name),
+	                errdetail("Role %s may read the table, but spending its budget also needs its owner's grant.",
+	                          GetUserNameFromId(role, false)),
+	                errhint("The owner grants it with SELECT pap.grant_spend('%s', '%s').", table_name,
+	                        GetUserNameFromId(role, false))));
 }
 
 [[noreturn]] static void
 RefuseLimit(const char *table_name, Oid role, const char *epsilon, const char *limit, const char *spent)
 {
-	ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-	                errmsg("epsilon limit of role %s on %s exceeded", GetUserNameFromId(role, false), table_name),
-	                errdetail("The run asks for epsilon %s; the role may spend %s and has spent %s.", epsilon, limit,
-	                          spent),
-	                errhint("The table's owner can raise the limit with pap.grant_spend.")));
+	ereport(ERROR,
+	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+	         errmsg("epsilon limit of role %s on %s exceeded", GetUserNameFromId(role, false), table_name),
+	         errdetail("The run asks for epsilon %s; the role may spend %s and has spent %s.", epsilon, limit, spent),
+	         errhint("The table's owner can raise the limit with pap.grant_spend.")));
 }
 
 // The grantee's row as the catalog owner: (limit or NULL as text, spent as text, whether epsilon fits), or none.
