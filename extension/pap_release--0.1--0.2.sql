@@ -49,7 +49,7 @@ COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.floa
 -- owner of a private table may spend its budget until it grants the right with pap.grant_spend).
 CREATE TABLE pap.spender_data (
 	budget_id      pg_catalog.int8 NOT NULL,                     -- pap.budget_data.budget_id
-	grantee        pg_catalog.oid NOT NULL,                      -- the role that may spend (not its members)
+	grantee        pg_catalog.name NOT NULL,                     -- the role that may spend (not its members)
 	epsilon_limit  pg_catalog.numeric CHECK (epsilon_limit > 0), -- NULL: up to the table's budget
 	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),  -- since the grant
 	granted_by     pg_catalog.name NOT NULL,
@@ -61,7 +61,7 @@ REVOKE ALL ON pap.spender_data FROM PUBLIC;
 
 CREATE VIEW pap.spenders AS
 SELECT b.private_table, pap.table_name(b.private_table, b.table_name) AS table_name,
-       s.grantee::pg_catalog.regrole AS grantee, s.epsilon_limit, s.epsilon_spent,
+       s.grantee, s.epsilon_limit, s.epsilon_spent,
        s.epsilon_limit OPERATOR(pg_catalog.-) s.epsilon_spent AS epsilon_remaining, s.granted_by, s.granted_at
   FROM pap.spender_data s JOIN pap.budget_data b ON b.budget_id OPERATOR(pg_catalog.=) s.budget_id;
 COMMENT ON VIEW pap.spenders IS 'roles granted the right to spend a private table''s budget (pap.grant_spend), with their epsilon limit and what they spent since the grant; the table''s owner spends without a grant';
@@ -74,8 +74,8 @@ CREATE FUNCTION pap.grant_spend(private_table pg_catalog.regclass, grantee pg_ca
 COMMENT ON FUNCTION pap.grant_spend(pg_catalog.regclass, pg_catalog.regrole, pg_catalog.float8) IS
 	'lets a role run releases that spend a private table''s budget, at most epsilon_limit of it in total (NULL: no limit but the budget); only the table''s owner may; granting again changes the limit and keeps what the role spent';
 
-CREATE FUNCTION pap.revoke_spend(private_table pg_catalog.regclass, grantee pg_catalog.regrole) RETURNS void
+CREATE FUNCTION pap.revoke_spend(private_table pg_catalog.regclass, grantee pg_catalog.name) RETURNS void
 	AS 'MODULE_PATHNAME', 'pap_revoke_spend' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp;
-COMMENT ON FUNCTION pap.revoke_spend(pg_catalog.regclass, pg_catalog.regrole) IS
-	'takes back a role''s right to spend a private table''s budget (nothing is refunded); only the table''s owner may';
+COMMENT ON FUNCTION pap.revoke_spend(pg_catalog.regclass, pg_catalog.name) IS
+	'takes back a role''s right to spend a private table''s budget (nothing is refunded); the role by name, so that a dropped role''s grant can be revoked too; only the table''s owner may';

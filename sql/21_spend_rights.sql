@@ -89,11 +89,19 @@ SELECT epsilon_total, epsilon_spent FROM pap.budgets WHERE private_table = 'sp_p
 
 -- the catalog is written only by pap
 SET ROLE regress_sp_reader;
-INSERT INTO pap.spender_data (budget_id, grantee, granted_by, granted_at) VALUES (1, 1, 'me', now());
+INSERT INTO pap.spender_data (budget_id, grantee, granted_by, granted_at) VALUES (1, 'me', 'me', now());
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
--- a dropped table's grants go with it (its budget row stays, detached)
+-- a dropped role's grant stays (PostgreSQL does not know of it) until the owner revokes it by name
 RESET ROLE;
+CREATE ROLE regress_sp_gone;
+SELECT pap.grant_spend('sp_priv', 'regress_sp_gone');
+DROP ROLE regress_sp_gone;
+SELECT grantee FROM pap.spenders WHERE table_name = 'public.sp_priv';
+SELECT pap.revoke_spend('sp_priv', 'regress_sp_gone');
+SELECT count(*) AS grants FROM pap.spenders WHERE table_name = 'public.sp_priv';
+
+-- a dropped table's grants go with it (its budget row stays, detached)
 SELECT pap.grant_spend('sp_priv', 'regress_sp_other', 0.1);
 SELECT pap.drop_release(r) FROM unnest(ARRAY['sp_a', 'sp_b', 'sp_c', 'sp_d', 'sp_owner']) AS r;
 DROP TABLE sp_priv, sp_pub;

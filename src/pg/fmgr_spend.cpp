@@ -84,8 +84,8 @@ pap_grant_spend(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PapRequirePrivateTable(table);
 	const int64 budget_id = BudgetIdOf(table, table_name);
-	Oid types[4] = {INT8OID, OIDOID, TEXTOID, NAMEOID};
-	Datum values[4] = {Int64GetDatum(budget_id), ObjectIdGetDatum(grantee),
+	Oid types[4] = {INT8OID, NAMEOID, TEXTOID, NAMEOID};
+	Datum values[4] = {Int64GetDatum(budget_id), DirectFunctionCall1(namein, CStringGetDatum(grantee_name)),
 	                   limit_text ? CStringGetTextDatum(limit_text) : (Datum)0,
 	                   DirectFunctionCall1(namein, CStringGetDatum(user))};
 	const char nulls[4] = {' ', ' ', limit_text ? ' ' : 'n', ' '};
@@ -108,12 +108,13 @@ pap_grant_spend(PG_FUNCTION_ARGS)
 extern "C" Datum
 pap_revoke_spend(PG_FUNCTION_ARGS)
 {
-	const Oid table = PG_GETARG_OID(0), grantee = PG_GETARG_OID(1);
+	const Oid table = PG_GETARG_OID(0);
+	const char *grantee = NameStr(*PG_GETARG_NAME(1));
 	const char *table_name = PapQualifiedRelationName(table);
 	RequireOwner(table, table_name, "revokes the right to spend its budget");
 	SPI_connect();
-	Oid types[2] = {REGCLASSOID, OIDOID};
-	Datum values[2] = {ObjectIdGetDatum(table), ObjectIdGetDatum(grantee)};
+	Oid types[2] = {REGCLASSOID, NAMEOID};
+	Datum values[2] = {ObjectIdGetDatum(table), PG_GETARG_DATUM(1)};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	// The row goes, and with it what the role spent: its charges stay in the ledger and in the table's budget.
@@ -126,8 +127,7 @@ pap_revoke_spend(PG_FUNCTION_ARGS)
 	// As REVOKE does for a privilege that was not granted.
 	if (revoked == 0)
 		ereport(WARNING, (errcode(ERRCODE_WARNING_PRIVILEGE_NOT_REVOKED),
-		                  errmsg("role %s had no right to spend the budget of %s", GetUserNameFromId(grantee, false),
-		                         table_name)));
+		                  errmsg("role %s had no right to spend the budget of %s", grantee, table_name)));
 	PG_RETURN_VOID();
 }
 
@@ -152,12 +152,19 @@ RefuseLimit(const char *table_name, Oid role, const char *epsilon, const char *l
 	         errhint("The table's owner can raise the limit with pap.grant_spend.")));
 }
 
+// A role's name as a Datum of type name: grants name roles as the ledger does.
+static Datum
+RoleName(Oid role)
+{
+	return DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(role, false)));
+}
+
 // The grantee's row as the catalog owner: (limit or NULL as text, spent as text, whether epsilon fits), or none.
 static bool
 ReadSpender(Oid table, Oid role, const char *epsilon, char **limit, char **spent, bool *fits)
 {
-	Oid types[3] = {REGCLASSOID, OIDOID, TEXTOID};
-	Datum values[3] = {ObjectIdGetDatum(table), ObjectIdGetDatum(role), CStringGetTextDatum(epsilon)};
+	Oid types[3] = {REGCLASSOID, NAMEOID, TEXTOID};
+	Datum values[3] = {ObjectIdGetDatum(table), RoleName(role), CStringGetTextDatum(epsilon)};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	PapExecute("SELECT epsilon_limit::pg_catalog.text, epsilon_spent::pg_catalog.text, "
@@ -202,8 +209,8 @@ PapRequireSpendRight(Oid table, const char *table_name, Oid role, const char *ep
 void
 PapChargeSpender(Oid table, const char *table_name, Oid role, const char *epsilon)
 {
-	Oid types[3] = {REGCLASSOID, OIDOID, TEXTOID};
-	Datum values[3] = {ObjectIdGetDatum(table), ObjectIdGetDatum(role), CStringGetTextDatum(epsilon)};
+	Oid types[3] = {REGCLASSOID, NAMEOID, TEXTOID};
+	Datum values[3] = {ObjectIdGetDatum(table), RoleName(role), CStringGetTextDatum(epsilon)};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	// One atomic check-and-add under the grantee row's lock; the budget row's lock, taken by the debit before,
