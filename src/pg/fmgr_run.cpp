@@ -464,6 +464,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 	PapProgressBegin(&progress, name);
 	PG_TRY();
 	{
+		PapProgressActivity(&progress, "checking, counting the private rows and planning");
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
 		RequireBudgetFor(r->private_table, private_name, args.epsilon_text);
 		// The right to spend, beside SELECT: the table's owner, or a role it granted (with its limit).

@@ -17,14 +17,20 @@ PapProgressBegin(PapRunProgress *progress, const char *release)
 	progress->silenced = false;
 }
 
-// Writes the phase to the caller and to pg_stat_activity. pgstat_report_activity copies the text into the
-// backend's status slot and cannot fail.
-static void
-ReportPhaseText(const PapRunProgress *progress, const char *text)
+// pgstat_report_activity copies the text into the backend's status slot and cannot fail.
+void
+PapProgressActivity(const PapRunProgress *progress, const char *text)
 {
 	char activity[512];
 	snprintf(activity, sizeof activity, "%s: %s", progress->activity, text);
 	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
+// Writes the phase to the caller and to pg_stat_activity.
+static void
+ReportPhaseText(const PapRunProgress *progress, const char *text)
+{
+	PapProgressActivity(progress, text);
 	ereport(NOTICE, (errmsg("release \"%s\": %s", progress->release, text)));
 }
 
@@ -60,9 +66,7 @@ PapProgressPass(void *context, const pap::core::PassProgress &pass)
 	else
 		snprintf(text, sizeof text, "mwem round %d of %d", pass.number, pass.limit);
 	if (!tell) {
-		char activity[512];
-		snprintf(activity, sizeof activity, "%s: %s", progress->activity, text);
-		pgstat_report_activity(STATE_RUNNING, activity);
+		PapProgressActivity(progress, text);
 		return;
 	}
 	MemoryContext context_before = CurrentMemoryContext;

@@ -13,6 +13,9 @@ struct PapRunProgress {
 void PapProgressBegin(PapRunProgress *progress, const char *release);
 // A phase starts: NOTICE 'release "name": <text>' and the activity "pap.run_release('name'): <text>".
 void PapProgressPhase(PapRunProgress *progress, const char *format, ...) pg_attribute_printf(2, 3);
+// A step before the charge, for pg_stat_activity only: a run refused before its charge tells its caller nothing but
+// the error.
+void PapProgressActivity(const PapRunProgress *progress, const char *text);
 // The core's progress hook (RunRequest::progress, context: the PapRunProgress): never raises.
 void PapProgressPass(void *context, const pap::core::PassProgress &pass);
 // The run is over (or failed): the activity shows the CALL again. Never raises.

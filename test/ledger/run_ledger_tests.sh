@@ -316,7 +316,7 @@ q "$DB" "CREATE TABLE priv_g AS SELECT * FROM base" "SELECT pap.set_budget('priv
 psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_g'::regclass FOR UPDATE" \
 	-c "SELECT pg_sleep(1.5)" -c "COMMIT" >/dev/null 2>&1 &
 holder=$!; BG_PIDS+=("$holder")
-waiting() { q "$DB" "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'CALL pap.run_release%'"; }
+waiting() { q "$DB" "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'pap.run_release(%): %'"; }
 sleep 0.2
 psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_g1', 0.6)" >/dev/null 2>"$WORK/g1a.err" &
 ga=$!; BG_PIDS+=("$ga")
