@@ -240,3 +240,39 @@ CREATE FUNCTION pap.drop_labelling(name pg_catalog.text) RETURNS void
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.drop_labelling(pg_catalog.text) IS
 	'drops a labelling, its labels and its model; its charge stays in the ledger (nothing is refunded)';
+
+
+-- The right to spend a budget, separate from SELECT (docs/reference.md, "Upgrading": after the update only the
+-- owner of a private table may spend its budget until it grants the right with pap.grant_spend).
+CREATE TABLE pap.spender_data (
+	budget_id      pg_catalog.int8 NOT NULL,                     -- pap.budget_data.budget_id
+	grantee        pg_catalog.name NOT NULL,                     -- the role that may spend (not its members)
+	epsilon_limit  pg_catalog.numeric CHECK (epsilon_limit > 0), -- NULL: up to the table's budget
+	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),  -- since the grant
+	granted_by     pg_catalog.name NOT NULL,
+	granted_at     pg_catalog.timestamptz NOT NULL,
+	PRIMARY KEY (budget_id, grantee)
+);
+SELECT pg_catalog.pg_extension_config_dump('pap.spender_data', '');
+REVOKE ALL ON pap.spender_data FROM PUBLIC;
+
+CREATE VIEW pap.spenders AS
+SELECT b.private_table, pap.table_name(b.private_table, b.table_name) AS table_name,
+       s.grantee, s.epsilon_limit, s.epsilon_spent,
+       s.epsilon_limit OPERATOR(pg_catalog.-) s.epsilon_spent AS epsilon_remaining, s.granted_by, s.granted_at
+  FROM pap.spender_data s JOIN pap.budget_data b ON b.budget_id OPERATOR(pg_catalog.=) s.budget_id;
+COMMENT ON VIEW pap.spenders IS 'roles granted the right to spend a private table''s budget (pap.grant_spend), with their epsilon limit and what they spent since the grant; the table''s owner spends without a grant';
+GRANT SELECT ON pap.spenders TO PUBLIC;
+
+CREATE FUNCTION pap.grant_spend(private_table pg_catalog.regclass, grantee pg_catalog.regrole,
+                                epsilon_limit pg_catalog.float8 DEFAULT NULL) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_grant_spend' LANGUAGE C VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.grant_spend(pg_catalog.regclass, pg_catalog.regrole, pg_catalog.float8) IS
+	'lets a role run releases that spend a private table''s budget, at most epsilon_limit of it in total (NULL: no limit but the budget); only the table''s owner may; granting again changes the limit and keeps what the role spent';
+
+CREATE FUNCTION pap.revoke_spend(private_table pg_catalog.regclass, grantee pg_catalog.name) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_revoke_spend' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.revoke_spend(pg_catalog.regclass, pg_catalog.name) IS
+	'takes back a role''s right to spend a private table''s budget (nothing is refunded); the role by name, so that a dropped role''s grant can be revoked too; only the table''s owner may';

@@ -17,6 +17,7 @@ SELECT pap.set_budget('secret', 5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SET ROLE regress_owner;
 SELECT pap.set_budget('secret', 1);
+SELECT pap.grant_spend('secret', 'regress_curator');  -- SELECT alone does not let it spend (21_spend_rights)
 
 -- the curator (SELECT on the table) defines and runs within that budget
 SET ROLE regress_curator;

@@ -1,6 +1,7 @@
 // The extension's event triggers: a dropped table's budget, charges and releases stay, detached from its OID;
 // DROP EXTENSION does not silently delete the ledger.
 #include "pg/glue.hpp"
+#include "pg/spend_rights.hpp"
 
 extern "C" {
 #include "catalog/namespace.h"
@@ -23,6 +24,11 @@ PG_FUNCTION_INFO_V1(pap_on_drop_extension);
 	"FROM pg_catalog.pg_event_trigger_dropped_objects() o "                                                            \
 	"WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass "                               \
 	"AND o.objsubid OPERATOR(pg_catalog.=) 0) "
+// A dropped table's grants of the right to spend go with it (a database still at 0.1 has none: kDropGrantsSql
+// runs only where pap.spender_data exists); its budget row stays, detached, below.
+static const char *const kDropGrantsSql = PAP_DROPPED
+    "DELETE FROM pap.spender_data s USING pap.budget_data b, dropped d "
+    "WHERE s.budget_id OPERATOR(pg_catalog.=) b.budget_id AND b.private_table OPERATOR(pg_catalog.=) d.relid";
 static const char *const kDetachSql[] = {
     PAP_DROPPED "UPDATE pap.budget_data b SET private_table = NULL, table_name = d.object_identity, "
                 "dropped_at = pg_catalog.now() FROM dropped d WHERE b.private_table OPERATOR(pg_catalog.=) d.relid",
@@ -57,6 +63,8 @@ pap_on_sql_drop(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
+	if (PapSpendRightsInstalled())
+		PapExecute(kDropGrantsSql, 0, NULL, NULL, false);
 	for (const char *sql : kDetachSql)
 		PapExecute(sql, 0, NULL, NULL, false);
 	// A 0.1 catalog (or one being updated: the update script drops a function before it creates the table) has no

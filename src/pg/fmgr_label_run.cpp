@@ -243,7 +243,8 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("labelling \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
-		PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text);
+		// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases.
+		const bool limited = PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text);
 		const int64 planned_rows = PapCountRows(l->private_table);
 		// The public rows, read now (public information): everything that can fail on them fails before the charge.
 		MemoryContextSwitchTo(procedure_context);
@@ -259,7 +260,7 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		const pap::core::LabellingPlan plan = PlanFor(l, planned_rows, int64(pub.rows.row_count), a);
 
 		PapChargeBudget(l->private_table, private_name, a.epsilon_text, a.delta_text, name,
-		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), user);
+		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), user, limited);
 		Oid types[4] = {TEXTOID, FLOAT8OID, FLOAT8OID, INT4OID};
 		Datum params[4] = {CStringGetTextDatum(name), Float8GetDatum(a.epsilon), Float8GetDatum(a.delta),
 		                   Int32GetDatum(a.cutoff)};

@@ -4,6 +4,8 @@
 #include "pg/glue.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/run_progress.hpp"
+#include "pg/spend_rights.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -317,6 +319,31 @@ JsonNumberPair(StringInfo buf, const char *key, const double value[2])
 	appendStringInfo(buf, "[%.17g, %.17g]", value[0], value[1]);
 }
 
+static const char *
+Int64Text(int64 value)
+{
+	return psprintf(INT64_FORMAT, value);
+}
+
+// The mechanism's phase, with the plan's parameters that govern its passes (all of them public: pap.plan shows
+// them before the run).
+static void
+ReportMechanismStart(PapRunProgress *progress, const PapRelease *r, const pap::core::PlanSummary &plan)
+{
+	const char *chosen = pap::core::MechanismName(plan.chosen);
+	const char *cover = Int64Text(r->cover_size), *cells = Int64Text(r->cell_count);
+	if (strcmp(chosen, "pmw") == 0)
+		PapProgressPhase(progress,
+		                 "running pmw over %s cover queries and %s cells (cutoff " INT64_FORMAT
+		                 " updates, threshold %.6g, at most %d passes)",
+		                 cover, cells, int64(plan.cutoff), plan.threshold, plan.max_passes);
+	else if (strcmp(chosen, "mwem") == 0)
+		PapProgressPhase(progress, "running mwem over %s cover queries and %s cells (%d rounds)", cover, cells,
+		                 plan.mwem_rounds);
+	else
+		PapProgressPhase(progress, "running %s over %s cover queries and %s cells", chosen, cover, cells);
+}
+
 static const char *const kRunDetailsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
     "$4::pg_catalog.jsonb, "
@@ -381,10 +408,14 @@ pap_run_release(PG_FUNCTION_ARGS)
 	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
 		ereport(ERROR,
 		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
+	PapRunProgress progress;
+	PapProgressBegin(&progress, name);
 	PG_TRY();
 	{
+		PapProgressActivity(&progress, "checking, counting the private rows and planning");
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
-		PapRequireBudgetFor(r->private_table, private_name, args.epsilon_text);
+		// The right to spend, beside SELECT (the table's owner, or a role it granted, with its limit): checked with it.
+		const bool limited = PapRequireBudgetFor(r->private_table, private_name, args.epsilon_text);
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
@@ -403,7 +434,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
 		                          CStringGetTextDatum(mechanism),     Float8GetDatum(epsilon),
 		                          Float8GetDatum(plan.delta_used)};
-		PapChargeBudget(r->private_table, private_name, args.epsilon_text, delta_charged, name, mechanism, user);
+		PapChargeBudget(r->private_table, private_name, args.epsilon_text, delta_charged, name, mechanism, user,
+		                limited);
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
@@ -413,6 +445,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
 		const instr_time charged = PapAfterCharge();
+		PapProgressPhase(&progress, "charged epsilon %s and delta %s to the budget of %s", args.epsilon_text,
+		                 delta_charged, private_name);
 		if (pap_debug_fail_after_charge)
 			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
 			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
@@ -428,6 +462,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// depends on the private data. (The glue logs the scan's exact statement.)
 		instr_time started, elapsed;
 		INSTR_TIME_SET_CURRENT(started);
+		PapProgressPhase(&progress, "reading %s", private_name);
 		const int output_level = PapBeginStableOutput();
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
 		                  &points, &rows, &point_count);
@@ -448,6 +483,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
 		req.reference_workload = pap::core::ReferenceKind(pap_reference_workload);
+		req.progress = PapProgressPass;
+		req.progress_context = &progress;
+		ReportMechanismStart(&progress, r, plan);
 		pap::core::RunSummary out;
 		INSTR_TIME_SET_CURRENT(started);
 		PAP_CORE(out = pap::core::RunRelease(req, plan, PapAllocate));
@@ -506,13 +544,23 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                         CStringGetTextDatum(chosen)};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
+		if (pap_publish_delay > 0)
+			PapProgressPhase(&progress, "storing the released distribution, published %d ms after the charge",
+			                 pap_publish_delay);
+		else
+			PapProgressPhase(&progress, "storing the released distribution");
 		PapWaitUntilPublishTime(charged);
 		PapBecomeCatalogOwner(&saved);
 		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);
+		// The summary: every number in it is published by the release (pap.releases, pap.plan).
+		ereport(NOTICE,
+		        (errmsg("release \"%s\" released by %s: predicted max error %.3g over %s cells, %s private rows", name,
+		                chosen, out.plan.predicted_error, Int64Text(r->cell_count), Int64Text(n))));
 	}
 	PG_FINALLY();
 	{
+		PapProgressEnd(&progress);
 		LockRelease(&run_lock, ExclusiveLock, true);
 	}
 	PG_END_TRY();

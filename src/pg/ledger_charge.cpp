@@ -1,6 +1,7 @@
 // The budget ledger's charge and the publication clock, shared by every run that spends a budget
 // (docs/mechanisms.md §4).
 #include "pg/ledger_charge.hpp"
+#include "pg/spend_rights.hpp"
 
 #include <algorithm>
 
@@ -39,8 +40,7 @@ RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, c
 	                   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
 }
 
-// Refuses a run whose epsilon no longer fits the budget, before anything reads the private table.
-void
+bool
 PapRequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon)
 {
 	Oid types[2] = {REGCLASSOID, TEXTOID};
@@ -53,6 +53,7 @@ PapRequireBudgetFor(Oid private_table, const char *private_name, const char *eps
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
 		RefuseBudget(private_table, private_name, epsilon, "0");
+	return PapRequireSpendRight(private_table, private_name, GetUserId(), epsilon);
 }
 
 // The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
@@ -69,8 +70,9 @@ PapCountRows(Oid relid)
 
 void
 PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta,
-                const char *run_name, const char *mechanism, const char *user)
+                const char *run_name, const char *mechanism, const char *user, bool limited)
 {
+	const Oid spender = GetUserId();  // before the switch to the catalog owner below
 	Oid types[5] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
 	Datum values[5] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon), CStringGetTextDatum(delta),
 	                   CStringGetTextDatum(run_name), CStringGetTextDatum(mechanism)};
@@ -88,6 +90,8 @@ PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon
 		PapRestoreUser(&saved);
 		RefuseBudget(private_table, private_name, epsilon, delta);
 	}
+	if (limited)  // after the debit, whose row lock serialises this table's charges; a refusal rolls it back
+		PapChargeSpender(private_table, private_name, spender, epsilon);
 	PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
 	                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
 	                    "$5, %s, pg_catalog.now())",

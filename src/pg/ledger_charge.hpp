@@ -14,14 +14,17 @@ void PapRequireOwnTransaction(FunctionCallInfo fcinfo, const char *procedure);
 // The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
 int64 PapCountRows(Oid relid);
 
-// Refuses a run whose epsilon no longer fits the budget, before anything reads the private table.
-void PapRequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon);
+// Refuses a run whose epsilon no longer fits the budget, or whose caller may not spend it (docs/security.md, "Who
+// may spend": the table's owner, or a role it granted, within its limit), before anything reads the private table.
+// Returns whether the caller spends as a grantee with a limit (pass it to PapChargeBudget).
+bool PapRequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon);
 
 // One atomic check-and-debit of (epsilon, delta) on the private table's budget and its ledger row, as the catalog
 // owner (the row lock serialises concurrent charges); raises, charging nothing, when the budget does not allow it.
-// The caller commits it before it reads any private row. run_name and mechanism are what the ledger shows.
+// The caller commits it before it reads any private row. run_name and mechanism are what the ledger shows. limited
+// (PapRequireBudgetFor's answer): the caller's grant is charged too, atomically with the check of its limit.
 void PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta,
-                     const char *run_name, const char *mechanism, const char *user);
+                     const char *run_name, const char *mechanism, const char *user, bool limited);
 
 // After the charge: statement_timeout no longer applies (a failure decided by the duration of the private work would
 // depend on the private rows), and the start of the pap_release.publish_delay clock.

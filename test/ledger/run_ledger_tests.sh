@@ -54,13 +54,14 @@ wait_state() {
 	echo "$s"
 }
 # wait_running DB RELEASE: waits until a background run has committed its charge and is scanning; prints
-# the pid of its backend.
+# the pid of its backend. (After its charge the session's activity names the run's phase instead of the CALL:
+# docs/reference.md, "Progress".)
 wait_running() {
 	local pid=""
 	for _ in $(seq 1 200); do
 		pid=$(q "$1" "SELECT a.pid FROM pap.release_data r JOIN pg_stat_activity a ON a.pid = r.run_pid
 		                WHERE r.name = '$2' AND r.state = 'running' AND a.state = 'active'
-		                  AND a.query LIKE 'CALL pap.run_release%'")
+		                  AND a.query LIKE 'pap.run_release(%): %'")
 		[ -n "$pid" ] && break
 		sleep 0.05
 	done
@@ -315,7 +316,7 @@ q "$DB" "CREATE TABLE priv_g AS SELECT * FROM base" "SELECT pap.set_budget('priv
 psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_g'::regclass FOR UPDATE" \
 	-c "SELECT pg_sleep(1.5)" -c "COMMIT" >/dev/null 2>&1 &
 holder=$!; BG_PIDS+=("$holder")
-waiting() { q "$DB" "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'CALL pap.run_release%'"; }
+waiting() { q "$DB" "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'pap.run_release(%): %'"; }
 sleep 0.2
 psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_g1', 0.6)" >/dev/null 2>"$WORK/g1a.err" &
 ga=$!; BG_PIDS+=("$ga")

@@ -41,6 +41,7 @@ SELECT pap.set_budget('diamonds_dist', 100);
 -- owner (docs/security.md), and a role runs only the releases it defined.
 CREATE ROLE analyst;
 GRANT SELECT ON diamonds_dist, diamonds_public TO analyst;
+SELECT pap.grant_spend('diamonds_dist', 'analyst');  -- spending the budget is a right of its own
 
 -- Every kind of axis the scan has: numeric (cut points and the column), linear (cut points and a weighted sum),
 -- categorical (pap.category_index), and SQL predicates (plain expressions, read leaf by leaf as well).

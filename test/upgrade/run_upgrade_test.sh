@@ -257,6 +257,28 @@ q "$OLD" "UPDATE pap.release_data SET layout_version = 1 WHERE name = 'r_cdf'"
 check "... and answered again in layout 1" "$(q "$RESTORED" "SELECT pap.answer('r_cdf', 'income <= 500')")" \
 	"$(q "$OLD" "SELECT pap.answer('r_cdf', 'income <= 500')")"
 
+section "the right to spend: SELECT is enough under 0.1, the owner's grant is needed from $CURRENT on"
+# docs/reference.md, "Upgrading": the update does not turn 0.1's readers into spenders; the owner grants the right.
+SPEND=pap_upgrade_spend
+PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $SPEND" \
+	-c "DROP ROLE IF EXISTS pap_upgrade_reader" -c "CREATE DATABASE $SPEND" -c "CREATE ROLE pap_upgrade_reader" >/dev/null
+q "$SPEND" "CREATE EXTENSION pap_release VERSION '0.1'" \
+	"CREATE TABLE t AS SELECT i % 40 AS x FROM generate_series(1, 400) AS i" \
+	"CREATE TABLE s AS SELECT i % 40 AS x FROM generate_series(1, 100) AS i" \
+	"GRANT SELECT ON t, s TO pap_upgrade_reader" "SELECT pap.set_budget('t', 3)" "SET ROLE pap_upgrade_reader" \
+	"SELECT pap.define_release(r, 't', 's', 'thresholds(x)') FROM unnest(ARRAY['u1', 'u2']) AS r" >/dev/null
+quiet="SET client_min_messages = warning"
+check "0.1: a role with SELECT spends" 00000 "$(st "$SPEND" "$quiet" "SET ROLE pap_upgrade_reader" "CALL pap.run_release('u1', 1)")"
+q "$SPEND" "ALTER EXTENSION pap_release UPDATE"
+check "$CURRENT: the same role is refused without a grant (42501)" 42501 \
+	"$(st "$SPEND" "$quiet" "SET ROLE pap_upgrade_reader" "CALL pap.run_release('u2', 1)")"
+q "$SPEND" "SELECT pap.grant_spend('t', 'pap_upgrade_reader')" >/dev/null
+check "... and spends once the owner grants the right" 00000 \
+	"$(st "$SPEND" "$quiet" "SET ROLE pap_upgrade_reader" "CALL pap.run_release('u2', 1)")"
+check "... charged twice in all" "2 2" "$(q "$SPEND" "SELECT count(*) || ' ' || sum(epsilon) FROM pap.ledger")"
+PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP DATABASE $SPEND" \
+	-c "DROP ROLE pap_upgrade_reader" >/dev/null
+
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $OLD" -c "DROP DATABASE IF EXISTS $RESTORED" \
 	-c "DROP DATABASE IF EXISTS $FRESH" >/dev/null

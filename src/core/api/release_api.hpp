@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/axes/release_axis.hpp"
+#include "core/base/progress_scope.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/registry.hpp"
 #include "core/noise/random_source.hpp"
@@ -228,6 +229,10 @@ struct RunRequest {
 	std::int64_t seed;            // >= 0: deterministic noise for tests (not private); < 0: secure
 	FillSecureBytes fill_secure;  // the secure source when seed < 0
 	InterruptCheck interrupted;
+	// Told as each pass of the mechanism starts (PMW's passes, MWEM's rounds), with progress_context; may be
+	// nullptr. It must not throw.
+	ProgressHook progress = nullptr;
+	void *progress_context = nullptr;
 	// Benchmarks only (pap_release.reference_workload): the mechanism reads the cover through a reference workload
 	// instead of the grouped ProductWorkload. Same output up to rounding.
 	ReferenceKind reference_workload;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/base/errors.hpp"
+#include "core/base/progress_scope.hpp"
 
 namespace pap::core {
 
@@ -184,6 +185,7 @@ RunMwemOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth
 	MwemResult result;
 	for (int round = 1; round <= p.rounds; round++) {
 		PollInterrupt(interrupted);
+		ReportPass(PassKind::MwemRound, round, p.rounds);
 		workload.Evaluate(weights, synthetic);
 		for (std::size_t q = 0; q < queries; q++) {
 			if ((q & kPollMask) == kPollMask)

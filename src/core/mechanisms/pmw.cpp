@@ -5,6 +5,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/base/progress_scope.hpp"
 
 namespace pap::core {
 
@@ -173,6 +174,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 
 	for (int pass = 1; pass <= p.max_passes && !result.cutoff_reached; pass++) {
 		result.passes = pass;
+		ReportPass(PassKind::PmwPass, pass, p.max_passes);
 		const double threshold = p.threshold * std::max(1.0, p.first_pass_factor / std::ldexp(1.0, pass - 1));
 		std::int64_t updates_in_pass = 0;
 		for (std::size_t j = 0; j < order.size(); j++) {

@@ -15,6 +15,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/base/progress_scope.hpp"
 #include "core/language/value_format.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
@@ -382,6 +383,7 @@ RunSummary
 RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 {
 	const InterruptScope scope(r.interrupted);
+	const ProgressScope progress(r.progress, r.progress_context);
 	// The same deterministic construction from the public catalog that the plan made: it cannot fail now.
 	const OpenRelease release(*r.layout);
 	const ReleaseLayout &layout = release.layout;

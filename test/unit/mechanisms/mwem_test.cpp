@@ -15,11 +15,13 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "chi_squared.hpp"
 #include "test_support.hpp"
 #include "core/base/errors.hpp"
+#include "core/base/progress_scope.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/noise/discrete_gaussian.hpp"
@@ -277,6 +279,31 @@ TEST(RunMwemOnCounts, OutputIsADistributionAndDeterministicForASeed)
 			EXPECT_EQ(ra.rounds, p.rounds);
 		}
 	}
+}
+
+// The progress hook hears every round, 1 .. the plan's rounds (public), in order.
+void
+RecordRound(void *context, const PassProgress &progress)
+{
+	EXPECT_EQ(progress.kind, PassKind::MwemRound);
+	static_cast<std::vector<std::pair<int, int>> *>(context)->emplace_back(progress.number, progress.limit);
+}
+
+TEST(RunMwemOnCounts, ReportsEveryRound)
+{
+	std::mt19937_64 gen(9);
+	const std::size_t cells = 12;
+	const IntervalWorkload w = ThresholdWorkload(cells);
+	const std::vector<std::int64_t> h = SkewedHistogram(cells, gen);
+	const std::int64_t n = std::accumulate(h.begin(), h.end(), std::int64_t(0));
+	const MwemParameters p = MwemNoiseFor(MwemAccounting::Pure, 7, 0.5, 0.0);
+	SeededRandomSource rng(3);
+	std::vector<std::pair<int, int>> heard;
+	const ProgressScope scope(RecordRound, &heard);
+	const MwemResult r = RunMwemOnCounts(w, TrueCounts(w, h), n, UniformPrior(cells), p, rng);
+	ASSERT_EQ(heard.size(), std::size_t(r.rounds));
+	for (int round = 1; round <= r.rounds; round++)
+		EXPECT_EQ(heard[std::size_t(round - 1)], std::make_pair(round, 7));
 }
 
 TEST(RunMwemOnCounts, HugeEpsilonConvergesNearTheTruth)

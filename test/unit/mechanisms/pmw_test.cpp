@@ -12,10 +12,12 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
 #include "core/base/errors.hpp"
+#include "core/base/progress_scope.hpp"
 #include "core/classes/interval_cover.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/noise/discrete_laplace.hpp"
@@ -156,6 +158,37 @@ TEST(RunPmw, OutputIsADistributionAndCutoffIsHonoured)
 	EXPECT_GT(reached, 20);
 	EXPECT_GT(not_reached, 20);
 	EXPECT_GT(with_updates, 100);
+}
+
+// The progress hook hears passes 1, 2, ... up to the passes the result (and so the run's details) reports, each
+// with the plan's max_passes: nothing more than what the release publishes (docs/security.md, "Progress").
+void
+RecordPass(void *context, const PassProgress &progress)
+{
+	EXPECT_EQ(progress.kind, PassKind::PmwPass);
+	static_cast<std::vector<std::pair<int, int>> *>(context)->emplace_back(progress.number, progress.limit);
+}
+
+TEST(RunPmw, ReportsEachPassItMakesAndNoOther)
+{
+	std::mt19937_64 gen(4);
+	int several = 0;
+	for (int trial = 0; trial < 100; trial++) {
+		const std::size_t cells = 2 + gen() % 40;
+		const IntervalWorkload workload = RandomWorkload(gen, cells, 1 + gen() % 60);
+		const std::vector<std::int64_t> histogram = RandomHistogram(gen, cells, gen() % 2 ? 10 : 100000);
+		const std::int64_t n = std::accumulate(histogram.begin(), histogram.end(), std::int64_t(0));
+		const PmwParameters p = RandomParams(gen, n);
+		SeededRandomSource rng(gen());
+		std::vector<std::pair<int, int>> heard;
+		const ProgressScope scope(RecordPass, &heard);
+		const PmwResult r = RunPmw(workload, histogram, UniformPrior(cells), p, rng);
+		ASSERT_EQ(heard.size(), std::size_t(r.passes));
+		for (int pass = 1; pass <= r.passes; pass++)
+			EXPECT_EQ(heard[std::size_t(pass - 1)], std::make_pair(pass, p.max_passes));
+		several += r.passes > 1;
+	}
+	EXPECT_GT(several, 10);  // the trials did make several passes
 }
 
 TEST(RunPmw, CutoffOfOneStopsAfterTheFirstUpdate)
