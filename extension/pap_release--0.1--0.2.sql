@@ -44,3 +44,17 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
+
+-- Typed, set-based answers of one-column releases (docs/reference.md, "Answers for many bounds"): no query text to
+-- build. The bounds' type is resolved against the release's column when the call runs.
+CREATE FUNCTION pap.answers_at(name pg_catalog.text, upper_bounds anyarray, refine pg_catalog.bool DEFAULT false)
+	RETURNS TABLE (upper_bound anyelement, answer pg_catalog.float8, answer_count pg_catalog.float8)
+	AS 'MODULE_PATHNAME', 'pap_answers_at' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answers_at(pg_catalog.text, anyarray, pg_catalog.bool) IS
+	'for every element b of upper_bounds, in order, the released answer to "column <= b" of a thresholds or ranges release, as pap.answer gives it; free';
+
+CREATE FUNCTION pap.answer_between(name pg_catalog.text, lower anyelement, upper anyelement,
+                                   refine pg_catalog.bool DEFAULT false)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_between' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_between(pg_catalog.text, anyelement, anyelement, pg_catalog.bool) IS
+	'released answer to "column BETWEEN lower AND upper" of a thresholds or ranges release (a NULL bound leaves its side open), as pap.answer gives it; free';

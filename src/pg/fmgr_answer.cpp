@@ -7,6 +7,8 @@
 #include "pg/glue.hpp"
 #include "pg/guc.hpp"
 #include "pg/model_cache.hpp"
+#include "pg/query_literals.hpp"
+#include "pg/text_position.hpp"
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -101,12 +103,12 @@ CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 
 // The answer (fraction) of a query text. Literals are read for the column they are compared with; a type's
 // input function may raise, so the parsed query lives in the core and is freed by a callback on the current
-// context, never skipped by a longjmp.
+// context, never skipped by a longjmp. origin: where the text came from, for errposition (nullptr: none).
 static double
-AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
+AnswerQuery(const PapCachedRelease *release, const char *query, bool refine, const PapTextOrigin *origin)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
-	PAP_CORE(parsed = pap::core::ParseQueryForModel(release->model, query));
+	PAP_CORE_AT(origin, parsed = pap::core::ParseQueryForModel(release->model, query));
 	MemoryContextCallback *free_query = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_query->func = FreeParsedQueryCallback;
 	free_query->arg = parsed;
@@ -120,15 +122,24 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, i));
 		if (!t.known)
 			continue;
+		if (t.casts > 0) {
+			PapCastLiteral(release->private_table, parsed, i, t, origin, &numbers[i], &texts[i]);
+			continue;
+		}
+		PapTextPositionCallback at_literal;
+		if (origin != nullptr)
+			PapPushTextPosition(&at_literal, origin, t.position);
 		if (t.kind == pap::core::AxisKind::Categorical)
 			texts[i] = CategoryText(release->private_table, t);
 		else if (t.type == pap::core::ValueType::Number)
-			PAP_CORE(numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
+			PAP_CORE_AT(origin, numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
 		else
 			numbers[i] = PapTemporalLiteralToAxis(t.text, t.type);
+		if (origin != nullptr)
+			PapPopTextPosition(&at_literal);
 	}
 	double answer = 0.0;
-	PAP_CORE(answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
+	PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
 	return answer;
 }
 
@@ -139,7 +150,8 @@ AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
 	char *query = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	const bool refine = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
-	const double answer = AnswerQuery(release, query, refine);
+	const PapTextOrigin origin{fcinfo, 1, query};
+	const double answer = AnswerQuery(release, query, refine, &origin);
 	int64 n = 0;
 	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
 	*rows = double(n);

@@ -110,6 +110,11 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			                             ? "Define a release over ranges(" + QuoteIdentifier(c.column) +
 			                                   ") to answer other intervals."
 			                             : std::string("Define a release over boxes to answer other conditions."));
+		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
+			throw OutsideClass(spec, std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
+			                                                              "marginals and stumps."
+			                                                            : "No query class has cover queries on the NULL "
+			                                                              "bin (docs/query-classes.md)."));
 		ColumnBounds &b = bounds[std::size_t(it - spec.columns.begin())];
 		b.mentioned = true;
 		const double v = literals[next++].number;
@@ -126,6 +131,9 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			TightenLower(b.lower, v, true);
 			TightenUpper(b.upper, literals[next++].number, true);
 			break;
+		case Comparison::In:
+		case Comparison::IsNull:
+		case Comparison::IsNotNull: break;  // refused above
 		}
 	}
 	return bounds;

@@ -367,7 +367,7 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 	std::size_t literal = 0;
 	for (const Condition &c : parsed->conditions) {
 		const std::size_t at = literal;
-		literal += c.op == Comparison::Between ? 2 : 1;
+		literal += LiteralCount(c);
 		if (literal > literals.size())
 			throw Error(ErrorKind::Internal, "literal values do not match the parsed query");
 		if (!c.terms.empty())

@@ -95,7 +95,10 @@ TEST(PredicateCover, ProjectRenderErrors)
 	EXPECT_EQ(cover->Project("b = 2", nullptr, {}), 1u);
 	EXPECT_EQ(cover->Project("c IS NULL ", nullptr, {}), 1u);
 	EXPECT_EQ(cover->VcDimension(), 2);  // 5 predicates: floor(log2 5)
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("a  > 1", nullptr, {}));
+	// Spacing, case and the order of conjuncts do not matter (PredicateKey); the text still must be a listed one.
+	EXPECT_EQ(cover->Project("a  > 1", nullptr, {}), 0u);
+	EXPECT_EQ(cover->Project("(A > 1)", nullptr, {}), 0u);
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("a > 1 AND b = 2", nullptr, {}));
 	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("", nullptr, {}));
 	try {
 		cover->Project("b = 3", nullptr, {});

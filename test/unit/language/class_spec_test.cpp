@@ -62,13 +62,13 @@ NumberAfterLast(const std::string &s, const std::string &marker)
 	return std::stol(s.substr(at + marker.size()));
 }
 
-// The position an error names: "at position N:" in a syntax error's message, else the last "position N" in the
-// detail (InvalidParameter, LimitExceeded); -1 if none.
+// The position an error names: the byte offset a syntax error carries (Error::position, the glue's errposition),
+// else the last "position N" in the detail (InvalidParameter, LimitExceeded); -1 if none.
 long
 PositionOf(const Error &e)
 {
 	if (e.kind() == ErrorKind::SyntaxError)
-		return NumberAfterLast(e.what(), "\" at position ");
+		return e.position() == Error::kNoPosition ? -1 : long(e.position());
 	return NumberAfterLast(e.detail(), "position ");
 }
 
@@ -749,7 +749,7 @@ TEST(ParseClassSpec, OrderOfChecksIsLeftToRight)
 TEST(ParseClassSpec, ExactMessagesDetailsAndHints)
 {
 	Error e = SpecError("thresholds(price");
-	EXPECT_STREQ(e.what(), "syntax error in query class \"thresholds(price\" at position 16: expected \",\" or \")\" "
+	EXPECT_STREQ(e.what(), "syntax error in query class \"thresholds(price\": expected \",\" or \")\" "
 	                       "but found end of input");
 	EXPECT_EQ(e.detail(), "A query class of this kind is written thresholds(column), such as thresholds(price).");
 

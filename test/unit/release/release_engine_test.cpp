@@ -517,6 +517,9 @@ Compare(Comparison op, double x, double v, double upper)
 	case Comparison::Greater: return c > 0;
 	case Comparison::Equal: return c == 0;
 	case Comparison::Between: return c >= 0 && test::PgLe(x, upper);
+	case Comparison::In:
+	case Comparison::IsNull:
+	case Comparison::IsNotNull: break;  // cover queries are never rendered with them
 	}
 	return false;
 }
