@@ -4,6 +4,7 @@
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/text_position.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -190,7 +191,8 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
 	// The draft lives in the current context and is freed with it, whatever fails below.
 	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
+	const PapTextOrigin class_origin{fcinfo, 3, class_text};
+	PAP_CORE_AT(&class_origin, draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
 	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_draft->func = FreeDraftCallback;
 	free_draft->arg = draft;

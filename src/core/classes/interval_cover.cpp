@@ -104,17 +104,19 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			            {},
 			            std::string(spec.columns.size() == 1 ? "A query may use only the column "
 			                                                 : "A query may use only the columns ") +
-			                ColumnList(spec) + ".");
+			                ColumnList(spec) + ".")
+			    .At(c.position);
+		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
+			throw OutsideClass(spec, std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
+			                                                              "marginals and stumps."
+			                                                            : "No query class answers NULL values: its "
+			                                                              "queries leave them out, as SQL comparisons "
+			                                                              "do."));
 		if (upper_only && c.op != Comparison::LessEqual && c.op != Comparison::Less)
 			throw OutsideClass(spec, spec.kind == ClassKind::Thresholds
 			                             ? "Define a release over ranges(" + QuoteIdentifier(c.column) +
 			                                   ") to answer other intervals."
 			                             : std::string("Define a release over boxes to answer other conditions."));
-		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
-			throw OutsideClass(spec, std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
-			                                                              "marginals and stumps."
-			                                                            : "No query class has cover queries on the NULL "
-			                                                              "bin (docs/query-classes.md)."));
 		ColumnBounds &b = bounds[std::size_t(it - spec.columns.begin())];
 		b.mentioned = true;
 		const double v = literals[next++].number;

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "core/base/errors.hpp"
 #include "core/language/text_lexer.hpp"
@@ -75,16 +75,15 @@ std::vector<std::string>
 ParseColumnList(Lexer &lex)
 {
 	std::vector<std::string> columns;
-	std::unordered_map<std::string, std::size_t> seen;  // column -> position of its first mention
+	std::unordered_set<std::string> seen;
 	for (;;) {
 		const Token t = lex.Take();
 		std::string column = ExpectColumn(lex, t);
-		const auto [it, inserted] = seen.emplace(column, t.begin);
-		if (!inserted)
+		if (!seen.insert(column).second)
 			throw Error(ErrorKind::InvalidParameter,
 			            "column \"" + Printable(column) + "\" appears twice in query class",
-			            "Column \"" + Printable(column) + "\" is listed at positions " + std::to_string(it->second) +
-			                " and " + std::to_string(t.begin) + "; each column may appear only once.");
+			            "Column \"" + Printable(column) + "\" is listed twice; each column may appear only once.")
+			    .At(t.begin);
 		columns.push_back(std::move(column));
 		const Token sep = lex.Take();
 		if (IsPunct(sep, ','))

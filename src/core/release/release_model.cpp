@@ -642,6 +642,7 @@ ParseSimpleQueryText(std::string_view text, QueryText &out)
 			return false;  // an exponent, or not a plain number
 		Condition c;
 		c.column = std::string(column);
+		c.position = column_begin;
 		c.op = op;
 		c.value.text = std::string(text.substr(number_begin, i - number_begin));
 		c.value.position = number_begin;
