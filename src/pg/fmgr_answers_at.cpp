@@ -72,8 +72,7 @@ pap_answers_at(PG_FUNCTION_ARGS)
 	bool *nulls;
 	int count;
 	deconstruct_array(array, element_type, length, by_value, align, &elements, &nulls, &count);
-	MemoryContext row_context =
-	    AllocSetContextCreate(CurrentMemoryContext, "pap.answers_at row", ALLOCSET_SMALL_SIZES);
+	MemoryContext row_context = AllocSetContextCreate(CurrentMemoryContext, "pap.answers_at row", ALLOCSET_SMALL_SIZES);
 	for (int i = 0; i < count; i++) {
 		CHECK_FOR_INTERRUPTS();
 		MemoryContext old = MemoryContextSwitchTo(row_context);

@@ -192,7 +192,8 @@ pap_define_release(PG_FUNCTION_ARGS)
 	// The draft lives in the current context and is freed with it, whatever fails below.
 	pap::core::ReleaseDraft *draft = nullptr;
 	const PapTextOrigin class_origin{fcinfo, 3, class_text};
-	PAP_CORE_AT(&class_origin, draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
+	PAP_CORE_AT(&class_origin,
+	            draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
 	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_draft->func = FreeDraftCallback;
 	free_draft->arg = draft;

@@ -103,8 +103,7 @@ PapAxisValueOfDatum(Datum value, Oid type, pap::core::ValueType value_type, cons
 	const char *kind = value_type == ValueType::Number ? "a number" : "a date or time";
 	ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 	                errmsg("cannot compare column \"%s\" with a value of type %s", column, format_type_be(type)),
-	                errdetail("The column holds %s.", kind),
-	                errhint("Cast the value to the column's type.")));
+	                errdetail("The column holds %s.", kind), errhint("Cast the value to the column's type.")));
 	pg_unreachable();
 }
 
@@ -127,11 +126,11 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 		int32 typmod;
 		parseTypeString(type_name, &type, &typmod, false);
 		const Oid from = exprType(expr);
-		Node *cast = coerce_to_target_type(nullptr, expr, from, type, typmod, COERCION_EXPLICIT,
-		                                   COERCE_EXPLICIT_CAST, -1);
+		Node *cast =
+		    coerce_to_target_type(nullptr, expr, from, type, typmod, COERCION_EXPLICIT, COERCE_EXPLICIT_CAST, -1);
 		if (cast == nullptr)
-			ereport(ERROR, (errcode(ERRCODE_CANNOT_COERCE),
-			                errmsg("cannot cast type %s to %s", format_type_be(from), format_type_with_typemod(type, typmod))));
+			ereport(ERROR, (errcode(ERRCODE_CANNOT_COERCE), errmsg("cannot cast type %s to %s", format_type_be(from),
+			                                                       format_type_with_typemod(type, typmod))));
 		PapPopTextPosition(&at_type);
 		expr = cast;
 	}

@@ -53,7 +53,7 @@ public:
 		return position_;
 	}
 	Error &&
-	At(std::size_t position) && noexcept
+	At(std::size_t position) &&noexcept
 	{
 		position_ = position;
 		return std::move(*this);

@@ -107,11 +107,12 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			                ColumnList(spec) + ".")
 			    .At(c.position);
 		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
-			throw OutsideClass(spec, std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
-			                                                              "marginals and stumps."
-			                                                            : "No query class answers NULL values: its "
-			                                                              "queries leave them out, as SQL comparisons "
-			                                                              "do."));
+			throw OutsideClass(spec,
+			                   std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
+			                                                        "marginals and stumps."
+			                                                      : "No query class answers NULL values: its "
+			                                                        "queries leave them out, as SQL comparisons "
+			                                                        "do."));
 		if (upper_only && c.op != Comparison::LessEqual && c.op != Comparison::Less)
 			throw OutsideClass(spec, spec.kind == ClassKind::Thresholds
 			                             ? "Define a release over ranges(" + QuoteIdentifier(c.column) +

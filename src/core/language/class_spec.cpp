@@ -193,7 +193,8 @@ private:
 			for (std::size_t i = 0; i < spec_.columns.size(); ++i)
 				if (spec_.columns[i] == column)
 					throw Invalid("column \"" + Shorten(column) + "\" appears twice in query class",
-					              "Column \"" + Shorten(column) + "\" is listed twice; each column may appear only once.")
+					              "Column \"" + Shorten(column) +
+					                  "\" is listed twice; each column may appear only once.")
 					    .At(t.begin);
 			if (spec_.columns.size() == kMaxClassColumns)
 				throw Error(ErrorKind::LimitExceeded,

@@ -70,8 +70,9 @@ Tokens(std::string_view text)
 				return std::nullopt;  // E'...', B'...', X'...', N'...', U&'...'
 			tokens.push_back(LowerAscii(text.substr(start, i - start)));
 		} else if (IsDigit(c) || (c == '.' && IsDigit(next))) {
-			while (i < text.size() && (IsWordByte(text[i]) || text[i] == '.' ||
-			                           ((text[i] == '+' || text[i] == '-') && (text[i - 1] == 'e' || text[i - 1] == 'E'))))
+			while (i < text.size() &&
+			       (IsWordByte(text[i]) || text[i] == '.' ||
+			        ((text[i] == '+' || text[i] == '-') && (text[i - 1] == 'e' || text[i - 1] == 'E'))))
 				i++;
 			tokens.emplace_back(text.substr(start, i - start));
 		} else if (IsOperatorByte(c)) {

@@ -29,9 +29,9 @@ struct LiteralCast {
 };
 
 struct Literal {
-	std::string text;          // the literal as written, without quotes ('' unescaped to ')
-	bool quoted = false;       // 'text' rather than a bare number
-	std::size_t position = 0;  // 0-based offset in the query text, for error messages
+	std::string text;                // the literal as written, without quotes ('' unescaped to ')
+	bool quoted = false;             // 'text' rather than a bare number
+	std::size_t position = 0;        // 0-based offset in the query text, for error messages
 	std::vector<LiteralCast> casts;  // applied in order, innermost first; empty for a plain literal
 };
 

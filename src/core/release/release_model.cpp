@@ -768,7 +768,7 @@ LiteralTarget
 ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *q, std::size_t i)
 {
 	const ParsedQuery::Entry &e = q->literals.at(i);
-	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric, ValueType::Number, "", e.literal->quoted, true,
+	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric,  ValueType::Number, "", e.literal->quoted, true,
 	                e.literal->casts.size(), e.literal->position};
 	// A linear condition's bound is a number; so is a plain bound on a column of halfspaces (direction (1, 0)).
 	if (!e.condition->terms.empty() || model->layout().spec.kind == ClassKind::Halfspaces)

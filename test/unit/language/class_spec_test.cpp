@@ -773,8 +773,7 @@ TEST(ParseClassSpec, ExactMessagesDetailsAndHints)
 	EXPECT_EQ(e.detail(), "A direction must have one weight per column.");
 
 	e = SpecError("halfspaces(x, y; [0, -0])");
-	EXPECT_EQ(e.detail(),
-	          "The direction has only zero weights; a half-space needs a nonzero direction.");
+	EXPECT_EQ(e.detail(), "The direction has only zero weights; a half-space needs a nonzero direction.");
 
 	e = SpecError("halfspaces(x, y; 1, 2)");
 	EXPECT_TRUE(Contains(e.hint(), "[1, -1]")) << e.hint();

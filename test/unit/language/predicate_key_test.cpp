@@ -46,9 +46,9 @@ TEST(PredicateKey, DifferentExpressionsHaveDifferentKeys)
 
 TEST(PredicateKey, TextsItCannotReadHaveNoKey)
 {
-	for (const char *text : {"a = $1", "a = $$x AND y$$", "a = E'x\\' AND b'", "a -- AND b", "a /* AND */ AND b",
-	                         "a = 'x' 'y'", "a = 'unterminated", "", "   ", "()", "AND a", "a AND", "a AND AND b",
-	                         "a = U&'x'"})
+	for (const char *text :
+	     {"a = $1", "a = $$x AND y$$", "a = E'x\\' AND b'", "a -- AND b", "a /* AND */ AND b", "a = 'x' 'y'",
+	      "a = 'unterminated", "", "   ", "()", "AND a", "a AND", "a AND AND b", "a = U&'x'"})
 		EXPECT_EQ(KeyOf(text), "<none>") << text;
 }
 

@@ -195,9 +195,8 @@ TEST(ParseClassText, DuplicateColumnsAreInvalidParameters)
 TEST(ParseClassText, ExactMessageAndDetail)
 {
 	const Error e = ClassError("thresholds(price");
-	EXPECT_STREQ(e.what(),
-	             "syntax error in query class \"thresholds(price\": expected \",\" or \")\" but found "
-	             "end of input");
+	EXPECT_STREQ(e.what(), "syntax error in query class \"thresholds(price\": expected \",\" or \")\" but found "
+	                       "end of input");
 	EXPECT_TRUE(Contains(e.detail(), "thresholds(price)")) << e.detail();
 }
 
@@ -354,9 +353,8 @@ TEST(ParseQueryText, ExactMessages)
 	EXPECT_STREQ(e.what(), "syntax error in query \"price <== 3\": expected a comparison operator "
 	                       "(<=, <, >=, >, = or BETWEEN) but found \"<==\"");
 	e = QueryError("price <= abc");
-	EXPECT_STREQ(e.what(),
-	             "syntax error in query \"price <= abc\": expected a number or a quoted string but "
-	             "found \"abc\"");
+	EXPECT_STREQ(e.what(), "syntax error in query \"price <= abc\": expected a number or a quoted string but "
+	                       "found \"abc\"");
 	EXPECT_EQ(e.hint(), "Write strings in single quotes, such as 'abc'.");
 	e = QueryError("price <= 'abc");
 	EXPECT_STREQ(e.what(), "syntax error in query \"price <= 'abc\": unterminated quoted string");
