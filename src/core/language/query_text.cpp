@@ -138,17 +138,25 @@ ParseTypeName(Lexer &lex, std::string_view text)
 	return LiteralCast{std::string(text.substr(first.begin, end - first.begin)), first.begin};
 }
 
-Literal ParseLiteral(Lexer &lex, std::string_view text);
+// CAST(...) nests by recursion: a bound keeps the stack small whatever the text (1 MB of "CAST(" would be 200000
+// levels).
+constexpr int kMaxCastNesting = 64;
+
+Literal ParseLiteral(Lexer &lex, std::string_view text, int depth = 0);
 [[noreturn]] void ReportBadLiteral(const Lexer &lex, const Token &t);
 
-// CAST(literal AS type); the CAST keyword has been read.
+// CAST(literal AS type); the CAST keyword has been read. depth: the CAST calls around this one.
 Literal
-ParseCastCall(Lexer &lex, std::string_view text)
+ParseCastCall(Lexer &lex, std::string_view text, int depth)
 {
 	const Token open = lex.Take();
 	if (!IsPunct(open, '('))
 		lex.Unexpected(open, "\"(\"", "A cast is written as \"CAST('value' AS type)\".");
-	Literal literal = ParseLiteral(lex, text);
+	if (depth >= kMaxCastNesting)
+		lex.Fail(open.begin, "casts nested more than " + std::to_string(kMaxCastNesting) + " deep",
+		         "A literal may be cast by CAST(... AS type) inside at most " + std::to_string(kMaxCastNesting) +
+		             " other casts.");
+	Literal literal = ParseLiteral(lex, text, depth + 1);
 	const Token as = lex.Take();
 	if (!IsKeyword(as, "as"))
 		lex.Unexpected(as, "AS", "A cast is written as \"CAST('value' AS type)\".");
@@ -160,10 +168,9 @@ ParseCastCall(Lexer &lex, std::string_view text)
 }
 
 // literal := number | 'string' | TRUE | FALSE | type 'string' | CAST(literal AS type), each followed by any
-// number of ::type. Recursion is bounded: CAST nests only as deep as the text's parentheses, and the caller's
-// text is limited to 1 MB, so each CAST level consumes at least 8 bytes ("CAST(" and " AS t)").
+// number of ::type. Recursion is bounded by kMaxCastNesting.
 Literal
-ParseLiteral(Lexer &lex, std::string_view text)
+ParseLiteral(Lexer &lex, std::string_view text, int depth)
 {
 	const Token t = lex.Take();
 	Literal literal;
@@ -175,7 +182,7 @@ ParseLiteral(Lexer &lex, std::string_view text)
 		// Bare TRUE and FALSE, as in SQL, for boolean columns (the lexer has folded them to lower case).
 		literal = Literal{t.value, false, t.begin, {}};
 	} else if (IsKeyword(t, "cast") && IsPunct(lex.Peek(), '(')) {
-		literal = ParseCastCall(lex, text);
+		literal = ParseCastCall(lex, text, depth);
 	} else if (t.kind == TokenKind::Identifier && !t.quoted && !IsReservedWord(t.value) &&
 	           (lex.Peek().kind == TokenKind::String || lex.Peek().kind == TokenKind::Identifier)) {
 		// type 'string' ("date '2021-01-01'", "timestamp with time zone '...'"): words up to the string.

@@ -136,6 +136,21 @@ TEST(NativeSyntax, MalformedFormsNameTheirPosition)
 	}
 }
 
+// CAST(...) nests by recursion: a depth bound, not the stack, stops a text of nested casts.
+TEST(NativeSyntax, NestedCastsAreBounded)
+{
+	std::string ok = "x = '1'", deep = "x = ";
+	for (int i = 0; i < 64; i++)
+		ok = "x = CAST(" + ok.substr(4) + " AS int)";
+	EXPECT_EQ(ParseQueryText(ok).conditions.at(0).value.casts.size(), 64u);
+	for (int i = 0; i < 200000; i++)
+		deep += "CAST(";
+	const Error e = QueryError(deep);
+	EXPECT_EQ(e.kind(), ErrorKind::SyntaxError);
+	EXPECT_NE(std::string(e.what()).find("casts nested more than 64 deep"), std::string::npos) << e.what();
+	EXPECT_EQ(e.position(), 4u + 64u * 5u + 4u);  // the "(" of the 65th CAST
+}
+
 // Before these forms, "is", "in", "not" and "null" were column names like any other: they still are.
 TEST(NativeSyntax, KeywordsOfTheNewFormsRemainColumnNames)
 {
