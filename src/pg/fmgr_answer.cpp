@@ -120,6 +120,8 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine, con
 	for (size_t i = 0; i < count; i++) {
 		pap::core::LiteralTarget t;
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, i));
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();  // an IN list may hold as many literals as 1 MB of text
 		if (!t.known)
 			continue;
 		if (t.casts > 0) {

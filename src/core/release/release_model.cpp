@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/api/release_api.hpp"
@@ -474,14 +475,11 @@ ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue
 			options.first.push_back(next);
 		} else {
 			const ReleaseAxis *axis = AxisOfColumn(c.column);
-			std::vector<std::int32_t> bins;
+			std::unordered_set<std::int32_t> bins;  // a list may hold as many values as 1 MB of text
 			for (std::size_t i = next; i < next + count; i++) {
-				if (axis != nullptr && axis->kind == AxisKind::Categorical) {
-					const std::int32_t bin = axis->CategoryBin(values.at(i).text);
-					if (std::find(bins.begin(), bins.end(), bin) != bins.end())
-						continue;
-					bins.push_back(bin);
-				}
+				if (axis != nullptr && axis->kind == AxisKind::Categorical &&
+				    !bins.insert(axis->CategoryBin(values.at(i).text)).second)
+					continue;
 				options.first.push_back(i);
 			}
 		}
