@@ -67,12 +67,6 @@ LoadRelease(const char *name, MemoryContext context)
 	return loaded;
 }
 
-static void
-FreeParsedQueryCallback(void *arg)
-{
-	pap::core::FreeParsedQuery((pap::core::ParsedQuery *)arg);
-}
-
 // A categorical literal as the canonical text of its column's type: the type's input then output function
 // (so that 037 and 37 are one integer category), "true"/"false" for booleans.
 static const char *
@@ -109,10 +103,7 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine, con
 {
 	pap::core::ParsedQuery *parsed = nullptr;
 	PAP_CORE_AT(origin, parsed = pap::core::ParseQueryForModel(release->model, query));
-	MemoryContextCallback *free_query = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
-	free_query->func = FreeParsedQueryCallback;
-	free_query->arg = parsed;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_query);
+	PapFreeWithCurrentContext(parsed);
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
 	double *numbers = (double *)palloc0(sizeof(double) * (count + 1));

@@ -19,22 +19,12 @@ PG_FUNCTION_INFO_V1(pap_answer_between);
 }
 
 // The parsed interval query of a one-column release, freed with the current memory context.
-static void
-FreeParsedQueryCallback(void *arg)
-{
-	pap::core::ParsedQuery *query = (pap::core::ParsedQuery *)arg;
-	pap::core::FreeParsedQuery(query);
-}
-
 static pap::core::ParsedQuery *
 IntervalQuery(const PapCachedRelease *release, bool has_lower, bool has_upper, pap::core::LiteralTarget *target)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
 	PAP_CORE(parsed = pap::core::ParseIntervalQueryForModel(release->model, has_lower, has_upper));
-	MemoryContextCallback *free_query = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
-	free_query->func = FreeParsedQueryCallback;
-	free_query->arg = parsed;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_query);
+	PapFreeWithCurrentContext(parsed);
 	if (has_lower || has_upper)
 		PAP_CORE(*target = pap::core::ParsedQueryLiteral(release->model, parsed, 0));
 	return parsed;

@@ -156,3 +156,18 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 	}
 	PapPopTextPosition(&at_literal);
 }
+
+static void
+FreeParsedQueryCallback(void *arg)
+{
+	pap::core::FreeParsedQuery((pap::core::ParsedQuery *)arg);
+}
+
+void
+PapFreeWithCurrentContext(pap::core::ParsedQuery *parsed)
+{
+	MemoryContextCallback *free_query = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
+	free_query->func = FreeParsedQueryCallback;
+	free_query->arg = parsed;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_query);
+}

@@ -15,3 +15,7 @@ void PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, siz
 // only): numbers as float8 (through their text, as a literal is read), dates and timestamps as axis positions.
 // Raises 42804 when the value's type cannot be compared with such a column.
 double PapAxisValueOfDatum(Datum value, Oid type, pap::core::ValueType value_type, const char *column);
+
+// Frees parsed when the current memory context is reset or deleted: a parsed query outlives no statement, and a
+// PostgreSQL error (a literal's input function) never skips its freeing.
+void PapFreeWithCurrentContext(pap::core::ParsedQuery *parsed);
