@@ -276,3 +276,17 @@ CREATE FUNCTION pap.revoke_spend(private_table pg_catalog.regclass, grantee pg_c
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.revoke_spend(pg_catalog.regclass, pg_catalog.name) IS
 	'takes back a role''s right to spend a private table''s budget (nothing is refunded); the role by name, so that a dropped role''s grant can be revoked too; only the table''s owner may';
+
+-- Typed, set-based answers of one-column releases (docs/reference.md, "Answers for many bounds"): no query text to
+-- build. The bounds' type is resolved against the release's column when the call runs.
+CREATE FUNCTION pap.answers_at(name pg_catalog.text, upper_bounds anyarray, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS TABLE (upper_bound anyelement, answer pg_catalog.float8, answer_count pg_catalog.float8)
+	AS 'MODULE_PATHNAME', 'pap_answers_at' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answers_at(pg_catalog.text, anyarray, pg_catalog.bool) IS
+	'for every element b of upper_bounds, in order, the released answer to "column <= b" of a thresholds or ranges release, as pap.answer gives it; free';
+
+CREATE FUNCTION pap.answer_between(name pg_catalog.text, lower anyelement, upper anyelement,
+                                   refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_between' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_between(pg_catalog.text, anyelement, anyelement, pg_catalog.bool) IS
+	'released answer to "column BETWEEN lower AND upper" of a thresholds or ranges release (a NULL bound leaves its side open), as pap.answer gives it; free';

@@ -349,6 +349,20 @@ END;
 COMMENT ON FUNCTION pap.quantiles(pg_catalog.text, pg_catalog.float8[], pg_catalog.bool) IS
 	'pap.quantile for every element of qs, in order; free';
 
+-- Typed, set-based answers of one-column releases (docs/reference.md, "Answers for many bounds"): no query text to
+-- build. The bounds' type is resolved against the release's column when the call runs.
+CREATE FUNCTION pap.answers_at(name pg_catalog.text, upper_bounds anyarray, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS TABLE (upper_bound anyelement, answer pg_catalog.float8, answer_count pg_catalog.float8)
+	AS 'MODULE_PATHNAME', 'pap_answers_at' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answers_at(pg_catalog.text, anyarray, pg_catalog.bool) IS
+	'for every element b of upper_bounds, in order, the released answer to "column <= b" of a thresholds or ranges release, as pap.answer gives it; free';
+
+CREATE FUNCTION pap.answer_between(name pg_catalog.text, lower anyelement, upper anyelement,
+                                   refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_between' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_between(pg_catalog.text, anyelement, anyelement, pg_catalog.bool) IS
+	'released answer to "column BETWEEN lower AND upper" of a thresholds or ranges release (a NULL bound leaves its side open), as pap.answer gives it; free';
+
 CREATE FUNCTION pap.answers(name pg_catalog.text, OUT cover_query pg_catalog.int8, OUT query pg_catalog.text,
                             OUT answer pg_catalog.float8, OUT answer_count pg_catalog.float8)
 	RETURNS SETOF record

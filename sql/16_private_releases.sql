@@ -43,9 +43,8 @@ SELECT private_only_error >= noise_error AS public_table_helps_noise, private_on
 
 -- Refusals: no domain, an unbounded or incomplete declaration, a misspelt column or member, bad numbers, a class
 -- whose axes need public rows, a domain too large for pap_release.max_cells, temporal and boolean columns.
-\set VERBOSITY verbose
 SELECT pap.define_private_release('pr_bad', 'pr_priv', 'thresholds(v)', NULL);
-\set VERBOSITY default
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.define_private_release('pr_bad', 'pr_priv', 'thresholds(v)', '{"v": {"min": 0, "step": 1}}');
 SELECT pap.define_private_release('pr_bad', 'pr_priv', 'thresholds(v)', '{"v": {"min": 0, "max": "Infinity", "step": 1}}');
 SELECT pap.define_private_release('pr_bad', 'pr_priv', 'thresholds(v)', '{"w": {"min": 0, "max": 1, "step": 1}}');

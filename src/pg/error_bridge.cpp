@@ -7,6 +7,8 @@ extern "C" {
 #include "miscadmin.h"
 }
 
+#include "pg/text_position.hpp"
+
 // Called inside PapCallCore's try block only: throws, never calls PostgreSQL.
 void
 PapThrowInjectedError(int kind)
@@ -23,6 +25,12 @@ PapThrowInjectedError(int kind)
 
 void
 PapReportCoreError(const PapCoreError *err)
+{
+	PapReportCoreErrorAt(err, nullptr);
+}
+
+void
+PapReportCoreErrorAt(const PapCoreError *err, const PapTextOrigin *origin)
 {
 	using pap::core::ErrorKind;
 	int code;
@@ -43,6 +51,7 @@ PapReportCoreError(const PapCoreError *err)
 	default: code = ERRCODE_INTERNAL_ERROR; break;
 	}
 	ereport(ERROR, (errcode(code), errmsg("%s", err->message), err->detail[0] ? errdetail("%s", err->detail) : 0,
-	                err->hint[0] ? errhint("%s", err->hint) : 0));
+	                err->hint[0] ? errhint("%s", err->hint) : 0,
+	                origin != nullptr && err->position >= 0 ? PapTextErrPosition(origin, size_t(err->position)) : 0));
 	pg_unreachable();
 }

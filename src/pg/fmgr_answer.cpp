@@ -7,6 +7,8 @@
 #include "pg/glue.hpp"
 #include "pg/guc.hpp"
 #include "pg/model_cache.hpp"
+#include "pg/query_literals.hpp"
+#include "pg/text_position.hpp"
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -65,12 +67,6 @@ LoadRelease(const char *name, MemoryContext context)
 	return loaded;
 }
 
-static void
-FreeParsedQueryCallback(void *arg)
-{
-	pap::core::FreeParsedQuery((pap::core::ParsedQuery *)arg);
-}
-
 // A categorical literal as the canonical text of its column's type: the type's input then output function
 // (so that 037 and 37 are one integer category), "true"/"false" for booleans.
 static const char *
@@ -101,16 +97,13 @@ CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 
 // The answer (fraction) of a query text. Literals are read for the column they are compared with; a type's
 // input function may raise, so the parsed query lives in the core and is freed by a callback on the current
-// context, never skipped by a longjmp.
+// context, never skipped by a longjmp. origin: where the text came from, for errposition (nullptr: none).
 static double
-AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
+AnswerQuery(const PapCachedRelease *release, const char *query, bool refine, const PapTextOrigin *origin)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
-	PAP_CORE(parsed = pap::core::ParseQueryForModel(release->model, query));
-	MemoryContextCallback *free_query = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
-	free_query->func = FreeParsedQueryCallback;
-	free_query->arg = parsed;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, free_query);
+	PAP_CORE_AT(origin, parsed = pap::core::ParseQueryForModel(release->model, query));
+	PapFreeWithCurrentContext(parsed);
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
 	double *numbers = (double *)palloc0(sizeof(double) * (count + 1));
@@ -118,17 +111,28 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
 	for (size_t i = 0; i < count; i++) {
 		pap::core::LiteralTarget t;
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, i));
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();  // an IN list may hold as many literals as 1 MB of text
 		if (!t.known)
 			continue;
+		if (t.casts > 0) {
+			PapCastLiteral(release->private_table, parsed, i, t, origin, &numbers[i], &texts[i]);
+			continue;
+		}
+		PapTextPositionCallback at_literal;
+		if (origin != nullptr)
+			PapPushTextPosition(&at_literal, origin, t.position);
 		if (t.kind == pap::core::AxisKind::Categorical)
 			texts[i] = CategoryText(release->private_table, t);
 		else if (t.type == pap::core::ValueType::Number)
-			PAP_CORE(numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
+			PAP_CORE_AT(origin, numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
 		else
 			numbers[i] = PapTemporalLiteralToAxis(t.text, t.type);
+		if (origin != nullptr)
+			PapPopTextPosition(&at_literal);
 	}
 	double answer = 0.0;
-	PAP_CORE(answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
+	PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
 	return answer;
 }
 
@@ -148,7 +152,8 @@ AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
 	char *query = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	const bool refine = RefineArgument(fcinfo, 2, release);
-	const double answer = AnswerQuery(release, query, refine);
+	const PapTextOrigin origin{fcinfo, 1, query};
+	const double answer = AnswerQuery(release, query, refine, &origin);
 	int64 n = 0;
 	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
 	*rows = double(n);

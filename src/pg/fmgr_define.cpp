@@ -4,6 +4,7 @@
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/text_position.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -83,12 +84,14 @@ FreeDraftCallback(void *arg)
 	pap::core::FreeReleaseDraft((pap::core::ReleaseDraft *)arg);
 }
 
-// A draft that lives in the current memory context and is freed with it, whatever fails after.
+// A draft that lives in the current memory context and is freed with it, whatever fails after. class_origin: where
+// the class text came from, for the caret of an error in it.
 static pap::core::ReleaseDraft *
-BeginDraft(const char *class_text, double alpha, pap::core::Granularity granularity)
+BeginDraft(const char *class_text, double alpha, pap::core::Granularity granularity, const PapTextOrigin *class_origin)
 {
 	pap::core::ReleaseDraft *draft = nullptr;
-	PAP_CORE(draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
+	PAP_CORE_AT(class_origin,
+	            draft = pap::core::BeginReleaseDraft(class_text, alpha, granularity, PapInterruptPending));
 	MemoryContextCallback *free_draft = (MemoryContextCallback *)palloc(sizeof(MemoryContextCallback));
 	free_draft->func = FreeDraftCallback;
 	free_draft->arg = draft;
@@ -302,7 +305,8 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
 	pap::core::Granularity granularity;
 	PAP_CORE(granularity = pap::core::ParseGranularity(granularity_text));
-	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, granularity);
+	const PapTextOrigin class_origin{fcinfo, 3, class_text};
+	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, granularity, &class_origin);
 
 	PapQualifiedRelationName(private_table);  // raises if it no longer exists
 	char *public_name = PapQualifiedRelationName(public_table);
@@ -509,7 +513,8 @@ pap_define_private_release(PG_FUNCTION_ARGS)
 	RequireProbability("alpha", alpha);
 	RequireProbability("beta", beta);
 	PAP_CORE(pap::core::ValidateAccuracyParameters(alpha, beta));
-	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, pap::core::Granularity::Finest);
+	const PapTextOrigin class_origin{fcinfo, 2, class_text};
+	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, pap::core::Granularity::Finest, &class_origin);
 
 	PapQualifiedRelationName(private_table);  // raises if it no longer exists
 	PapRequireReadable(private_table);

@@ -14,9 +14,10 @@
 //   - FormatFloat8 of every literal value reads back as the same float8;
 //   - a cover query's rendered text projects back to itself (for the fixed releases and for every release the
 //     input defines as a class, its first 64 cover queries), and the public histogram sums to the public rows;
-//   - a parsed query keeps its invariants (a column or linear terms, finite coefficients, positions inside the
-//     text), LiteralCount counts its literals, and its canonical rendering (QuoteIdentifier, QuoteLiteral,
-//     FormatFloat8 coefficients) parses back to the same query;
+//   - a parsed query keeps its invariants (a column or linear terms, finite coefficients, positions of literals
+//     and casts inside the text, an IN list with values), LiteralCount counts its literals, and its canonical
+//     rendering (QuoteIdentifier, QuoteLiteral, FormatFloat8 coefficients, IN lists, IS [NOT] NULL, casts in the
+//     :: spelling) parses back to the same query;
 //   - ParseClassSpec's canonical text parses back to the same class;
 //   - the fast path of pap.answer's query parsing (ParseSimpleQueryText) agrees with the full parser: whenever it
 //     accepts a text, ParseQueryText accepts it too and gives the same query;
@@ -122,12 +123,54 @@ RenderQuery(const QueryText &query)
 				out += "*" + QuoteIdentifier(t.column);
 			}
 		}
-		const auto literal = [](const Literal &l) { return l.quoted ? QuoteLiteral(l.text) : l.text; };
-		out += std::string(" ") + ComparisonText(c.op) + " " + literal(c.value);
+		// Casts in the :: spelling, whichever the text used (CAST(... AS t) and t '...' parse to the same).
+		const auto literal = [](const Literal &l) {
+			std::string written = l.quoted ? QuoteLiteral(l.text) : l.text;
+			for (const LiteralCast &cast : l.casts)
+				written += "::" + cast.type;
+			return written;
+		};
+		out += std::string(" ") + ComparisonText(c.op);
+		if (c.op == Comparison::In) {
+			for (std::size_t i = 0; i < c.list.size(); i++)
+				out += (i == 0 ? " (" : ", ") + literal(c.list[i]);
+			out += ")";
+		} else if (c.op != Comparison::IsNull && c.op != Comparison::IsNotNull) {
+			out += " " + literal(c.value);
+		}
 		if (c.op == Comparison::Between)
 			out += " AND " + literal(c.upper);
 	}
 	return out;
+}
+
+bool
+SameLiteral(const Literal &a, const Literal &b)
+{
+	if (a.text != b.text || a.quoted != b.quoted || a.casts.size() != b.casts.size())
+		return false;
+	for (std::size_t i = 0; i < a.casts.size(); i++)
+		if (a.casts[i].type != b.casts[i].type)
+			return false;
+	return true;
+}
+
+// The literals of a condition in reading order (LiteralCount of them).
+std::vector<const Literal *>
+LiteralsOf(const Condition &c)
+{
+	switch (c.op) {
+	case Comparison::In: {
+		std::vector<const Literal *> out;
+		for (const Literal &l : c.list)
+			out.push_back(&l);
+		return out;
+	}
+	case Comparison::IsNull:
+	case Comparison::IsNotNull: return {};
+	case Comparison::Between: return {&c.value, &c.upper};
+	default: return {&c.value};
+	}
 }
 
 bool
@@ -137,11 +180,14 @@ SameQuery(const QueryText &a, const QueryText &b)
 		return false;
 	for (std::size_t i = 0; i < a.conditions.size(); i++) {
 		const Condition &x = a.conditions[i], &y = b.conditions[i];
-		if (x.column != y.column || x.op != y.op || x.terms.size() != y.terms.size() || x.value.text != y.value.text ||
-		    x.value.quoted != y.value.quoted)
+		if (x.column != y.column || x.op != y.op || x.terms.size() != y.terms.size())
 			return false;
-		if (x.op == Comparison::Between && (x.upper.text != y.upper.text || x.upper.quoted != y.upper.quoted))
+		const std::vector<const Literal *> xs = LiteralsOf(x), ys = LiteralsOf(y);
+		if (xs.size() != ys.size())
 			return false;
+		for (std::size_t k = 0; k < xs.size(); k++)
+			if (!SameLiteral(*xs[k], *ys[k]))
+				return false;
 		for (std::size_t k = 0; k < x.terms.size(); k++)
 			if (x.terms[k].column != y.terms[k].column || !SameFloat8(x.terms[k].coefficient, y.terms[k].coefficient))
 				return false;
@@ -157,16 +203,24 @@ CheckParsedQuery(const QueryText &query, std::string_view input)
 		Fail("empty query accepted", text);
 	std::size_t literals = 0;
 	for (const Condition &c : query.conditions) {
-		literals += c.op == Comparison::Between ? 2 : 1;
+		literals += LiteralsOf(c).size();
+		if (c.op == Comparison::In && c.list.empty())
+			Fail("IN list without values", text);
 		if (c.column.empty() == c.terms.empty())
 			Fail("condition with both or neither of a column and terms", text);
-		if (!c.terms.empty() && (c.op == Comparison::Equal || c.op == Comparison::Between))
-			Fail("linear condition with = or BETWEEN", text);
+		if (!c.terms.empty() && c.op != Comparison::LessEqual && c.op != Comparison::Less &&
+		    c.op != Comparison::GreaterEqual && c.op != Comparison::Greater)
+			Fail("linear condition with another comparison than <=, <, >= or >", text);
 		for (const LinearTerm &t : c.terms)
 			if (!std::isfinite(t.coefficient) || t.column.empty() || t.position >= input.size())
 				Fail("malformed linear term", text);
-		if (c.value.position >= input.size() || (c.op == Comparison::Between && c.upper.position >= input.size()))
-			Fail("literal position outside the text", text);
+		for (const Literal *l : LiteralsOf(c)) {
+			if (l->position >= input.size())
+				Fail("literal position outside the text", text);
+			for (const LiteralCast &cast : l->casts)
+				if (cast.type.empty() || cast.position >= input.size())
+					Fail("malformed cast", text);
+		}
 	}
 	if (LiteralCount(query) != literals)
 		Fail("LiteralCount disagrees with the conditions", text);
@@ -306,7 +360,7 @@ EngineProject(const ReleaseModel *model, const char *text)
 		const LiteralTarget t = ParsedQueryLiteral(model, parsed.get(), i);
 		if (t.kind == AxisKind::Categorical)
 			texts[i] = t.text;
-		else
+		else if (t.casts == 0)  // the glue applies casts with PostgreSQL's own; the fixed releases then see 0
 			numbers[i] = ReadNumberLiteral(parsed.get(), i);
 	}
 	return ModelProject(model, parsed.get(), numbers.data(), texts.data());
@@ -360,6 +414,9 @@ Holds(Comparison op, double x, double v, double upper)
 	case Comparison::Greater: return PgFloatLess(v, x);
 	case Comparison::Equal: return !PgFloatLess(x, v) && !PgFloatLess(v, x);
 	case Comparison::Between: return !PgFloatLess(x, v) && !PgFloatLess(upper, x);
+	case Comparison::In:
+	case Comparison::IsNull:
+	case Comparison::IsNotNull: break;  // never in a query FuzzParsers calls numeric
 	}
 	Fail("unknown comparison");
 }
@@ -438,9 +495,13 @@ FuzzParsers(std::string_view input, QueryText &query, std::vector<double> &value
 	CheckParsedQuery(query, input);
 	bool numeric = true;
 	for (const Condition &c : query.conditions) {
-		for (const Literal *lit : {&c.value, &c.upper}) {
-			if (lit == &c.upper && c.op != Comparison::Between)
-				break;
+		// Only bounds the fixed releases answer are checked against their labels: no IN list, no IS [NOT] NULL,
+		// no cast (its value is PostgreSQL's to compute).
+		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
+			numeric = false;
+		for (const Literal *lit : LiteralsOf(c)) {
+			if (!lit->casts.empty())
+				numeric = false;
 			double v = 0.0;
 			if (!Try("NumericLiteralValue", [&] { v = NumericLiteralValue(*lit); })) {
 				numeric = false;

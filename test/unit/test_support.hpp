@@ -212,6 +212,9 @@ SatisfiesAsPostgres(Comparison op, double v, double c, double c2)
 	case Comparison::Greater: return PgLt(c, v);
 	case Comparison::Equal: return PgEq(v, c);
 	case Comparison::Between: return PgLe(c, v) && PgLe(v, c2);
+	case Comparison::In:
+	case Comparison::IsNull:
+	case Comparison::IsNotNull: break;  // not comparisons of one value with a bound
 	}
 	return false;
 }

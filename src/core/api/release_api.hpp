@@ -287,6 +287,9 @@ std::size_t ParsedQueryLiteralCount(const ParsedQuery *query);
 // (booleans "true"/"false"). column: the column it is compared with (valid while the model lives).
 // known = false: the literal is compared with a column outside the class; the glue passes nothing for it and
 // ModelProject reports the column (42703).
+// casts: how many casts the literal carries ('v'::date, CAST('v' AS date), date 'v'): the glue applies them with
+// PostgreSQL's own casts before reading the value for the column (ParsedQueryLiteralCast), and never asks
+// ReadNumberLiteral for such a literal. position: the literal's byte offset in the query text, for errposition.
 struct LiteralTarget {
 	const char *text;
 	AxisKind kind;
@@ -294,9 +297,18 @@ struct LiteralTarget {
 	const char *column;
 	bool quoted;
 	bool known;
+	std::size_t casts;
+	std::size_t position;
 };
 LiteralTarget ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *query, std::size_t i);
 double ReadNumberLiteral(const ParsedQuery *query, std::size_t i);
+// Cast k (0 = innermost) of literal i: the type name as written (valid while the query lives), and its byte offset.
+const char *ParsedQueryLiteralCast(const ParsedQuery *query, std::size_t i, std::size_t k, std::size_t *position);
+// The interval query of a one-column release ("column >= lower AND column <= upper", a side left out when it has
+// no bound, "TRUE" with neither), parsed once for the set-based answers (pap.answers_at, pap.answer_between):
+// its numeric literals are the lower bound (when present), then the upper one, answered with ModelAnswerQuery as
+// pap.answer answers the same text. Error(InvalidParameter) for a release whose class has more than one column.
+ParsedQuery *ParseIntervalQueryForModel(const ReleaseModel *model, bool has_lower, bool has_upper);
 // values[i] for literal i: numbers[i] for numeric targets, texts[i] for categorical ones (others ignored).
 std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                          const char *const *texts);

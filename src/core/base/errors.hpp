@@ -1,9 +1,11 @@
 // The core reports every failure as pap::core::Error. The glue (src/pg/error_bridge.hpp) maps each kind to
 // exactly one SQLSTATE, so a kind is a promise about the SQL error a user sees.
 #pragma once
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pap::core {
 
@@ -42,11 +44,26 @@ public:
 	{
 		return hint_;
 	}
+	// The 0-based byte offset in the text a user wrote (a query or a query class) where the error lies, or
+	// kNoPosition: the glue turns it into PostgreSQL's errposition rather than printing it in the message.
+	static constexpr std::size_t kNoPosition = static_cast<std::size_t>(-1);
+	std::size_t
+	position() const noexcept
+	{
+		return position_;
+	}
+	Error &&
+	At(std::size_t position) &&noexcept
+	{
+		position_ = position;
+		return std::move(*this);
+	}
 
 private:
 	ErrorKind kind_;
 	std::string detail_;
 	std::string hint_;
+	std::size_t position_ = kNoPosition;
 };
 
 // make(), or nothing when it throws Error(LimitExceeded): a plan whose noise the samplers cannot represent is an

@@ -235,13 +235,7 @@ HalfspaceCover::Project(std::string_view, const QueryText *parsed, const std::ve
 {
 	if (parsed == nullptr)
 		throw Error(ErrorKind::Internal, "halfspace cover needs a parsed query");
-	const std::size_t literal_count = [&] {
-		std::size_t n = 0;
-		for (const Condition &c : parsed->conditions)
-			n += c.op == Comparison::Between ? 2 : 1;
-		return n;
-	}();
-	if (literal_count != literals.size())
+	if (LiteralCount(*parsed) != literals.size())
 		throw Error(ErrorKind::Internal, "literal values do not match the parsed query");
 	const auto column_index = [&](const std::string &name) {
 		const auto it = std::find(columns_.begin(), columns_.end(), name);
@@ -261,7 +255,8 @@ HalfspaceCover::Project(std::string_view, const QueryText *parsed, const std::ve
 	if (parsed->conditions.size() != 1)
 		OutsideClass("The query has " + std::to_string(parsed->conditions.size()) + " conditions.");
 	const Condition &c = parsed->conditions[0];
-	if (c.op == Comparison::Equal || c.op == Comparison::Between)
+	if (c.op != Comparison::LessEqual && c.op != Comparison::Less && c.op != Comparison::GreaterEqual &&
+	    c.op != Comparison::Greater)
 		OutsideClass(std::string("The query uses ") + ComparisonText(c.op) + ".");
 	double t = literals[0].number;
 	const bool strict = c.op == Comparison::Less || c.op == Comparison::Greater;

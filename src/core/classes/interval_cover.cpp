@@ -104,7 +104,15 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			            {},
 			            std::string(spec.columns.size() == 1 ? "A query may use only the column "
 			                                                 : "A query may use only the columns ") +
-			                ColumnList(spec) + ".");
+			                ColumnList(spec) + ".")
+			    .At(c.position);
+		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
+			throw OutsideClass(spec,
+			                   std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
+			                                                        "marginals and stumps."
+			                                                      : "No query class answers NULL values: its "
+			                                                        "queries leave them out, as SQL comparisons "
+			                                                        "do."));
 		if (upper_only && c.op != Comparison::LessEqual && c.op != Comparison::Less)
 			throw OutsideClass(spec, spec.kind == ClassKind::Thresholds
 			                             ? "Define a release over ranges(" + QuoteIdentifier(c.column) +
@@ -126,6 +134,9 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			TightenLower(b.lower, v, true);
 			TightenUpper(b.upper, literals[next++].number, true);
 			break;
+		case Comparison::In:
+		case Comparison::IsNull:
+		case Comparison::IsNotNull: break;  // refused above
 		}
 	}
 	return bounds;

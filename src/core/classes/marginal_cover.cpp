@@ -367,7 +367,7 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 	std::size_t literal = 0;
 	for (const Condition &c : parsed->conditions) {
 		const std::size_t at = literal;
-		literal += c.op == Comparison::Between ? 2 : 1;
+		literal += LiteralCount(c);
 		if (literal > literals.size())
 			throw Error(ErrorKind::Internal, "literal values do not match the parsed query");
 		if (!c.terms.empty())
@@ -376,7 +376,8 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 		if (column == columns_.end())
 			throw Error(ErrorKind::UndefinedColumn,
 			            "column " + QuoteIdentifier(c.column) + " is not in the release's query class " + class_text_,
-			            {}, "A query may use only the columns of the class.");
+			            {}, "A query may use only the columns of the class.")
+			    .At(c.position);
 		const std::size_t a = std::size_t(column - columns_.begin());
 		if (c.op != Comparison::Equal)
 			OutsideClass("The query compares column " + QuoteIdentifier(c.column) + " with " + ComparisonText(c.op) +

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/language/predicate_key.hpp"
 
 namespace pap::core {
 
@@ -54,6 +56,9 @@ public:
 private:
 	std::vector<std::string> texts_;                        // per axis: the representative's text
 	std::unordered_map<std::string, std::size_t> by_text_;  // trimmed listed text -> axis
+	// PredicateKey of a listed text -> axis, kNoAxis when listed predicates of different axes share the key
+	std::unordered_map<std::string, std::size_t> by_key_;
+	static constexpr std::size_t kNoAxis = static_cast<std::size_t>(-1);
 	ProductQueryList queries_;
 	int vc_dimension_ = 1;
 };
@@ -82,6 +87,11 @@ PredicateCover::PredicateCover(const CoverInput &input)
 			throw Error(ErrorKind::Internal, "listed predicate mapped to no axis");
 		used[std::size_t(axis)] = true;
 		by_text_.emplace(std::string(Trim(spec.predicates[i])), std::size_t(axis));
+		if (const std::optional<std::string> key = PredicateKey(spec.predicates[i])) {
+			const auto [it, inserted] = by_key_.emplace(*key, std::size_t(axis));
+			if (!inserted && it->second != std::size_t(axis))
+				it->second = kNoAxis;  // equal keys, told apart by the public rows: match neither by its key
+		}
 	}
 	queries_.Reserve(axes.size(), axes.size());
 	for (std::size_t r = 0; r < axes.size(); r++) {
@@ -97,12 +107,19 @@ PredicateCover::PredicateCover(const CoverInput &input)
 std::size_t
 PredicateCover::Project(std::string_view text, const QueryText *, const std::vector<LiteralValue> &) const
 {
+	// The text as listed first (what every release answered before keys), then by its key.
 	const auto found = by_text_.find(std::string(Trim(text)));
-	if (found == by_text_.end())
-		throw Error(ErrorKind::QueryOutsideClass, "query is not one of the predicates of the release", {},
-		            "pap.answers(name) lists the cover queries; a predicates release answers exactly its listed "
-		            "predicates.");
-	return found->second;
+	if (found != by_text_.end())
+		return found->second;
+	if (const std::optional<std::string> key = PredicateKey(text)) {
+		const auto by_key = by_key_.find(*key);
+		if (by_key != by_key_.end() && by_key->second != kNoAxis)
+			return by_key->second;
+	}
+	throw Error(ErrorKind::QueryOutsideClass, "query is not one of the predicates of the release",
+	            "Conjuncts may be written in any order and in parentheses.",
+	            "pap.answers(name) lists the cover queries; a predicates release answers exactly its listed "
+	            "predicates.");
 }
 
 std::string

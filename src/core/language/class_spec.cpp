@@ -117,8 +117,8 @@ public:
 		const ClassInfo *info = FindClass(LowerAscii(name.value));
 		if (info == nullptr)
 			throw Invalid("unknown query class \"" + Shorten(name.value) + "\"",
-			              "The class name at position " + std::to_string(name.begin) + " is not a known query class.",
-			              KnownClassesHint());
+			              "The class name is not a known query class.", KnownClassesHint())
+			    .At(name.begin);
 		info_ = info;
 		spec_.kind = info->kind;
 		lex_.SetGrammar(std::string("A query class of this kind is written ") + info->form + ", such as " +
@@ -137,10 +137,11 @@ public:
 			if ((spec_.kind == ClassKind::Thresholds || spec_.kind == ClassKind::Ranges) && spec_.columns.size() != 1)
 				throw Invalid(std::string("query class ") + info_->name + " takes exactly one column, got " +
 				                  std::to_string(spec_.columns.size()),
-				              "The second column is at position " + std::to_string(column_positions_[1]) + ".",
+				              "The class names a second column.",
 				              std::string("Write ") + info_->form + ", or " +
 				                  (spec_.kind == ClassKind::Thresholds ? "orthants" : "boxes") +
-				                  "(column, ...) for several columns.");
+				                  "(column, ...) for several columns.")
+				    .At(column_positions_[1]);
 			break;
 		}
 		const Token end = lex_.Take();
@@ -163,8 +164,7 @@ private:
 		case ClassKind::Predicates: message += "at least one predicate, got 0"; break;
 		default: message += "at least one column, got 0"; break;
 		}
-		throw Invalid(std::move(message), "The argument list is empty at position " + std::to_string(close.begin) + ".",
-		              WriteHint(*info_));
+		throw Invalid(std::move(message), "The argument list is empty.", WriteHint(*info_)).At(close.begin);
 	}
 
 	std::string
@@ -193,16 +193,15 @@ private:
 			for (std::size_t i = 0; i < spec_.columns.size(); ++i)
 				if (spec_.columns[i] == column)
 					throw Invalid("column \"" + Shorten(column) + "\" appears twice in query class",
-					              "Column \"" + Shorten(column) + "\" is listed first at position " +
-					                  std::to_string(column_positions_[i]) + " and again at position " +
-					                  std::to_string(t.begin) + "; each column may appear only once.");
+					              "Column \"" + Shorten(column) +
+					                  "\" is listed twice; each column may appear only once.")
+					    .At(t.begin);
 			if (spec_.columns.size() == kMaxClassColumns)
 				throw Error(ErrorKind::LimitExceeded,
 				            std::string("query class ") + info_->name + " has more than " +
 				                std::to_string(kMaxClassColumns) + " columns",
-				            "Column " + std::to_string(kMaxClassColumns + 1) + " is at position " +
-				                std::to_string(t.begin) + "; a query class may name at most " +
-				                std::to_string(kMaxClassColumns) + " columns.");
+				            "A query class may name at most " + std::to_string(kMaxClassColumns) + " columns.")
+				    .At(t.begin);
 			spec_.columns.push_back(std::move(column));
 			column_positions_.push_back(t.begin);
 			Token sep = lex_.Take();
@@ -243,9 +242,9 @@ private:
 		const long long columns = static_cast<long long>(spec_.columns.size());
 		if (value < 1 || value > columns)
 			throw Invalid("order " + Shorten(digits) + " of query class marginals is out of range",
-			              "The order k at position " + std::to_string(order.begin) +
-			                  " must be between 1 and the number of columns, " + std::to_string(columns) + ".",
-			              WriteHint(*info_));
+			              "The order k must be between 1 and the number of columns, " + std::to_string(columns) + ".",
+			              WriteHint(*info_))
+			    .At(order.begin);
 		spec_.k = static_cast<int>(value);
 	}
 
@@ -260,8 +259,8 @@ private:
 		// float8in's rule: overflow, and underflow to zero, are out of range (a denormal result is accepted).
 		if (result.ec == std::errc::result_out_of_range)
 			throw Invalid("weight \"" + Shorten(t.value) + "\" is out of range for type double precision",
-			              "The weight at position " + std::to_string(t.begin) +
-			                  " must be a finite double precision number.");
+			              "A weight must be a finite double precision number.")
+			    .At(t.begin);
 		if (result.ec != std::errc() || result.ptr != s.data() + s.size())
 			lex_.Fail(t.begin, "invalid number \"" + Shorten(t.value) + "\"");
 		return value == 0 ? 0.0 : value;  // -0 is stored as 0: one normal form
@@ -274,9 +273,8 @@ private:
 		const std::size_t dimension = spec_.columns.size();
 		if (IsPunct(end_of_columns, ')'))
 			throw Invalid("query class halfspaces takes at least one direction, got 0",
-			              "The column list ends at position " + std::to_string(end_of_columns.begin) +
-			                  " without a semicolon and directions.",
-			              WriteHint(*info_));
+			              "The column list ends without a semicolon and directions.", WriteHint(*info_))
+			    .At(end_of_columns.begin);
 		for (;;) {
 			const Token open = lex_.Take();
 			if (!IsPunct(open, '['))
@@ -286,9 +284,8 @@ private:
 				throw Error(ErrorKind::LimitExceeded,
 				            "query class halfspaces has more than " + std::to_string(kMaxClassDirections) +
 				                " directions",
-				            "Direction " + std::to_string(kMaxClassDirections + 1) + " is at position " +
-				                std::to_string(open.begin) + "; a query class may list at most " +
-				                std::to_string(kMaxClassDirections) + " directions.");
+				            "A query class may list at most " + std::to_string(kMaxClassDirections) + " directions.")
+				    .At(open.begin);
 			std::vector<double> weights;
 			std::size_t count = 0;  // weights written; only the first dimension + 1 are kept
 			bool nonzero = false;
@@ -315,12 +312,12 @@ private:
 			if (count != dimension)
 				throw Invalid(which + " of query class halfspaces has " + std::to_string(count) +
 				                  (count == 1 ? " weight" : " weights") + ", expected " + std::to_string(dimension),
-				              "The direction at position " + std::to_string(open.begin) +
-				                  " must have one weight per column.");
+				              "A direction must have one weight per column.")
+				    .At(open.begin);
 			if (!nonzero)
 				throw Invalid(which + " of query class halfspaces is zero",
-				              "The direction at position " + std::to_string(open.begin) +
-				                  " has only zero weights; a half-space needs a nonzero direction.");
+				              "The direction has only zero weights; a half-space needs a nonzero direction.")
+				    .At(open.begin);
 			spec_.directions.push_back(std::move(weights));
 			const Token sep = lex_.Take();
 			if (IsPunct(sep, ','))
@@ -348,17 +345,17 @@ private:
 				throw Error(ErrorKind::LimitExceeded,
 				            "query class predicates has more than " + std::to_string(kMaxClassPredicates) +
 				                " predicates",
-				            "Predicate " + std::to_string(kMaxClassPredicates + 1) + " is at position " +
-				                std::to_string(text.begin) + "; a query class may list at most " +
-				                std::to_string(kMaxClassPredicates) + " predicates.");
+				            "A query class may list at most " + std::to_string(kMaxClassPredicates) + " predicates.")
+				    .At(text.begin);
 			bool blank = true;
 			for (const char c : text.value)
 				blank = blank && IsSpace(c);
 			if (blank)
 				throw Invalid("predicate " + std::to_string(spec_.predicates.size() + 1) +
 				                  " of query class predicates is empty",
-				              "The predicate at position " + std::to_string(text.begin) + " has no SQL text.",
-				              "Write each predicate as an SQL boolean expression, such as 'age > 40'.");
+				              "The predicate has no SQL text.",
+				              "Write each predicate as an SQL boolean expression, such as 'age > 40'.")
+				    .At(text.begin);
 			spec_.predicates.push_back(std::move(text.value));
 			const Token sep = lex_.Take();
 			if (IsPunct(sep, ','))

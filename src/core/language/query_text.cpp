@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "core/base/errors.hpp"
 #include "core/language/text_lexer.hpp"
@@ -75,16 +75,15 @@ std::vector<std::string>
 ParseColumnList(Lexer &lex)
 {
 	std::vector<std::string> columns;
-	std::unordered_map<std::string, std::size_t> seen;  // column -> position of its first mention
+	std::unordered_set<std::string> seen;
 	for (;;) {
 		const Token t = lex.Take();
 		std::string column = ExpectColumn(lex, t);
-		const auto [it, inserted] = seen.emplace(column, t.begin);
-		if (!inserted)
+		if (!seen.insert(column).second)
 			throw Error(ErrorKind::InvalidParameter,
 			            "column \"" + Printable(column) + "\" appears twice in query class",
-			            "Column \"" + Printable(column) + "\" is listed at positions " + std::to_string(it->second) +
-			                " and " + std::to_string(t.begin) + "; each column may appear only once.");
+			            "Column \"" + Printable(column) + "\" is listed twice; each column may appear only once.")
+			    .At(t.begin);
 		columns.push_back(std::move(column));
 		const Token sep = lex.Take();
 		if (IsPunct(sep, ','))
@@ -95,17 +94,119 @@ ParseColumnList(Lexer &lex)
 	}
 }
 
+bool
+IsCastOperator(const Token &t)
+{
+	return t.kind == TokenKind::Operator && t.value == "::";
+}
+
+// A type name as PostgreSQL writes it, read up to the token that cannot continue it: words ("double precision",
+// "timestamp with time zone"), a schema ("pg_catalog.int4"), modifiers ("numeric(10, 2)"), array brackets are
+// not part of the query language. The text is kept as written for the caller's type parser, which also reports
+// a type that does not exist.
+LiteralCast
+ParseTypeName(Lexer &lex, std::string_view text)
+{
+	const Token first = lex.Take();
+	if (first.kind != TokenKind::Identifier || (!first.quoted && IsReservedWord(first.value)))
+		lex.Unexpected(first, "a type name");
+	std::size_t end = first.end;
+	for (;;) {
+		const Token &next = lex.Peek();
+		const bool word = next.kind == TokenKind::Identifier && !(!next.quoted && IsReservedWord(next.value));
+		const bool dot = next.kind == TokenKind::Other && next.end == next.begin + 1 && text[next.begin] == '.';
+		if (!word && !dot)
+			break;
+		end = lex.Take().end;
+	}
+	if (IsPunct(lex.Peek(), '(')) {  // type modifiers: numbers separated by commas
+		lex.Take();
+		for (;;) {
+			const Token modifier = lex.Take();
+			if (modifier.kind != TokenKind::Number)
+				lex.Unexpected(modifier, "a type modifier (a number)");
+			const Token sep = lex.Take();
+			if (IsPunct(sep, ',')) {
+				continue;
+			}
+			if (!IsPunct(sep, ')'))
+				lex.Unexpected(sep, "\",\" or \")\"");
+			end = sep.end;
+			break;
+		}
+	}
+	return LiteralCast{std::string(text.substr(first.begin, end - first.begin)), first.begin};
+}
+
+// CAST(...) nests by recursion: a bound keeps the stack small whatever the text (1 MB of "CAST(" would be 200000
+// levels).
+constexpr int kMaxCastNesting = 64;
+
+Literal ParseLiteral(Lexer &lex, std::string_view text, int depth = 0);
+[[noreturn]] void ReportBadLiteral(const Lexer &lex, const Token &t);
+
+// CAST(literal AS type); the CAST keyword has been read. depth: the CAST calls around this one.
 Literal
-ParseLiteral(Lexer &lex)
+ParseCastCall(Lexer &lex, std::string_view text, int depth)
+{
+	const Token open = lex.Take();
+	if (!IsPunct(open, '('))
+		lex.Unexpected(open, "\"(\"", "A cast is written as \"CAST('value' AS type)\".");
+	if (depth >= kMaxCastNesting)
+		lex.Fail(open.begin, "casts nested more than " + std::to_string(kMaxCastNesting) + " deep",
+		         "A literal may be cast by CAST(... AS type) inside at most " + std::to_string(kMaxCastNesting) +
+		             " other casts.");
+	Literal literal = ParseLiteral(lex, text, depth + 1);
+	const Token as = lex.Take();
+	if (!IsKeyword(as, "as"))
+		lex.Unexpected(as, "AS", "A cast is written as \"CAST('value' AS type)\".");
+	literal.casts.push_back(ParseTypeName(lex, text));
+	const Token close = lex.Take();
+	if (!IsPunct(close, ')'))
+		lex.Unexpected(close, "\")\"", "A cast is written as \"CAST('value' AS type)\".");
+	return literal;
+}
+
+// literal := number | 'string' | TRUE | FALSE | type 'string' | CAST(literal AS type), each followed by any
+// number of ::type. Recursion is bounded by kMaxCastNesting.
+Literal
+ParseLiteral(Lexer &lex, std::string_view text, int depth)
 {
 	const Token t = lex.Take();
-	if (t.kind == TokenKind::Number)
-		return Literal{t.value, false, t.begin};
-	if (t.kind == TokenKind::String)
-		return Literal{t.value, true, t.begin};
-	// Bare TRUE and FALSE, as in SQL, for boolean columns (the lexer has folded them to lower case).
-	if (IsKeyword(t, "true") || IsKeyword(t, "false"))
-		return Literal{t.value, false, t.begin};
+	Literal literal;
+	if (t.kind == TokenKind::Number) {
+		literal = Literal{t.value, false, t.begin, {}};
+	} else if (t.kind == TokenKind::String) {
+		literal = Literal{t.value, true, t.begin, {}};
+	} else if (IsKeyword(t, "true") || IsKeyword(t, "false")) {
+		// Bare TRUE and FALSE, as in SQL, for boolean columns (the lexer has folded them to lower case).
+		literal = Literal{t.value, false, t.begin, {}};
+	} else if (IsKeyword(t, "cast") && IsPunct(lex.Peek(), '(')) {
+		literal = ParseCastCall(lex, text, depth);
+	} else if (t.kind == TokenKind::Identifier && !t.quoted && !IsReservedWord(t.value) &&
+	           (lex.Peek().kind == TokenKind::String || lex.Peek().kind == TokenKind::Identifier)) {
+		// type 'string' ("date '2021-01-01'", "timestamp with time zone '...'"): words up to the string.
+		std::size_t end = t.end;
+		while (lex.Peek().kind == TokenKind::Identifier && !lex.Peek().quoted && !IsReservedWord(lex.Peek().value))
+			end = lex.Take().end;
+		const Token value = lex.Take();
+		if (value.kind != TokenKind::String)
+			ReportBadLiteral(lex, t);
+		literal = Literal{value.value, true, value.begin, {}};
+		literal.casts.push_back(LiteralCast{std::string(text.substr(t.begin, end - t.begin)), t.begin});
+	} else {
+		ReportBadLiteral(lex, t);
+	}
+	while (IsCastOperator(lex.Peek())) {
+		lex.Take();
+		literal.casts.push_back(ParseTypeName(lex, text));
+	}
+	return literal;
+}
+
+[[noreturn]] void
+ReportBadLiteral(const Lexer &lex, const Token &t)
+{
 	std::string hint;
 	if (t.kind == TokenKind::Identifier && t.quoted)
 		hint = "Double quotes delimit column names; write strings in single quotes, such as 'abc'.";
@@ -213,9 +314,9 @@ ParseBound(Lexer &lex)
 {
 	const Token t = lex.Take();
 	if (t.kind == TokenKind::Number)
-		return Literal{t.value, false, t.begin};
+		return Literal{t.value, false, t.begin, {}};
 	if (t.kind == TokenKind::String)
-		return Literal{t.value, true, t.begin};
+		return Literal{t.value, true, t.begin, {}};
 	std::string hint;
 	if (t.kind == TokenKind::Identifier && !IsKeyword(t, "true") && !IsKeyword(t, "false") &&
 	    !(!t.quoted && IsReservedWord(t.value)))
@@ -249,8 +350,27 @@ ParseLinear(Lexer &lex, std::vector<LinearTerm> terms)
 	return c;
 }
 
+// IN ( literal [, literal]* ); the IN keyword has been read.
+std::vector<Literal>
+ParseInList(Lexer &lex, std::string_view text)
+{
+	const Token open = lex.Take();
+	if (!IsPunct(open, '('))
+		lex.Unexpected(open, "\"(\"", "IN is written as \"column IN ('a', 'b')\".");
+	std::vector<Literal> list;
+	for (;;) {
+		list.push_back(ParseLiteral(lex, text));
+		const Token sep = lex.Take();
+		if (IsPunct(sep, ','))
+			continue;
+		if (IsPunct(sep, ')'))
+			return list;
+		lex.Unexpected(sep, "\",\" or \")\"", "IN is written as \"column IN ('a', 'b')\".");
+	}
+}
+
 Condition
-ParseCondition(Lexer &lex)
+ParseCondition(Lexer &lex, std::string_view text)
 {
 	const Token &start = lex.Peek();
 	if (start.kind == TokenKind::Number || IsSign(start))
@@ -261,18 +381,36 @@ ParseCondition(Lexer &lex)
 		return ParseLinear(lex, {LinearTerm{1.0, ExpectColumn(lex, column), column.begin}});
 	Condition c;
 	c.column = ExpectColumn(lex, column);
+	c.position = column.begin;
 	const Token op = lex.Take();
 	if (IsKeyword(op, "between")) {
 		c.op = Comparison::Between;
-		c.value = ParseLiteral(lex);
+		c.value = ParseLiteral(lex, text);
 		const Token and_token = lex.Take();
 		if (!IsKeyword(and_token, "and"))
 			lex.Unexpected(and_token, "AND", "BETWEEN is written as \"column BETWEEN lower AND upper\".");
-		c.upper = ParseLiteral(lex);
+		c.upper = ParseLiteral(lex, text);
+		return c;
+	}
+	if (IsKeyword(op, "in")) {
+		c.op = Comparison::In;
+		c.list = ParseInList(lex, text);
+		return c;
+	}
+	if (IsKeyword(op, "is")) {
+		Token word = lex.Take();
+		c.op = Comparison::IsNull;
+		if (IsKeyword(word, "not")) {
+			c.op = Comparison::IsNotNull;
+			word = lex.Take();
+		}
+		if (!IsKeyword(word, "null"))
+			lex.Unexpected(word, c.op == Comparison::IsNull ? "NULL or NOT NULL" : "NULL",
+			               "IS is written as \"column IS NULL\" or \"column IS NOT NULL\".");
 		return c;
 	}
 	c.op = ParseOperator(lex, op);
-	c.value = ParseLiteral(lex);
+	c.value = ParseLiteral(lex, text);
 	return c;
 }
 
@@ -307,17 +445,42 @@ ParseQueryText(std::string_view text)
 	QueryText result;
 	if (lex.Peek().kind == TokenKind::End)
 		lex.Fail(lex.Peek().begin, "the query is empty");
+	// Parentheses only group conditions of one conjunction, so a counter of the open ones is the whole grammar:
+	// "(" may open before a condition, ")" may close after one, and AND joins conditions at any depth.
+	std::size_t open = 0;  // unclosed "("
 	for (;;) {
-		result.conditions.push_back(ParseCondition(lex));
-		const Token next = lex.Take();
-		if (next.kind == TokenKind::End)
+		while (IsPunct(lex.Peek(), '(')) {
+			lex.Take();
+			open++;
+		}
+		result.conditions.push_back(ParseCondition(lex, text));
+		Token next = lex.Take();
+		while (IsPunct(next, ')') && open > 0) {
+			open--;
+			next = lex.Take();
+		}
+		if (next.kind == TokenKind::End && open == 0)
 			return result;
 		if (IsKeyword(next, "and"))
 			continue;
 		std::string hint;
 		if (next.kind == TokenKind::Identifier && !next.quoted && (next.value == "or" || next.value == "not"))
 			hint = "Only conjunctions are supported: join conditions with AND.";
-		lex.Unexpected(next, "AND or end of input", {}, std::move(hint));
+		else if (next.kind == TokenKind::End)
+			hint = "Close every \"(\" with a \")\".";
+		lex.Unexpected(next, open == 0 ? "AND or end of input" : "AND or \")\"", {}, std::move(hint));
+	}
+}
+
+std::size_t
+LiteralCount(const Condition &condition)
+{
+	switch (condition.op) {
+	case Comparison::Between: return 2;
+	case Comparison::In: return condition.list.size();
+	case Comparison::IsNull:
+	case Comparison::IsNotNull: return 0;
+	default: return 1;
 	}
 }
 
@@ -326,7 +489,7 @@ LiteralCount(const QueryText &query)
 {
 	std::size_t count = 0;
 	for (const Condition &c : query.conditions)
-		count += c.op == Comparison::Between ? 2 : 1;
+		count += LiteralCount(c);
 	return count;
 }
 
@@ -340,6 +503,9 @@ ComparisonText(Comparison op)
 	case Comparison::Greater: return ">";
 	case Comparison::Equal: return "=";
 	case Comparison::Between: return "BETWEEN";
+	case Comparison::In: return "IN";
+	case Comparison::IsNull: return "IS NULL";
+	case Comparison::IsNotNull: return "IS NOT NULL";
 	}
 	return "?";
 }

@@ -17,12 +17,22 @@ struct ClassText {
 };
 ClassText ParseClassText(std::string_view text);
 
-enum class Comparison { LessEqual, Less, GreaterEqual, Greater, Equal, Between };
+// In: column IN (literal, ...); IsNull and IsNotNull: column IS [NOT] NULL, without literals.
+enum class Comparison { LessEqual, Less, GreaterEqual, Greater, Equal, Between, In, IsNull, IsNotNull };
+
+// A cast applied to a literal, as PostgreSQL writes it: 'v'::type, CAST('v' AS type) or type 'v'. The type name is
+// kept as written (several words, a schema, modifiers: "timestamp with time zone", "numeric(10, 2)") for the
+// caller to resolve with its own type parser.
+struct LiteralCast {
+	std::string type;
+	std::size_t position = 0;  // of the type name's first character
+};
 
 struct Literal {
-	std::string text;          // the literal as written, without quotes ('' unescaped to ')
-	bool quoted = false;       // 'text' rather than a bare number
-	std::size_t position = 0;  // 0-based offset in the query text, for error messages
+	std::string text;                // the literal as written, without quotes ('' unescaped to ')
+	bool quoted = false;             // 'text' rather than a bare number
+	std::size_t position = 0;        // 0-based offset in the query text, for error messages
+	std::vector<LiteralCast> casts;  // applied in order, innermost first; empty for a plain literal
 };
 
 // One term coefficient*column of a linear condition ("1*x + 2*y <= 3.5", "x - 2.5*y > 0", "-x <= 3").
@@ -42,12 +52,18 @@ struct LinearTerm {
 // rules (overflow, and underflow to zero, are a SyntaxError) and are not literals. The bound is a number or a
 // quoted string (read by the caller, like any literal; TRUE/FALSE are refused). The same column may appear in
 // several terms: the consumer sums their coefficients. Linear and plain conditions mix freely with AND.
+//
+// PostgreSQL's own forms are accepted too: column IN (literal, ...), column IS [NOT] NULL, casts of literals
+// (LiteralCast), and parentheses around single conditions and around conjunctions, to any depth ("(a <= 1 AND
+// (b > 2))"): AND is associative, so the parentheses only group and the conditions are kept in reading order.
 struct Condition {
 	std::string column;             // empty for a linear condition
 	std::vector<LinearTerm> terms;  // non-empty only for a linear condition
 	Comparison op = Comparison::LessEqual;
-	Literal value;  // the constant; the lower bound for Between
-	Literal upper;  // the upper bound for Between only
+	Literal value;              // the constant; the lower bound for Between; unused for In, IsNull, IsNotNull
+	Literal upper;              // the upper bound for Between only
+	std::vector<Literal> list;  // the values of In only, in reading order (at least one)
+	std::size_t position = 0;   // of the condition's column, for messages about the whole condition
 };
 
 // A conjunction of conditions joined by AND.
@@ -56,11 +72,13 @@ struct QueryText {
 };
 QueryText ParseQueryText(std::string_view text);
 
-// Number of literals a parsed query holds in reading order: two for BETWEEN (lower, then upper), one for every
-// other condition, a linear one included (its bound; coefficients are not literals).
+// Number of literals a parsed query holds in reading order: two for BETWEEN (lower, then upper), one per value for
+// IN, none for IS [NOT] NULL, one for every other condition, a linear one included (its bound; coefficients are
+// not literals).
 std::size_t LiteralCount(const QueryText &query);
+std::size_t LiteralCount(const Condition &condition);
 
-// "<=", "<", ">=", ">", "=", "BETWEEN": for messages.
+// "<=", "<", ">=", ">", "=", "BETWEEN", "IN", "IS NULL", "IS NOT NULL": for messages.
 const char *ComparisonText(Comparison op);
 
 // Quotes an identifier the way PostgreSQL's quote_ident does (only when needed).

@@ -224,9 +224,9 @@ TextLexer::Fail(std::size_t position, const std::string &problem, std::string de
 	if (detail.empty())
 		detail = grammar_;
 	throw Error(ErrorKind::SyntaxError,
-	            "syntax error in " + std::string(rules_.what) + " \"" + Excerpt(position) + "\" at position " +
-	                std::to_string(position) + ": " + problem,
-	            std::move(detail), std::move(hint));
+	            "syntax error in " + std::string(rules_.what) + " \"" + Excerpt(position) + "\": " + problem,
+	            std::move(detail), std::move(hint))
+	    .At(position);
 }
 
 void
@@ -309,6 +309,10 @@ TextLexer::Lex()
 	           ((c == '+' || c == '-') && (IsDigit(next) || (next == '.' && IsDigit(after))))) {
 		t.kind = TokenKind::Number;
 		LexNumber(t);
+	} else if (rules_.operators && c == ':' && next == ':') {
+		t.kind = TokenKind::Operator;  // PostgreSQL's cast
+		t.value = "::";
+		pos_ += 2;
 	} else if (rules_.operators && IsOperatorChar(c)) {
 		t.kind = TokenKind::Operator;
 		while (pos_ < text_.size() && IsOperatorChar(text_[pos_]))

@@ -1,7 +1,8 @@
 // The lexer and message helpers shared by the parsers of query texts (query_text.cpp) and of query class texts
 // (class_spec.cpp): one set of token rules (identifiers folded to lower case or "quoted", 'strings' with ''
 // escapes, numbers taken as one run so that "1.2.3" is one bad number, operators and punctuation) and one message
-// format ("syntax error in query class "..." at position N: expected X but found Y"). Internal to src/core.
+// format ("syntax error in query class "...": expected X but found Y", the error carrying the byte offset for the
+// glue's errposition). Internal to src/core.
 #pragma once
 
 #include <cstddef>
@@ -57,7 +58,7 @@ struct LexerRules {
 	std::size_t max_bytes;   // longer texts are rejected with LimitExceeded
 	const char *limit_hint;  // hint of that error
 	bool operators;          // runs of < > = ! are Operator tokens, and so are + - * alone when no number starts
-	                         // there (else each such character is Other)
+	                         // there, and :: (else each such character is Other)
 	bool brackets;           // [ and ] are punctuation (else Other)
 };
 

@@ -195,10 +195,10 @@ NumericLiteralValue(const Literal &literal)
 		return std::numeric_limits<double>::quiet_NaN();
 	const std::string text(s);
 	const auto invalid = [&]() {
-		return Error(ErrorKind::InvalidParameter,
-		             "invalid number \"" + literal.text + "\" at position " + std::to_string(literal.position),
+		return Error(ErrorKind::InvalidParameter, "invalid number \"" + literal.text + "\"",
 		             "A numeric column is compared with a number, or a quoted number, 'Infinity', '-Infinity' or "
-		             "'NaN'.");
+		             "'NaN'.")
+		    .At(literal.position);
 	};
 	if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
 		throw invalid();

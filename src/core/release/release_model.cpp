@@ -13,11 +13,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/api/release_api.hpp"
 #include "core/axes/numeric_axis.hpp"  // CountBelowSorted, PgFloatLess
 #include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
 #include "core/classes/interval_cover.hpp"  // NumericLiteralValue, OrderedAxisCover, CollectColumnBounds
 #include "core/language/value_format.hpp"
 #include "core/release/engine_support.hpp"
@@ -117,6 +119,10 @@ public:
 	// refinement on the numeric axes of an ordered class (api/release_api.hpp, ModelAnswerQuery).
 	std::size_t Project(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
 	double AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
+	// A query with IN lists on categorical columns (marginals, stumps): the sum of the answers of the
+	// conjunctions of equalities it expands to, one per distinct category bin of each list (docs/query-classes.md,
+	// "IN lists").
+	double AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
 	double
 	Weight(std::size_t cell) const
 	{
@@ -432,9 +438,99 @@ ReleaseModel::Project(const ParsedQuery &q, const std::vector<LiteralValue> &val
 	return index;
 }
 
+namespace {
+
+bool
+HasInList(const ParsedQuery &q)
+{
+	return q.parsed && std::any_of(q.text.conditions.begin(), q.text.conditions.end(),
+	                               [](const Condition &c) { return c.op == Comparison::In; });
+}
+
+// Expanding IN lists multiplies their lengths; each expanded query costs a projection (a binary search).
+constexpr std::size_t kMaxInExpansion = std::size_t{1} << 20;
+
+}  // namespace
+
+double
+ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values) const
+{
+	const ClassKind kind = layout_.spec.kind;
+	if (kind != ClassKind::Marginals && kind != ClassKind::Stumps)
+		return Answer(cover().Project(q.raw, &q.text, values));  // the cover refuses IN with its own message
+	// Per condition, the choices of its literals: one block (all its literals) for a plain condition; one
+	// literal per distinct category bin for an IN list (two values of one bin, such as two values never seen
+	// publicly, would count that bin twice).
+	struct Choices {
+		std::vector<std::size_t> first;  // literal index of each choice
+		std::size_t width;               // literals per choice
+	};
+	std::vector<Choices> choices;
+	std::size_t next = 0;
+	std::size_t combinations = 1;
+	for (const Condition &c : q.text.conditions) {
+		const std::size_t count = LiteralCount(c);
+		Choices options{{}, c.op == Comparison::In ? std::size_t{1} : count};
+		if (c.op != Comparison::In) {
+			options.first.push_back(next);
+		} else {
+			const ReleaseAxis *axis = AxisOfColumn(c.column);
+			std::unordered_set<std::int32_t> bins;  // a list may hold as many values as 1 MB of text
+			for (std::size_t i = next; i < next + count; i++) {
+				if (axis != nullptr && axis->kind == AxisKind::Categorical &&
+				    !bins.insert(axis->CategoryBin(values.at(i).text)).second)
+					continue;
+				options.first.push_back(i);
+			}
+		}
+		next += count;
+		combinations *= options.first.size();
+		if (combinations > kMaxInExpansion)
+			throw Error(ErrorKind::LimitExceeded,
+			            "query expands to more than " + std::to_string(kMaxInExpansion) + " conjunctions",
+			            "A query with IN lists is answered as the sum of one conjunction per combination of their "
+			            "values.",
+			            "Split the query into several queries with shorter IN lists.");
+		choices.push_back(std::move(options));
+	}
+	// Every combination, as a query of equalities: an odometer over the choices.
+	ParsedQuery expanded;
+	expanded.parsed = true;
+	expanded.raw = q.raw;
+	expanded.text = q.text;
+	for (Condition &c : expanded.text.conditions)
+		if (c.op == Comparison::In) {
+			c.op = Comparison::Equal;
+			c.list.clear();
+		}
+	std::vector<std::size_t> digit(choices.size(), 0);
+	std::vector<LiteralValue> chosen;
+	double sum = 0.0;
+	std::uint64_t steps = 0;
+	for (;;) {
+		PollInterrupt(steps);
+		chosen.clear();
+		for (std::size_t c = 0; c < choices.size(); c++) {
+			const std::size_t first = choices[c].first[digit[c]];
+			chosen.insert(chosen.end(), values.begin() + std::ptrdiff_t(first),
+			              values.begin() + std::ptrdiff_t(first + choices[c].width));
+		}
+		sum += Answer(cover().Project(q.raw, &expanded.text, chosen));
+		std::size_t c = 0;
+		while (c < choices.size() && ++digit[c] == choices[c].first.size()) {
+			digit[c] = 0;
+			c++;
+		}
+		if (c == choices.size())
+			return Clamp(sum);
+	}
+}
+
 double
 ReleaseModel::AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
 {
+	if (!ordered_ && HasInList(q))
+		return AnswerInLists(q, values);
 	if (!ordered_)
 		return Answer(Project(q, values));  // refinement splits numeric bins only
 	std::vector<ColumnBounds> bounds;
@@ -544,6 +640,7 @@ ParseSimpleQueryText(std::string_view text, QueryText &out)
 			return false;  // an exponent, or not a plain number
 		Condition c;
 		c.column = std::string(column);
+		c.position = column_begin;
 		c.op = op;
 		c.value.text = std::string(text.substr(number_begin, i - number_begin));
 		c.value.position = number_begin;
@@ -639,6 +736,13 @@ ParseQueryForModel(const ReleaseModel *model, const char *query)
 	if (!ParseSimpleQueryText(query, parsed->text))
 		parsed->text = ParseQueryText(query);
 	for (const Condition &c : parsed->text.conditions) {
+		if (c.op == Comparison::In) {
+			for (const Literal &value : c.list)
+				parsed->literals.push_back({&value, &c});
+			continue;
+		}
+		if (c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
+			continue;
 		parsed->literals.push_back({&c.value, &c});
 		if (c.op == Comparison::Between)
 			parsed->literals.push_back({&c.upper, &c});
@@ -662,7 +766,8 @@ LiteralTarget
 ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *q, std::size_t i)
 {
 	const ParsedQuery::Entry &e = q->literals.at(i);
-	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric, ValueType::Number, "", e.literal->quoted, true};
+	LiteralTarget t{e.literal->text.c_str(), AxisKind::Numeric,  ValueType::Number, "", e.literal->quoted, true,
+	                e.literal->casts.size(), e.literal->position};
 	// A linear condition's bound is a number; so is a plain bound on a column of halfspaces (direction (1, 0)).
 	if (!e.condition->terms.empty() || model->layout().spec.kind == ClassKind::Halfspaces)
 		return t;
@@ -680,7 +785,34 @@ ParsedQueryLiteral(const ReleaseModel *model, const ParsedQuery *q, std::size_t 
 double
 ReadNumberLiteral(const ParsedQuery *q, std::size_t i)
 {
+	if (!q->literals.at(i).literal->casts.empty())
+		throw Error(ErrorKind::Internal, "a literal with a cast is read by the glue");
 	return NumericLiteralValue(*q->literals.at(i).literal);
+}
+
+const char *
+ParsedQueryLiteralCast(const ParsedQuery *q, std::size_t i, std::size_t k, std::size_t *position)
+{
+	const LiteralCast &cast = q->literals.at(i).literal->casts.at(k);
+	*position = cast.position;
+	return cast.type.c_str();
+}
+
+ParsedQuery *
+ParseIntervalQueryForModel(const ReleaseModel *model, bool has_lower, bool has_upper)
+{
+	const ClassSpec &spec = model->layout().spec;
+	if (spec.columns.size() != 1 || (spec.kind != ClassKind::Thresholds && spec.kind != ClassKind::Ranges))
+		throw Error(ErrorKind::InvalidParameter, "answers by bounds need a release of class thresholds or ranges",
+		            "The release's class is " + spec.CanonicalText() + ".",
+		            "Answer queries of other classes with pap.answer.");
+	const std::string column = QuoteIdentifier(spec.columns[0]);
+	std::string text;
+	if (has_lower)
+		text = column + " >= 0";
+	if (has_upper)
+		text += (text.empty() ? "" : " AND ") + column + " <= 0";
+	return ParseQueryForModel(model, text.empty() ? "TRUE" : text.c_str());
 }
 
 static std::vector<LiteralValue>

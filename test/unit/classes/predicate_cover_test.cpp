@@ -95,7 +95,10 @@ TEST(PredicateCover, ProjectRenderErrors)
 	EXPECT_EQ(cover->Project("b = 2", nullptr, {}), 1u);
 	EXPECT_EQ(cover->Project("c IS NULL ", nullptr, {}), 1u);
 	EXPECT_EQ(cover->VcDimension(), 2);  // 5 predicates: floor(log2 5)
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("a  > 1", nullptr, {}));
+	// Spacing, case and the order of conjuncts do not matter (PredicateKey); the text still must be a listed one.
+	EXPECT_EQ(cover->Project("a  > 1", nullptr, {}), 0u);
+	EXPECT_EQ(cover->Project("(A > 1)", nullptr, {}), 0u);
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("a > 1 AND b = 2", nullptr, {}));
 	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("", nullptr, {}));
 	try {
 		cover->Project("b = 3", nullptr, {});
@@ -117,6 +120,30 @@ TEST(PredicateCover, ProjectRenderErrors)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, MakePredicateCover(input));
 	input.predicate_axis = nullptr;
 	EXPECT_PAP_ERROR(ErrorKind::Internal, MakePredicateCover(input));
+}
+
+// Two listed predicates with one key but different public labelings (possible only for predicates that are not
+// deterministic): each still matches its own text, and neither is matched by the key alone.
+TEST(PredicateCover, AKeySharedByTwoAxesMatchesNeither)
+{
+	const ClassSpec spec = ParseClassSpec("predicates('a AND b', 'b AND a', 'c')");
+	const PredicateMerge merge = MergePredicates(3, {1, 0, 1, 0, 1, 0});
+	ASSERT_EQ(merge.representatives, (std::vector<std::size_t>{0, 1}));
+	std::vector<ReleaseAxis> axes;
+	for (std::size_t r : merge.representatives) {
+		ReleaseAxis axis;
+		axis.kind = AxisKind::Predicate;
+		axis.label = spec.predicates[r];
+		axes.push_back(axis);
+	}
+	const std::vector<std::int32_t> points = {1, 0, 0, 1};
+	const std::vector<std::int64_t> counts = {3, 4};
+	CoverInput input{&spec, &axes, &points, &counts, &merge.axis_of, 100};
+	const std::unique_ptr<Cover> cover = MakePredicateCover(input);
+	EXPECT_EQ(cover->Project("a AND b", nullptr, {}), 0u);
+	EXPECT_EQ(cover->Project(" b AND a", nullptr, {}), 1u);
+	EXPECT_EQ(cover->Project("(C)", nullptr, {}), 0u);  // 'c' shares the labeling of 'a AND b'
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, cover->Project("(a) AND (b)", nullptr, {}));
 }
 
 }  // namespace

@@ -43,16 +43,11 @@ ClassError(std::string_view text)
 	return ErrorOf(ParseClassText, text);
 }
 
-// Position reported as "at position N:" in a syntax error message, or -1.
+// The byte offset a syntax error carries (Error::position, the glue's errposition), or -1.
 long
 PositionOf(const Error &e)
 {
-	const std::string message = e.what();
-	const std::string marker = "\" at position ";
-	const std::size_t at = message.rfind(marker);
-	if (at == std::string::npos)
-		return -1;
-	return std::stol(message.substr(at + marker.size()));
+	return e.position() == Error::kNoPosition ? -1 : long(e.position());
 }
 
 bool
@@ -193,16 +188,16 @@ TEST(ParseClassText, DuplicateColumnsAreInvalidParameters)
 	}
 	const Error e = ClassError("boxes(carat, price, Carat)");
 	EXPECT_STREQ(e.what(), "column \"carat\" appears twice in query class");
-	EXPECT_TRUE(Contains(e.detail(), "positions 6 and 20")) << e.detail();
+	EXPECT_EQ(e.detail(), "Column \"carat\" is listed twice; each column may appear only once.");
+	EXPECT_EQ(PositionOf(e), 20);
 	EXPECT_STREQ(ClassError(R"(boxes("Q""", "Q"""))").what(), "column \"Q\"\" appears twice in query class");
 }
 
 TEST(ParseClassText, ExactMessageAndDetail)
 {
 	const Error e = ClassError("thresholds(price");
-	EXPECT_STREQ(e.what(),
-	             "syntax error in query class \"thresholds(price\" at position 16: expected \",\" or \")\" but found "
-	             "end of input");
+	EXPECT_STREQ(e.what(), "syntax error in query class \"thresholds(price\": expected \",\" or \")\" but found "
+	                       "end of input");
 	EXPECT_TRUE(Contains(e.detail(), "thresholds(price)")) << e.detail();
 }
 
@@ -356,17 +351,16 @@ TEST(ParseQueryText, ColumnNames)
 TEST(ParseQueryText, ExactMessages)
 {
 	Error e = QueryError("price <== 3");
-	EXPECT_STREQ(e.what(), "syntax error in query \"price <== 3\" at position 6: expected a comparison operator "
+	EXPECT_STREQ(e.what(), "syntax error in query \"price <== 3\": expected a comparison operator "
 	                       "(<=, <, >=, >, = or BETWEEN) but found \"<==\"");
 	e = QueryError("price <= abc");
-	EXPECT_STREQ(e.what(),
-	             "syntax error in query \"price <= abc\" at position 9: expected a number or a quoted string but "
-	             "found \"abc\"");
+	EXPECT_STREQ(e.what(), "syntax error in query \"price <= abc\": expected a number or a quoted string but "
+	                       "found \"abc\"");
 	EXPECT_EQ(e.hint(), "Write strings in single quotes, such as 'abc'.");
 	e = QueryError("price <= 'abc");
-	EXPECT_STREQ(e.what(), "syntax error in query \"price <= 'abc\" at position 9: unterminated quoted string");
+	EXPECT_STREQ(e.what(), "syntax error in query \"price <= 'abc\": unterminated quoted string");
 	e = QueryError("");
-	EXPECT_STREQ(e.what(), "syntax error in query \"\" at position 0: the query is empty");
+	EXPECT_STREQ(e.what(), "syntax error in query \"\": the query is empty");
 	EXPECT_TRUE(Contains(e.detail(), "price <= 1000")) << e.detail();
 }
 
@@ -392,7 +386,6 @@ TEST(ParseQueryText, Errors)
 	                {"price\" <= 3", S, 5, "unterminated quoted identifier"},
 	                {"t.price <= 3", S, 1, op + "\".\""},
 	                {"$1 <= 3", S, 0, "expected a column name but found \"$\""},
-	                {"(price <= 3)", S, 0, "expected a column name but found \"(\""},
 	                // operator
 	                {"price", S, 5, op + "end of input"},
 	                {"price 3", S, 6, op + "\"3\""},
@@ -406,7 +399,6 @@ TEST(ParseQueryText, Errors)
 	                {"price <== 3", S, 6, op + "\"<==\""},
 	                {"price >> 3", S, 6, op + "\">>\""},
 	                {"price ~ 3", S, 6, op + "\"~\""},
-	                {"price IN (1)", S, 6, op + "\"IN\""},
 	                {"price NOT BETWEEN 1 AND 2", S, 6, op + "\"NOT\""},
 	                {"price \"between\" 1 AND 2", S, 6, op + "\"between\""},
 	                {"price AND", S, 6, op + "keyword \"AND\""},
@@ -495,7 +487,7 @@ TEST(ParseQueryText, BareBooleans)
 	// Quoted, they are a string and a column name.
 	EXPECT_TRUE(ParseQueryText("b = 'true'").conditions[0].value.quoted);
 	EXPECT_EQ(QueryError("b = \"true\"").what(),
-	          std::string("syntax error in query \"b = \"true\"\" at position 4: expected a number or a quoted string "
+	          std::string("syntax error in query \"b = \"true\"\": expected a number or a quoted string "
 	                      "but found \"true\""));
 	EXPECT_EQ(ParseQueryText("\"true\" = 1").conditions[0].column, "true");
 }
@@ -731,7 +723,7 @@ TEST(ParseQueryText, Hints)
 TEST(ParseQueryText, MessagesAreOneLine)
 {
 	const Error e = QueryError("price\n<=\t\x01 3");
-	EXPECT_STREQ(e.what(), "syntax error in query \"price <=   3\" at position 9: expected a number or a quoted "
+	EXPECT_STREQ(e.what(), "syntax error in query \"price <=   3\": expected a number or a quoted "
 	                       "string but found byte 0x01");
 	const Error f = QueryError("x < 1 AND y <= \"a\nb\"");
 	EXPECT_EQ(std::string(f.what()).find('\n'), std::string::npos) << f.what();
@@ -751,12 +743,12 @@ TEST(ParseQueryText, LongInputsGiveShortMessages)
 	EXPECT_EQ(PositionOf(e), static_cast<long>(bad + 6));
 	EXPECT_LT(std::string(e.what()).size(), 400u);
 	EXPECT_TRUE(Contains(e.what(), "query \"...")) << e.what();
-	EXPECT_TRUE(Contains(e.what(), "...\" at position")) << e.what();
+	EXPECT_TRUE(Contains(e.what(), "...\": ")) << e.what();
 	// Every kept multibyte character is whole.
 	const std::string message = e.what();
 	const std::size_t at = message.find("\xc3");
 	ASSERT_NE(at, std::string::npos);
-	const std::size_t last = message.rfind("...\" at");
+	const std::size_t last = message.rfind("...\": ");
 	EXPECT_EQ(message[last - 1], '\xa9');
 
 	const std::string long_literal = "x = '" + std::string(5000, 'y');

@@ -519,6 +519,9 @@ Compare(Comparison op, double x, double v, double upper)
 	case Comparison::Greater: return c > 0;
 	case Comparison::Equal: return c == 0;
 	case Comparison::Between: return c >= 0 && test::PgLe(x, upper);
+	case Comparison::In:
+	case Comparison::IsNull:
+	case Comparison::IsNotNull: break;  // cover queries are never rendered with them
 	}
 	return false;
 }
@@ -1411,6 +1414,38 @@ TEST_F(ReleaseEngine, WithinCellRefinement)
 	const Model model = LoadModel(m, RandomDistribution(std::size_t(m.summary.cell_count), 3));
 	EXPECT_EQ(AnswerText(model.get(), "city = 'Paris' AND age = 22", true),
 	          AnswerText(model.get(), "city = 'Paris' AND age = 22", false));
+}
+
+// An IN list on a categorical column answers the sum of the conjunctions of equalities it expands to, each
+// category bin once (docs/query-classes.md, "IN lists and NULL"); other classes, and a projection onto one cover
+// query, refuse it.
+TEST_F(ReleaseEngine, InListsAnswerTheSumOfTheirEqualities)
+{
+	const Release m = Define(PeopleTable(), "marginals(2; city, age)");
+	const Model model = LoadModel(m, RandomDistribution(std::size_t(m.summary.cell_count), 5));
+	const auto answer = [&](const std::string &text) { return AnswerText(model.get(), text, false); };
+	EXPECT_NEAR(answer("city IN ('Paris', 'Lima') AND age = 22"),
+	            answer("city = 'Paris' AND age = 22") + answer("city = 'Lima' AND age = 22"), 1e-15);
+	EXPECT_NEAR(answer("(age IN (21, 22)) AND city IN ('Paris', 'Lima')"),
+	            answer("city = 'Paris' AND age = 21") + answer("city = 'Lima' AND age = 21") +
+	                answer("city = 'Paris' AND age = 22") + answer("city = 'Lima' AND age = 22"),
+	            1e-15);
+	EXPECT_EQ(answer("city IN ('Paris', 'Paris') AND age = 22"), answer("city = 'Paris' AND age = 22"));
+	// Rome and Berlin are both "other": one term.
+	EXPECT_EQ(answer("city IN ('Rome', 'Berlin') AND age = 22"), answer("city = 'Rome' AND age = 22"));
+	EXPECT_EQ(answer("city IN ('Paris') AND age IN (22)"), answer("city = 'Paris' AND age = 22"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, answer("city IN ('Paris', 'Lima')"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, answer("city IS NULL AND age = 22"));
+	EXPECT_PAP_ERROR(ErrorKind::UndefinedColumn, answer("town IN (1) AND age = 22"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, Project(model.get(), "city IN ('Paris', 'Lima') AND age = 22"));
+
+	const Release t = Define(PeopleTable(), "ranges(age)");
+	const Model ranges = LoadModel(t, RandomDistribution(std::size_t(t.summary.cell_count), 6));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(ranges.get(), "age IN (21, 22)", false));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(ranges.get(), "age IS NOT NULL", false));
+	// Parentheses change nothing for the queries accepted before.
+	EXPECT_EQ(AnswerText(ranges.get(), "(age >= 21) AND (age <= 23)", false),
+	          AnswerText(ranges.get(), "age >= 21 AND age <= 23", false));
 }
 
 // pap.quantile: the smallest candidate whose answer reaches q times the non-NULL mass, checked by a linear scan
