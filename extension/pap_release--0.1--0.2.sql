@@ -44,3 +44,26 @@ CREATE FUNCTION pap.plan(name pg_catalog.text, epsilon pg_catalog.float8, delta 
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.plan(pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text, pg_catalog.text) IS
 	'the mechanism a run would use (auto: the smallest predicted error, from public information only), every mechanism''s predicted max error over the query class with its parts (projection onto the cover, mass outside the domain, noise, the prior''s error), and PMW''s parameters beside the sizes the source papers require; free: reads no private row';
+
+-- Answers with their (1 - beta) error bound (docs/mechanisms.md §13): free, like pap.answer.
+CREATE FUNCTION pap.answer_bounded(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT false,
+                                   OUT estimate pg_catalog.float8, OUT error_bound pg_catalog.float8,
+                                   OUT lower pg_catalog.float8, OUT upper pg_catalog.float8,
+                                   OUT estimate_count pg_catalog.float8, OUT private_rows pg_catalog.int8)
+	AS 'MODULE_PATHNAME', 'pap_answer_bounded' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_bounded(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+	'pap.answer with its error bound: the true answer lies in [lower, upper] for every query of the class at once with probability at least 1 - beta (the release''s beta), from public information only; free';
+
+CREATE FUNCTION pap.answers_bounded(name pg_catalog.text, queries pg_catalog.text[],
+                                    refine pg_catalog.bool DEFAULT false)
+	RETURNS TABLE (query pg_catalog.text, estimate pg_catalog.float8, error_bound pg_catalog.float8,
+	               lower pg_catalog.float8, upper pg_catalog.float8)
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT x.q, b.estimate, b.error_bound, b.lower, b.upper
+	  FROM pg_catalog.unnest(queries) WITH ORDINALITY AS x(q, i),
+	       LATERAL pap.answer_bounded(name, x.q, refine) AS b
+	 ORDER BY x.i;
+END;
+COMMENT ON FUNCTION pap.answers_bounded(pg_catalog.text, pg_catalog.text[], pg_catalog.bool) IS
+	'pap.answer_bounded for every element of queries, in order; free';

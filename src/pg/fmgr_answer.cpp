@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "core/api/release_api.hpp"
+#include "pg/answer_query.hpp"
+#include "pg/answer_warnings.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/guc.hpp"
@@ -102,8 +104,8 @@ CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 // The answer (fraction) of a query text. Literals are read for the column they are compared with; a type's
 // input function may raise, so the parsed query lives in the core and is freed by a callback on the current
 // context, never skipped by a longjmp.
-static double
-AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
+double
+PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, pap::core::AnswerBound *bound)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
 	PAP_CORE(parsed = pap::core::ParseQueryForModel(release->model, query));
@@ -127,7 +129,12 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine)
 		else
 			numbers[i] = PapTemporalLiteralToAxis(t.text, t.type);
 	}
+	PapCheckAnswerLiterals(release, parsed, texts);
 	double answer = 0.0;
+	if (bound != nullptr) {
+		PAP_CORE(*bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine));
+		return bound->estimate;
+	}
 	PAP_CORE(answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
 	return answer;
 }
@@ -139,7 +146,7 @@ AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 	PapCachedRelease *release = PapStatementRelease(fcinfo, PG_GETARG_TEXT_PP(0));
 	char *query = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	const bool refine = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
-	const double answer = AnswerQuery(release, query, refine);
+	const double answer = PapAnswerQuery(release, query, refine);
 	int64 n = 0;
 	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
 	*rows = double(n);

@@ -2,6 +2,7 @@
 #include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/answer_warnings.hpp"
 #include "pg/relation_kinds.hpp"
 
 #include <algorithm>
@@ -260,6 +261,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
+	PapCheckRequestedMechanism(name, mechanism, s);
 	Datum values[25];
 	bool nulls[25] = {false};
 	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
@@ -446,6 +448,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		plan_request.interrupted = PapInterruptPending;
 		pap::core::PlanSummary plan;
 		PAP_CORE(plan = pap::core::MakePlan(plan_request));
+		PapCheckRequestedMechanism(name, mechanism, plan);  // a warning, or under pap_release.strict no charge
 
 		// The ledger records epsilon as written (the run uses the double not above it, ReadRunArguments) and the
 		// delta the chosen mechanism uses: 0 for a pure one, whatever was requested.

@@ -133,6 +133,7 @@ struct PapRelease {
 	double *synthetic;   // cell_count weights, when released
 	int64 private_rows;  // when released
 	int64 release_id;    // the object of the run's lock (PapRunLockTag)
+	pap::core::ReleaseErrorFacts error_facts;  // for answers' error bounds: known when the run stored its parts
 	pap::core::CatalogLayout layout;
 };
 // The OID of pap.release_data: the class of a run's lock (pap.run_in_progress uses the same).
