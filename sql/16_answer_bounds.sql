@@ -7,21 +7,23 @@ SET extra_float_digits = 0;
 CREATE COLLATION b_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 -- One population, its rows split into a private and a public sample; 'X' occurs in the private rows only.
 CREATE TABLE b_pop AS
-SELECT i, ((i * 7919) % 1009)::float8 / 10 AS v,
+SELECT i, ((i * 7919) % 1009)::float8 / 10 AS v, ((i * 104729) % 997)::float8 / 10 AS w,
        CASE WHEN i % 500 = 1 THEN 'X' WHEN (i * 31) % 7 < 3 THEN 'F' ELSE 'M' END AS c
   FROM generate_series(1, 10000) i;
 CREATE TABLE b_priv AS
-SELECT v, c, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 <> 0;
+SELECT v, w, c, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 <> 0;
 CREATE TABLE b_pub AS
-SELECT v, c, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 = 0;
+SELECT v, w, c, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 = 0;
 SELECT pap.set_budget('b_priv', 10);
 SELECT pap.define_release('b_cdf', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
 SELECT pap.define_release('b_rng', 'b_priv', 'b_pub', 'ranges(v)', alpha => 0.1);
+SELECT pap.define_release('b_box', 'b_priv', 'b_pub', 'boxes(v, w)', alpha => 0.2);
 SELECT pap.define_release('b_marg', 'b_priv', 'b_pub', 'marginals(1; c)');
 SELECT pap.define_release('b_ci', 'b_priv', 'b_pub', 'marginals(1; cn, cb)');
 SELECT pap.define_release('b_forced', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
 CALL pap.run_release('b_cdf', 1.0);
 CALL pap.run_release('b_rng', 1.0);
+CALL pap.run_release('b_box', 1.0);
 CALL pap.run_release('b_marg', 1.0);
 CALL pap.run_release('b_ci', 1.0);
 
@@ -54,6 +56,12 @@ SELECT r.name, refine, count(*) AS queries,
        LATERAL pap.answer_bounded(r.name, q.q, refine) b
  WHERE r.name = 'b_rng' OR q.q NOT LIKE '%AND%'
  GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT count(*) AS box_queries,
+       count(*) FILTER (WHERE b_truth(q) BETWEEN b.lower AND b.upper) AS covered,
+       count(*) FILTER (WHERE b_truth(q) BETWEEN r.lower AND r.upper) AS refined_covered
+  FROM (SELECT format('v > %s AND v <= %s AND w > %s AND w <= %s', a, a + 30, c, c + 45) AS q
+          FROM generate_series(0, 90, 11.5) a, generate_series(0, 90, 13.7) c) x,
+       pap.answer_bounded('b_box', q) b, pap.answer_bounded('b_box', q, true) r;
 -- A bound on a cut point moves no edge: its bound is the noise alone, below that of a bound between cuts.
 WITH cut AS (SELECT query FROM pap.answers('b_cdf') WHERE query ~ '^v <= [0-9.]+$' ORDER BY cover_query OFFSET 3 LIMIT 1)
 SELECT e.error_bound < m.error_bound AS exact_edge_tighter,
