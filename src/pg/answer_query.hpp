@@ -6,4 +6,4 @@
 // The answer (fraction of the private rows) of query; with bound != nullptr also its error bound
 // (pap::core::ModelAnswerBound), whose estimate is the answer returned.
 double PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine,
-                   pap::core::AnswerBound *bound = nullptr);
+                      pap::core::AnswerBound *bound = nullptr);

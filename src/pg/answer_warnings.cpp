@@ -1,6 +1,6 @@
 // Warnings where an answer or a plan may mislead, and pap_release.strict (answer_warnings.hpp).
-#include "core/api/release_api.hpp"
 #include "pg/answer_warnings.hpp"
+#include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/guc.hpp"
@@ -41,8 +41,8 @@ EqualityIsTextEquality(Oid type)
 // the first one in *first and their number. A category is read back by the type's input function under the
 // settings it was printed with.
 static int
-CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::core::LiteralTarget &t,
-                                   const char *text, const char **first, Oid *collation)
+CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::core::LiteralTarget &t, const char *text,
+                                   const char **first, Oid *collation)
 {
 	Oid type;
 	PapValueTypeOfColumn(release->private_table, t.column, &type);
@@ -81,8 +81,7 @@ CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::c
 }
 
 void
-PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed,
-                       const char *const *texts)
+PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed, const char *const *texts)
 {
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
@@ -105,8 +104,9 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 			                          "text (%s), whose rows the answer does not count.",
 			                          "Under the equality of type %s%s%s it equals %d public categories of other "
 			                          "texts (the first is %s), whose rows the answer does not count.",
-			                          equal, format_type_be(get_atttype(release->private_table,
-			                                                            get_attnum(release->private_table, t.column))),
+			                          equal,
+			                          format_type_be(get_atttype(release->private_table,
+			                                                     get_attnum(release->private_table, t.column))),
 			                          OidIsValid(collation) ? " with collation " : "",
 			                          OidIsValid(collation) ? quote_identifier(get_collation_name(collation)) : "",
 			                          equal, quote_literal_cstr(first)),
@@ -121,8 +121,8 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, unseen));
 		ereport(PitfallLevel(),
 		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
-		         errmsg("value %s of column \"%s\" does not occur in the public table", quote_literal_cstr(texts[unseen]),
-		                t.column),
+		         errmsg("value %s of column \"%s\" does not occur in the public table",
+		                quote_literal_cstr(texts[unseen]), t.column),
 		         errdetail("It is answered from the column's \"other\" bin, the share of every category the public "
 		                   "table never showed together: at most that share, not an estimate of this value's."),
 		         errhint("pap.answer_bounded gives the interval of such an answer (its lower end is 0). Set "

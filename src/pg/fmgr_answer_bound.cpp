@@ -27,8 +27,9 @@ pap_answer_bounded(PG_FUNCTION_ARGS)
 	PapAnswerQuery(release, query, refine, &bound);
 	int64 n = 0;
 	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
-	Datum values[6] = {Float8GetDatum(bound.estimate), Float8GetDatum(bound.error_bound), Float8GetDatum(bound.lower),
-	                   Float8GetDatum(bound.upper), Float8GetDatum(double(n) * bound.estimate), Int64GetDatum(n)};
+	Datum values[6] = {
+	    Float8GetDatum(bound.estimate), Float8GetDatum(bound.error_bound),          Float8GetDatum(bound.lower),
+	    Float8GetDatum(bound.upper),    Float8GetDatum(double(n) * bound.estimate), Int64GetDatum(n)};
 	bool nulls[6] = {false, false, false, false, false, false};
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -1,8 +1,8 @@
 // pap.plan (free) and pap.run_release (spends the budget).
 #include "core/api/release_api.hpp"
+#include "pg/answer_warnings.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
-#include "pg/answer_warnings.hpp"
 #include "pg/relation_kinds.hpp"
 
 #include <algorithm>

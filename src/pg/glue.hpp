@@ -128,11 +128,11 @@ struct PapRelease {
 	int64 cell_count;
 	int vc_dimension;
 	char *defined_by;
-	char *state;         // defined, running, released
-	bool run_live;       // state = running and the running statement is still executing
-	double *synthetic;   // cell_count weights, when released
-	int64 private_rows;  // when released
-	int64 release_id;    // the object of the run's lock (PapRunLockTag)
+	char *state;                               // defined, running, released
+	bool run_live;                             // state = running and the running statement is still executing
+	double *synthetic;                         // cell_count weights, when released
+	int64 private_rows;                        // when released
+	int64 release_id;                          // the object of the run's lock (PapRunLockTag)
 	pap::core::ReleaseErrorFacts error_facts;  // for answers' error bounds: known when the run stored its parts
 	pap::core::CatalogLayout layout;
 };

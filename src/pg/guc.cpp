@@ -57,7 +57,8 @@ PapDefineSettings(void)
 	                        "pap.answer and pap.answer_count keep the releases they read, least recently used "
 	                        "evicted first; 0 keeps none beyond the statement that loaded it.",
 	                        &pap_answer_cache_mb, 256, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pap_release.strict", "Turns the warnings of answers and plans that may mislead into errors.",
+	DefineCustomBoolVariable("pap_release.strict",
+	                         "Turns the warnings of answers and plans that may mislead into errors.",
 	                         "An answer for a category the public table never showed, equality on a column whose "
 	                         "own equality differs from the category's text, and a requested mechanism predicted "
 	                         "worse than the public table alone raise an error instead of a warning.",

@@ -54,8 +54,9 @@ SplitOfEdge(const ReleaseAxis &axis, const ValueBound &bound, bool upper)
 	const std::size_t end =
 	    j == axis.cuts.size() ? axis.public_values.size() : CountAtMost(axis.public_values, axis.cuts[j]);
 	const bool v_below_edge = upper == bound.inclusive;  // "col <= v" and "col > v" put the rows equal to v below
-	const std::size_t p = std::clamp(v_below_edge ? CountAtMost(axis.public_values, v) : CountBelow(axis.public_values, v),
-	                                 begin, std::max(begin, end));
+	const std::size_t p =
+	    std::clamp(v_below_edge ? CountAtMost(axis.public_values, v) : CountBelow(axis.public_values, v), begin,
+	               std::max(begin, end));
 	for (std::size_t i = begin; i < end; i++)
 		(i < p ? split.below : split.above) += axis.public_counts[i];
 	split.split = p;

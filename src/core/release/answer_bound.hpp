@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/axes/release_axis.hpp"
-#include "core/cells/cell_grid.hpp"  // CellInterval
+#include "core/cells/cell_grid.hpp"         // CellInterval
 #include "core/classes/interval_cover.hpp"  // ValueBound, ColumnBounds
 
 namespace pap::core {

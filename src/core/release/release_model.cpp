@@ -794,8 +794,7 @@ ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *q, const char 
 		if (texts[i] == nullptr || !q->literals[i].condition->terms.empty())
 			continue;
 		const ReleaseAxis *axis = model->AxisOfColumn(q->literals[i].condition->column);
-		if (axis != nullptr && axis->kind == AxisKind::Categorical &&
-		    axis->CategoryBin(texts[i]) == axis->OtherBin()) {
+		if (axis != nullptr && axis->kind == AxisKind::Categorical && axis->CategoryBin(texts[i]) == axis->OtherBin()) {
 			*literal = i;
 			return true;
 		}
