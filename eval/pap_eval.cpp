@@ -836,10 +836,12 @@ Workloads(bool ci, const std::vector<std::string> &adult_columns)
 }
 
 // pap_eval bounds: the measured coverage of pap.answer_bounded (docs/mechanisms.md §13). For every workload,
-// public fraction, regime, repetition and epsilon, the auto release (defined as the "auto" method of run
-// defines it) and, refined and not, how many of the workload's queries have their exact private answer in
-// [lower, upper]. One CSV row per release and refine; a summary on stderr.
-const char *kBoundsHeader = "dataset,workload,class,public_frac,regime,epsilon,rep,refine,beta,chosen,queries,covered";
+// public fraction, regime, repetition and epsilon, a release on the public table (defined as run defines
+// "auto"'s) run with auto and with every mechanism that applies, and, refined and not, how many of the
+// workload's queries have their exact private answer in [lower, upper]. One CSV row per release and refine; the
+// totals per regime and mechanism on stderr.
+const char *kBoundsHeader =
+    "dataset,workload,class,public_frac,regime,epsilon,rep,mechanism,refine,beta,chosen,queries,covered";
 
 int
 Bounds(const Config &cfg, const std::string &out_path)
@@ -870,51 +872,60 @@ Bounds(const Config &cfg, const std::string &out_path)
 						for (double eps : plan.epsilons) {
 							const std::string cell =
 							    w.name + "|" + Num(frac) + "|" + regime + "|" + Num(eps) + "|" + std::to_string(rep);
-							db.Must("SELECT pap.drop_release(name) FROM pap.releases WHERE name = 'r'");
 							std::vector<std::string> tries;
 							if (w.kind == "marginals" || w.kind == "predicates")
 								tries.push_back("granularity => 'finest'");
 							for (const char *a : {"0.05", "0.1", "0.2", "0.3", "0.4", "0.5", "0.7", "0.9"})
 								tries.push_back(std::string("alpha => ") + a);
-							Row row;
-							if (!runner.Define(priv, pub, w, tries, row, cell)) {
-								failures += row.status == "error";
-								continue;
-							}
-							db.Must("SET pap_release.test_seed = " + std::to_string(SeedOf(cell)));
-							Result r = db.Try("CALL pap.run_release('r', " + Num(eps) + ")");
-							db.Must("RESET pap_release.test_seed");
-							PQclear(r.res);
-							if (!r.ok) {
-								std::cerr << "pap_eval: " << cell << ": run: " << r.sqlstate << " " << r.message << "\n";
-								failures++;
-								continue;
-							}
-							const std::string beta = db.Must("SELECT beta FROM pap.releases WHERE name = 'r'");
-							const std::string chosen = db.Must("SELECT mechanism FROM pap.releases WHERE name = 'r'");
-							for (bool refine : {false, true}) {
-								Result c = db.Try("SELECT * FROM pap_eval.coverage(" + std::to_string(wid) + ", 'r', " +
-								                  (refine ? "true" : "false") + ")");
-								if (!c.ok) {
-									std::cerr << "pap_eval: " << cell << ": coverage: " << c.message << "\n";
-									PQclear(c.res);
-									failures++;
+							for (const char *mechanism : {"auto", "pmw", "mwem", "identity", "hierarchical"}) {
+								// A defined release runs once: defined again (the same way) for every mechanism.
+								db.Must("SELECT pap.drop_release(name) FROM pap.releases WHERE name = 'r'");
+								Row row;
+								if (!runner.Define(priv, pub, w, tries, row, cell)) {
+									failures += row.status == "error";
+									break;
+								}
+								db.Must("SET pap_release.test_seed = " + std::to_string(SeedOf(cell)));
+								Result r = db.Try("CALL pap.run_release('r', " + Num(eps) + ", mechanism => " +
+								                  db.Quote(mechanism) + ")");
+								db.Must("RESET pap_release.test_seed");
+								PQclear(r.res);
+								if (!r.ok) {
+									if (r.sqlstate != "22023") {  // 22023: the mechanism does not apply to the release
+										std::cerr << "pap_eval: " << cell << ": run " << mechanism << ": " << r.sqlstate
+										          << " " << r.message << "\n";
+										failures++;
+									}
 									continue;
 								}
-								const long queries = std::atol(PQgetvalue(c.res, 0, 0));
-								const long covered = std::atol(PQgetvalue(c.res, 0, 1));
-								PQclear(c.res);
-								out << ds << "," << w.name << "," << w.kind << "," << Num(frac) << "," << regime << ","
-								    << Num(eps) << "," << rep << "," << (refine ? "true" : "false") << "," << beta
-								    << "," << chosen << "," << queries << "," << covered << "\n";
-								out.flush();
-								std::array<long, 4> &t = totals[regime + (refine ? " refined" : "")];
-								t[0] += queries;
-								t[1] += covered;
-								t[2] += 1;
-								t[3] += covered == queries;
-								std::cerr << cell << (refine ? " refined" : "") << " covered " << covered << "/"
-								          << queries << "\n";
+								const std::string beta = db.Must("SELECT beta FROM pap.releases WHERE name = 'r'");
+								const std::string chosen =
+								    db.Must("SELECT mechanism FROM pap.releases WHERE name = 'r'");
+								for (bool refine : {false, true}) {
+									Result c = db.Try("SELECT * FROM pap_eval.coverage(" + std::to_string(wid) +
+									                  ", 'r', " + (refine ? "true" : "false") + ")");
+									if (!c.ok) {
+										std::cerr << "pap_eval: " << cell << ": coverage: " << c.message << "\n";
+										PQclear(c.res);
+										failures++;
+										continue;
+									}
+									const long queries = std::atol(PQgetvalue(c.res, 0, 0));
+									const long covered = std::atol(PQgetvalue(c.res, 0, 1));
+									PQclear(c.res);
+									out << ds << "," << w.name << "," << w.kind << "," << Num(frac) << "," << regime
+									    << "," << Num(eps) << "," << rep << "," << mechanism << ","
+									    << (refine ? "true" : "false") << "," << beta << "," << chosen << "," << queries
+									    << "," << covered << "\n";
+									out.flush();
+									std::array<long, 4> &t = totals[regime + " " + chosen + (refine ? " refined" : "")];
+									t[0] += queries;
+									t[1] += covered;
+									t[2] += 1;
+									t[3] += covered == queries;
+									std::cerr << cell << " " << chosen << (refine ? " refined" : "") << " covered "
+									          << covered << "/" << queries << "\n";
+								}
 							}
 						}
 					}
@@ -966,7 +977,8 @@ main(int argc, char **argv)
 	}
 	if ((args.size() == 4 || args.size() == 5) && args[0] == "report")
 		return Report(args[1], args[2], args[3], args.size() == 5 ? args[4] : "");
-	std::cerr << "usage: pap_eval run [--ci] OUT.csv | pap_eval bounds [--ci] OUT.csv | pap_eval report IN.csv DOC.md DIR "
-	             "[IMG]\n";
+	std::cerr
+	    << "usage: pap_eval run [--ci] OUT.csv | pap_eval bounds [--ci] OUT.csv | pap_eval report IN.csv DOC.md DIR "
+	       "[IMG]\n";
 	return 2;
 }

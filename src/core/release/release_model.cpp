@@ -20,6 +20,7 @@
 #include "core/base/errors.hpp"
 #include "core/classes/interval_cover.hpp"  // NumericLiteralValue, OrderedAxisCover, CollectColumnBounds
 #include "core/language/value_format.hpp"
+#include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
 #include "core/release/answer_bound.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
@@ -134,6 +135,7 @@ public:
 	}
 	// The run's public facts for answers' error bounds (answer_bound.hpp), set after loading.
 	ReleaseErrorFacts error_facts;
+	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
 	std::size_t
 	MemoryBytes() const
 	{
@@ -785,6 +787,9 @@ void
 ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 {
 	model->error_facts = facts;
+	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0)
+		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
+		                                             model->private_rows(), DataPartBeta(facts.beta));
 }
 
 bool
@@ -818,8 +823,10 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	out.noise = facts.noise;
 	const ReleaseLayout &layout = model->layout();
 	const ClassKind kind = layout.spec.kind;
-	if (kind == ClassKind::Thresholds || kind == ClassKind::Ranges || kind == ClassKind::Boxes ||
-	    kind == ClassKind::Orthants) {
+	if (model->private_rows() <= 0 || facts.public_rows <= 0) {
+		out.projection = 1.0;  // no private row (a run after every row was deleted): no share to bound
+	} else if (kind == ClassKind::Thresholds || kind == ClassKind::Ranges || kind == ClassKind::Boxes ||
+	           kind == ClassKind::Orthants) {
 		// The query's own edges (refined or not: a refined answer lies between the answers of the cover queries
 		// that move every edge inward and outward, each within a side of the edge's bin).
 		std::vector<ColumnBounds> bounds;
@@ -832,7 +839,10 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		if (!refine)
 			out.projection = std::min(out.projection, facts.projection);
 	} else {
-		out.projection = facts.projection;  // the plan's max over the class
+		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
+		// query per public labeling, so a query and its cover query agree on every point the public table shows
+		// and may disagree on the others (docs/mechanisms.md §13), whose private share part (b)'s bound bounds.
+		out.projection = std::min(1.0, facts.projection + model->unseen_points_mass);
 	}
 	const double half = out.projection + out.outside_mass + out.noise;
 	out.lower = std::max(0.0, out.estimate - half);
