@@ -6,25 +6,30 @@ SET extra_float_digits = 0;
 -- A case-insensitive collation: its equality is not the equality of the categories' texts.
 CREATE COLLATION b_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 -- One population, its rows split into a private and a public sample; 'X' occurs in the private rows only.
+-- g = 'a' occurs with c = 'M' in private rows only (public rows are those with i % 5 = 0).
 CREATE TABLE b_pop AS
-SELECT i, ((i * 7919) % 1009)::float8 / 10 AS v, ((i * 104729) % 997)::float8 / 10 AS w,
-       CASE WHEN i % 500 = 1 THEN 'X' WHEN (i * 31) % 7 < 3 THEN 'F' ELSE 'M' END AS c
-  FROM generate_series(1, 10000) i;
+SELECT x.*, CASE WHEN c = 'M' THEN CASE WHEN i % 5 <> 0 AND i % 3 = 0 THEN 'a' ELSE 'b' END
+                 WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS g
+  FROM (SELECT i, ((i * 7919) % 1009)::float8 / 10 AS v, ((i * 104729) % 997)::float8 / 10 AS w,
+               CASE WHEN i % 500 = 1 THEN 'X' WHEN (i * 31) % 7 < 3 THEN 'F' ELSE 'M' END AS c
+          FROM generate_series(1, 10000) i) x;
 CREATE TABLE b_priv AS
-SELECT v, w, c, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 <> 0;
+SELECT v, w, c, g, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 <> 0;
 CREATE TABLE b_pub AS
-SELECT v, w, c, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 = 0;
+SELECT v, w, c, g, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 = 0;
 SELECT pap.set_budget('b_priv', 10);
 SELECT pap.define_release('b_cdf', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
 SELECT pap.define_release('b_rng', 'b_priv', 'b_pub', 'ranges(v)', alpha => 0.1);
 SELECT pap.define_release('b_box', 'b_priv', 'b_pub', 'boxes(v, w)', alpha => 0.2);
 SELECT pap.define_release('b_marg', 'b_priv', 'b_pub', 'marginals(1; c)');
+SELECT pap.define_release('b_marg2', 'b_priv', 'b_pub', 'marginals(2; c, g)');
 SELECT pap.define_release('b_ci', 'b_priv', 'b_pub', 'marginals(1; cn, cb)');
 SELECT pap.define_release('b_forced', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
 CALL pap.run_release('b_cdf', 1.0);
 CALL pap.run_release('b_rng', 1.0);
 CALL pap.run_release('b_box', 1.0);
 CALL pap.run_release('b_marg', 1.0);
+CALL pap.run_release('b_marg2', 1.0);
 CALL pap.run_release('b_ci', 1.0);
 
 -- The exact answers, for the check that the bound holds.
@@ -85,6 +90,12 @@ SELECT pap.answer('b_marg', 'c = ''F''') > 0.3 AS seen_category_silent;
 SELECT pap.answer('b_marg', 'c = ''X''') < 0.05 AS other_bin;
 SELECT lower = 0 AS lower_zero, upper >= b_truth('c = ''X''') AS covers_truth
   FROM pap.answer_bounded('b_marg', 'c = ''X''');
+-- Values seen one by one but never together in the public table: answered like every such query, a warning.
+-- (Here the public table is no sample of the private rows' population on purpose: a sixth of the private rows
+-- have values no public row has together, which only the warning can tell.)
+SELECT pap.answer('b_marg2', 'c = ''F'' AND g = ''a''') > 0.1 AS seen_together_silent;
+SELECT pap.answer('b_marg2', 'c = ''M'' AND g = ''a''') = pap.answer('b_marg2', 'c = ''X'' AND g = ''b''')
+       AS answered_alike, b_truth('c = ''M'' AND g = ''a''') > 0.1 AS truth_is_large;
 -- Equality that differs from the category's text: under the case-insensitive collation 'f' equals 'F', and is
 -- answered by its text (an unseen category). A char(2) column's categories are its values without their padding,
 -- as its equality compares them: no warning.
@@ -104,6 +115,8 @@ SELECT pap.answer('b_marg', 'c = ''X''');
 SELECT * FROM pap.answer_bounded('b_marg', 'c = ''X''');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.answer('b_ci', 'cn = ''f''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer('b_marg2', 'c = ''M'' AND g = ''a''');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT chosen_mechanism FROM pap.plan('b_forced', 0.001, mechanism => 'identity');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

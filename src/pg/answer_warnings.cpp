@@ -81,7 +81,8 @@ CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::c
 }
 
 void
-PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed, const char *const *texts)
+PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed, const double *numbers,
+                       const char *const *texts)
 {
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
@@ -114,8 +115,18 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 			                 "it, or add the answers of every matching category.")));
 	}
 	size_t unseen = 0;
-	bool has_unseen = false;
-	PAP_CORE(has_unseen = pap::core::ModelUnseenCategory(release->model, parsed, texts, &unseen));
+	bool has_unseen = false, no_public_row = false;
+	PAP_CORE(has_unseen = pap::core::ModelUnseenCategory(release->model, parsed, texts, &unseen);
+	         no_public_row =
+	             !has_unseen && pap::core::ModelMarginalWithoutPublicRow(release->model, parsed, numbers, texts));
+	if (no_public_row)
+		ereport(PitfallLevel(),
+		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
+		         errmsg("no row of the public table has the values of this query"),
+		         errdetail("Its values occur in the public table one by one but not together: it is answered like "
+		                   "every query no public row satisfies, not as an estimate of its own."),
+		         errhint("pap.answer_bounded gives the interval of such an answer. Set pap_release.strict to refuse "
+		                 "such queries.")));
 	if (has_unseen) {
 		pap::core::LiteralTarget t;
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, unseen));

@@ -129,7 +129,7 @@ PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, 
 		else
 			numbers[i] = PapTemporalLiteralToAxis(t.text, t.type);
 	}
-	PapCheckAnswerLiterals(release, parsed, texts);
+	PapCheckAnswerLiterals(release, parsed, numbers, texts);
 	double answer = 0.0;
 	if (bound != nullptr) {
 		PAP_CORE(*bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine));

@@ -321,6 +321,10 @@ AnswerBound ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *query
 bool ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *query, const char *const *texts,
                          std::size_t *literal);
 
+// Whether a marginals query projects onto a cover query no public row satisfies: the cover holds one query per
+// public labeling, so every such query is answered by one and the same cover query (docs/reference.md, pap.answer).
+bool ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                                   const char *const *texts);
 // The public categories of a categorical column of the release (byte order), for the glue's check of equality
 // under the column's own type and collation; 0 and nullptr for a column that is not a categorical axis.
 std::size_t ModelColumnCategoryCount(const ReleaseModel *model, const char *column);

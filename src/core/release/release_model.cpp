@@ -869,4 +869,26 @@ ModelColumnCategory(const ReleaseModel *model, const char *column, std::size_t k
 	return model->AxisOfColumn(column)->categories[k].c_str();
 }
 
+bool
+ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *q, const double *numbers,
+                              const char *const *texts)
+{
+	const ReleaseLayout &layout = model->layout();
+	if (layout.spec.kind != ClassKind::Marginals)
+		return false;
+	const std::size_t k = model->Project(*q, LiteralValues(q, numbers, texts));
+	const ProductQueryList &queries = model->cover().Queries();
+	const std::size_t d = layout.axes.size();
+	for (std::size_t i = 0; i < layout.public_point_counts.size(); i++) {
+		bool inside = true;
+		for (const AxisConstraint *c = queries.begin(k); c != queries.end(k) && inside; ++c) {
+			const std::int32_t bin = layout.public_points[i * d + c->axis];
+			inside = bin >= c->bins.lo && bin <= c->bins.hi;
+		}
+		if (inside)
+			return false;
+	}
+	return true;
+}
+
 }  // namespace pap::core
