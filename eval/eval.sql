@@ -359,3 +359,12 @@ LANGUAGE sql AS $fn$
 	SELECT max(e), avg(e) FROM (SELECT abs(priv - CASE WHEN rel IS NULL THEN pub ELSE pap.answer(rel, q, refine) END) AS e
 	                              FROM pap_eval.truth WHERE wid = w) x
 $fn$;
+
+-- coverage(wid, release, refine): how many of the workload's queries have their exact private answer within
+-- pap.answer_bounded's [lower, upper] (docs/mechanisms.md §18).
+CREATE FUNCTION pap_eval.coverage(w int, rel text, refine bool, OUT queries int8, OUT covered int8)
+LANGUAGE sql AS $fn$
+	SELECT count(*), count(*) FILTER (WHERE t.priv BETWEEN b.lower AND b.upper)
+	  FROM pap_eval.truth t, LATERAL pap.answer_bounded(rel, t.q, refine) b
+	 WHERE t.wid = w
+$fn$;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run by eval/run.sh inside the throwaway cluster: loads the data sets of data/ client side, creates the
-# harness's SQL helpers (eval/eval.sql) and runs the client. Usage: run-inner.sh [--ci] OUT.csv
+# Run by eval/run.sh and eval/bounds.sh inside the throwaway cluster: loads the data sets of data/ client side,
+# creates the harness's SQL helpers (eval/eval.sql) and runs the client. Usage: run-inner.sh [bounds] [--ci] OUT.csv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 psql_run=(psql -X -q -v ON_ERROR_STOP=1)
@@ -24,4 +24,6 @@ zcat data/cps1988.csv.gz | "${psql_run[@]}" -c '\copy cps_raw (wage, education, 
 # movielens writes an unknown year as NA
 zcat data/movielens.csv.gz | "${psql_run[@]}" -c '\copy movielens_raw ("movieId", year, genres, "userId", rating, ts) FROM STDIN WITH (FORMAT csv, HEADER true, NULL '"'"'NA'"'"')'
 "${psql_run[@]}" -f eval/eval.sql
-exec eval/pap_eval run "$@"
+mode=run
+if [ "${1:-}" = bounds ]; then mode=bounds; shift; fi
+exec eval/pap_eval "$mode" "$@"

@@ -290,3 +290,27 @@ CREATE FUNCTION pap.answer_between(name pg_catalog.text, lower anyelement, upper
 	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_between' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pap.answer_between(pg_catalog.text, anyelement, anyelement, pg_catalog.bool) IS
 	'released answer to "column BETWEEN lower AND upper" of a thresholds or ranges release (a NULL bound leaves its side open), as pap.answer gives it; free';
+
+-- Answers with their (1 - beta) error bound (docs/mechanisms.md §18): free, like pap.answer.
+CREATE FUNCTION pap.answer_bounded(name pg_catalog.text, query pg_catalog.text, refine pg_catalog.bool DEFAULT NULL,
+                                   OUT estimate pg_catalog.float8, OUT error_bound pg_catalog.float8,
+                                   OUT lower pg_catalog.float8, OUT upper pg_catalog.float8,
+                                   OUT estimate_count pg_catalog.float8, OUT private_rows pg_catalog.int8)
+	AS 'MODULE_PATHNAME', 'pap_answer_bounded' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_bounded(pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+	'pap.answer with its error bound: the true answer lies in [lower, upper] for every query of the class at once with probability at least 1 - beta (the release''s beta), from public information only; free';
+
+CREATE FUNCTION pap.answers_bounded(name pg_catalog.text, queries pg_catalog.text[],
+                                    refine pg_catalog.bool DEFAULT NULL)
+	RETURNS TABLE (query pg_catalog.text, estimate pg_catalog.float8, error_bound pg_catalog.float8,
+	               lower pg_catalog.float8, upper pg_catalog.float8)
+	LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT x.q, b.estimate, b.error_bound, b.lower, b.upper
+	  FROM pg_catalog.unnest(queries) WITH ORDINALITY AS x(q, i),
+	       LATERAL pap.answer_bounded(name, x.q, refine) AS b
+	 WHERE name IS NOT NULL
+	 ORDER BY x.i;
+END;
+COMMENT ON FUNCTION pap.answers_bounded(pg_catalog.text, pg_catalog.text[], pg_catalog.bool) IS
+	'pap.answer_bounded for every element of queries, in order; free';

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "core/api/release_api.hpp"
+#include "pg/answer_query.hpp"
+#include "pg/answer_warnings.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/guc.hpp"
@@ -97,9 +99,11 @@ CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 
 // The answer (fraction) of a query text. Literals are read for the column they are compared with; a type's
 // input function may raise, so the parsed query lives in the core and is freed by a callback on the current
-// context, never skipped by a longjmp. origin: where the text came from, for errposition (nullptr: none).
-static double
-AnswerQuery(const PapCachedRelease *release, const char *query, bool refine, const PapTextOrigin *origin)
+// context, never skipped by a longjmp. origin: where the text came from, for errposition (nullptr: none); bound:
+// when given, the answer's error bound is computed too.
+double
+PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, pap::core::AnswerBound *bound,
+               const PapTextOrigin *origin)
 {
 	pap::core::ParsedQuery *parsed = nullptr;
 	PAP_CORE_AT(origin, parsed = pap::core::ParseQueryForModel(release->model, query));
@@ -131,9 +135,15 @@ AnswerQuery(const PapCachedRelease *release, const char *query, bool refine, con
 		if (origin != nullptr)
 			PapPopTextPosition(&at_literal);
 	}
+	// The answer first, so that a query outside the class fails with its caret; then the warnings it may deserve
+	// (an error under pap_release.strict).
 	double answer = 0.0;
-	PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
-	return answer;
+	if (bound != nullptr)
+		PAP_CORE_AT(origin, *bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine));
+	else
+		PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
+	PapCheckAnswerLiterals(release, parsed, numbers, texts);
+	return bound != nullptr ? bound->estimate : answer;
 }
 
 // The answer mode of a call: refine as given, or when NULL (its default) the release's own (docs/mechanisms.md
@@ -153,7 +163,7 @@ AnswerFraction(FunctionCallInfo fcinfo, double *rows)
 	char *query = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	const bool refine = RefineArgument(fcinfo, 2, release);
 	const PapTextOrigin origin{fcinfo, 1, query};
-	const double answer = AnswerQuery(release, query, refine, &origin);
+	const double answer = PapAnswerQuery(release, query, refine, nullptr, &origin);
 	int64 n = 0;
 	PAP_CORE(n = pap::core::ModelPrivateRows(release->model));
 	*rows = double(n);

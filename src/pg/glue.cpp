@@ -296,8 +296,14 @@ PapLoadRelease(const char *name, bool for_update)
 	// Every column, read below by name (catalog_columns.hpp): the same statement serves every version's table.
 	static const char *const select_sql =
 	    "SELECT r.*, (r.state OPERATOR(pg_catalog.=) 'running' AND pap.run_in_progress(r.release_id)) AS run_live, "
-	    "r.details OPERATOR(pg_catalog.->>) 'answer_mode' AS answer_mode "
-	    "FROM pap.release_data r WHERE r.name OPERATOR(pg_catalog.=) $1";
+	    "r.details OPERATOR(pg_catalog.->>) 'answer_mode' AS answer_mode, "
+	    // The chosen mechanism's parts of the plan, from the run's details: what answers' error bounds read.
+	    "(chosen.p OPERATOR(pg_catalog.->>) 'projection_error')::pg_catalog.float8 AS bound_projection_error, "
+	    "(chosen.p OPERATOR(pg_catalog.->>) 'outside_mass_error')::pg_catalog.float8 AS bound_outside_mass_error, "
+	    "(chosen.p OPERATOR(pg_catalog.->>) 'noise_error')::pg_catalog.float8 AS bound_noise_error "
+	    "FROM pap.release_data r CROSS JOIN LATERAL (SELECT r.details OPERATOR(pg_catalog.->) 'predictions' "
+	    "OPERATOR(pg_catalog.->) (r.details OPERATOR(pg_catalog.->>) 'mechanism')) AS chosen(p) "
+	    "WHERE r.name OPERATOR(pg_catalog.=) $1";
 	MemoryContext caller = CurrentMemoryContext;
 	Oid types[1] = {TEXTOID};
 	Datum values[1] = {CStringGetTextDatum(name)};
@@ -351,6 +357,16 @@ PapLoadRelease(const char *name, bool for_update)
 	r->vc_dimension = DatumGetInt32(column("vc_dimension"));
 	(void)PapCatalogGet(&row, "declared_domain", true, &isnull);  // since 0.2
 	r->declared_domain = !isnull;
+	r->error_facts.beta = r->beta;
+	r->error_facts.public_rows = r->public_rows;
+	r->error_facts.known = true;
+	double *parts[3] = {&r->error_facts.projection, &r->error_facts.outside_mass, &r->error_facts.noise};
+	const char *part_columns[3] = {"bound_projection_error", "bound_outside_mass_error", "bound_noise_error"};
+	for (int i = 0; i < 3; i++) {
+		const Datum part = column(part_columns[i]);
+		*parts[i] = isnull ? 0.0 : DatumGetFloat8(part);
+		r->error_facts.known = r->error_facts.known && !isnull;
+	}
 	size_t hist_count;
 	r->public_histogram = CatalogValues<int64>(column("public_histogram"), INT8OID, &hist_count);
 	if (int64(hist_count) != r->cell_count)

@@ -135,6 +135,7 @@ struct PapRelease {
 	bool refine_by_default;  // the run's answer mode is "refine" (details' answer_mode; absent: projection)
 	bool answer_modes;       // the catalog is 0.2's: a run records its answer mode (0.1's answers always project)
 	int64 release_id;        // the object of the run's lock (PapRunLockTag)
+	pap::core::ReleaseErrorFacts error_facts;  // for answers' error bounds: known when the run stored its parts
 	pap::core::CatalogLayout layout;
 	bool declared_domain;  // defined over a declared domain, without a public table (since 0.2)
 };

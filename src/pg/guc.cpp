@@ -19,6 +19,7 @@ int pap_reference_workload = 0;
 int pap_debug_inject_error = 0;
 bool pap_debug_fail_after_charge = false;
 bool pap_allow_drop_ledger = false;
+bool pap_strict = false;
 
 // pap_release.reference_workload's values, in the order of pap::core::ReferenceKind.
 static const struct config_enum_entry reference_workload_options[] = {
@@ -56,6 +57,12 @@ PapDefineSettings(void)
 	                        "pap.answer and pap.answer_count keep the releases they read, least recently used "
 	                        "evicted first; 0 keeps none beyond the statement that loaded it.",
 	                        &pap_answer_cache_mb, 256, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("pap_release.strict",
+	                         "Turns the warnings of answers and plans that may mislead into errors.",
+	                         "An answer for a category the public table never showed, equality on a column whose "
+	                         "own equality differs from the category's text, and a requested mechanism predicted "
+	                         "worse than the public table alone raise an error instead of a warning.",
+	                         &pap_strict, false, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("pap_release.allow_drop_ledger",
 	                         "Allows DROP EXTENSION pap_release to delete a ledger that holds privacy charges.",
 	                         "Off by default: the drop is refused while the ledger is not empty, because the budgets "

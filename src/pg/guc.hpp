@@ -10,7 +10,8 @@ extern int pap_answer_cache_mb;           // the answer cache (model_cache.cpp)
 extern int pap_reference_workload;        // benchmark hook: a pap::core::ReferenceKind (run_release)
 extern int pap_debug_inject_error;        // test hook: PAP_CORE bodies throw (error_bridge.hpp)
 extern bool pap_debug_fail_after_charge;  // test hook: run_release fails right after its charge
-extern bool pap_allow_drop_ledger;        // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
+extern bool pap_strict;             // warnings of misleading answers and plans become errors (answer_warnings.cpp)
+extern bool pap_allow_drop_ledger;  // DROP EXTENSION may delete a non-empty ledger (fmgr_events.cpp)
 
 // Defines every setting and reserves the prefix; called once, from _PG_init (module.cpp).
 void PapDefineSettings(void);

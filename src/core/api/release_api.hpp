@@ -353,6 +353,47 @@ constexpr std::size_t kMaxGuardRails = 3;
 // Fills out[0..k) and returns k <= kMaxGuardRails.
 std::size_t GuardRails(const GuardRailRequest &request, GuardRailWarning *out, Allocate allocate);
 
+// --- error bounds of answers (docs/mechanisms.md §18) -----------------------------------------------------------
+// The public facts of a run that an answer's bound reads: the release's beta and public rows, and the chosen
+// mechanism's parts of its plan (pap.plan's projection_error, outside_mass_error, noise_error), which the run
+// stores in its details. Set once after LoadReleaseModel; known = false for a release whose run stored none.
+struct ReleaseErrorFacts {
+	bool known = false;
+	double beta = 0;
+	std::int64_t public_rows = 0;
+	double projection = 0, outside_mass = 0, noise = 0;  // fractions of n
+};
+void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
+// An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
+// of the class at once with probability at least 1 - beta (under the error model's assumption). error_bound is
+// max(estimate - lower, upper - estimate); projection + outside_mass + noise is the half-width before [lower, upper]
+// is clipped to [0, 1]. unseen_category: literal unseen_literal is a category the public table never showed,
+// answered from the "other" bin, whose weight is an upper bound of its answer (lower is 0 then).
+struct AnswerBound {
+	double estimate, lower, upper, error_bound;
+	double projection, outside_mass, noise;
+	bool unseen_category;
+	std::size_t unseen_literal;
+};
+// Error(InvalidParameter) when the model's facts are not known (the hint says to run a new release), or for a query
+// with IN lists (a sum of queries: the hint says to bound each).
+AnswerBound ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                             const char *const *texts, bool refine);
+// Whether a categorical literal of the query names a category the public table never showed (the first such
+// literal's index in *literal): it is answered from the "other" bin, with every other unseen category.
+bool ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *query, const char *const *texts,
+                         std::size_t *literal);
+
+// Whether a marginals query projects onto a cover query no public row satisfies: the cover holds one query per
+// public labeling, so every such query is answered by one and the same cover query (docs/reference.md, pap.answer).
+// False for a query with IN lists.
+bool ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
+                                   const char *const *texts);
+// The public categories of a categorical column of the release (byte order), for the glue's check of equality
+// under the column's own type and collation; 0 and nullptr for a column that is not a categorical axis.
+std::size_t ModelColumnCategoryCount(const ReleaseModel *model, const char *column);
+const char *ModelColumnCategory(const ReleaseModel *model, const char *column, std::size_t k);
+
 // A float8 as PostgreSQL prints it, written to buf (at least 32 bytes); quoted for NaN and infinities.
 void FormatFloat8Into(double value, char *buf, std::size_t size);
 

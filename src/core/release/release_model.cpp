@@ -22,6 +22,8 @@
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/interval_cover.hpp"  // NumericLiteralValue, OrderedAxisCover, CollectColumnBounds
 #include "core/language/value_format.hpp"
+#include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
+#include "core/release/answer_bound.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/release/release_model.hpp"
@@ -123,6 +125,10 @@ public:
 	// conjunctions of equalities it expands to, one per distinct category bin of each list (docs/query-classes.md,
 	// "IN lists").
 	double AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
+	// Ordered classes: the bounds the query puts on each axis and the bins of the cover query it projects onto,
+	// one interval per axis (empty: the empty query; every bin: an axis a box leaves free).
+	void ProjectedBins(const ParsedQuery &q, const std::vector<LiteralValue> &values, std::vector<ColumnBounds> &bounds,
+	                   std::vector<CellInterval> &bins) const;
 	double
 	Weight(std::size_t cell) const
 	{
@@ -133,6 +139,9 @@ public:
 	{
 		return private_rows_;
 	}
+	// The run's public facts for answers' error bounds (answer_bound.hpp), set after loading.
+	ReleaseErrorFacts error_facts;
+	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
 	std::size_t
 	MemoryBytes() const
 	{
@@ -526,6 +535,26 @@ ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue
 	}
 }
 
+void
+ReleaseModel::ProjectedBins(const ParsedQuery &q, const std::vector<LiteralValue> &values,
+                            std::vector<ColumnBounds> &bounds, std::vector<CellInterval> &bins) const
+{
+	std::vector<std::size_t> digits;
+	ProjectOrdered(q, values, bounds, digits);
+	const std::vector<std::int32_t> &radices = domain_.radices();
+	bins.assign(axes_.size(), CellInterval{});
+	bool any_empty = false;
+	for (std::size_t a = 0; a < axes_.size(); a++) {
+		const bool free_axis = Product() && digits[a] == axes_[a].size();
+		bins[a] = free_axis ? CellInterval{0, radices[a] - 1} : axes_[a].Bins(digits[a]);
+		any_empty = any_empty || bins[a].empty();
+	}
+	// A product with an empty factor is the empty query: it misses on every axis what the query keeps.
+	if (any_empty)
+		for (CellInterval &b : bins)
+			b = CellInterval{0, -1};
+}
+
 double
 ReleaseModel::AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
 {
@@ -882,6 +911,121 @@ ModelAxisValueType(const ReleaseModel *model, std::size_t axis)
 	if (axis >= model->layout().axes.size())
 		throw Error(ErrorKind::Internal, "axis index out of range");
 	return model->layout().axes[axis].value_type;
+}
+
+// --- error bounds of answers (docs/mechanisms.md §18) ---------------------------------------------------------
+
+void
+ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
+{
+	model->error_facts = facts;
+	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0)
+		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
+		                                             model->private_rows(), DataPartBeta(facts.beta));
+}
+
+bool
+ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *q, const char *const *texts, std::size_t *literal)
+{
+	for (std::size_t i = 0; i < q->literals.size(); i++) {
+		if (texts[i] == nullptr || !q->literals[i].condition->terms.empty())
+			continue;
+		const ReleaseAxis *axis = model->AxisOfColumn(q->literals[i].condition->column);
+		if (axis != nullptr && axis->kind == AxisKind::Categorical && axis->CategoryBin(texts[i]) == axis->OtherBin()) {
+			*literal = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+AnswerBound
+ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *numbers, const char *const *texts,
+                 bool refine)
+{
+	const ReleaseErrorFacts &facts = model->error_facts;
+	if (!facts.known)
+		throw Error(ErrorKind::InvalidParameter, "release has no stored error model",
+		            "Its run stored no predicted error parts: it was made by an older version of pap_release.",
+		            "Answer it without a bound, or define and run a new release.");
+	if (HasInList(*q))
+		throw Error(ErrorKind::InvalidParameter, "a query with IN lists has no error bound",
+		            "It is answered as the sum of one query per combination of its values; the bound of each holds for "
+		            "every query at once, so the sum's error is at most the sum of their bounds.",
+		            "Ask for the bound of each value's query, for example with pap.answers_bounded.");
+	const std::vector<LiteralValue> values = LiteralValues(q, numbers, texts);
+	AnswerBound out{};
+	out.estimate = model->AnswerQuery(*q, values, refine);
+	out.outside_mass = facts.outside_mass;
+	out.noise = facts.noise;
+	const ReleaseLayout &layout = model->layout();
+	const ClassKind kind = layout.spec.kind;
+	if (model->private_rows() <= 0 || facts.public_rows <= 0) {
+		out.projection = 1.0;  // no private row (a run after every row was deleted): no share to bound
+	} else if (kind == ClassKind::Thresholds || kind == ClassKind::Ranges || kind == ClassKind::Boxes ||
+	           kind == ClassKind::Orthants) {
+		// The query's own edges (refined or not: a refined answer lies between the answers of the cover queries
+		// that move every edge inward and outward, each within a side of the edge's bin).
+		std::vector<ColumnBounds> bounds;
+		std::vector<CellInterval> bins;
+		model->ProjectedBins(*q, values, bounds, bins);
+		out.projection = QueryProjectionBound(layout.axes, bounds, refine ? nullptr : bins.data(), facts.public_rows,
+		                                      model->private_rows(), facts.beta);
+		// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md §18):
+		// a query's own bound is never looser than it.
+		if (!refine)
+			out.projection = std::min(out.projection, facts.projection);
+	} else {
+		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
+		// query per public labeling, so a query and its cover query agree on every point the public table shows
+		// and may disagree on the others (docs/mechanisms.md §18), whose private share part (b)'s bound bounds.
+		out.projection = std::min(1.0, facts.projection + model->unseen_points_mass);
+	}
+	const double half = out.projection + out.outside_mass + out.noise;
+	out.lower = std::max(0.0, out.estimate - half);
+	out.upper = std::min(1.0, out.estimate + half);
+	out.unseen_category = ModelUnseenCategory(model, q, texts, &out.unseen_literal);
+	if (out.unseen_category)
+		out.lower = 0.0;  // the query asks for part of the "other" bin: anything from none of it to all of it
+	out.error_bound = std::max(out.estimate - out.lower, out.upper - out.estimate);
+	return out;
+}
+
+std::size_t
+ModelColumnCategoryCount(const ReleaseModel *model, const char *column)
+{
+	const ReleaseAxis *axis = model->AxisOfColumn(column);
+	return axis != nullptr && axis->kind == AxisKind::Categorical ? axis->categories.size() : 0;
+}
+
+const char *
+ModelColumnCategory(const ReleaseModel *model, const char *column, std::size_t k)
+{
+	if (k >= ModelColumnCategoryCount(model, column))
+		throw Error(ErrorKind::Internal, "category index out of range");
+	return model->AxisOfColumn(column)->categories[k].c_str();
+}
+
+bool
+ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *q, const double *numbers,
+                              const char *const *texts)
+{
+	const ReleaseLayout &layout = model->layout();
+	if (layout.spec.kind != ClassKind::Marginals || HasInList(*q))  // an IN list: no single cover query to check
+		return false;
+	const std::size_t k = model->Project(*q, LiteralValues(q, numbers, texts));
+	const ProductQueryList &queries = model->cover().Queries();
+	const std::size_t d = layout.axes.size();
+	for (std::size_t i = 0; i < layout.public_point_counts.size(); i++) {
+		bool inside = true;
+		for (const AxisConstraint *c = queries.begin(k); c != queries.end(k) && inside; ++c) {
+			const std::int32_t bin = layout.public_points[i * d + c->axis];
+			inside = bin >= c->bins.lo && bin <= c->bins.hi;
+		}
+		if (inside)
+			return false;
+	}
+	return true;
 }
 
 }  // namespace pap::core

@@ -1,0 +1,146 @@
+-- pap.answer_bounded and pap.answers_bounded (docs/mechanisms.md §18), and the warnings where an answer or a
+-- plan may mislead, with pap_release.strict (docs/reference.md, "Warnings and pap_release.strict").
+-- Self-contained: its own tables, budget and releases (seeded noise).
+SET pap_release.test_seed = 11;
+SET extra_float_digits = 0;
+-- A case-insensitive collation: its equality is not the equality of the categories' texts.
+CREATE COLLATION b_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+-- One population, its rows split into a private and a public sample; 'X' occurs in the private rows only.
+-- g = 'a' occurs with c = 'M' in private rows only (public rows are those with i % 5 = 0).
+CREATE TABLE b_pop AS
+SELECT x.*, CASE WHEN c = 'M' THEN CASE WHEN i % 5 <> 0 AND i % 3 = 0 THEN 'a' ELSE 'b' END
+                 WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS g
+  FROM (SELECT i, ((i * 7919) % 1009)::float8 / 10 AS v, ((i * 104729) % 997)::float8 / 10 AS w,
+               CASE WHEN i % 500 = 1 THEN 'X' WHEN (i * 31) % 7 < 3 THEN 'F' ELSE 'M' END AS c
+          FROM generate_series(1, 10000) i) x;
+CREATE TABLE b_priv AS
+SELECT v, w, c, g, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 <> 0;
+CREATE TABLE b_pub AS
+SELECT v, w, c, g, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 = 0;
+SELECT pap.set_budget('b_priv', 10);
+SELECT pap.define_release('b_cdf', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
+SELECT pap.define_release('b_rng', 'b_priv', 'b_pub', 'ranges(v)', alpha => 0.1);
+SELECT pap.define_release('b_box', 'b_priv', 'b_pub', 'boxes(v, w)', alpha => 0.2);
+SELECT pap.define_release('b_marg', 'b_priv', 'b_pub', 'marginals(1; c)');
+SELECT pap.define_release('b_marg2', 'b_priv', 'b_pub', 'marginals(2; c, g)');
+SELECT pap.define_release('b_ci', 'b_priv', 'b_pub', 'marginals(1; cn, cb)');
+SELECT pap.define_release('b_forced', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
+CALL pap.run_release('b_cdf', 1.0);
+CALL pap.run_release('b_rng', 1.0);
+CALL pap.run_release('b_box', 1.0);
+CALL pap.run_release('b_marg', 1.0);
+CALL pap.run_release('b_marg2', 1.0);
+CALL pap.run_release('b_ci', 1.0);
+
+-- The exact answers, for the check that the bound holds.
+CREATE FUNCTION b_truth(query text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE r float8;
+BEGIN
+	EXECUTE format('SELECT avg((%s)::int)::float8 FROM b_priv', query) INTO r;
+	RETURN r;
+END $$;
+CREATE TABLE b_queries AS
+SELECT format('v <= %s', t) AS q FROM generate_series(-5, 105, 0.5) t;
+INSERT INTO b_queries SELECT format('v > %s AND v <= %s', a, a + w)
+  FROM generate_series(0, 100, 7.3) a, (VALUES (0.4), (3.1), (25.7)) w(w);
+
+-- The estimate is pap.answer's; [lower, upper] holds it and lies in [0, 1]; no unrefined query's bound exceeds the
+-- plan's max over the class (the projection part is this query's own, the others are the plan's).
+SELECT count(*) AS queries,
+       bool_and(b.estimate = pap.answer(r.name, q.q, false)) AS estimate_is_answer,
+       bool_and(0 <= b.lower AND b.lower <= b.estimate AND b.estimate <= b.upper AND b.upper <= 1) AS ordered,
+       bool_and(b.error_bound = greatest(b.estimate - b.lower, b.upper - b.estimate)) AS bound_is_half_width,
+       bool_and(b.error_bound <= (r.details ->> 'predicted_error')::float8 + 1e-12) AS within_plan,
+       bool_and(b.estimate_count = b.estimate * b.private_rows AND b.private_rows = 8000) AS counts
+  FROM b_queries q, pap.releases r, LATERAL pap.answer_bounded(r.name, q.q, false) b
+ WHERE r.name = 'b_rng';
+-- The bound holds for every query of both releases (beta = 0.05), refined or not.
+SELECT r.name, refine, count(*) AS queries,
+       count(*) FILTER (WHERE b_truth(q.q) BETWEEN b.lower AND b.upper) AS covered
+  FROM b_queries q, (VALUES ('b_cdf'), ('b_rng')) r(name), (VALUES (false), (true)) f(refine),
+       LATERAL pap.answer_bounded(r.name, q.q, refine) b
+ WHERE r.name = 'b_rng' OR q.q NOT LIKE '%AND%'
+ GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT count(*) AS box_queries,
+       count(*) FILTER (WHERE b_truth(q) BETWEEN b.lower AND b.upper) AS covered,
+       count(*) FILTER (WHERE b_truth(q) BETWEEN r.lower AND r.upper) AS refined_covered
+  FROM (SELECT format('v > %s AND v <= %s AND w > %s AND w <= %s', a, a + 30, c, c + 45) AS q
+          FROM generate_series(0, 90, 11.5) a, generate_series(0, 90, 13.7) c) x,
+       pap.answer_bounded('b_box', q) b, pap.answer_bounded('b_box', q, true) r;
+-- A bound on a cut point moves no edge: its bound is the noise alone, below that of a bound between cuts.
+WITH cut AS (SELECT query FROM pap.answers('b_cdf') WHERE query ~ '^v <= [0-9.]+$' ORDER BY cover_query OFFSET 3 LIMIT 1)
+SELECT e.error_bound < m.error_bound AS exact_edge_tighter,
+       abs(e.error_bound - (SELECT (details -> 'predictions' -> (details ->> 'mechanism') ->> 'noise_error')::float8
+                              FROM pap.releases WHERE name = 'b_cdf')) < 1e-12 AS noise_alone
+  FROM cut, pap.answer_bounded('b_cdf', cut.query) e,
+       pap.answer_bounded('b_cdf', replace(cut.query, '<=', '<')) m;
+-- The set-returning form keeps the order of its array.
+SELECT query, estimate = pap.answer('b_rng', query, true) AS same, lower <= estimate AND estimate <= upper AS ordered
+  FROM pap.answers_bounded('b_rng', '{"v <= 50", "v > 10 AND v <= 20", "v <= 5"}', refine => true);
+SELECT count(*) AS strict_nulls FROM pap.answers_bounded('b_rng', NULL);
+SELECT pap.answer_bounded('b_rng', NULL) IS NULL AS strict_null;
+-- Errors are pap.answer's.
+SELECT * FROM pap.answer_bounded('b_rng', 'w <= 3');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pap.answer_bounded('b_forced', 'v <= 3');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- A value the public table never showed is answered from the "other" bin: a warning, and a bound from 0.
+SELECT pap.answer('b_marg', 'c = ''F''') > 0.3 AS seen_category_silent;
+SELECT pap.answer('b_marg', 'c = ''X''') < 0.05 AS other_bin;
+SELECT lower = 0 AS lower_zero, upper >= b_truth('c = ''X''') AS covers_truth
+  FROM pap.answer_bounded('b_marg', 'c = ''X''');
+-- Values seen one by one but never together in the public table: answered like every such query, a warning.
+-- (Here the public table is no sample of the private rows' population on purpose: a sixth of the private rows
+-- have values no public row has together, which only the warning can tell.)
+SELECT pap.answer('b_marg2', 'c = ''F'' AND g = ''a''') > 0.1 AS seen_together_silent;
+SELECT pap.answer('b_marg2', 'c = ''M'' AND g = ''a''') = pap.answer('b_marg2', 'c = ''X'' AND g = ''b''')
+       AS answered_alike, b_truth('c = ''M'' AND g = ''a''') > 0.1 AS truth_is_large;
+-- Equality that differs from the category's text: under the case-insensitive collation 'f' equals 'F', and is
+-- answered by its text (an unseen category). A char(2) column's categories are its values without their padding,
+-- as its equality compares them: no warning.
+SELECT pap.answer('b_ci', 'cn = ''F''') > 0.3 AS exact_text_silent;
+SELECT pap.answer('b_ci', 'cn = ''f''') < 0.05 AS collation_text;
+SELECT pap.answer('b_ci', 'cb = ''F''') > 0.3 AS padded_read_as_text;
+-- A requested mechanism predicted worse than the public table alone: pap.plan and pap.run_release warn.
+SELECT chosen_mechanism, predicted_error > public_only_error AS worse
+  FROM pap.plan('b_forced', 0.001, mechanism => 'identity');
+SELECT chosen_mechanism FROM pap.plan('b_forced', 0.001);
+
+-- pap_release.strict turns each warning into an error; the run is refused before its charge.
+SET pap_release.strict = on;
+SELECT pap.answer('b_marg', 'c = ''F''') > 0.3 AS seen_category_allowed;
+SELECT pap.answer('b_marg', 'c = ''X''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pap.answer_bounded('b_marg', 'c = ''X''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer('b_ci', 'cn = ''f''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.answer('b_marg2', 'c = ''M'' AND g = ''a''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT chosen_mechanism FROM pap.plan('b_forced', 0.001, mechanism => 'identity');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS charges_before FROM pap.ledger WHERE private_table = 'b_priv'::regclass;
+CALL pap.run_release('b_forced', 0.001, mechanism => 'identity');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS charges_after, (SELECT state FROM pap.releases WHERE name = 'b_forced') AS state
+  FROM pap.ledger WHERE private_table = 'b_priv'::regclass;
+RESET pap_release.strict;
+
+-- A release whose run stored no error parts (an older version's) answers, but without a bound.
+UPDATE pap.release_data SET details = details - 'predictions' WHERE name = 'b_marg';
+SELECT pap.answer('b_marg', 'c = ''M''') > 0.3 AS answers;
+SELECT * FROM pap.answer_bounded('b_marg', 'c = ''M''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- An IN list is answered as a sum of queries: no bound of its own (each value's query has one).
+SELECT abs(pap.answer('b_marg2', 'c IN (''F'', ''M'') AND g = ''a''')
+           - pap.answer('b_marg2', 'c = ''F'' AND g = ''a''') - pap.answer('b_marg2', 'c = ''M'' AND g = ''a''')) < 1e-12
+       AS in_list_is_sum;
+SELECT * FROM pap.answer_bounded('b_marg2', 'c IN (''F'', ''M'') AND g = ''a''');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'b\_%' ORDER BY name;
+DROP FUNCTION b_truth(text);
+DROP TABLE b_pop, b_priv, b_pub, b_queries;
+DROP COLLATION b_nocase;

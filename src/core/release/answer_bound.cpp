@@ -1,0 +1,134 @@
+#include "core/release/answer_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/axes/numeric_axis.hpp"  // PgFloatLess
+#include "core/base/errors.hpp"
+#include "core/mechanisms/error_model.hpp"
+
+namespace pap::core {
+
+namespace {
+
+// The number of sorted values below x, or at most x, in float8 order (NaN above every number).
+std::size_t
+CountBelow(const std::vector<double> &sorted, double x)
+{
+	return std::size_t(std::lower_bound(sorted.begin(), sorted.end(), x, PgFloatLess) - sorted.begin());
+}
+
+std::size_t
+CountAtMost(const std::vector<double> &sorted, double x)
+{
+	return std::size_t(std::upper_bound(sorted.begin(), sorted.end(), x, PgFloatLess) - sorted.begin());
+}
+
+bool
+IsCut(const std::vector<double> &cuts, double x)
+{
+	return CountAtMost(cuts, x) != CountBelow(cuts, x);
+}
+
+}  // namespace
+
+EdgeSplit
+SplitOfEdge(const ReleaseAxis &axis, const ValueBound &bound, bool upper)
+{
+	if (axis.public_values.size() != axis.public_counts.size())
+		throw Error(ErrorKind::Internal, "answer bound: public values and counts differ in number");
+	EdgeSplit split;
+	if (!bound.present)
+		return split;
+	const double v = bound.value;
+	// "col <= b_j" and "col > b_j" keep the cover's own edge; "col < b_j" and "col >= b_j" differ from it by the
+	// rows equal to b_j.
+	if (upper == bound.inclusive && IsCut(axis.cuts, v)) {
+		split.exact = true;
+		return split;
+	}
+	// The edge lies in the bin (b_{j-1}, b_j] with j the cuts below v (the top bin j = M above the highest cut),
+	// and splits the public values at p: those the query keeps below it and those above.
+	const std::size_t j = CountBelow(axis.cuts, v);
+	const std::size_t begin = j == 0 ? 0 : CountAtMost(axis.public_values, axis.cuts[j - 1]);
+	const std::size_t end =
+	    j == axis.cuts.size() ? axis.public_values.size() : CountAtMost(axis.public_values, axis.cuts[j]);
+	const bool v_below_edge = upper == bound.inclusive;  // "col <= v" and "col > v" put the rows equal to v below
+	const std::size_t p =
+	    std::clamp(v_below_edge ? CountAtMost(axis.public_values, v) : CountBelow(axis.public_values, v), begin,
+	               std::max(begin, end));
+	for (std::size_t i = begin; i < end; i++)
+		(i < p ? split.below : split.above) += axis.public_counts[i];
+	split.split = p;
+	return split;
+}
+
+std::size_t
+AxisSideCount(const ReleaseAxis &axis)
+{
+	return 2 * (axis.public_values.size() + axis.cuts.size() + 1);
+}
+
+// The public values the bins [lo, hi] of an ordered axis hold: [first, last).
+static void
+PublicRangeOfBins(const ReleaseAxis &axis, const CellInterval &bins, std::size_t *first, std::size_t *last)
+{
+	const std::size_t M = axis.cuts.size();
+	*first = bins.lo <= 0 ? 0 : CountAtMost(axis.public_values, axis.cuts[std::size_t(bins.lo) - 1]);
+	*last = std::size_t(bins.hi) >= M ? axis.public_values.size()
+	                                  : CountAtMost(axis.public_values, axis.cuts[std::size_t(bins.hi)]);
+}
+
+// The side of its bin an edge moved over, from the cover query's edge on that axis (boundary: the public values
+// below it): up over the rows above the split, or down over those below. At the split itself the cover's edge is
+// a bin boundary, and the side it moved over holds no public row.
+static std::int64_t
+MovedSide(const EdgeSplit &split, std::size_t boundary)
+{
+	if (boundary == split.split)
+		return std::min(split.below, split.above);
+	return boundary > split.split ? split.above : split.below;
+}
+
+double
+QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<ColumnBounds> &bounds,
+                     const CellInterval *projected, std::int64_t public_rows, std::int64_t private_rows,
+                     double release_beta)
+{
+	if (axes.size() != bounds.size())
+		throw Error(ErrorKind::Internal, "answer bound: one column's bounds per axis");
+	double sides = 0;
+	for (const ReleaseAxis &axis : axes)
+		sides += double(AxisSideCount(axis));
+	// The plan's event (docs/mechanisms.md §10 (a)): every side of every bin of every ordered axis at once.
+	const double log_term = std::log(2.0 * sides / DataPartBeta(release_beta));
+	const double m = double(public_rows), n = double(private_rows);
+	double sum = 0.0;
+	for (std::size_t a = 0; a < axes.size(); a++) {
+		if (!bounds[a].mentioned)
+			continue;
+		std::size_t first = 0, last = 0;
+		const bool empty = projected != nullptr && projected[a].empty();
+		if (projected != nullptr && !empty)
+			PublicRangeOfBins(axes[a], projected[a], &first, &last);
+		for (bool upper : {false, true}) {
+			const ValueBound &b = upper ? bounds[a].upper : bounds[a].lower;
+			if (!b.present)
+				continue;
+			const EdgeSplit split = SplitOfEdge(axes[a], b, upper);
+			if (split.exact)
+				continue;
+			std::int64_t side;
+			if (projected == nullptr)
+				side = std::max(split.below, split.above);
+			else if (empty)
+				side = upper ? split.below : split.above;  // the rows the query keeps next to this edge
+			else
+				side = MovedSide(split, upper ? last : first);
+			sum += PrivateShareBound(double(side) / m, m, n, log_term);
+		}
+	}
+	return std::min(1.0, sum);
+}
+
+}  // namespace pap::core

@@ -1,0 +1,42 @@
+// The error bound of one answer (docs/mechanisms.md §18, "Error bounds of answers"): the chosen mechanism's
+// noise and outside-mass parts as the plan predicted them, and the projection part computed for the edges the
+// query itself moves, from the public marginal of each ordered axis. Pure functions of public numbers.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/axes/release_axis.hpp"
+#include "core/cells/cell_grid.hpp"         // CellInterval
+#include "core/classes/interval_cover.hpp"  // ValueBound, ColumnBounds
+
+namespace pap::core {
+
+// Where one bound of a query (its lower or upper edge) falls on an ordered axis: the bin (b_{j-1}, b_j] of the
+// cut points that holds the edge and the public rows of that bin on either side of it (the two sides the
+// projection may move the edge over, docs/mechanisms.md §10 (a)). exact: the edge is a cut point itself
+// ("col <= b_j" or "col > b_j"), so the cover query's edge is the query's and no row can disagree there.
+struct EdgeSplit {
+	bool exact = false;
+	std::int64_t below = 0, above = 0;
+	std::size_t split = 0;  // the public values below the edge (indexes into axis.public_values)
+};
+EdgeSplit SplitOfEdge(const ReleaseAxis &axis, const ValueBound &bound, bool upper);
+
+// The sides every bin of an ordered axis has (AxisCutOf's count, 2 (values + cuts + 1), in closed form): the
+// union bound of the projection part runs over them.
+std::size_t AxisSideCount(const ReleaseAxis &axis);
+
+// The projection part of one query of an ordered class (thresholds, ranges, boxes, orthants): for every edge
+// that is not exact, the private share of the side of its bin that the answer may miss, bounded from that side's
+// public share (PrivateShareBound) at the plan's union over the sides of every ordered axis of the release and
+// beta / 6 (DataPartBeta). bounds: one per axis, as CollectColumnBounds gives them. projected: the bins of the
+// cover query answered, one interval per axis (an empty one: the empty query), whose edges show the side each
+// edge moved over; nullptr for a refined answer, which lies between the cover queries that move every edge
+// inward and outward: the larger side of each edge. At most 1.
+double QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<ColumnBounds> &bounds,
+                            const CellInterval *projected, std::int64_t public_rows, std::int64_t private_rows,
+                            double release_beta);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

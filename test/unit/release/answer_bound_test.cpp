@@ -1,0 +1,147 @@
+// Tests of the per-query projection part of an answer's error bound (release/answer_bound.hpp): where an edge
+// falls among the cut points and public values, which side of its bin it may miss, and the sum over edges.
+#include "core/release/answer_bound.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/mechanisms/error_model.hpp"
+
+namespace pap::core {
+namespace {
+
+// Public values 1..6 with 10 rows each, cut points 2, 4, 6: bins (-inf, 2] {1, 2}, (2, 4] {3, 4}, (4, 6] {5, 6}
+// and the top bin (6, inf), which holds no public row.
+ReleaseAxis
+SixValues()
+{
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Numeric;
+	axis.value_type = ValueType::Number;
+	axis.label = "v";
+	axis.cuts = {2, 4, 6};
+	axis.public_values = {1, 2, 3, 4, 5, 6};
+	axis.public_counts = {10, 10, 10, 10, 10, 10};
+	return axis;
+}
+
+ValueBound
+Bound(double value, bool inclusive)
+{
+	return ValueBound{true, value, inclusive};
+}
+
+TEST(SplitOfEdge, AnEdgeOnACutIsExact)
+{
+	const ReleaseAxis axis = SixValues();
+	EXPECT_TRUE(SplitOfEdge(axis, Bound(4, true), true).exact);    // v <= 4
+	EXPECT_TRUE(SplitOfEdge(axis, Bound(4, false), false).exact);  // v > 4
+	EXPECT_FALSE(SplitOfEdge(axis, Bound(4, false), true).exact);  // v < 4 misses the rows equal to 4
+	EXPECT_FALSE(SplitOfEdge(axis, Bound(4, true), false).exact);  // v >= 4 likewise
+	EXPECT_FALSE(SplitOfEdge(axis, Bound(3, true), true).exact);
+}
+
+TEST(SplitOfEdge, SidesWithinTheEdgesBin)
+{
+	const ReleaseAxis axis = SixValues();
+	EdgeSplit s = SplitOfEdge(axis, Bound(3, true), true);  // v <= 3: {3} below, {4} above
+	EXPECT_EQ(s.below, 10);
+	EXPECT_EQ(s.above, 10);
+	EXPECT_EQ(s.split, 3u);
+	s = SplitOfEdge(axis, Bound(3, false), true);  // v < 3: nothing of bin (2, 4] below
+	EXPECT_EQ(s.below, 0);
+	EXPECT_EQ(s.above, 20);
+	s = SplitOfEdge(axis, Bound(4, true), false);  // v >= 4: {3} below
+	EXPECT_EQ(s.below, 10);
+	EXPECT_EQ(s.above, 10);
+	s = SplitOfEdge(axis, Bound(3.5, false), false);  // v > 3.5
+	EXPECT_EQ(s.below, 10);
+	EXPECT_EQ(s.above, 10);
+	s = SplitOfEdge(axis, Bound(-5, true), true);  // below every value: the first bin, all of it above
+	EXPECT_EQ(s.below, 0);
+	EXPECT_EQ(s.above, 20);
+}
+
+TEST(SplitOfEdge, ExtremeValuesFallInTheOuterBins)
+{
+	const ReleaseAxis axis = SixValues();
+	for (double v : {100.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+		const EdgeSplit s = SplitOfEdge(axis, Bound(v, true), true);  // the top bin: no public row
+		EXPECT_FALSE(s.exact);
+		EXPECT_EQ(s.below, 0);
+		EXPECT_EQ(s.above, 0);
+	}
+	const EdgeSplit s = SplitOfEdge(axis, Bound(-std::numeric_limits<double>::infinity(), true), false);
+	EXPECT_EQ(s.below, 0);
+	EXPECT_EQ(s.above, 20);
+	EXPECT_FALSE(SplitOfEdge(axis, ValueBound{}, true).exact);  // no bound: nothing to split
+}
+
+TEST(AxisSideCount, IsTheErrorModelsCount)
+{
+	ReleaseAxis axis = SixValues();
+	EXPECT_EQ(AxisSideCount(axis), AxisCutOf(axis.cuts, axis.public_values, axis.public_counts).sides);
+	axis.cuts = {6};
+	EXPECT_EQ(AxisSideCount(axis), AxisCutOf(axis.cuts, axis.public_values, axis.public_counts).sides);
+	axis.cuts = {1, 2, 3, 4, 5, 6};
+	EXPECT_EQ(AxisSideCount(axis), AxisCutOf(axis.cuts, axis.public_values, axis.public_counts).sides);
+}
+
+ColumnBounds
+Column(ValueBound lower, ValueBound upper)
+{
+	return ColumnBounds{true, lower, upper};
+}
+
+TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeAtThePlansUnion)
+{
+	const std::vector<ReleaseAxis> axes = {SixValues()};
+	const std::int64_t m = 60, n = 600;
+	const double beta = 0.05;
+	const double log_term = std::log(2.0 * double(AxisSideCount(axes[0])) / DataPartBeta(beta));
+	const double ten = PrivateShareBound(10.0 / 60.0, 60, 600, log_term);
+	const double twenty = PrivateShareBound(20.0 / 60.0, 60, 600, log_term);
+	const double none = PrivateShareBound(0.0, 60, 600, log_term);
+	// v <= 3 answered as v <= 4 (bins 0..1): it moved up over {4}.
+	const std::vector<ColumnBounds> at3 = {Column({}, Bound(3, true))};
+	const CellInterval up{0, 1}, down{0, 0};
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, at3, &up, m, n, beta), ten);
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, at3, &down, m, n, beta), ten);
+	// v < 3 answered as v <= 2: the side below the edge holds no public row.
+	const std::vector<ColumnBounds> below3 = {Column({}, Bound(3, false))};
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, below3, &down, m, n, beta), none);
+	// refined (nullptr): the larger side of the bin, whichever way the edge moves.
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, below3, nullptr, m, n, beta), twenty);
+	// a cover query moves no edge
+	const std::vector<ColumnBounds> exact = {Column(Bound(2, false), Bound(4, true))};
+	const CellInterval bin1{1, 1};
+	EXPECT_EQ(QueryProjectionBound(axes, exact, &bin1, m, n, beta), 0.0);
+	EXPECT_EQ(QueryProjectionBound(axes, exact, nullptr, m, n, beta), 0.0);
+	// v > 2.5 AND v <= 3.5 answered as the empty query: the rows it keeps beside each edge.
+	const std::vector<ColumnBounds> inside = {Column(Bound(2.5, false), Bound(3.5, true))};
+	const CellInterval empty{0, -1};
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, inside, &empty, m, n, beta), std::min(1.0, twenty + ten));
+	// an axis the query leaves free adds nothing
+	const std::vector<ColumnBounds> free_axis = {ColumnBounds{}};
+	EXPECT_EQ(QueryProjectionBound(axes, free_axis, nullptr, m, n, beta), 0.0);
+}
+
+TEST(QueryProjectionBound, AtMostOneAndChecked)
+{
+	const std::vector<ReleaseAxis> axes = {SixValues(), SixValues()};
+	const std::vector<ColumnBounds> wide = {Column(Bound(1.5, false), Bound(5.5, true)),
+	                                        Column(Bound(1.5, false), Bound(5.5, true))};
+	const double tiny = QueryProjectionBound(axes, wide, nullptr, 60, 10, 0.05);
+	EXPECT_LE(tiny, 1.0);
+	EXPECT_GT(tiny, 0.0);
+	const std::vector<ColumnBounds> one_column = {wide[0]};
+	EXPECT_THROW(QueryProjectionBound(axes, one_column, nullptr, 60, 10, 0.05), Error);
+}
+
+}  // namespace
+}  // namespace pap::core
