@@ -36,7 +36,15 @@ echo "== experiments ($mode) in a throwaway cluster"
 pg_virtualenv -t -v 15 bash eval/run-inner.sh "${args[@]}" "$csv"
 echo "== report"
 rm -f eval/results/plot-data/*.dat
+# The labellings' section of docs/eval.md is written by eval/labels.sh: kept across this rewrite.
+labels_section=""
+if [ "$mode" = full ] && grep -qF '<!-- labels:begin' "$doc"; then
+	labels_section=$(sed -n '/<!-- labels:begin/,/<!-- labels:end -->/p' "$doc")
+fi
 eval/pap_eval report "$csv" "$doc" eval/results/plot-data "$img"
+if [ -n "$labels_section" ]; then
+	printf '\n%s\n' "$labels_section" >> "$doc"
+fi
 for dat in eval/results/plot-data/*.dat; do
 	name=$(basename "$dat" .dat)
 	gnuplot -e "in='$dat'; out='$plots/$name.png'; name='$name'" eval/plot.gp 2>/dev/null

@@ -128,6 +128,24 @@ SELECT count(*) FROM pap.ledger WHERE release_name = 'lab_cells';
 SELECT pap.drop_labelling('lab_cells');
 SELECT pap.drop_labelling('lab_gone');
 SELECT pap.drop_labelling('lab_logit');
+-- Reading the private table is not the right to spend its budget (docs/security.md, "Who may spend"): a labelling
+-- is charged like a release, against the owner's grant and its limit.
+SELECT pap.set_budget('lab_priv', 11, 1e-5);
+GRANT SELECT ON lab_priv TO regress_label_analyst;
+SET ROLE regress_label_analyst;
+SELECT pap.define_labelling('lab_spend', 'lab_priv', 'lab_pub', 'flag', '{x}');
+CALL pap.run_labelling('lab_spend', 0.5, 1e-6);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET ROLE;
+SELECT pap.grant_spend('lab_priv', 'regress_label_analyst', 0.5);
+SET ROLE regress_label_analyst;
+CALL pap.run_labelling('lab_spend', 0.5, 1e-6);
+SELECT state FROM pap.labellings WHERE name = 'lab_spend';
+SELECT epsilon_spent FROM pap.spenders WHERE grantee = 'regress_label_analyst';
+SELECT pap.drop_labelling('lab_spend');
+RESET ROLE;
+SELECT pap.revoke_spend('lab_priv', 'regress_label_analyst');
+REVOKE SELECT ON lab_priv FROM regress_label_analyst;
 REVOKE SELECT ON lab_pub FROM regress_label_analyst;
 DROP ROLE regress_label_analyst;
 RESET pap_release.test_seed;

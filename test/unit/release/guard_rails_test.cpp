@@ -17,9 +17,7 @@ namespace {
 void *
 Allocate(std::size_t bytes)
 {
-	static std::vector<void *> blocks;  // freed at exit: a test allocates a few messages
-	blocks.push_back(std::malloc(bytes));
-	return blocks.back();
+	return std::malloc(bytes);  // Messages frees every string it was given
 }
 
 std::vector<std::string>
@@ -28,8 +26,12 @@ Messages(const GuardRailRequest &request)
 	GuardRailWarning out[kMaxGuardRails];
 	const std::size_t k = GuardRails(request, out, Allocate);
 	std::vector<std::string> messages;
-	for (std::size_t i = 0; i < k; i++)
+	for (std::size_t i = 0; i < k; i++) {
 		messages.emplace_back(out[i].message);
+		std::free(out[i].message);
+		std::free(out[i].detail);
+		std::free(out[i].hint);
+	}
 	return messages;
 }
 
