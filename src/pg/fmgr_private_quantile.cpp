@@ -68,12 +68,13 @@ DeclaredCandidates(const QuantileArguments &a, size_t *count)
 		                errmsg("a quantile needs an ordered domain, not the categories of column \"%s\"", a.column),
 		                errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
 	if (!d.bounded)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("a private quantile needs finite declared bounds and a step for column \"%s\"", a.column),
-		                errdetail("Over an unbounded ordered domain no differentially private algorithm releases even a "
-		                          "point between the smallest and the largest private value (docs/mechanisms.md, "
-		                          "\"Why a domain must be declared\")."),
-		                errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("a private quantile needs finite declared bounds and a step for column \"%s\"", a.column),
+		         errdetail("Over an unbounded ordered domain no differentially private algorithm releases even a "
+		                   "point between the smallest and the largest private value (docs/mechanisms.md, "
+		                   "\"Why a domain must be declared\")."),
+		         errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
 	const pap::core::PrivateQuantileDomain domain{a.column, d.low, d.high, d.step, uint64(pap_max_cells)};
 	const double *candidates = nullptr;
 	PAP_CORE(candidates = pap::core::PrivateQuantileCandidates(domain, count, PapAllocate));
