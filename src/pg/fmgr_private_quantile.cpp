@@ -160,9 +160,14 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	PapBecomeCatalogOwner(&saved);
 	PapExecute("INSERT INTO pap.private_quantile_data (name, private_table_name, column_name, q, epsilon, domain, "
 	           "candidates, private_rows, is_private, run_by, run_at) "
-	           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, pg_catalog.statement_timestamp())",
+	           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, pg_catalog.statement_timestamp()) "
+	           "ON CONFLICT (name) DO NOTHING",
 	           10, types, values, false);
 	PapRestoreUser(&saved);
+	if (SPI_processed == 0)  // a concurrent run of the same name committed first: this charge rolls back
+		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
+		                errdetail("Another session ran it first; nothing has been charged."),
+		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
 	SPI_commit();  // the charge is durable from here on, whatever happens next
 	const instr_time charged = PapAfterCharge();
 	if (pap_debug_fail_after_charge)
