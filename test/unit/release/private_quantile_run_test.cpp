@@ -59,6 +59,19 @@ TEST(PrivateQuantileRun, FoldsBinsLikeTheMechanismsCounts)
 	EXPECT_THROW(RunPrivateQuantile(run), Error);
 }
 
+TEST(PrivateQuantileRun, ExtremeEpsilonsStayExactAndFinish)
+{
+	// The largest epsilon SQL accepts (1e300) selects the true quantile; the smallest (1e-9) is near uniform.
+	const std::vector<std::int32_t> bins = {0, 1, 2, 3};
+	const std::vector<std::int64_t> rows = {1000, 1000, 1000, 5};
+	for (std::int64_t seed = 0; seed < 5; seed++) {
+		PrivateQuantileRun top{3, bins.data(), rows.data(), bins.size(), 0.5, 1e300, seed, nullptr, nullptr};
+		EXPECT_EQ(RunPrivateQuantile(top), 1U);
+		PrivateQuantileRun low{3, bins.data(), rows.data(), bins.size(), 0.5, 1e-9, seed, nullptr, nullptr};
+		EXPECT_LT(RunPrivateQuantile(low), 3U);
+	}
+}
+
 TEST(PrivateQuantileRun, GuardRailWarnsBelowTheInteriorPointBound)
 {
 	const double needed = 4.0 / 0.5 * std::log(101.0 / 0.05);  // 60.9
