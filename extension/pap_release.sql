@@ -592,3 +592,47 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION pap.answers_bounded(pg_catalog.text, pg_catalog.text[], pg_catalog.bool) IS
 	'pap.answer_bounded for every element of queries, in order; free';
+
+--------------------------------------------------------------------------------------------------------------
+-- Private quantiles over a declared domain (docs/mechanisms.md §16, docs/reference.md "Private quantiles"): the
+-- exponential mechanism over the values of a declared grid, without a public table and without a release. Same
+-- rules as releases: one charge through the ledger before the private table is read, the catalog written only by
+-- the C functions as the owner of schema pap, the released value free for every role.
+--------------------------------------------------------------------------------------------------------------
+CREATE TABLE pap.private_quantile_data (
+	name               pg_catalog.text PRIMARY KEY,
+	private_table_name pg_catalog.text NOT NULL,    -- qualified, as it was named when the quantile was run
+	column_name        pg_catalog.text NOT NULL,
+	q                  pg_catalog.float8 NOT NULL CHECK (q BETWEEN 0 AND 1),
+	epsilon            pg_catalog.float8 NOT NULL CHECK (epsilon > 0),
+	domain             pg_catalog.jsonb NOT NULL,   -- the declaration, as given
+	candidates         pg_catalog.int8 NOT NULL CHECK (candidates > 0),  -- the declared grid's values
+	private_rows       pg_catalog.int8 NOT NULL,    -- n, counted before the charge (public under replace-one)
+	value              pg_catalog.float8,           -- NULL until stored, and for good if the run failed after its charge
+	is_private         pg_catalog.bool NOT NULL,    -- false when made with pap_release.test_seed
+	run_by             pg_catalog.name NOT NULL,
+	run_at             pg_catalog.timestamptz NOT NULL
+);
+SELECT pg_catalog.pg_extension_config_dump('pap.private_quantile_data', '');
+REVOKE ALL ON pap.private_quantile_data FROM PUBLIC;
+
+CREATE VIEW pap.private_quantiles AS
+SELECT name, private_table_name AS private_table, column_name, q, epsilon, domain, candidates, private_rows, value,
+       is_private, run_by, run_at
+  FROM pap.private_quantile_data;
+COMMENT ON VIEW pap.private_quantiles IS 'every private quantile run: table, column, q, epsilon, declared domain and the released value (NULL if its run failed after the charge); differentially private, free';
+GRANT SELECT ON pap.private_quantiles TO PUBLIC;
+
+CREATE PROCEDURE pap.run_private_quantile(name pg_catalog.text, private_table pg_catalog.regclass,
+                                          column_name pg_catalog.text, q pg_catalog.float8,
+                                          epsilon pg_catalog.float8, domain pg_catalog.jsonb,
+                                          beta pg_catalog.float8 DEFAULT 0.05)
+	AS 'MODULE_PATHNAME', 'pap_run_private_quantile' LANGUAGE C;
+COMMENT ON PROCEDURE pap.run_private_quantile(pg_catalog.text, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.jsonb, pg_catalog.float8) IS
+	'releases the q-quantile of a number column over a declared domain {"min", "max", "step"} (the exponential mechanism, epsilon-DP): commits the budget charge, then reads the private table once; warns when n is below (4/epsilon) ln(|X|/beta), the rows the interior-point guarantee needs';
+
+CREATE FUNCTION pap.drop_private_quantile(name pg_catalog.text) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_drop_private_quantile' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.drop_private_quantile(pg_catalog.text) IS
+	'drops a private quantile; its charge stays in the ledger (nothing is refunded); only the role that ran it may';

@@ -1,6 +1,7 @@
 // pap.define_release and pap.drop_release: a release's axes, cover and cells come from the public table only.
 #include "core/api/release_api.hpp"
 #include "pg/catalog_columns.hpp"
+#include "pg/declared_domain.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
@@ -334,77 +335,6 @@ pap_define_release(PG_FUNCTION_ARGS)
 
 // --- a release over a declared domain, without a public table (docs/mechanisms.md §14) ----------------------------
 
-// The declaration of one column, read from the domain's jsonb by PostgreSQL's own operators: its JSON type and the
-// members a declaration may have.
-struct DeclaredColumn {
-	bool present;      // the domain names the column
-	bool is_object;    // ... as a JSON object
-	bool has_unknown;  // ... with a member other than min, max, step, categories
-	bool bounded;      // min, max and step are all JSON numbers
-	double low, high, step;
-	bool has_categories;  // categories is a JSON array of non-null scalars
-	char **categories;
-	size_t category_count;
-};
-
-static DeclaredColumn
-ReadDeclaredColumn(Datum domain, const char *column)
-{
-	static const char *const sql =
-	    "SELECT v IS NOT NULL, pg_catalog.jsonb_typeof(v) OPERATOR(pg_catalog.=) 'object', "
-	    "  EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(CASE pg_catalog.jsonb_typeof(v) WHEN 'object' THEN v "
-	    "          ELSE '{}' END) k WHERE k OPERATOR(pg_catalog.<>) ALL "
-	    "('{min,max,step,categories}'::pg_catalog.text[])), "
-	    "  pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'min') OPERATOR(pg_catalog.=) 'number' "
-	    "  AND pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'max') OPERATOR(pg_catalog.=) 'number' "
-	    "  AND pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'step') OPERATOR(pg_catalog.=) 'number', "
-	    "  (v OPERATOR(pg_catalog.->>) 'min')::pg_catalog.float8, (v OPERATOR(pg_catalog.->>) "
-	    "'max')::pg_catalog.float8, "
-	    "  (v OPERATOR(pg_catalog.->>) 'step')::pg_catalog.float8, "
-	    "  pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'categories') OPERATOR(pg_catalog.=) 'array', "
-	    "  CASE pg_catalog.jsonb_typeof(v OPERATOR(pg_catalog.->) 'categories') WHEN 'array' THEN ARRAY("
-	    "    SELECT pg_catalog.jsonb_array_elements_text(v OPERATOR(pg_catalog.->) 'categories')) END "
-	    "FROM (SELECT $1 OPERATOR(pg_catalog.->) $2 AS v) d";
-	Oid types[2] = {JSONBOID, TEXTOID};
-	Datum values[2] = {domain, CStringGetTextDatum(column)};
-	PapExecute(sql, 2, types, values, true);
-	DeclaredColumn d = {};
-	bool isnull;
-	HeapTuple row = SPI_tuptable->vals[0];
-	TupleDesc desc = SPI_tuptable->tupdesc;
-	auto flag = [&](int i) {
-		const Datum v = SPI_getbinval(row, desc, i, &isnull);
-		return !isnull && DatumGetBool(v);
-	};
-	d.present = flag(1);
-	d.is_object = flag(2);
-	d.has_unknown = flag(3);
-	d.bounded = flag(4);
-	if (d.bounded) {
-		d.low = DatumGetFloat8(SPI_getbinval(row, desc, 5, &isnull));
-		d.high = DatumGetFloat8(SPI_getbinval(row, desc, 6, &isnull));
-		d.step = DatumGetFloat8(SPI_getbinval(row, desc, 7, &isnull));
-	}
-	d.has_categories = flag(8);
-	if (d.has_categories) {
-		Datum *elements;
-		bool *element_nulls;
-		int count;
-		deconstruct_array(DatumGetArrayTypeP(SPI_getbinval(row, desc, 9, &isnull)), TEXTOID, -1, false, TYPALIGN_INT,
-		                  &elements, &element_nulls, &count);
-		d.categories = (char **)palloc(sizeof(char *) * (count ? count : 1));
-		for (int i = 0; i < count; i++) {
-			if (element_nulls[i])
-				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				                errmsg("the declared categories of column \"%s\" must not contain null", column)));
-			d.categories[i] = TextDatumGetCString(elements[i]);
-		}
-		d.category_count = size_t(count);
-	}
-	SPI_freetuptable(SPI_tuptable);
-	return d;
-}
-
 // Reads the declaration of every axis into the draft (api/release_api.hpp, "A release without a public table").
 static void
 DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
@@ -453,7 +383,7 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 		bool numeric = false, needs_values = false;
 		PAP_CORE(column = pap::core::DraftColumn(draft, a); numeric = pap::core::DraftAxisIsNumeric(draft, a);
 		         needs_values = pap::core::DraftAxisMarginalSql(draft, a) != nullptr);
-		const DeclaredColumn d = ReadDeclaredColumn(domain, column);
+		const PapDeclaredColumn d = PapReadDeclaredColumn(domain, column);
 		if (!needs_values) {  // a boolean column: its domain is {false, true}
 			if (d.present)
 				ereport(ERROR,
@@ -462,11 +392,8 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 				         errhint("Leave it out of the declared domain.")));
 			continue;
 		}
-		if (d.present && (!d.is_object || d.has_unknown))
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("the declaration of column \"%s\" must be an object with min, max and step, or with "
-			                       "categories",
-			                       column)));
+		if (d.present)
+			PapRequireDeclarationObject(d, column);
 		if (numeric) {
 			Oid type;
 			if (PapValueTypeOfColumn(private_table, column, &type) != pap::core::ValueType::Number)

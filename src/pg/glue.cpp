@@ -680,6 +680,12 @@ PapWarnGuardRails(const pap::core::GuardRailRequest &request)
 	pap::core::GuardRailWarning warnings[pap::core::kMaxGuardRails];
 	size_t count = 0;
 	PAP_CORE(count = pap::core::GuardRails(request, warnings, PapAllocate));
+	PapEmitGuardRails(warnings, count);
+}
+
+void
+PapEmitGuardRails(const pap::core::GuardRailWarning *warnings, size_t count)
+{
 	for (size_t i = 0; i < count; i++)
 		ereport(WARNING, (errcode(ERRCODE_WARNING), errmsg_internal("%s", warnings[i].message),
 		                  errdetail_internal("%s", warnings[i].detail), errhint("%s", warnings[i].hint)));

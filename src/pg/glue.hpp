@@ -156,5 +156,7 @@ void PapRequireReleased(const PapRelease *release);
 // The guard rails of a request (docs/mechanisms.md §15): one WARNING per lower bound it misses, with the numbers in
 // the message and the theorem in the detail.
 void PapWarnGuardRails(const pap::core::GuardRailRequest &request);
+// One WARNING per guard rail a core function returned (PapWarnGuardRails, pap.run_private_quantile).
+void PapEmitGuardRails(const pap::core::GuardRailWarning *warnings, size_t count);
 // The total weight of a release's public histogram: a declared domain's number of declared points.
 int64 PapHistogramWeight(const int64 *histogram, size_t count);

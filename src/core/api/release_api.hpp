@@ -353,6 +353,40 @@ constexpr std::size_t kMaxGuardRails = 3;
 // Fills out[0..k) and returns k <= kMaxGuardRails.
 std::size_t GuardRails(const GuardRailRequest &request, GuardRailWarning *out, Allocate allocate);
 
+// --- a DP quantile over a declared domain, without a release (docs/mechanisms.md §16) --------------------------
+// The candidates are the declared grid of one numeric column (DeclaredGrid: low, low + step, ..., up to high).
+struct PrivateQuantileDomain {
+	const char *column;  // for messages
+	double low, high, step;
+	std::uint64_t max_values;  // pap_release.max_cells
+};
+// The candidates in increasing order (*count of them), allocated with allocate. Error(InvalidParameter) for a bound
+// or step that is not finite, a step that is not positive or low > high, Error(LimitExceeded) beyond max_values.
+// Public: computed before any charge.
+const double *PrivateQuantileCandidates(const PrivateQuantileDomain &domain, std::size_t *count, Allocate allocate);
+// The private scan's SELECT list (the GROUP BY form of the release scans) over column, with the candidates as
+// its cut points $1: a row's bin is pap.cell_index, the number of candidates below its value (K when above them
+// all or NaN, K + 1 for NULL), so that a row is counted at the smallest candidate at or above it. Allocated.
+char *PrivateQuantileScanSelectList(const char *column, Allocate allocate);
+struct PrivateQuantileRun {
+	std::size_t candidate_count;  // K
+	const std::int32_t *bins;     // the scan's bins (0..K + 1) and their row counts
+	const std::int64_t *rows;
+	std::size_t bin_count;
+	double q, epsilon;
+	std::int64_t seed;            // >= 0: pap_release.test_seed (not private); < 0: fill_secure
+	FillSecureBytes fill_secure;  // the secure source when seed < 0
+	InterruptCheck interrupted;
+};
+// The index of the released candidate: the exponential mechanism with the rank utility (SamplePrivateQuantile),
+// the rows above the largest candidate and the NULLs ranked above every candidate. epsilon-DP under replace-one
+// neighbours. Error(Cancelled) when interrupted, Error(Internal) for a bin out of range.
+std::size_t RunPrivateQuantile(const PrivateQuantileRun &run);
+// The interior-point guard rail: a warning (returns 1, out filled) when rows < (4 / epsilon) ln(domain_size / beta),
+// below which the released value is not promised to lie between the private minimum and maximum; 0 otherwise.
+std::size_t PrivateQuantileGuardRails(std::int64_t rows, std::size_t domain_size, double epsilon, double beta,
+                                      GuardRailWarning *out, Allocate allocate);
+
 // --- error bounds of answers (docs/mechanisms.md §18) -----------------------------------------------------------
 // The public facts of a run that an answer's bound reads: the release's beta and public rows, and the chosen
 // mechanism's parts of its plan (pap.plan's projection_error, outside_mass_error, noise_error), which the run

@@ -9,6 +9,7 @@
 #include "core/api/release_api.hpp"
 #include "core/base/errors.hpp"
 #include "core/language/class_spec.hpp"
+#include "core/mechanisms/private_quantile.hpp"
 
 namespace pap::core {
 
@@ -95,6 +96,29 @@ GuardRails(const GuardRailRequest &r, GuardRailWarning *out, Allocate allocate)
 			    "alpha, or use a public table.");
 	}
 	return k;
+}
+
+std::size_t
+PrivateQuantileGuardRails(std::int64_t rows, std::size_t domain_size, double epsilon, double beta,
+                          GuardRailWarning *out, Allocate allocate)
+{
+	if (!(beta > 0.0 && beta < 1.0) || !(epsilon > 0.0) || domain_size == 0)
+		throw Error(ErrorKind::InvalidParameter, "the interior-point guard rail needs beta in (0, 1), a positive "
+		                                         "epsilon and a domain");
+	const double needed = InteriorPointRows(double(domain_size), epsilon, beta);
+	if (double(rows) >= needed)
+		return 0;
+	out[0] = GuardRailWarning{
+	    Copy(allocate, Format("the private table has %.0f rows, fewer than the %.0f a quantile over %.0f declared "
+	                          "values needs at epsilon %g",
+	                          double(rows), std::ceil(needed), double(domain_size), epsilon)),
+	    Copy(allocate, Format("The exponential mechanism's value lies between the smallest and the largest private "
+	                          "value with probability at least 1 - beta = %g once there are (4 / epsilon) "
+	                          "ln(|X| / beta) rows (the interior-point step of Bun, Nissim, Stemmer and Vadhan); "
+	                          "below that nothing is promised.",
+	                          1.0 - beta)),
+	    Copy(allocate, "Declare a smaller domain (a coarser step or narrower bounds), or spend a larger epsilon.")};
+	return 1;
 }
 
 }  // namespace pap::core

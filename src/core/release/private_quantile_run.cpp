@@ -1,0 +1,79 @@
+// A DP quantile over a declared domain, run from the glue without a release (api/release_api.hpp,
+// RunPrivateQuantile; docs/mechanisms.md §16): the declared grid, the private scan's bins, and the exponential
+// mechanism of mechanisms/private_quantile.hpp.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "core/api/release_api.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
+#include "core/language/query_text.hpp"
+#include "core/mechanisms/private_quantile.hpp"
+#include "core/release/declared_domain.hpp"
+#include "core/release/release_layout.hpp"
+
+namespace pap::core {
+
+namespace {
+
+void *
+AllocateOrThrow(Allocate allocate, std::size_t bytes)
+{
+	void *out = allocate(bytes);
+	if (out == nullptr)
+		throw std::bad_alloc();
+	return out;
+}
+
+}  // namespace
+
+const double *
+PrivateQuantileCandidates(const PrivateQuantileDomain &d, std::size_t *count, Allocate allocate)
+{
+	const std::vector<double> grid =
+	    DeclaredGrid(d.column, d.low, d.high, d.step,
+	                 std::size_t(std::min<std::uint64_t>(d.max_values, std::uint64_t(INT32_MAX) - 2)));
+	auto *out = static_cast<double *>(AllocateOrThrow(allocate, sizeof(double) * grid.size()));
+	std::copy(grid.begin(), grid.end(), out);
+	*count = grid.size();
+	return out;
+}
+
+char *
+PrivateQuantileScanSelectList(const char *column, Allocate allocate)
+{
+	const std::string sql =
+	    "pap.cell_index($1, " + ReleaseLayout::AxisValueSql(column, ValueType::Number) + "), pg_catalog.count(*)";
+	auto *out = static_cast<char *>(AllocateOrThrow(allocate, sql.size() + 1));
+	std::memcpy(out, sql.c_str(), sql.size() + 1);
+	return out;
+}
+
+std::size_t
+RunPrivateQuantile(const PrivateQuantileRun &run)
+{
+	const InterruptScope scope(run.interrupted);
+	std::vector<std::int64_t> counts(run.candidate_count, 0);
+	std::int64_t rows_above = 0;
+	for (std::size_t i = 0; i < run.bin_count; i++) {
+		const std::int32_t bin = run.bins[i];
+		if (bin < 0 || std::size_t(bin) > run.candidate_count + 1 || run.rows[i] < 0)
+			throw Error(ErrorKind::Internal, "private quantile scan bin out of range");
+		if (std::size_t(bin) < run.candidate_count)
+			counts[std::size_t(bin)] += run.rows[i];
+		else
+			rows_above += run.rows[i];  // above every candidate, or NULL
+	}
+	std::unique_ptr<RandomBitSource> rng;
+	if (run.seed >= 0)
+		rng = std::make_unique<SeededRandomSource>(std::uint64_t(run.seed));
+	else
+		rng = std::make_unique<SecureRandomSource>(run.fill_secure, nullptr);
+	return SamplePrivateQuantile(counts, rows_above, run.q, run.epsilon, *rng, run.interrupted);
+}
+
+}  // namespace pap::core

@@ -1,0 +1,234 @@
+// pap.run_private_quantile and pap.drop_private_quantile: a differentially private quantile of one numeric column
+// over a domain the curator declares, without a public table and without a release (docs/mechanisms.md §16). It
+// spends the budget once, through the ledger's charge that pap.run_release uses, and is free to read afterwards
+// (pap.private_quantiles).
+#include "core/api/release_api.hpp"
+#include "pg/declared_domain.hpp"
+#include "pg/error_bridge.hpp"
+#include "pg/glue.hpp"
+#include "pg/guc.hpp"
+#include "pg/ledger_charge.hpp"
+#include "pg/relation_kinds.hpp"
+
+#include <cmath>
+#include <cstring>
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+PG_FUNCTION_INFO_V1(pap_run_private_quantile);
+PG_FUNCTION_INFO_V1(pap_drop_private_quantile);
+}
+
+struct QuantileArguments {
+	char *name;
+	Oid private_table;
+	char *column;
+	double q, epsilon, beta;
+	char *epsilon_text;  // as the ledger records it
+	Datum domain;
+};
+
+static QuantileArguments
+ReadQuantileArguments(FunctionCallInfo fcinfo)
+{
+	static const char *const arguments[] = {"name", "private_table", "column_name", "q", "epsilon", "domain", "beta"};
+	for (int i = 0; i < int(lengthof(arguments)); i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be null", arguments[i])));
+	QuantileArguments a;
+	a.name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	a.private_table = PG_GETARG_OID(1);
+	a.column = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	a.q = PG_GETARG_FLOAT8(3);
+	a.domain = PG_GETARG_DATUM(5);
+	a.beta = PG_GETARG_FLOAT8(6);
+	if (a.name[0] == '\0')
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("quantile name must not be empty")));
+	if (!(a.q >= 0.0 && a.q <= 1.0))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("q must be in [0, 1], got %g", a.q)));
+	if (!(a.beta > 0.0 && a.beta < 1.0))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("beta must be in (0, 1), got %g", a.beta)));
+	const double epsilon = PG_GETARG_FLOAT8(4);
+	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, 0.0));
+	a.epsilon = PapLedgerAmount(epsilon, &a.epsilon_text);
+	return a;
+}
+
+// The candidates of the declared domain: a bounded numeric declaration of the column (public, before any charge).
+static const double *
+DeclaredCandidates(const QuantileArguments &a, size_t *count)
+{
+	const PapDeclaredColumn d = PapReadDeclaration(a.domain, a.column);
+	PapRequireDeclarationObject(d, a.column);
+	if (d.has_categories)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("a quantile needs an ordered domain, not the categories of column \"%s\"", a.column),
+		                errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
+	if (!d.bounded)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("a private quantile needs finite declared bounds and a step for column \"%s\"", a.column),
+		         errdetail("Over an unbounded ordered domain no differentially private algorithm releases even a "
+		                   "point between the smallest and the largest private value (docs/mechanisms.md, "
+		                   "\"Why a domain must be declared\")."),
+		         errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
+	const pap::core::PrivateQuantileDomain domain{a.column, d.low, d.high, d.step, uint64(pap_max_cells)};
+	const double *candidates = nullptr;
+	PAP_CORE(candidates = pap::core::PrivateQuantileCandidates(domain, count, PapAllocate));
+	return candidates;
+}
+
+struct QuantileScan {
+	const double *candidates;
+	size_t count;
+};
+
+static pap::core::ScanParameterKind
+CandidateCuts(const void *source, size_t, const double **cuts, const char *const **, size_t *count)
+{
+	const QuantileScan *scan = (const QuantileScan *)source;
+	*cuts = scan->candidates;
+	*count = scan->count;
+	return pap::core::ScanParameterKind::Cuts;
+}
+
+extern "C" Datum
+pap_run_private_quantile(PG_FUNCTION_ARGS)
+{
+	const QuantileArguments a = ReadQuantileArguments(fcinfo);
+	PapRequireOwnTransaction(fcinfo, "pap.run_private_quantile");
+	const bool seeded = pap_test_seed >= 0;
+	const int64 seed = pap_test_seed;
+	const char *user = GetUserNameFromId(GetUserId(), false);
+	MemoryContext procedure_context = CurrentMemoryContext;
+
+	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	// --- transaction 1: every check and the whole plan from public information, then the charge -----------------
+	MemoryContext old = MemoryContextSwitchTo(procedure_context);
+	char *private_name = PapQualifiedRelationName(a.private_table);  // raises if it no longer exists
+	MemoryContextSwitchTo(old);
+	PapRequirePrivateTable(a.private_table);
+	PapRequireReadable(a.private_table);
+	Oid type;
+	if (PapValueTypeOfColumn(a.private_table, a.column, &type) != pap::core::ValueType::Number)
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATATYPE_MISMATCH),
+		         errmsg("column \"%s\" of %s is not numeric (type %s)", a.column, private_name, format_type_be(type)),
+		         errdetail("A private quantile ranks the values of a number column over a declared grid."),
+		         errhint("Use a view that casts the column to a number (e.g. a date's year).")));
+	MemoryContextSwitchTo(procedure_context);
+	QuantileScan scan;
+	scan.candidates = DeclaredCandidates(a, &scan.count);
+	char *select_list;
+	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, PapAllocate));
+	MemoryContextSwitchTo(old);
+	Oid name_type[1] = {TEXTOID};
+	Datum name_value[1] = {CStringGetTextDatum(a.name)};
+	PapExecute("SELECT 1 FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, name_type, name_value,
+	           true);
+	if (SPI_processed > 0)
+		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
+		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
+	// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases.
+	const bool limited = PapRequireBudgetFor(a.private_table, private_name, a.epsilon_text);
+	// n is public under replace-one neighbours (docs/mechanisms.md §1): the guard rail reads it before the charge.
+	const int64 planned_rows = PapCountRows(a.private_table);
+	pap::core::GuardRailWarning warning[1];
+	size_t warnings = 0;
+	PAP_CORE(warnings = pap::core::PrivateQuantileGuardRails(planned_rows, scan.count, a.epsilon, a.beta, warning,
+	                                                         PapAllocate));
+	PapEmitGuardRails(warning, warnings);
+
+	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", a.name, "private quantile", user, limited);
+	// The row is written with the charge, so that a second run of the same name fails on the key before its charge
+	// commits; its value stays NULL until the run stores it (and for good if the run fails after the charge).
+	Oid types[10] = {TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID, JSONBOID, INT8OID, INT8OID, BOOLOID, NAMEOID};
+	Datum values[10] = {CStringGetTextDatum(a.name),
+	                    CStringGetTextDatum(private_name),
+	                    CStringGetTextDatum(a.column),
+	                    Float8GetDatum(a.q),
+	                    Float8GetDatum(a.epsilon),
+	                    a.domain,
+	                    Int64GetDatum(int64(scan.count)),
+	                    Int64GetDatum(planned_rows),
+	                    BoolGetDatum(!seeded),
+	                    DirectFunctionCall1(namein, CStringGetDatum(user))};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("INSERT INTO pap.private_quantile_data (name, private_table_name, column_name, q, epsilon, domain, "
+	           "candidates, private_rows, is_private, run_by, run_at) "
+	           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, pg_catalog.statement_timestamp()) "
+	           "ON CONFLICT (name) DO NOTHING",
+	           10, types, values, false);
+	PapRestoreUser(&saved);
+	if (SPI_processed == 0)  // a concurrent run of the same name committed first: this charge rolls back
+		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
+		                errdetail("Another session ran it first; nothing has been charged."),
+		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
+	SPI_commit();  // the charge is durable from here on, whatever happens next
+	const instr_time charged = PapAfterCharge();
+	if (pap_debug_fail_after_charge)
+		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+		                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
+
+	// --- transaction 2: the one read of the private table, the mechanism, the stored value ----------------------
+	int32 *bins;
+	int64 *rows;
+	size_t bin_count;
+	MemoryContextSwitchTo(procedure_context);
+	const int output_level = PapBeginStableOutput();
+	PapScanGridPoints(a.private_table, select_list, 1, CandidateCuts, &scan, true, &bins, &rows, &bin_count);
+	PapEndStableOutput(output_level);
+	MemoryContextSwitchTo(old);
+	pap::core::PrivateQuantileRun run;
+	run.candidate_count = scan.count;
+	run.bins = bins;
+	run.rows = rows;
+	run.bin_count = bin_count;
+	run.q = a.q;
+	run.epsilon = a.epsilon;
+	run.seed = seeded ? seed : -1;
+	run.fill_secure = PapFillSecureBytes;
+	run.interrupted = PapInterruptPending;
+	size_t chosen = 0;
+	PAP_CORE(chosen = pap::core::RunPrivateQuantile(run));
+	CHECK_FOR_INTERRUPTS();
+
+	PapWaitUntilPublishTime(charged);
+	Oid store_types[2] = {TEXTOID, FLOAT8OID};
+	Datum store[2] = {CStringGetTextDatum(a.name), Float8GetDatum(scan.candidates[chosen])};
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("UPDATE pap.private_quantile_data SET value = $2 WHERE name OPERATOR(pg_catalog.=) $1", 2, store_types,
+	           store, false);
+	PapRestoreUser(&saved);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+extern "C" Datum
+pap_drop_private_quantile(PG_FUNCTION_ARGS)
+{
+	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	SPI_connect();
+	Oid types[1] = {TEXTOID};
+	Datum values[1] = {CStringGetTextDatum(name)};
+	PapExecute("SELECT run_by FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values, true);
+	if (SPI_processed == 0)
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("private quantile \"%s\" does not exist", name)));
+	bool isnull;
+	const char *run_by =
+	    NameStr(*DatumGetName(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)));
+	if (strcmp(run_by, GetUserNameFromId(GetUserId(), false)) != 0 && !superuser())
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		                errmsg("must be the role that ran private quantile \"%s\" to drop it", name),
+		                errdetail("Private quantile \"%s\" was run by role %s.", name, run_by)));
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("DELETE FROM pap.private_quantile_data WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values, false);
+	PapRestoreUser(&saved);
+	SPI_finish();
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,86 @@
+// A private quantile run from the glue (api/release_api.hpp, RunPrivateQuantile): the declared candidates, the
+// scan's bins folded into the counts SamplePrivateQuantile ranks (NULL and above-the-grid bins above every
+// candidate), and the interior-point guard rail at its bound.
+#include "core/api/release_api.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+#include "core/base/errors.hpp"
+#include "core/mechanisms/private_quantile.hpp"
+
+namespace pap::core {
+namespace {
+
+void *
+Allocate(std::size_t bytes)
+{
+	static std::vector<void *> blocks;  // freed at exit: a test allocates a few arrays
+	blocks.push_back(std::malloc(bytes));
+	return blocks.back();
+}
+
+TEST(PrivateQuantileRun, CandidatesAreTheDeclaredGrid)
+{
+	std::size_t count = 0;
+	const double *c = PrivateQuantileCandidates({"v", 0.0, 10.0, 2.5, 1000}, &count, Allocate);
+	ASSERT_EQ(count, 5U);
+	EXPECT_DOUBLE_EQ(c[0], 0.0);
+	EXPECT_DOUBLE_EQ(c[4], 10.0);
+	EXPECT_THROW(PrivateQuantileCandidates({"v", 10.0, 0.0, 1.0, 1000}, &count, Allocate), Error);
+	EXPECT_THROW(PrivateQuantileCandidates({"v", 0.0, INFINITY, 1.0, 1000}, &count, Allocate), Error);
+	EXPECT_THROW(PrivateQuantileCandidates({"v", 0.0, 10.0, 0.0, 1000}, &count, Allocate), Error);
+	EXPECT_THROW(PrivateQuantileCandidates({"v", 0.0, 1e6, 1.0, 1000}, &count, Allocate), Error);
+}
+
+TEST(PrivateQuantileRun, SelectListBinsByCellIndex)
+{
+	EXPECT_STREQ(PrivateQuantileScanSelectList("my col", Allocate),
+	             "pap.cell_index($1, pap.axis_value(\"my col\")), pg_catalog.count(*)");
+}
+
+TEST(PrivateQuantileRun, FoldsBinsLikeTheMechanismsCounts)
+{
+	// Three candidates; bins 3 (above) and 4 (NULL) both rank above every candidate.
+	const std::vector<std::int32_t> bins = {0, 2, 3, 4};
+	const std::vector<std::int64_t> rows = {5, 7, 2, 1};
+	for (std::int64_t seed = 0; seed < 20; seed++) {
+		PrivateQuantileRun run{3, bins.data(), rows.data(), bins.size(), 0.5, 0.7, seed, nullptr, nullptr};
+		SeededRandomSource rng{std::uint64_t(seed)};
+		EXPECT_EQ(RunPrivateQuantile(run), SamplePrivateQuantile({5, 0, 7}, 3, 0.5, 0.7, rng));
+	}
+	const std::vector<std::int32_t> bad = {5};
+	PrivateQuantileRun run{3, bad.data(), rows.data(), 1, 0.5, 0.7, 1, nullptr, nullptr};
+	EXPECT_THROW(RunPrivateQuantile(run), Error);
+}
+
+TEST(PrivateQuantileRun, ExtremeEpsilonsStayExactAndFinish)
+{
+	// The largest epsilon SQL accepts (1e300) selects the true quantile; the smallest (1e-9) is near uniform.
+	const std::vector<std::int32_t> bins = {0, 1, 2, 3};
+	const std::vector<std::int64_t> rows = {1000, 1000, 1000, 5};
+	for (std::int64_t seed = 0; seed < 5; seed++) {
+		PrivateQuantileRun top{3, bins.data(), rows.data(), bins.size(), 0.5, 1e300, seed, nullptr, nullptr};
+		EXPECT_EQ(RunPrivateQuantile(top), 1U);
+		PrivateQuantileRun low{3, bins.data(), rows.data(), bins.size(), 0.5, 1e-9, seed, nullptr, nullptr};
+		EXPECT_LT(RunPrivateQuantile(low), 3U);
+	}
+}
+
+TEST(PrivateQuantileRun, GuardRailWarnsBelowTheInteriorPointBound)
+{
+	const double needed = 4.0 / 0.5 * std::log(101.0 / 0.05);  // 60.9
+	GuardRailWarning out[1];
+	EXPECT_EQ(PrivateQuantileGuardRails(60, 101, 0.5, 0.05, out, Allocate), 1U);
+	EXPECT_NE(std::string(out[0].message).find("60 rows, fewer than the 61"), std::string::npos) << out[0].message;
+	EXPECT_EQ(PrivateQuantileGuardRails(std::int64_t(std::ceil(needed)), 101, 0.5, 0.05, out, Allocate), 0U);
+	EXPECT_THROW(PrivateQuantileGuardRails(60, 101, 0.5, 1.0, out, Allocate), Error);
+}
+
+}  // namespace
+}  // namespace pap::core
