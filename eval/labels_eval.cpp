@@ -202,10 +202,10 @@ main(int argc, char **argv)
 	for (std::size_t i = 1; i < sets[0].table.size(); i++)
 		sets[0].labels[i] = sets[0].table[i].back() == "1" ? 1 : 0;
 	sets[0].cells_features = {{"age", false}, {"education-num", false}, {"marital-status", true}, {"sex", true}};
-	sets[0].logistic_features = {{"age", false},           {"workclass", true},      {"education-num", false},
-	                             {"marital-status", true}, {"occupation", true},     {"relationship", true},
-	                             {"race", true},           {"sex", true},            {"capital-gain", false},
-	                             {"capital-loss", false},  {"hours-per-week", false}};
+	sets[0].logistic_features = {
+	    {"age", false},          {"workclass", true},     {"education-num", false}, {"marital-status", true},
+	    {"occupation", true},    {"relationship", true},  {"race", true},           {"sex", true},
+	    {"capital-gain", false}, {"capital-loss", false}, {"hours-per-week", false}};
 	Split(sets[0]);
 	// CPS1988: wage above the median wage of the public rows (a public threshold).
 	sets[1].name = "cps1988";
@@ -279,8 +279,9 @@ main(int argc, char **argv)
 						right += o.labels[r] >= 0 && o.labels[r] == pub.labels[r];
 					const double label_accuracy = o.labelled > 0 ? double(right) / double(o.labelled) : NAN;
 					const double model_accuracy =
-					    o.model == nullptr ? NAN
-					                       : Accuracy(kind, schema, std::vector<double>(o.model, o.model + o.model_size), held);
+					    o.model == nullptr
+					        ? NAN
+					        : Accuracy(kind, schema, std::vector<double>(o.model, o.model + o.model_size), held);
 					SeededRandomSource rng(std::uint64_t(77 + run.seed));
 					const double private_only = PrivateOnlyAccuracy(cells_schema, cells_priv, cells_held, epsilon, rng);
 					std::fprintf(out, "%s,%s,%g,%d,%zu,%zu,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", d.name.c_str(),

@@ -80,8 +80,8 @@ const Method kMethods[] = {
     {"marginal_tables", "marginal_tables", "public", "public"},
     {"auto", "auto", "public", "public"},
 };
-const std::vector<std::string> kOrder{"public", "identity",    "hierarchical", "mwem", "margtables",
-                                      "pmwpub", "pmw_support", "pmw",          "marginal_tables", "auto"};
+const std::vector<std::string> kOrder{"public",      "identity", "hierarchical",    "mwem", "margtables", "pmwpub",
+                                      "pmw_support", "pmw",      "marginal_tables", "auto"};
 // Baselines (the best of these is what auto is compared with); pmw and auto are ours.
 const std::set<std::string> kBaselines{"public",     "identity", "hierarchical", "mwem",
                                        "margtables", "pmwpub",   "pmw_support"};
@@ -494,9 +494,12 @@ Run(const Config &cfg, const std::string &out_path)
 											const bool ours = table == "public";
 											// The grid baselines interpolate within their cells (the grid
 											// holds evenly spaced points in each), as a practitioner would.
-											Result e =
-											    db.Try("SELECT * FROM pap_eval.errors(" + std::to_string(wid) +
-											           ", 'r', " + (ours ? "NULL" : row.refine ? "true" : "false") + ")");
+											Result e = db.Try("SELECT * FROM pap_eval.errors(" + std::to_string(wid) +
+											                  ", 'r', " +
+											                  (ours         ? "NULL"
+											                   : row.refine ? "true"
+											                                : "false") +
+											                  ")");
 											if (!e.ok) {
 												row.status = "error";
 												std::cerr << "pap_eval: " << key << ": errors: " << e.message << "\n";
