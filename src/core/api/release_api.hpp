@@ -140,6 +140,10 @@ struct PlanRequest {
 	// A release over a declared domain, without a public table (docs/mechanisms.md §14): the cover is exact at the
 	// declared resolution (no projection part) and every prior is the uniform one over the declared points.
 	bool declared_domain = false;
+	// A run on a zCDP budget (docs/mechanisms.md, "zCDP budgets"): it may spend rho = epsilon^2 / 2, pure mechanisms
+	// at epsilon and the zCDP ones (Gaussian noise, zCDP sparse vector) at that rho; delta is the budget's, in
+	// (0, 1), at which a zCDP plan's cost is reported.
+	bool zcdp_budget = false;
 };
 
 // What the planner predicts for one mechanism; applies = false with a reason (a static sentence) when the
@@ -180,6 +184,10 @@ struct PlanSummary {
 	// name (a static string).
 	double epsilon_used, delta_used;
 	const char *accounting;
+	// The chosen plan's zCDP cost: its rho for a zCDP plan, epsilon_used^2 / 2 for a pure one (rounded up). On a
+	// zCDP budget at most epsilon^2 / 2, and a zCDP plan's (epsilon_used, delta_used) is then the tight conversion
+	// of rho_used at the budget's delta (ZcdpEpsilon).
+	double rho_used;
 	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
 	bool uniform_prior;
 	// How answers are computed when a query names no mode (pap.answer's refine): "projection" or "refine", the mode

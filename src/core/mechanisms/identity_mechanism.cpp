@@ -18,7 +18,7 @@ PlanIdentity(const PlanInput &input, std::size_t max_query_cells)
 	if (max_query_cells > input.cells)
 		throw Error(ErrorKind::Internal, "a cover query spans more cells than the domain has");
 	IdentityPlan plan;
-	plan.noise = HistogramNoiseFor(2.0, 2.0, input.epsilon, input.delta);
+	plan.noise = HistogramNoiseFor(2.0, 2.0, input.epsilon, input.delta, input.rho);
 	plan.used = HistogramNoiseUsed(plan.noise, 2.0, 2.0, input.epsilon, input.delta);
 	// Before the non-negativity step, consistency is the least-squares fit with the known total: every cell moves
 	// by the same amount, and a query over k of N cells gets variance k (N - k) / N times one cell's. The worst

@@ -211,7 +211,8 @@ StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::
 	if (plan.calibrate)
 		rho += rho_of(calibration_tables, plan.calibration.variance);
 	used.epsilon = epsilon;
-	used.delta = ReportedZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon, delta);
+	used.rho = double(rho * (1.0L + 1e-15L));
+	used.delta = ReportedZcdpDelta(used.rho, epsilon, delta);
 	used.accounting = "zCDP (discrete Gaussian, tight conversion)";
 	return used;
 }
@@ -307,7 +308,7 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 	const PublicTables public_tables = PublicTablesOf(radices, sets, prior, n, base.public_rows);
 	// Every candidate (the 1-way share from kCalibrationShares; the Laplace, and with delta > 0 the discrete
 	// Gaussian) is planned from public numbers only, and the smallest prediction is taken.
-	const double rho = input.delta > 0.0 ? LargestZcdpRho(input.epsilon, input.delta) : 0.0;
+	const double rho = input.delta > 0.0 ? ZcdpBudget(input.epsilon, input.delta, input.rho) : 0.0;
 	std::optional<MarginalTablesPlan> best;
 	for (bool gaussian : {false, true}) {
 		if (gaussian && input.delta == 0.0)

@@ -27,6 +27,9 @@ class ProductQueryList;
 struct PrivacyUsed {
 	double epsilon = 0, delta = 0;
 	const char *accounting = "";
+	// A zCDP-accounted plan's rho (its epsilon and delta are then the conversion's); 0 for a pure plan, whose zCDP
+	// cost is epsilon^2 / 2 (docs/mechanisms.md, "zCDP budgets").
+	double rho = 0;
 };
 
 // The sizes and parameters every planner reads, all public.
@@ -38,6 +41,10 @@ struct PlanInput {
 	int vc_dimension = 1;           // of the query class
 	double epsilon = 0.0;
 	double delta = 0.0;
+	// > 0 for a run on a zCDP budget (docs/mechanisms.md, "zCDP budgets"): rho = epsilon^2 / 2, what a pure plan at
+	// epsilon costs, and the zCDP budget the zCDP variants spend instead of the tight conversion's of (epsilon,
+	// delta); delta is then the budget's, at which their cost is reported.
+	double rho = 0.0;
 	double alpha = 0.05;
 	double beta = 0.05;  // the chance the mechanism's noise may exceed its prediction
 	// The request's beta when beta above is only its noise's share (the engine plans with half of it, the data

@@ -219,7 +219,7 @@ RunMwemOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth
 }
 
 MwemParameters
-MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta)
+MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta, double zcdp_budget)
 {
 	MwemParameters p;
 	p.accounting = accounting;
@@ -237,7 +237,7 @@ MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta
 	} else {
 		// Per round rho / T: half to the exponential mechanism (eps_s^2 / 8), half to a discrete Gaussian
 		// (1 / (2 sigma^2)).
-		const double rho_round = keep * LargestZcdpRho(epsilon, delta) / T;
+		const double rho_round = keep * ZcdpBudget(epsilon, delta, zcdp_budget) / T;
 		// 2 sqrt(rho), not sqrt(4 rho): equal in floating point (a power of two), without overflow near the double
 		// maximum.
 		RationalAtMost(2.0 * std::sqrt(rho_round), p.select_numerator, p.select_denominator);
@@ -268,6 +268,7 @@ MwemPrivacyUsed(const MwemParameters &p, double epsilon, double delta, double *r
 	used.epsilon = epsilon;
 	used.delta = ReportedZcdpDelta(rho, epsilon, delta);
 	used.accounting = "zCDP (tight conversion)";
+	used.rho = rho;
 	if (rho_out)
 		*rho_out = rho;
 	return used;
@@ -312,7 +313,7 @@ PlanMwem(const PlanInput &in)
 		for (int T = 1; T <= max_rounds; T++) {
 			MwemParameters p;
 			try {
-				p = MwemNoiseFor(accounting, T, in.epsilon, in.delta);
+				p = MwemNoiseFor(accounting, T, in.epsilon, in.delta, in.rho);
 			} catch (const Error &e) {
 				// More rounds need only more noise: stop; an accounting whose one round does not fit is skipped,
 				// and the plan is refused only when neither fits.

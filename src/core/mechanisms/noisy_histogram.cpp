@@ -29,7 +29,7 @@ HistogramNoise::Sample(RandomBitSource &rng) const
 }
 
 HistogramNoise
-HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
+HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta, double zcdp_budget)
 {
 	ValidatePrivacyParameters(epsilon, delta);
 	if (!(std::isfinite(l1) && l1 > 0.0 && std::isfinite(l2_squared) && l2_squared > 0.0))
@@ -53,7 +53,7 @@ HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta)
 	const std::optional<HistogramNoise> gaussian = UnlessLimitExceeded([&] {
 		HistogramNoise noise;
 		noise.gaussian = true;
-		noise.variance = VarianceAtLeast(l2_squared / (2.0 * LargestZcdpRho(epsilon, delta)));
+		noise.variance = VarianceAtLeast(l2_squared / (2.0 * ZcdpBudget(epsilon, delta, zcdp_budget)));
 		return noise;
 	});
 	if (!laplace && !gaussian)
@@ -78,7 +78,8 @@ HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2_squared, do
 	const long double rho = (long double)l2_squared * (long double)noise.variance.denominator /
 	                        (2.0L * (long double)noise.variance.numerator);
 	used.epsilon = epsilon;
-	used.delta = ReportedZcdpDelta(double(rho * (1.0L + 1e-15L)), epsilon, delta);
+	used.rho = double(rho * (1.0L + 1e-15L));
+	used.delta = ReportedZcdpDelta(used.rho, epsilon, delta);
 	used.accounting = "zCDP (discrete Gaussian, tight conversion)";
 	return used;
 }

@@ -25,8 +25,9 @@ struct HistogramNoise {
 };
 
 // Error(InvalidParameter) for epsilon/delta as ValidatePrivacyParameters; Error(Internal) for l1 or l2_squared
-// not > 0; Error(LimitExceeded) when no noise that fits can be sampled exactly (epsilon far too small).
-HistogramNoise HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta);
+// not > 0; Error(LimitExceeded) when no noise that fits can be sampled exactly (epsilon far too small). The
+// Gaussian's rho is LargestZcdpRho(epsilon, delta), or zcdp_budget when > 0 (a run on a zCDP budget).
+HistogramNoise HistogramNoiseFor(double l1, double l2_squared, double epsilon, double delta, double zcdp_budget = 0);
 
 // What the noise spends on a vector of sensitivity (l1, l2^2) at the request (epsilon, delta): Laplace: epsilon
 // l1 / b, delta 0. Gaussian: rho = l2^2 / (2 sigma^2) of the exact variance (rounded up), reported as (epsilon,

@@ -60,6 +60,12 @@ ReportedZcdpDelta(double rho, double epsilon, double delta)
 	return std::min(delta, ZcdpDelta(rho, epsilon * (1.0 - kReportMargin)) * (1.0 + kReportMargin));
 }
 
+double
+ZcdpBudget(double epsilon, double delta, double zcdp_budget)
+{
+	return zcdp_budget > 0 ? zcdp_budget : LargestZcdpRho(epsilon, delta);
+}
+
 void
 PureSplit(std::int64_t cutoff, double epsilon, double &e_thr, double &e_cmp)
 {
@@ -77,7 +83,7 @@ PureSplit(std::int64_t cutoff, double epsilon, double &e_thr, double &e_cmp)
 
 PmwParameters
 PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr, double e_cmp, double epsilon,
-            double delta)
+            double delta, double zcdp_budget)
 {
 	PmwParameters p;
 	p.accounting = accounting;
@@ -95,7 +101,7 @@ PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_thr
 		// c AboveThreshold instances (Dwork & Roth's Sparse: threshold Lap(2/eps0) redrawn after every update,
 		// comparisons Lap(4/eps0)), each eps0-DP, so eps0^2/2-zCDP (Bun & Steinke 2016, Prop. 1.4); c of them
 		// compose to c eps0^2 / 2 = rho, the zCDP budget of (epsilon, delta) under the tight conversion.
-		const double eps0 = std::sqrt(2.0 * LargestZcdpRho(epsilon, delta) / c);
+		const double eps0 = std::sqrt(2.0 * ZcdpBudget(epsilon, delta, zcdp_budget) / c);
 		p.threshold_noise = ScaleAtLeast(2.0 / eps0);
 		p.compare_noise = ScaleAtLeast(4.0 / eps0);
 		p.resample_threshold = true;
@@ -121,6 +127,7 @@ PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho
 	used.epsilon = epsilon;
 	used.delta = ReportedZcdpDelta(rho, epsilon, delta);
 	used.accounting = "zCDP sparse vector (tight conversion)";
+	used.rho = rho;
 	if (rho_out)
 		*rho_out = rho;
 	return used;
@@ -176,7 +183,7 @@ PlanPmw(const PlanInput &in)
 			if (in.delta > 0.0) {
 				// zCDP accounting is an alternative only: noise too large for it leaves pure accounting.
 				try {
-					Candidate zcdp = Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta),
+					Candidate zcdp = Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta, in.rho),
 					                          in, e0_count);
 					if (zcdp.predicted_error < chosen.predicted_error)
 						chosen = zcdp;

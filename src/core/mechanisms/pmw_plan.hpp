@@ -25,6 +25,10 @@ double LaplaceEpsilon(double sensitivity, const RationalScale &scale);
 // budget, and the true delta grows with rho).
 double ReportedZcdpDelta(double rho, double epsilon, double delta);
 
+// The rho a zCDP variant is calibrated to: zcdp_budget when > 0 (a run on a zCDP budget, PlanInput::rho), else the
+// tight conversion's budget of (epsilon, delta), LargestZcdpRho.
+double ZcdpBudget(double epsilon, double delta, double zcdp_budget);
+
 struct PmwPlan {
 	PmwParameters parameters;
 	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting; 0 for zCDP)
@@ -53,10 +57,11 @@ double PriorError(const PlanInput &input);
 PmwPlan PlanPmw(const PlanInput &input);
 
 // Noise scales (in counts) for a cut-off and split. Pure: e_threshold + e_compare <= epsilon (PureSplit).
-// Zcdp: every AboveThreshold instance at eps0 = sqrt(2 rho / c), rho = LargestZcdpRho(epsilon, delta), split
-// evenly (Dwork & Roth's Lap(2/eps0) threshold, Lap(4/eps0) comparisons); e_threshold and e_compare are ignored.
+// Zcdp: every AboveThreshold instance at eps0 = sqrt(2 rho / c), rho = LargestZcdpRho(epsilon, delta) (or
+// zcdp_budget when > 0: a run on a zCDP budget), split evenly (Dwork & Roth's Lap(2/eps0) threshold, Lap(4/eps0)
+// comparisons); e_threshold and e_compare are ignored.
 PmwParameters PmwNoiseFor(SparseVectorAccounting accounting, std::int64_t cutoff, double e_threshold, double e_compare,
-                          double epsilon, double delta);
+                          double epsilon, double delta, double zcdp_budget = 0);
 
 // Lyu et al.'s split of epsilon for cut-off c, e_threshold : e_compare = 1 : (2c)^(2/3), with e_compare lowered
 // by an ulp where the double sum would exceed epsilon: e_threshold + e_compare <= epsilon exactly.

@@ -21,6 +21,7 @@
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/mechanisms/registry.hpp"
+#include "core/noise/zcdp_conversion.hpp"
 #include "core/release/answer_mode.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
@@ -114,6 +115,20 @@ SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &con
 	                                              r.public_rows, r.private_rows, DataPartBeta(r.beta));
 }
 
+// The rho a run on a zCDP budget may spend: epsilon^2 / 2, the cost of a pure plan at epsilon, rounded down (one
+// step below the rounded product is below the exact one), so that no plan spends more than the ledger charges.
+double
+ZcdpRequestRho(double epsilon, double delta)
+{
+	if (!(delta > 0 && delta < 1))
+		throw Error(ErrorKind::InvalidParameter, "delta must be in (0, 1) on a zCDP budget");
+	const double rho = std::nextafter(epsilon * epsilon / 2, 0.0);
+	if (!std::isfinite(rho) || !(rho > 0))
+		throw Error(ErrorKind::InvalidParameter, "epsilon is out of range for a zCDP budget",
+		            "Its rho, epsilon^2 / 2, must be a positive finite double.");
+	return rho;
+}
+
 // Everything the mechanisms' planners read, all public: sizes, privacy parameters, the prior's kind, and the
 // release's shape, cells and cover (how many cells a cover query spans; the public histogram on demand).
 PlanContext
@@ -131,6 +146,8 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	in.vc_dimension = r.vc_dimension;
 	in.epsilon = r.epsilon;
 	in.delta = r.delta;
+	if (r.zcdp_budget)
+		in.rho = ZcdpRequestRho(r.epsilon, r.delta);
 	in.alpha = r.alpha;
 	in.beta = r.beta;
 	// A declared domain has no public sample: its "public" histogram is the uniform one over the declared points.
@@ -179,6 +196,26 @@ RegisteredIndex(const char *name)
 	if (const std::optional<std::size_t> index = MechanismIndex(name))
 		return *index;
 	throw Error(ErrorKind::Internal, std::string("mechanism \"") + name + "\" is not registered");
+}
+
+// The chosen plan's zCDP cost (docs/mechanisms.md, "zCDP budgets"). A zCDP plan's noise is calibrated to at most
+// the request's rho, rounded up, so its exact rho is within the request, and the reported value (rounded up by
+// its margins) is capped there as ReportedZcdpDelta caps delta. On a zCDP budget, a zCDP plan is reported as the
+// tight conversion of that rho at the budget's delta.
+void
+SetZcdpCost(const PlanRequest &r, const PrivacyUsed &used, PlanSummary &s)
+{
+	if (used.rho == 0) {  // pure: epsilon-DP implies epsilon^2 / 2-zCDP (Bun & Steinke 2016, Proposition 1.4)
+		s.rho_used = used.epsilon * used.epsilon / 2 * (1 + 1e-15);
+		if (r.zcdp_budget)
+			s.rho_used = std::min(s.rho_used, ZcdpRequestRho(r.epsilon, r.delta));
+		return;
+	}
+	s.rho_used = r.zcdp_budget ? std::min(used.rho, ZcdpRequestRho(r.epsilon, r.delta)) : used.rho;
+	if (r.zcdp_budget) {
+		s.epsilon_used = ZcdpEpsilon(s.rho_used, r.delta);
+		s.delta_used = r.delta;
+	}
 }
 
 // PMW's part of the summary: pap.plan's columns describe PMW's plan (the paper's mechanism, with the book's
@@ -256,6 +293,7 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 	s.epsilon_used = chosen.used.epsilon;
 	s.delta_used = chosen.used.delta;
 	s.accounting = chosen.used.accounting;
+	SetZcdpCost(r, chosen.used, s);
 	s.parameters = chosen.parameters;
 	return s;
 }
