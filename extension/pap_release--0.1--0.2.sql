@@ -251,7 +251,10 @@ CREATE TABLE pap.spender_data (
 	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),  -- since the grant
 	granted_by     pg_catalog.name NOT NULL,
 	granted_at     pg_catalog.timestamptz NOT NULL,
-	PRIMARY KEY (budget_id, grantee)
+	PRIMARY KEY (budget_id, grantee),
+	-- On a budget in rho (pap.grant_spend_rho): the limit and the spending in rho, the epsilon ones unused.
+	rho_limit      pg_catalog.numeric CHECK (rho_limit > 0),     -- NULL: up to the table's budget
+	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0)
 );
 SELECT pg_catalog.pg_extension_config_dump('pap.spender_data', '');
 REVOKE ALL ON pap.spender_data FROM PUBLIC;
@@ -259,9 +262,10 @@ REVOKE ALL ON pap.spender_data FROM PUBLIC;
 CREATE VIEW pap.spenders AS
 SELECT b.private_table, pap.table_name(b.private_table, b.table_name) AS table_name,
        s.grantee, s.epsilon_limit, s.epsilon_spent,
-       s.epsilon_limit OPERATOR(pg_catalog.-) s.epsilon_spent AS epsilon_remaining, s.granted_by, s.granted_at
+       s.epsilon_limit OPERATOR(pg_catalog.-) s.epsilon_spent AS epsilon_remaining, s.granted_by, s.granted_at,
+       s.rho_limit, s.rho_spent, s.rho_limit OPERATOR(pg_catalog.-) s.rho_spent AS rho_remaining
   FROM pap.spender_data s JOIN pap.budget_data b ON b.budget_id OPERATOR(pg_catalog.=) s.budget_id;
-COMMENT ON VIEW pap.spenders IS 'roles granted the right to spend a private table''s budget (pap.grant_spend), with their epsilon limit and what they spent since the grant; the table''s owner spends without a grant';
+COMMENT ON VIEW pap.spenders IS 'roles granted the right to spend a private table''s budget (pap.grant_spend), with their limit and what they spent since the grant, in epsilon or, on a budget in rho, in rho; the table''s owner spends without a grant';
 GRANT SELECT ON pap.spenders TO PUBLIC;
 
 CREATE FUNCTION pap.grant_spend(private_table pg_catalog.regclass, grantee pg_catalog.regrole,
@@ -358,3 +362,62 @@ CREATE FUNCTION pap.drop_private_quantile(name pg_catalog.text) RETURNS void
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.drop_private_quantile(pg_catalog.text) IS
 	'drops a private quantile; its charge stays in the ledger (nothing is refunded); only the role that ran it may';
+
+--------------------------------------------------------------------------------------------------------------
+-- zCDP budgets (docs/mechanisms.md, "zCDP budgets"): the columns of a budget in rho, the views that show them
+-- (dropped and created again: their column lists change), and the functions.
+--------------------------------------------------------------------------------------------------------------
+ALTER TABLE pap.budget_data
+	ADD COLUMN rho_total pg_catalog.numeric CHECK (rho_total > 0),
+	ADD COLUMN rho_spent pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0);
+ALTER TABLE pap.ledger_data ADD COLUMN rho pg_catalog.numeric CHECK (rho > 0);
+COMMENT ON COLUMN pap.budget_data.rho_total IS 'a zCDP budget''s total rho (pap.set_budget_rho), NULL for a budget in (epsilon, delta); epsilon_total and epsilon_spent are then the tight conversions of rho_total and rho_spent at delta_total';
+COMMENT ON COLUMN pap.budget_data.rho_spent IS 'the rho charged to a zCDP budget so far (0 for a budget in (epsilon, delta))';
+COMMENT ON COLUMN pap.ledger_data.rho IS 'a charge of a zCDP budget in rho (epsilon and delta are then what the run guarantees); NULL on a budget in (epsilon, delta)';
+
+DROP VIEW pap.budgets;
+CREATE VIEW pap.budgets AS
+SELECT b.private_table, b.epsilon_total, b.epsilon_spent,
+       -- A zCDP budget's (epsilon, delta) are conversions of rho, which do not subtract: only rho remains.
+       CASE WHEN b.rho_total IS NULL THEN b.epsilon_total OPERATOR(pg_catalog.-) b.epsilon_spent END
+         AS epsilon_remaining,
+       b.delta_total, b.delta_spent,
+       CASE WHEN b.rho_total IS NULL THEN b.delta_total OPERATOR(pg_catalog.-) b.delta_spent END AS delta_remaining,
+       b.set_by, b.set_at, pap.table_name(b.private_table, b.table_name) AS table_name, b.dropped_at, b.budget_id,
+       CASE WHEN b.rho_total IS NULL THEN 'epsilon' ELSE 'rho' END AS unit, b.rho_total, b.rho_spent,
+       b.rho_total OPERATOR(pg_catalog.-) b.rho_spent AS rho_remaining
+  FROM pap.budget_data b;
+COMMENT ON VIEW pap.budgets IS 'privacy budget of every private table: total, spent and remaining (epsilon, delta), or for a budget in rho (unit rho) its rho and the tight conversion of its total and spent rho to (epsilon, delta); a dropped table keeps its row, with private_table NULL';
+
+DROP VIEW pap.ledger;
+CREATE VIEW pap.ledger AS
+SELECT l.entry_id, l.private_table, l.release_name, l.epsilon, l.delta, l.mechanism, l.charged_by, l.charged_at,
+       pap.table_name(l.private_table, l.table_name) AS table_name, l.dropped_at, l.rho
+  FROM pap.ledger_data l;
+COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release, with the rho charged to a budget in rho; kept when the table is dropped';
+GRANT SELECT ON pap.budgets, pap.ledger TO PUBLIC;
+
+--------------------------------------------------------------------------------------------------------------
+-- zCDP budgets (docs/mechanisms.md, "zCDP budgets"): a private table's budget in rho instead of (epsilon, delta).
+-- A run on it is asked for with epsilon as on any budget and costs rho = epsilon^2 / 2 (what a pure run at epsilon
+-- costs), which its mechanism may spend on Gaussian noise instead; the ledger reports every charge and total in
+-- (epsilon, delta) too, by the tight conversion at the budget's delta.
+--------------------------------------------------------------------------------------------------------------
+CREATE FUNCTION pap.zcdp_epsilon(rho pg_catalog.float8, delta pg_catalog.float8) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_zcdp_epsilon' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.zcdp_epsilon(pg_catalog.float8, pg_catalog.float8) IS
+	'the epsilon with which rho-zCDP implies (epsilon, delta)-DP, by the tight conversion (Canonne, Kamath and Steinke 2020, Corollary 13); never below the exact value';
+
+CREATE FUNCTION pap.set_budget_rho(private_table pg_catalog.regclass, rho pg_catalog.float8,
+                                   delta pg_catalog.float8) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_set_budget_rho' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.set_budget_rho(pg_catalog.regclass, pg_catalog.float8, pg_catalog.float8) IS
+	'sets the total privacy budget of a private table in rho (zero-concentrated DP), reported in (epsilon, delta) at this delta; only its owner may; never below what is spent, and its unit changes only while nothing is spent';
+
+CREATE FUNCTION pap.grant_spend_rho(private_table pg_catalog.regclass, grantee pg_catalog.regrole,
+                                    rho_limit pg_catalog.float8 DEFAULT NULL) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_grant_spend_rho' LANGUAGE C VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.grant_spend_rho(pg_catalog.regclass, pg_catalog.regrole, pg_catalog.float8) IS
+	'pap.grant_spend on a budget in rho: lets a role spend at most rho_limit of it in total (NULL: no limit but the budget); only the table''s owner may';

@@ -29,7 +29,10 @@ CREATE TABLE pap.budget_data (
 	set_at         pg_catalog.timestamptz NOT NULL,
 	table_name     pg_catalog.text,                              -- qualified name of the dropped table
 	dropped_at     pg_catalog.timestamptz,
-	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL))
+	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL)),
+	-- Since 0.2: a budget in rho (zCDP) instead of (epsilon, delta) (docs/mechanisms.md, "zCDP budgets").
+	rho_total      pg_catalog.numeric CHECK (rho_total > 0),     -- NULL: a budget in (epsilon, delta)
+	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0)
 );
 
 CREATE TABLE pap.ledger_data (
@@ -43,7 +46,8 @@ CREATE TABLE pap.ledger_data (
 	charged_at     pg_catalog.timestamptz NOT NULL,
 	table_name     pg_catalog.text,                              -- qualified name of the dropped table
 	dropped_at     pg_catalog.timestamptz,
-	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL))
+	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL)),
+	rho            pg_catalog.numeric CHECK (rho > 0)            -- since 0.2: the charge of a zCDP budget
 );
 
 CREATE TABLE pap.release_data (
@@ -111,6 +115,9 @@ ALTER TABLE pap.release_data
 	ALTER COLUMN synthetic SET STORAGE EXTERNAL;
 
 COMMENT ON COLUMN pap.release_data.declared_domain IS 'the declared domain of a release without a public table (pap.define_private_release), as given; NULL for a release over a public table';
+COMMENT ON COLUMN pap.budget_data.rho_total IS 'a zCDP budget''s total rho (pap.set_budget_rho), NULL for a budget in (epsilon, delta); epsilon_total and epsilon_spent are then the tight conversions of rho_total and rho_spent at delta_total';
+COMMENT ON COLUMN pap.budget_data.rho_spent IS 'the rho charged to a zCDP budget so far (0 for a budget in (epsilon, delta))';
+COMMENT ON COLUMN pap.ledger_data.rho IS 'a charge of a zCDP budget in rho (epsilon and delta are then what the run guarantees); NULL on a budget in (epsilon, delta)';
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');
@@ -138,18 +145,22 @@ COMMENT ON FUNCTION pap.table_name(pg_catalog.regclass, pg_catalog.text) IS 'qua
 
 CREATE VIEW pap.budgets AS
 SELECT b.private_table, b.epsilon_total, b.epsilon_spent,
-       b.epsilon_total OPERATOR(pg_catalog.-) b.epsilon_spent AS epsilon_remaining,
+       -- A zCDP budget's (epsilon, delta) are conversions of rho, which do not subtract: only rho remains.
+       CASE WHEN b.rho_total IS NULL THEN b.epsilon_total OPERATOR(pg_catalog.-) b.epsilon_spent END
+         AS epsilon_remaining,
        b.delta_total, b.delta_spent,
-       b.delta_total OPERATOR(pg_catalog.-) b.delta_spent AS delta_remaining,
-       b.set_by, b.set_at, pap.table_name(b.private_table, b.table_name) AS table_name, b.dropped_at, b.budget_id
+       CASE WHEN b.rho_total IS NULL THEN b.delta_total OPERATOR(pg_catalog.-) b.delta_spent END AS delta_remaining,
+       b.set_by, b.set_at, pap.table_name(b.private_table, b.table_name) AS table_name, b.dropped_at, b.budget_id,
+       CASE WHEN b.rho_total IS NULL THEN 'epsilon' ELSE 'rho' END AS unit, b.rho_total, b.rho_spent,
+       b.rho_total OPERATOR(pg_catalog.-) b.rho_spent AS rho_remaining
   FROM pap.budget_data b;
-COMMENT ON VIEW pap.budgets IS 'privacy budget of every private table: total, spent and remaining (epsilon, delta); a dropped table keeps its row, with private_table NULL';
+COMMENT ON VIEW pap.budgets IS 'privacy budget of every private table: total, spent and remaining (epsilon, delta), or for a budget in rho (unit rho) its rho and the tight conversion of its total and spent rho to (epsilon, delta); a dropped table keeps its row, with private_table NULL';
 
 CREATE VIEW pap.ledger AS
 SELECT l.entry_id, l.private_table, l.release_name, l.epsilon, l.delta, l.mechanism, l.charged_by, l.charged_at,
-       pap.table_name(l.private_table, l.table_name) AS table_name, l.dropped_at
+       pap.table_name(l.private_table, l.table_name) AS table_name, l.dropped_at, l.rho
   FROM pap.ledger_data l;
-COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release; kept when the table is dropped';
+COMMENT ON VIEW pap.ledger IS 'every privacy charge ever made, never refunded: one row per run of a release, with the rho charged to a budget in rho; kept when the table is dropped';
 
 -- A run holds a session-level lock on the object (pap.release_data, release id) from its charge to its end;
 -- PostgreSQL drops it when the run's backend exits or crashes, and run_release drops it on error. A release
@@ -543,7 +554,10 @@ CREATE TABLE pap.spender_data (
 	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),  -- since the grant
 	granted_by     pg_catalog.name NOT NULL,
 	granted_at     pg_catalog.timestamptz NOT NULL,
-	PRIMARY KEY (budget_id, grantee)
+	PRIMARY KEY (budget_id, grantee),
+	-- On a budget in rho (pap.grant_spend_rho): the limit and the spending in rho, the epsilon ones unused.
+	rho_limit      pg_catalog.numeric CHECK (rho_limit > 0),     -- NULL: up to the table's budget
+	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0)
 );
 SELECT pg_catalog.pg_extension_config_dump('pap.spender_data', '');
 REVOKE ALL ON pap.spender_data FROM PUBLIC;
@@ -551,9 +565,10 @@ REVOKE ALL ON pap.spender_data FROM PUBLIC;
 CREATE VIEW pap.spenders AS
 SELECT b.private_table, pap.table_name(b.private_table, b.table_name) AS table_name,
        s.grantee, s.epsilon_limit, s.epsilon_spent,
-       s.epsilon_limit OPERATOR(pg_catalog.-) s.epsilon_spent AS epsilon_remaining, s.granted_by, s.granted_at
+       s.epsilon_limit OPERATOR(pg_catalog.-) s.epsilon_spent AS epsilon_remaining, s.granted_by, s.granted_at,
+       s.rho_limit, s.rho_spent, s.rho_limit OPERATOR(pg_catalog.-) s.rho_spent AS rho_remaining
   FROM pap.spender_data s JOIN pap.budget_data b ON b.budget_id OPERATOR(pg_catalog.=) s.budget_id;
-COMMENT ON VIEW pap.spenders IS 'roles granted the right to spend a private table''s budget (pap.grant_spend), with their epsilon limit and what they spent since the grant; the table''s owner spends without a grant';
+COMMENT ON VIEW pap.spenders IS 'roles granted the right to spend a private table''s budget (pap.grant_spend), with their limit and what they spent since the grant, in epsilon or, on a budget in rho, in rho; the table''s owner spends without a grant';
 GRANT SELECT ON pap.spenders TO PUBLIC;
 
 CREATE FUNCTION pap.grant_spend(private_table pg_catalog.regclass, grantee pg_catalog.regrole,
@@ -636,3 +651,28 @@ CREATE FUNCTION pap.drop_private_quantile(name pg_catalog.text) RETURNS void
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.drop_private_quantile(pg_catalog.text) IS
 	'drops a private quantile; its charge stays in the ledger (nothing is refunded); only the role that ran it may';
+
+--------------------------------------------------------------------------------------------------------------
+-- zCDP budgets (docs/mechanisms.md, "zCDP budgets"): a private table's budget in rho instead of (epsilon, delta).
+-- A run on it is asked for with epsilon as on any budget and costs rho = epsilon^2 / 2 (what a pure run at epsilon
+-- costs), which its mechanism may spend on Gaussian noise instead; the ledger reports every charge and total in
+-- (epsilon, delta) too, by the tight conversion at the budget's delta.
+--------------------------------------------------------------------------------------------------------------
+CREATE FUNCTION pap.zcdp_epsilon(rho pg_catalog.float8, delta pg_catalog.float8) RETURNS pg_catalog.float8
+	AS 'MODULE_PATHNAME', 'pap_zcdp_epsilon' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pap.zcdp_epsilon(pg_catalog.float8, pg_catalog.float8) IS
+	'the epsilon with which rho-zCDP implies (epsilon, delta)-DP, by the tight conversion (Canonne, Kamath and Steinke 2020, Corollary 13); never below the exact value';
+
+CREATE FUNCTION pap.set_budget_rho(private_table pg_catalog.regclass, rho pg_catalog.float8,
+                                   delta pg_catalog.float8) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_set_budget_rho' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.set_budget_rho(pg_catalog.regclass, pg_catalog.float8, pg_catalog.float8) IS
+	'sets the total privacy budget of a private table in rho (zero-concentrated DP), reported in (epsilon, delta) at this delta; only its owner may; never below what is spent, and its unit changes only while nothing is spent';
+
+CREATE FUNCTION pap.grant_spend_rho(private_table pg_catalog.regclass, grantee pg_catalog.regrole,
+                                    rho_limit pg_catalog.float8 DEFAULT NULL) RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_grant_spend_rho' LANGUAGE C VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.grant_spend_rho(pg_catalog.regclass, pg_catalog.regrole, pg_catalog.float8) IS
+	'pap.grant_spend on a budget in rho: lets a role spend at most rho_limit of it in total (NULL: no limit but the budget); only the table''s owner may';

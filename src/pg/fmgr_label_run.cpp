@@ -6,6 +6,7 @@
 #include "pg/label_catalog.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -243,8 +244,16 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("labelling \"%s\" is being run by another session", name)));
 	PG_TRY();
 	{
-		// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases.
-		const bool limited = PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text);
+		// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases. The stability
+		// release is (epsilon, delta)-DP without a zCDP guarantee: a budget in rho cannot account for it.
+		double budget_delta;
+		if (PapBudgetInRho(l->private_table, &budget_delta))
+			ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			                errmsg("labelling \"%s\" cannot spend the budget of %s, which is in rho", name, private_name),
+			                errdetail("A labelling's stable vote is (epsilon, delta)-differentially private with a delta "
+			                          "that no rho of zero-concentrated differential privacy bounds."),
+			                errhint("Label from a private table whose budget is in (epsilon, delta).")));
+		const bool limited = PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text, NULL);
 		const int64 planned_rows = PapCountRows(l->private_table);
 		// The public rows, read now (public information): everything that can fail on them fails before the charge.
 		MemoryContextSwitchTo(procedure_context);
@@ -259,7 +268,7 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 			                          planned_rows, pub.rows.row_count, l->feature_count, kMaxLabelValues)));
 		const pap::core::LabellingPlan plan = PlanFor(l, planned_rows, int64(pub.rows.row_count), a);
 
-		PapChargeBudget(l->private_table, private_name, a.epsilon_text, a.delta_text, name,
+		PapChargeBudget(l->private_table, private_name, a.epsilon_text, a.delta_text, NULL, name,
 		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), user, limited);
 		Oid types[4] = {TEXTOID, FLOAT8OID, FLOAT8OID, INT4OID};
 		Datum params[4] = {CStringGetTextDatum(name), Float8GetDatum(a.epsilon), Float8GetDatum(a.delta),

@@ -9,6 +9,7 @@
 #include "pg/guc.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -133,7 +134,11 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
 		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
 	// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases.
-	const bool limited = PapRequireBudgetFor(a.private_table, private_name, a.epsilon_text);
+	// On a budget in rho the exponential mechanism, epsilon-DP, costs rho = epsilon^2 / 2 (docs/mechanisms.md,
+	// "zCDP budgets").
+	double budget_delta;
+	const char *rho = PapBudgetInRho(a.private_table, &budget_delta) ? PapZcdpCost(a.epsilon_text) : NULL;
+	const bool limited = PapRequireBudgetFor(a.private_table, private_name, a.epsilon_text, rho);
 	// n is public under replace-one neighbours (docs/mechanisms.md §1): the guard rail reads it before the charge.
 	const int64 planned_rows = PapCountRows(a.private_table);
 	pap::core::GuardRailWarning warning[1];
@@ -142,7 +147,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	                                                         PapAllocate));
 	PapEmitGuardRails(warning, warnings);
 
-	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", a.name, "private quantile", user, limited);
+	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", rho, a.name, "private quantile", user, limited);
 	// The row is written with the charge, so that a second run of the same name fails on the key before its charge
 	// commits; its value stays NULL until the run stores it (and for good if the run fails after the charge).
 	Oid types[10] = {TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID, JSONBOID, INT8OID, INT8OID, BOOLOID, NAMEOID};

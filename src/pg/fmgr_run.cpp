@@ -7,6 +7,7 @@
 #include "pg/relation_kinds.hpp"
 #include "pg/run_progress.hpp"
 #include "pg/spend_rights.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -144,6 +145,23 @@ PlanRequestFor(const PapRelease *r, int64 private_rows, double epsilon, double d
 	return req;
 }
 
+// Whether the private table's budget is in rho (docs/mechanisms.md, "zCDP budgets"): a run on it is asked for with
+// epsilon alone and may spend rho = epsilon^2 / 2, Gaussian noise and the zCDP sparse vector included; the delta
+// at which its cost is reported is the budget's. Sets the request so; 22023 for a delta of its own. SPI is open.
+static bool
+RequestOnBudgetInRho(Oid private_table, const RunArguments &args, const char *procedure, double *budget_delta)
+{
+	if (!PapBudgetInRho(private_table, budget_delta))
+		return false;
+	if (args.delta != 0.0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("delta must be 0 for a run on a budget in rho, got %s", args.delta_text),
+		                errdetail("A run on a budget in rho costs rho = epsilon^2 / 2; its delta is the budget's, %g.",
+		                          *budget_delta),
+		                errhint("Call %s with epsilon alone.", procedure)));
+	return true;
+}
+
 // The columns a release reads must still have the types it was defined over.
 static void
 RequireColumnTypes(const PapRelease *r)
@@ -225,10 +243,13 @@ pap_plan(PG_FUNCTION_ARGS)
 	// n is public under replace-one neighbours (docs/mechanisms.md); reading it needs SELECT on the table.
 	PapRequireReadable(r->private_table);
 	const int64 n = PapCountRows(r->private_table);
+	double budget_delta = 0;
+	const bool in_rho = RequestOnBudgetInRho(r->private_table, args, "pap.plan", &budget_delta);
 	SPI_finish();
 
 	pap::core::PlanSummary s;
-	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, delta, mechanism, prior);
+	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, in_rho ? budget_delta : delta, mechanism, prior);
+	req.zcdp_budget = in_rho;
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
 	WarnPlannedRelease(r, n, epsilon);
@@ -417,28 +438,36 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapProgressActivity(&progress, "checking, counting the private rows and planning");
 		// An exhausted budget is refused before the count reads the table (the debit below checks again, atomically).
 		// The right to spend, beside SELECT (the table's owner, or a role it granted, with its limit): checked with it.
-		const bool limited = PapRequireBudgetFor(r->private_table, private_name, args.epsilon_text);
+		double budget_delta = 0;
+		const bool in_rho = RequestOnBudgetInRho(r->private_table, args, "pap.run_release", &budget_delta);
+		const char *rho_charged = in_rho ? PapZcdpCost(args.epsilon_text) : NULL;
+		const bool limited = PapRequireBudgetFor(r->private_table, private_name, args.epsilon_text, rho_charged);
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
 		const int64 planned_rows = PapCountRows(r->private_table);
 		RequireAggregatable(r, planned_rows);
-		pap::core::PlanRequest plan_request = PlanRequestFor(r, planned_rows, epsilon, delta, mechanism, prior);
+		pap::core::PlanRequest plan_request =
+		    PlanRequestFor(r, planned_rows, epsilon, in_rho ? budget_delta : delta, mechanism, prior);
+		plan_request.zcdp_budget = in_rho;
 		plan_request.interrupted = PapInterruptPending;
 		pap::core::PlanSummary plan;
 		PAP_CORE(plan = pap::core::MakePlan(plan_request));
 		PapCheckRequestedMechanism(name, mechanism, plan);  // a warning, or under pap_release.strict no charge
 
 		// The ledger records epsilon as written (the run uses the double not above it, ReadRunArguments) and the
-		// delta the chosen mechanism uses: 0 for a pure one, whatever was requested.
+		// delta the chosen mechanism uses: 0 for a pure one, whatever was requested. On a budget in rho it charges
+		// rho = epsilon^2 / 2 and records what the run guarantees: (epsilon, 0) for a pure plan, the tight
+		// conversion of the plan's rho at the budget's delta for a zCDP one, rounded up.
+		const char *epsilon_charged = in_rho ? ChargedDelta(plan.epsilon_used) : args.epsilon_text;
 		const char *delta_charged = ChargedDelta(plan.delta_used);
 		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
-		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(args.epsilon_text),
+		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(epsilon_charged),
 		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
-		                          CStringGetTextDatum(mechanism),     Float8GetDatum(epsilon),
+		                          CStringGetTextDatum(mechanism),     Float8GetDatum(in_rho ? plan.epsilon_used : epsilon),
 		                          Float8GetDatum(plan.delta_used)};
-		PapChargeBudget(r->private_table, private_name, args.epsilon_text, delta_charged, name, mechanism, user,
-		                limited);
+		PapChargeBudget(r->private_table, private_name, epsilon_charged, delta_charged, rho_charged, name, mechanism,
+		                user, limited);
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
@@ -448,8 +477,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapRestoreUser(&saved);
 		SPI_commit();  // the charge is durable from here on, whatever happens next
 		const instr_time charged = PapAfterCharge();
-		PapProgressPhase(&progress, "charged epsilon %s and delta %s to the budget of %s", args.epsilon_text,
-		                 delta_charged, private_name);
+		if (in_rho)
+			PapProgressPhase(&progress, "charged rho %s to the budget of %s", rho_charged, private_name);
+		else
+			PapProgressPhase(&progress, "charged epsilon %s and delta %s to the budget of %s", args.epsilon_text,
+			                 delta_charged, private_name);
 		if (pap_debug_fail_after_charge)
 			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
 			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
@@ -532,6 +564,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		JsonNumber(&details, "predicted_error", out.plan.predicted_error);
 		JsonNumber(&details, "public_only_error", out.plan.public_only_error);
 		JsonString(&details, "prior", prior);
+		if (in_rho)  // the zCDP cost of the chosen plan (docs/mechanisms.md, "zCDP budgets"); the ledger charges rho
+			JsonNumber(&details, "rho_used", out.plan.rho_used);
 		// A database still on 0.1's SQL documents answers by projection: its runs record no mode, and keep
 		// answering by projection after ALTER EXTENSION UPDATE.
 		if (r->answer_modes)

@@ -5,6 +5,7 @@
 #include "pg/glue.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/spend_rights.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <cmath>
 
@@ -18,6 +19,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 PG_FUNCTION_INFO_V1(pap_grant_spend);
 PG_FUNCTION_INFO_V1(pap_revoke_spend);
+PG_FUNCTION_INFO_V1(pap_grant_spend_rho);
 }
 
 // The statement that finds a table's budget row; $1 is the table.
@@ -51,9 +53,12 @@ BudgetIdOf(Oid table, const char *table_name)
 	return DatumGetInt64(id);
 }
 
-extern "C" Datum
-pap_grant_spend(PG_FUNCTION_ARGS)
+// pap.grant_spend (rho false) and pap.grant_spend_rho (rho true): the limit is in the budget's unit, which must be
+// the function's when a limit is given (docs/mechanisms.md, "zCDP budgets").
+static void
+GrantSpend(FunctionCallInfo fcinfo, bool rho)
 {
+	const char *unit = rho ? "rho" : "epsilon";
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("private table must not be NULL")));
 	if (PG_ARGISNULL(1))
@@ -69,7 +74,7 @@ pap_grant_spend(PG_FUNCTION_ARGS)
 		const double limit = PG_GETARG_FLOAT8(2);
 		if (!(limit > 0.0) || !std::isfinite(limit))
 			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("epsilon limit must be finite and positive, got %s", float8out_internal(limit)),
+			                errmsg("%s limit must be finite and positive, got %s", unit, float8out_internal(limit)),
 			                errhint("Pass NULL for no limit but the table's budget; revoke the right with "
 			                        "pap.revoke_spend.")));
 		(void)PapLedgerAmount(limit, &limit_text);
@@ -84,6 +89,16 @@ pap_grant_spend(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PapRequirePrivateTable(table);
 	const int64 budget_id = BudgetIdOf(table, table_name);
+	if (rho && !PapZcdpBudgetsInstalled())
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("budgets in rho need version 0.2 of pap_release's SQL"),
+		                errhint("Run ALTER EXTENSION pap_release UPDATE.")));
+	double delta;
+	if (limit_text && PapBudgetInRho(table, &delta) != rho)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("privacy budget of %s is in %s, not in %s", table_name, rho ? "epsilon" : "rho", unit),
+		                errdetail("A role's limit is in the unit of the budget it spends."),
+		                errhint("Grant with %s.", rho ? "pap.grant_spend" : "pap.grant_spend_rho")));
 	Oid types[4] = {INT8OID, NAMEOID, TEXTOID, NAMEOID};
 	Datum values[4] = {Int64GetDatum(budget_id), DirectFunctionCall1(namein, CStringGetDatum(grantee_name)),
 	                   limit_text ? CStringGetTextDatum(limit_text) : (Datum)0,
@@ -93,15 +108,29 @@ pap_grant_spend(PG_FUNCTION_ARGS)
 	PapBecomeCatalogOwner(&saved);
 	// A second grant changes the limit and keeps what the role has spent: the limit is on its total.
 	const int rc = SPI_execute_with_args(
-	    "INSERT INTO pap.spender_data AS s (budget_id, grantee, epsilon_limit, granted_by, granted_at) "
-	    "VALUES ($1, $2, $3::pg_catalog.numeric, $4, pg_catalog.now()) "
-	    "ON CONFLICT (budget_id, grantee) DO UPDATE SET epsilon_limit = excluded.epsilon_limit, "
-	    "  granted_by = excluded.granted_by, granted_at = excluded.granted_at",
+	    psprintf("INSERT INTO pap.spender_data AS s (budget_id, grantee, %s_limit, granted_by, granted_at) "
+	             "VALUES ($1, $2, $3::pg_catalog.numeric, $4, pg_catalog.now()) "
+	             "ON CONFLICT (budget_id, grantee) DO UPDATE SET %s_limit = excluded.%s_limit, "
+	             "  granted_by = excluded.granted_by, granted_at = excluded.granted_at",
+	             unit, unit, unit),
 	    4, types, values, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pap_release: SPI failed (%s) granting the right to spend", SPI_result_code_string(rc));
 	PapRestoreUser(&saved);
 	SPI_finish();
+}
+
+extern "C" Datum
+pap_grant_spend(PG_FUNCTION_ARGS)
+{
+	GrantSpend(fcinfo, false);
+	PG_RETURN_VOID();
+}
+
+extern "C" Datum
+pap_grant_spend_rho(PG_FUNCTION_ARGS)
+{
+	GrantSpend(fcinfo, true);
 	PG_RETURN_VOID();
 }
 
@@ -143,13 +172,32 @@ RefuseSpendRight(const char *table_name, Oid role)
 }
 
 [[noreturn]] static void
-RefuseLimit(const char *table_name, Oid role, const char *epsilon, const char *limit, const char *spent)
+RefuseLimit(const char *table_name, Oid role, const char *amount, bool rho, const char *limit, const char *spent)
 {
+	const char *unit = rho ? "rho" : "epsilon";
+	// A limit in the other unit (granted before the budget changed its unit) allows nothing: it fails closed.
+	if (limit == NULL)
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+		                errmsg("%s limit of role %s on %s is not in the budget's unit", rho ? "epsilon" : "rho",
+		                       GetUserNameFromId(role, false), table_name),
+		                errdetail("The budget is in %s; the role's limit was granted in %s.", unit,
+		                          rho ? "epsilon" : "rho"),
+		                errhint("The table's owner grants a limit in %s with %s.", unit,
+		                        rho ? "pap.grant_spend_rho" : "pap.grant_spend")));
 	ereport(ERROR,
 	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-	         errmsg("epsilon limit of role %s on %s exceeded", GetUserNameFromId(role, false), table_name),
-	         errdetail("The run asks for epsilon %s; the role may spend %s and has spent %s.", epsilon, limit, spent),
-	         errhint("The table's owner can raise the limit with pap.grant_spend.")));
+	         errmsg("%s limit of role %s on %s exceeded", unit, GetUserNameFromId(role, false), table_name),
+	         errdetail("The run asks for %s %s; the role may spend %s and has spent %s.", unit, amount, limit, spent),
+	         errhint("The table's owner can raise the limit with %s.", rho ? "pap.grant_spend_rho" : "pap.grant_spend")));
+}
+
+// The columns of a grant in the run's unit, and the condition that the grant has no limit in the other unit
+// (a database whose SQL predates budgets in rho has no rho columns).
+static const char *
+SpenderColumns(bool rho, const char **other_unit_unlimited)
+{
+	*other_unit_unlimited = !PapZcdpBudgetsInstalled() ? "true" : rho ? "epsilon_limit IS NULL" : "rho_limit IS NULL";
+	return rho ? "rho" : "epsilon";
 }
 
 // A role's name as a Datum of type name: grants name roles as the ledger does.
@@ -159,19 +207,23 @@ RoleName(Oid role)
 	return DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(role, false)));
 }
 
-// The grantee's row as the catalog owner: (limit or NULL as text, spent as text, whether epsilon fits), or none.
+// The grantee's row as the catalog owner: (limit or NULL as text, spent as text, whether amount fits), or none. In
+// the run's unit (rho or epsilon); a limit in the other unit makes *limit NULL and *fits false.
 static bool
-ReadSpender(Oid table, Oid role, const char *epsilon, char **limit, char **spent, bool *fits)
+ReadSpender(Oid table, Oid role, const char *amount, bool rho, char **limit, char **spent, bool *fits)
 {
 	Oid types[3] = {REGCLASSOID, NAMEOID, TEXTOID};
-	Datum values[3] = {ObjectIdGetDatum(table), RoleName(role), CStringGetTextDatum(epsilon)};
+	Datum values[3] = {ObjectIdGetDatum(table), RoleName(role), CStringGetTextDatum(amount)};
+	const char *other_unit_unlimited;
+	const char *u = SpenderColumns(rho, &other_unit_unlimited);
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
-	PapExecute("SELECT epsilon_limit::pg_catalog.text, epsilon_spent::pg_catalog.text, "
-	           "epsilon_limit IS NULL OR epsilon_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-	           "OPERATOR(pg_catalog.<=) epsilon_limit "
-	           "FROM pap.spender_data WHERE budget_id OPERATOR(pg_catalog.=) " PAP_BUDGET_OF_TABLE
-	           " AND grantee OPERATOR(pg_catalog.=) $2",
+	PapExecute(psprintf("SELECT CASE WHEN %s THEN %s_limit::pg_catalog.text END, "
+	                    "%s_spent::pg_catalog.text, %s AND (%s_limit IS NULL OR %s_spent OPERATOR(pg_catalog.+) "
+	                    "$3::pg_catalog.numeric OPERATOR(pg_catalog.<=) %s_limit) "
+	                    "FROM pap.spender_data WHERE budget_id OPERATOR(pg_catalog.=) " PAP_BUDGET_OF_TABLE
+	                    " AND grantee OPERATOR(pg_catalog.=) $2",
+	                    other_unit_unlimited, u, u, other_unit_unlimited, u, u, u),
 	           3, types, values, false);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
@@ -193,39 +245,42 @@ PapSpendRightsInstalled()
 }
 
 bool
-PapRequireSpendRight(Oid table, const char *table_name, Oid role, const char *epsilon)
+PapRequireSpendRight(Oid table, const char *table_name, Oid role, const char *amount, bool rho)
 {
 	if (has_privs_of_role(role, PapRelationOwner(table)) || !PapSpendRightsInstalled())
 		return false;
 	char *limit, *spent;
 	bool fits;
-	if (!ReadSpender(table, role, epsilon, &limit, &spent, &fits))
+	if (!ReadSpender(table, role, amount, rho, &limit, &spent, &fits))
 		RefuseSpendRight(table_name, role);
 	if (!fits)
-		RefuseLimit(table_name, role, epsilon, limit, spent);
+		RefuseLimit(table_name, role, amount, rho, limit, spent);
 	return true;
 }
 
 void
-PapChargeSpender(Oid table, const char *table_name, Oid role, const char *epsilon)
+PapChargeSpender(Oid table, const char *table_name, Oid role, const char *amount, bool rho)
 {
 	Oid types[3] = {REGCLASSOID, NAMEOID, TEXTOID};
-	Datum values[3] = {ObjectIdGetDatum(table), RoleName(role), CStringGetTextDatum(epsilon)};
+	Datum values[3] = {ObjectIdGetDatum(table), RoleName(role), CStringGetTextDatum(amount)};
+	const char *other_unit_unlimited;
+	const char *u = SpenderColumns(rho, &other_unit_unlimited);
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	// One atomic check-and-add under the grantee row's lock; the budget row's lock, taken by the debit before,
 	// already serialises the charges of this table.
-	PapExecute("UPDATE pap.spender_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) "
-	           "$3::pg_catalog.numeric WHERE budget_id OPERATOR(pg_catalog.=) " PAP_BUDGET_OF_TABLE
-	           " AND grantee OPERATOR(pg_catalog.=) $2 AND (epsilon_limit IS NULL OR epsilon_spent "
-	           "OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_limit)",
+	PapExecute(psprintf("UPDATE pap.spender_data SET %s_spent = %s_spent OPERATOR(pg_catalog.+) "
+	                    "$3::pg_catalog.numeric WHERE budget_id OPERATOR(pg_catalog.=) " PAP_BUDGET_OF_TABLE
+	                    " AND grantee OPERATOR(pg_catalog.=) $2 AND %s AND (%s_limit IS NULL OR %s_spent "
+	                    "OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) %s_limit)",
+	                    u, u, other_unit_unlimited, u, u, u),
 	           3, types, values, false);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 1)
 		return;
 	char *limit, *spent;
 	bool fits;
-	if (!ReadSpender(table, role, epsilon, &limit, &spent, &fits))
+	if (!ReadSpender(table, role, amount, rho, &limit, &spent, &fits))
 		RefuseSpendRight(table_name, role);
-	RefuseLimit(table_name, role, epsilon, limit, spent);
+	RefuseLimit(table_name, role, amount, rho, limit, spent);
 }

@@ -2,6 +2,7 @@
 // (docs/mechanisms.md §4).
 #include "pg/ledger_charge.hpp"
 #include "pg/spend_rights.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <algorithm>
 
@@ -15,11 +16,39 @@ extern "C" {
 #include "utils/wait_event.h"
 }
 
+// Raises the refusal of a charge of rho on a budget in rho, or of a budget whose unit changed since the run read it.
+static void
+RefuseBudgetInRho(Oid private_table, const char *private_name, const char *rho)
+{
+	Oid types[1] = {REGCLASSOID};
+	Datum values[1] = {ObjectIdGetDatum(private_table)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("SELECT rho_total IS NOT NULL, (rho_total OPERATOR(pg_catalog.-) rho_spent)::pg_catalog.text "
+	           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
+	           1, types, values, false);
+	PapRestoreUser(&saved);
+	bool isnull = true;
+	const bool in_rho = SPI_processed == 1 && DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0],
+	                                                                     SPI_tuptable->tupdesc, 1, &isnull));
+	if (SPI_processed == 1 && in_rho != (rho != NULL))
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("privacy budget of %s changed its unit during the run's checks", private_name),
+		                errhint("Run it again.")));
+	if (SPI_processed == 1 && in_rho)
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+		                errmsg("privacy budget of %s exceeded", private_name),
+		                errdetail("The run asks for rho %s; the remaining budget is rho %s.", rho,
+		                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+}
+
 // Raises the refusal of a charge: no budget, or not enough left for (epsilon, delta), with what is left. Reads the
 // budget with a fresh snapshot (not read-only), which sees the winner of a race.
 static void
-RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta)
+RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta, const char *rho)
 {
+	if (PapZcdpBudgetsInstalled())
+		RefuseBudgetInRho(private_table, private_name, rho);
 	Oid types[1] = {REGCLASSOID};
 	Datum values[1] = {ObjectIdGetDatum(private_table)};
 	PapUserSwitch saved;
@@ -40,20 +69,34 @@ RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, c
 	                   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
 }
 
-bool
-PapRequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon)
+// The condition that a budget row is in the run's unit and that its amount (epsilon, or rho: $2) still fits.
+static const char *
+FitsCondition(const char *rho)
 {
+	if (rho)
+		return "rho_total IS NOT NULL AND rho_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric "
+		       "OPERATOR(pg_catalog.<=) rho_total";
+	return PapZcdpBudgetsInstalled() ? "rho_total IS NULL AND epsilon_spent OPERATOR(pg_catalog.+) "
+	                                   "$2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total"
+	                                 : "epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric "
+	                                   "OPERATOR(pg_catalog.<=) epsilon_total";
+}
+
+bool
+PapRequireBudgetFor(Oid private_table, const char *private_name, const char *epsilon, const char *rho)
+{
+	const char *amount = rho ? rho : epsilon;
 	Oid types[2] = {REGCLASSOID, TEXTOID};
-	Datum values[2] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon)};
+	Datum values[2] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(amount)};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
-	PapExecute("SELECT 1 FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1 "
-	           "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total",
+	PapExecute(psprintf("SELECT 1 FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1 AND %s",
+	                    FitsCondition(rho)),
 	           2, types, values, false);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
-		RefuseBudget(private_table, private_name, epsilon, "0");
-	return PapRequireSpendRight(private_table, private_name, GetUserId(), epsilon);
+		RefuseBudget(private_table, private_name, epsilon, "0", rho);
+	return PapRequireSpendRight(private_table, private_name, GetUserId(), amount, rho != NULL);
 }
 
 // The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
@@ -68,35 +111,56 @@ PapCountRows(Oid relid)
 	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
+// The debit of a budget in rho ($6): its spent rho, and its spent (epsilon, delta) as the tight conversion of that
+// total at its delta (ZcdpEpsilon's margin, a relative 1e-12, covers the roundings between numeric and float8).
+static const char *const kDebitRho =
+    "UPDATE pap.budget_data SET rho_spent = rho_spent OPERATOR(pg_catalog.+) $6::pg_catalog.numeric, "
+    "epsilon_spent = pap.zcdp_epsilon((rho_spent OPERATOR(pg_catalog.+) $6::pg_catalog.numeric)::pg_catalog.float8, "
+    "delta_total::pg_catalog.float8)::pg_catalog.numeric, delta_spent = delta_total "
+    "WHERE private_table OPERATOR(pg_catalog.=) $1 AND rho_total IS NOT NULL "
+    "AND rho_spent OPERATOR(pg_catalog.+) $6::pg_catalog.numeric OPERATOR(pg_catalog.<=) rho_total";
+
 void
-PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta,
+PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon, const char *delta, const char *rho,
                 const char *run_name, const char *mechanism, const char *user, bool limited)
 {
 	const Oid spender = GetUserId();  // before the switch to the catalog owner below
-	Oid types[5] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum values[5] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon), CStringGetTextDatum(delta),
-	                   CStringGetTextDatum(run_name), CStringGetTextDatum(mechanism)};
+	const bool zcdp = PapZcdpBudgetsInstalled();
+	Oid types[6] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum values[6] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon), CStringGetTextDatum(delta),
+	                   CStringGetTextDatum(run_name),   CStringGetTextDatum(mechanism),
+	                   rho ? CStringGetTextDatum(rho) : (Datum)0};
+	const char nulls[6] = {' ', ' ', ' ', ' ', ' ', rho ? ' ' : 'n'};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	// One atomic check-and-debit: the row lock serialises concurrent runs on the same table.
-	PapExecute(
-	    "UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric, "
-	    "delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-	    "WHERE private_table OPERATOR(pg_catalog.=) $1 "
-	    "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) epsilon_total "
-	    "AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric OPERATOR(pg_catalog.<=) delta_total",
-	    3, types, values, false);
+	const char *debit =
+	    rho ? kDebitRho
+	        : psprintf("UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) "
+	                   "$2::pg_catalog.numeric, delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+	                   "WHERE private_table OPERATOR(pg_catalog.=) $1%s "
+	                   "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) "
+	                   "epsilon_total AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+	                   "OPERATOR(pg_catalog.<=) delta_total",
+	                   zcdp ? " AND rho_total IS NULL" : "");
+	const int nargs = rho ? 6 : 3;
+	int rc = SPI_execute_with_args(debit, nargs, types, values, nulls, false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "pap_release: SPI failed (%s) charging the budget", SPI_result_code_string(rc));
 	if (SPI_processed == 0) {
 		PapRestoreUser(&saved);
-		RefuseBudget(private_table, private_name, epsilon, delta);
+		RefuseBudget(private_table, private_name, epsilon, delta, rho);
 	}
 	if (limited)  // after the debit, whose row lock serialises this table's charges; a refusal rolls it back
-		PapChargeSpender(private_table, private_name, spender, epsilon);
-	PapExecute(psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, "
-	                    "charged_by, charged_at) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, "
-	                    "$5, %s, pg_catalog.now())",
-	                    quote_literal_cstr(user)),
-	           5, types, values, false);
+		PapChargeSpender(private_table, private_name, spender, rho ? rho : epsilon, rho != NULL);
+	rc = SPI_execute_with_args(
+	    psprintf("INSERT INTO pap.ledger_data (private_table, release_name, epsilon, delta, mechanism, charged_by, "
+	             "charged_at%s) VALUES ($1, $4, $2::pg_catalog.numeric, $3::pg_catalog.numeric, $5, %s, "
+	             "pg_catalog.now()%s)",
+	             zcdp ? ", rho" : "", quote_literal_cstr(user), zcdp ? ", $6::pg_catalog.numeric" : ""),
+	    zcdp ? 6 : 5, types, values, nulls, false, 0);
+	if (rc != SPI_OK_INSERT)
+		elog(ERROR, "pap_release: SPI failed (%s) writing the ledger", SPI_result_code_string(rc));
 	PapRestoreUser(&saved);
 }
 

@@ -9,11 +9,12 @@
 bool PapSpendRightsInstalled();
 
 // Raises before anything is counted or charged: 42501 unless role may spend the budget of table (its owner, or a
-// grantee), 53000 when epsilon (a ledger decimal) would take a grantee past its limit. The caller's SPI connection
-// is open. Returns whether role spends as a grantee (and so is charged against its limit by PapChargeSpender).
-bool PapRequireSpendRight(Oid table, const char *table_name, Oid role, const char *epsilon);
+// grantee), 53000 when amount (a ledger decimal: epsilon, or rho on a budget in rho) would take a grantee past its
+// limit in that unit. The caller's SPI connection is open. Returns whether role spends as a grantee (and so is
+// charged against its limit by PapChargeSpender).
+bool PapRequireSpendRight(Oid table, const char *table_name, Oid role, const char *amount, bool rho);
 // Inside the charge's transaction, after the budget's debit (whose row lock serialises every charge of the
-// table), and as the catalog owner: adds epsilon to the grantee's spending, atomically with the check of its
-// limit. Raises 42501 if the grant was revoked since PapRequireSpendRight, 53000 if the limit no longer fits: the
-// error rolls the debit back with the transaction.
-void PapChargeSpender(Oid table, const char *table_name, Oid role, const char *epsilon);
+// table), and as the catalog owner: adds amount (epsilon, or rho) to the grantee's spending, atomically with the
+// check of its limit. Raises 42501 if the grant was revoked since PapRequireSpendRight, 53000 if the limit no
+// longer fits: the error rolls the debit back with the transaction.
+void PapChargeSpender(Oid table, const char *table_name, Oid role, const char *amount, bool rho);

@@ -12,6 +12,7 @@
 #include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/registry.hpp"
 #include "core/noise/random_source.hpp"
+#include "core/noise/zcdp_conversion.hpp"  // ZcdpEpsilon: the ledger reports a budget in rho with it
 
 namespace pap::core {
 
