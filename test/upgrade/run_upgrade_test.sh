@@ -122,8 +122,11 @@ snapshot() {
 			q "$db" "SELECT '$t', md5(x::text), x.* FROM (SELECT ${COLUMNS[$t]} FROM pap.$t) x ORDER BY 2"
 		done
 		echo "-- views"
-		# pap.releases as 0.1 shows it: 0.2 adds declared_domain (NULL for every release over a public table).
-		q "$db" "SELECT * FROM pap.budgets ORDER BY budget_id" "SELECT * FROM pap.ledger ORDER BY entry_id" \
+		# pap.releases as 0.1 shows it: 0.2 adds declared_domain (NULL for every release over a public table); the
+		# budgets and the ledger likewise, without the columns of budgets in rho (docs/mechanisms.md, "zCDP budgets").
+		q "$db" "SELECT to_jsonb(b) OPERATOR(pg_catalog.-) '{unit, rho_total, rho_spent, rho_remaining}'::text[]
+		           FROM pap.budgets b ORDER BY b.budget_id" \
+			"SELECT to_jsonb(l) OPERATOR(pg_catalog.-) 'rho' FROM pap.ledger l ORDER BY l.entry_id" \
 			"SELECT to_jsonb(r) OPERATOR(pg_catalog.-) 'declared_domain' FROM pap.releases r ORDER BY r.name"
 		echo "-- answers"
 		q "$db" "SELECT r.name, a.* FROM pap.releases r, pap.answers(r.name) a WHERE r.state = 'released' ORDER BY 1, 2"
@@ -156,6 +159,9 @@ snapshot "$OLD" "$WORK/updated.txt"
 same "every catalog row, budget, ledger row, release state and answer unchanged by the update" "$WORK/old.txt" "$WORK/updated.txt"
 check "every release of 0.1 is in layout 1" "10 1 1" \
 	"$(q "$OLD" "SELECT count(*) || ' ' || min(layout_version) || ' ' || max(layout_version) FROM pap.release_data")"
+check "every budget of 0.1 is in epsilon, with no rho spent, and no charge of 0.1 in rho" "3 epsilon 0 0" \
+	"$(q "$OLD" "SELECT count(*) || ' ' || min(unit) || ' ' || max(rho_spent) || ' ' || (SELECT count(rho) FROM pap.ledger)
+	            FROM pap.budgets WHERE unit = 'epsilon' AND rho_total IS NULL")"
 
 section "the 0.1 dump restored where CREATE EXTENSION installs $CURRENT"
 createdb "$RESTORED"
