@@ -248,11 +248,12 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		// release is (epsilon, delta)-DP without a zCDP guarantee: a budget in rho cannot account for it.
 		double budget_delta;
 		if (PapBudgetInRho(l->private_table, &budget_delta))
-			ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			                errmsg("labelling \"%s\" cannot spend the budget of %s, which is in rho", name, private_name),
-			                errdetail("A labelling's stable vote is (epsilon, delta)-differentially private with a delta "
-			                          "that no rho of zero-concentrated differential privacy bounds."),
-			                errhint("Label from a private table whose budget is in (epsilon, delta).")));
+			ereport(ERROR,
+			        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			         errmsg("labelling \"%s\" cannot spend the budget of %s, which is in rho", name, private_name),
+			         errdetail("A labelling's stable vote is (epsilon, delta)-differentially private with a delta "
+			                   "that no rho of zero-concentrated differential privacy bounds."),
+			         errhint("Label from a private table whose budget is in (epsilon, delta).")));
 		const bool limited = PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text, NULL);
 		const int64 planned_rows = PapCountRows(l->private_table);
 		// The public rows, read now (public information): everything that can fail on them fails before the charge.

@@ -462,10 +462,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 		const char *epsilon_charged = in_rho ? ChargedDelta(plan.epsilon_used) : args.epsilon_text;
 		const char *delta_charged = ChargedDelta(plan.delta_used);
 		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
-		Datum charge_values[7] = {ObjectIdGetDatum(r->private_table), CStringGetTextDatum(epsilon_charged),
-		                          CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
-		                          CStringGetTextDatum(mechanism),     Float8GetDatum(in_rho ? plan.epsilon_used : epsilon),
-		                          Float8GetDatum(plan.delta_used)};
+		Datum charge_values[7] = {
+		    ObjectIdGetDatum(r->private_table), CStringGetTextDatum(epsilon_charged),
+		    CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
+		    CStringGetTextDatum(mechanism),     Float8GetDatum(in_rho ? plan.epsilon_used : epsilon),
+		    Float8GetDatum(plan.delta_used)};
 		PapChargeBudget(r->private_table, private_name, epsilon_charged, delta_charged, rho_charged, name, mechanism,
 		                user, limited);
 		PapUserSwitch saved;

@@ -90,9 +90,9 @@ GrantSpend(FunctionCallInfo fcinfo, bool rho)
 	PapRequirePrivateTable(table);
 	const int64 budget_id = BudgetIdOf(table, table_name);
 	if (rho && !PapZcdpBudgetsInstalled())
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("budgets in rho need version 0.2 of pap_release's SQL"),
-		                errhint("Run ALTER EXTENSION pap_release UPDATE.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("budgets in rho need version 0.2 of pap_release's SQL"),
+		         errhint("Run ALTER EXTENSION pap_release UPDATE.")));
 	double delta;
 	if (limit_text && PapBudgetInRho(table, &delta) != rho)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -177,18 +177,19 @@ RefuseLimit(const char *table_name, Oid role, const char *amount, bool rho, cons
 	const char *unit = rho ? "rho" : "epsilon";
 	// A limit in the other unit (granted before the budget changed its unit) allows nothing: it fails closed.
 	if (limit == NULL)
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-		                errmsg("%s limit of role %s on %s is not in the budget's unit", rho ? "epsilon" : "rho",
-		                       GetUserNameFromId(role, false), table_name),
-		                errdetail("The budget is in %s; the role's limit was granted in %s.", unit,
-		                          rho ? "epsilon" : "rho"),
-		                errhint("The table's owner grants a limit in %s with %s.", unit,
-		                        rho ? "pap.grant_spend_rho" : "pap.grant_spend")));
-	ereport(ERROR,
-	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-	         errmsg("%s limit of role %s on %s exceeded", unit, GetUserNameFromId(role, false), table_name),
-	         errdetail("The run asks for %s %s; the role may spend %s and has spent %s.", unit, amount, limit, spent),
-	         errhint("The table's owner can raise the limit with %s.", rho ? "pap.grant_spend_rho" : "pap.grant_spend")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+		         errmsg("%s limit of role %s on %s is not in the budget's unit", rho ? "epsilon" : "rho",
+		                GetUserNameFromId(role, false), table_name),
+		         errdetail("The budget is in %s; the role's limit was granted in %s.", unit, rho ? "epsilon" : "rho"),
+		         errhint("The table's owner grants a limit in %s with %s.", unit,
+		                 rho ? "pap.grant_spend_rho" : "pap.grant_spend")));
+	ereport(
+	    ERROR,
+	    (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+	     errmsg("%s limit of role %s on %s exceeded", unit, GetUserNameFromId(role, false), table_name),
+	     errdetail("The run asks for %s %s; the role may spend %s and has spent %s.", unit, amount, limit, spent),
+	     errhint("The table's owner can raise the limit with %s.", rho ? "pap.grant_spend_rho" : "pap.grant_spend")));
 }
 
 // The columns of a grant in the run's unit, and the condition that the grant has no limit in the other unit

@@ -29,15 +29,14 @@ RefuseBudgetInRho(Oid private_table, const char *private_name, const char *rho)
 	           1, types, values, false);
 	PapRestoreUser(&saved);
 	bool isnull = true;
-	const bool in_rho = SPI_processed == 1 && DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0],
-	                                                                     SPI_tuptable->tupdesc, 1, &isnull));
+	const bool in_rho =
+	    SPI_processed == 1 && DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	if (SPI_processed == 1 && in_rho != (rho != NULL))
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("privacy budget of %s changed its unit during the run's checks", private_name),
 		                errhint("Run it again.")));
 	if (SPI_processed == 1 && in_rho)
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-		                errmsg("privacy budget of %s exceeded", private_name),
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
 		                errdetail("The run asks for rho %s; the remaining budget is rho %s.", rho,
 		                          SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
 }
@@ -127,22 +126,23 @@ PapChargeBudget(Oid private_table, const char *private_name, const char *epsilon
 	const Oid spender = GetUserId();  // before the switch to the catalog owner below
 	const bool zcdp = PapZcdpBudgetsInstalled();
 	Oid types[6] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum values[6] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon), CStringGetTextDatum(delta),
-	                   CStringGetTextDatum(run_name),   CStringGetTextDatum(mechanism),
-	                   rho ? CStringGetTextDatum(rho) : (Datum)0};
+	Datum values[6] = {ObjectIdGetDatum(private_table), CStringGetTextDatum(epsilon),
+	                   CStringGetTextDatum(delta),      CStringGetTextDatum(run_name),
+	                   CStringGetTextDatum(mechanism),  rho ? CStringGetTextDatum(rho) : (Datum)0};
 	const char nulls[6] = {' ', ' ', ' ', ' ', ' ', rho ? ' ' : 'n'};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	// One atomic check-and-debit: the row lock serialises concurrent runs on the same table.
 	const char *debit =
 	    rho ? kDebitRho
-	        : psprintf("UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) "
-	                   "$2::pg_catalog.numeric, delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-	                   "WHERE private_table OPERATOR(pg_catalog.=) $1%s "
-	                   "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) "
-	                   "epsilon_total AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-	                   "OPERATOR(pg_catalog.<=) delta_total",
-	                   zcdp ? " AND rho_total IS NULL" : "");
+	        : psprintf(
+	              "UPDATE pap.budget_data SET epsilon_spent = epsilon_spent OPERATOR(pg_catalog.+) "
+	              "$2::pg_catalog.numeric, delta_spent = delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+	              "WHERE private_table OPERATOR(pg_catalog.=) $1%s "
+	              "AND epsilon_spent OPERATOR(pg_catalog.+) $2::pg_catalog.numeric OPERATOR(pg_catalog.<=) "
+	              "epsilon_total AND delta_spent OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
+	              "OPERATOR(pg_catalog.<=) delta_total",
+	              zcdp ? " AND rho_total IS NULL" : "");
 	const int nargs = rho ? 6 : 3;
 	int rc = SPI_execute_with_args(debit, nargs, types, values, nulls, false, 0);
 	if (rc != SPI_OK_UPDATE)

@@ -53,8 +53,10 @@ char *
 PapZcdpCost(const char *epsilon)
 {
 	// numeric multiplication is exact (its scale is the sum of its factors'); a division by 2 could round.
-	Datum e = DirectFunctionCall3(numeric_in, CStringGetDatum(epsilon), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-	Datum half = DirectFunctionCall3(numeric_in, CStringGetDatum("0.5"), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	Datum e =
+	    DirectFunctionCall3(numeric_in, CStringGetDatum(epsilon), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	Datum half =
+	    DirectFunctionCall3(numeric_in, CStringGetDatum("0.5"), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 	Datum rho = DirectFunctionCall2(numeric_mul, DirectFunctionCall2(numeric_mul, e, e), half);
 	return DatumGetCString(DirectFunctionCall1(numeric_out, rho));
 }
@@ -92,11 +94,12 @@ RefuseBudgetRho(Oid table, const char *table_name)
 		                errdetail("Spent so far: rho %s.", SPI_getvalue(row, desc, 2)),
 		                errhint("A budget never refunds: set a total at least as large as the amount spent.")));
 	if (DatumGetBool(SPI_getbinval(row, desc, 5, &isnull)))
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		         errmsg("privacy budget of %s cannot change its unit while a grant limits epsilon", table_name),
-		         errdetail("A limit in epsilon means nothing on a budget in rho."),
-		         errhint("Revoke the grants with a limit (pap.revoke_spend), then grant again with pap.grant_spend_rho.")));
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		     errmsg("privacy budget of %s cannot change its unit while a grant limits epsilon", table_name),
+		     errdetail("A limit in epsilon means nothing on a budget in rho."),
+		     errhint("Revoke the grants with a limit (pap.revoke_spend), then grant again with pap.grant_spend_rho.")));
 	ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 	                errmsg("privacy budget of %s cannot change its unit after a charge", table_name),
 	                errdetail("It is in (epsilon, delta), and epsilon %s and delta %s are spent.",
@@ -140,9 +143,9 @@ pap_set_budget_rho(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	if (!PapZcdpBudgetsInstalled())
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("budgets in rho need version 0.2 of pap_release's SQL"),
-		                errhint("Run ALTER EXTENSION pap_release UPDATE.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("budgets in rho need version 0.2 of pap_release's SQL"),
+		         errhint("Run ALTER EXTENSION pap_release UPDATE.")));
 	PapRequirePrivateTable(table);
 	Oid types[5] = {REGCLASSOID, TEXTOID, TEXTOID, NAMEOID, FLOAT8OID};
 	Datum values[5] = {ObjectIdGetDatum(table), CStringGetTextDatum(rho_text), CStringGetTextDatum(delta_text),
@@ -152,19 +155,20 @@ pap_set_budget_rho(PG_FUNCTION_ARGS)
 	// One statement, as pap.set_budget: insert, or change the total, but never below what is spent, and change the
 	// unit only while nothing is spent and no grant limits epsilon. epsilon_total and epsilon_spent hold the
 	// conversions at delta (the charge keeps epsilon_spent so); the row lock serialises it with a charge.
-	PapExecute("INSERT INTO pap.budget_data AS b (private_table, epsilon_total, delta_total, set_by, set_at, rho_total) "
-	           "VALUES ($1, $5::pg_catalog.numeric, $3::pg_catalog.numeric, $4, pg_catalog.now(), "
-	           "$2::pg_catalog.numeric) "
-	           "ON CONFLICT (private_table) DO UPDATE SET rho_total = excluded.rho_total, "
-	           "  epsilon_total = excluded.epsilon_total, delta_total = excluded.delta_total, "
-	           "  epsilon_spent = CASE WHEN b.rho_spent OPERATOR(pg_catalog.=) 0 THEN 0 ELSE "
-	           "    pap.zcdp_epsilon(b.rho_spent::pg_catalog.float8, $3::pg_catalog.float8)::pg_catalog.numeric END, "
-	           "  set_by = excluded.set_by, set_at = excluded.set_at "
-	           "WHERE b.rho_spent OPERATOR(pg_catalog.<=) excluded.rho_total AND (b.rho_total IS NOT NULL OR "
-	           "  (b.epsilon_spent OPERATOR(pg_catalog.=) 0 AND b.delta_spent OPERATOR(pg_catalog.=) 0 AND NOT EXISTS "
-	           "   (SELECT 1 FROM pap.spender_data s WHERE s.budget_id OPERATOR(pg_catalog.=) b.budget_id "
-	           "    AND s.epsilon_limit IS NOT NULL)))",
-	           5, types, values, false);
+	PapExecute(
+	    "INSERT INTO pap.budget_data AS b (private_table, epsilon_total, delta_total, set_by, set_at, rho_total) "
+	    "VALUES ($1, $5::pg_catalog.numeric, $3::pg_catalog.numeric, $4, pg_catalog.now(), "
+	    "$2::pg_catalog.numeric) "
+	    "ON CONFLICT (private_table) DO UPDATE SET rho_total = excluded.rho_total, "
+	    "  epsilon_total = excluded.epsilon_total, delta_total = excluded.delta_total, "
+	    "  epsilon_spent = CASE WHEN b.rho_spent OPERATOR(pg_catalog.=) 0 THEN 0 ELSE "
+	    "    pap.zcdp_epsilon(b.rho_spent::pg_catalog.float8, $3::pg_catalog.float8)::pg_catalog.numeric END, "
+	    "  set_by = excluded.set_by, set_at = excluded.set_at "
+	    "WHERE b.rho_spent OPERATOR(pg_catalog.<=) excluded.rho_total AND (b.rho_total IS NOT NULL OR "
+	    "  (b.epsilon_spent OPERATOR(pg_catalog.=) 0 AND b.delta_spent OPERATOR(pg_catalog.=) 0 AND NOT EXISTS "
+	    "   (SELECT 1 FROM pap.spender_data s WHERE s.budget_id OPERATOR(pg_catalog.=) b.budget_id "
+	    "    AND s.epsilon_limit IS NOT NULL)))",
+	    5, types, values, false);
 	const uint64 changed = SPI_processed;
 	PapRestoreUser(&saved);
 	if (changed == 0)

@@ -239,8 +239,7 @@ PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radice
 			return plan;
 		}
 		try {
-			plan.noise =
-			    HistogramNoiseFor(2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta, input.rho);
+			plan.noise = HistogramNoiseFor(2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta, input.rho);
 			plan.used = HistogramNoiseUsed(plan.noise, 2.0 * node_sets, 2.0 * node_sets, input.epsilon, input.delta);
 		} catch (const Error &e) {
 			if (e.kind() != ErrorKind::LimitExceeded)

@@ -88,9 +88,10 @@ struct MwemPlan {
 MwemPlan PlanMwem(const PlanInput &input);
 
 // The parameters for T rounds at (epsilon, delta) (delta only for Zcdp, where rho is LargestZcdpRho(epsilon,
-// delta), the tight conversion's budget, or zcdp_budget when > 0: a run on a zCDP budget): each round gets 1/T of the budget, half to the selection and half to
-// the measurement; the selection epsilon is rounded down to a rational with a 30-bit numerator, the noise up
-// (ScaleAtLeast / VarianceAtLeast). Error(LimitExceeded) when the noise cannot be sampled exactly.
+// delta), the tight conversion's budget, or zcdp_budget when > 0: a run on a zCDP budget): each round gets 1/T of the
+// budget, half to the selection and half to the measurement; the selection epsilon is rounded down to a rational with a
+// 30-bit numerator, the noise up (ScaleAtLeast / VarianceAtLeast). Error(LimitExceeded) when the noise cannot be
+// sampled exactly.
 MwemParameters MwemNoiseFor(MwemAccounting accounting, int rounds, double epsilon, double delta,
                             double zcdp_budget = 0);
 // What the parameters spend, from the exact rationals: Pure: T (select + 1 / measure_scale), delta 0. Zcdp:

@@ -183,8 +183,8 @@ PlanPmw(const PlanInput &in)
 			if (in.delta > 0.0) {
 				// zCDP accounting is an alternative only: noise too large for it leaves pure accounting.
 				try {
-					Candidate zcdp = Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta, in.rho),
-					                          in, e0_count);
+					Candidate zcdp = Evaluate(
+					    PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta, in.rho), in, e0_count);
 					if (zcdp.predicted_error < chosen.predicted_error)
 						chosen = zcdp;
 				} catch (const Error &e) {

@@ -71,7 +71,8 @@ TEST(ZcdpBudgetPlans, SparseVectorAndMwemSpendAtMostTheBudget)
 	for (double epsilon : {0.1, 1.0}) {
 		const PlanInput in = OnRhoBudget(epsilon, 1e-6);
 		for (std::int64_t cutoff : {1, 7, 40}) {
-			const PmwParameters p = PmwNoiseFor(SparseVectorAccounting::Zcdp, cutoff, 0, 0, in.epsilon, in.delta, in.rho);
+			const PmwParameters p =
+			    PmwNoiseFor(SparseVectorAccounting::Zcdp, cutoff, 0, 0, in.epsilon, in.delta, in.rho);
 			ExpectCalibratedTo(PmwPrivacyUsed(p, in.epsilon, in.delta).rho, in.rho, "pmw");
 		}
 		for (int rounds : {1, 5, 30}) {
