@@ -175,6 +175,18 @@ PapExecute(const char *sql, int nargs, Oid *types, Datum *values, bool read_only
 	return rc;
 }
 
+int
+PapExecuteOnTable(const char *sql, Oid table, bool read_only)
+{
+	Oid types[1] = {REGCLASSOID};
+	Datum values[1] = {ObjectIdGetDatum(table)};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	const int rc = PapExecute(sql, 1, types, values, read_only);
+	PapRestoreUser(&saved);
+	return rc;
+}
+
 void
 PapRequireSelect(Oid relid)
 {

@@ -60,6 +60,9 @@ void PapRestoreUser(const PapUserSwitch *saved);
 
 // SPI_execute_with_args that raises on failure; the statement runs with read_only as given.
 int PapExecute(const char *sql, int nargs, Oid *types, Datum *values, bool read_only);
+// PapExecute, as the catalog owner, of a statement whose one parameter $1 is a table (regclass): the reads of a
+// table's budget row.
+int PapExecuteOnTable(const char *sql, Oid table, bool read_only);
 
 // Raises 42501 unless the current user has SELECT on relid.
 void PapRequireSelect(Oid relid);

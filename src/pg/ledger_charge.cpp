@@ -20,14 +20,9 @@ extern "C" {
 static void
 RefuseBudgetInRho(Oid private_table, const char *private_name, const char *rho)
 {
-	Oid types[1] = {REGCLASSOID};
-	Datum values[1] = {ObjectIdGetDatum(private_table)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("SELECT rho_total IS NOT NULL, (rho_total OPERATOR(pg_catalog.-) rho_spent)::pg_catalog.text "
-	           "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
-	           1, types, values, false);
-	PapRestoreUser(&saved);
+	PapExecuteOnTable("SELECT rho_total IS NOT NULL, (rho_total OPERATOR(pg_catalog.-) rho_spent)::pg_catalog.text "
+	                  "FROM pap.budget_data WHERE private_table OPERATOR(pg_catalog.=) $1",
+	                  private_table, false);
 	bool isnull = true;
 	const bool in_rho =
 	    SPI_processed == 1 && DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "test_support.hpp"
 #include "core/mechanisms/hierarchical_mechanism.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/mwem.hpp"
@@ -21,13 +22,7 @@ namespace {
 PlanInput
 OnRhoBudget(double epsilon, double delta, std::size_t cells = 64)
 {
-	PlanInput in;
-	in.private_rows = 5000;
-	in.public_rows = 500;
-	in.cover_size = cells;
-	in.cells = cells;
-	in.epsilon = epsilon;
-	in.delta = delta;
+	PlanInput in = test::HistogramPlanInput(epsilon, delta, cells);
 	in.rho = std::nextafter(epsilon * epsilon / 2, 0.0);
 	return in;
 }
