@@ -105,7 +105,11 @@ SELECT pap.set_budget('rho_priv', 10);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.set_budget_rho('rho_priv', 0.2, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.set_budget_rho('rho_priv', 2, 1e-6);
+SELECT pap.set_budget_rho('rho_priv', 2, 1e-9);
+-- a new delta reports what is spent at that delta
+SELECT rho_total, rho_spent, delta_total, delta_spent,
+       round(epsilon_spent, 9) = round(pap.zcdp_epsilon(0.375, 1e-9)::numeric, 9) AS spent_is_converted
+  FROM pap.budgets WHERE private_table = 'rho_priv'::regclass;
 -- and the other way: an epsilon budget with a charge does not become a rho budget
 SELECT pap.set_budget('rho_other', 2);
 SELECT pap.define_release('rho_e', 'rho_other', 'rho_pub', 'thresholds(x)');

@@ -145,7 +145,7 @@ pap_set_budget_rho(PG_FUNCTION_ARGS)
 {
 	const Oid table = PG_GETARG_OID(0);
 	const double rho = PG_GETARG_FLOAT8(1), delta = PG_GETARG_FLOAT8(2);
-	// rho as epsilon^2 / 2 of an epsilon in the range every run accepts; delta in (0, 1): the conversion needs it.
+	// delta in (0, 1): the budget is reported in (epsilon, delta) at it, and the conversion needs it.
 	if (!(rho > 0) || !std::isfinite(rho))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("rho must be finite and positive, got %s", float8out_internal(rho))));
@@ -184,8 +184,9 @@ pap_set_budget_rho(PG_FUNCTION_ARGS)
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	// One statement, as pap.set_budget: insert, or change the total, but never below what is spent, and change the
-	// unit only while nothing is spent and no grant limits epsilon. epsilon_total and epsilon_spent hold the
-	// conversions at delta (the charge keeps epsilon_spent so); the row lock serialises it with a charge.
+	// unit only while nothing is spent and no grant limits epsilon. epsilon_total and epsilon_spent (and
+	// delta_spent) hold the conversions at the new delta (the charge keeps them so); the row lock serialises it
+	// with a charge.
 	PapExecute(
 	    "INSERT INTO pap.budget_data AS b (private_table, epsilon_total, delta_total, set_by, set_at, rho_total) "
 	    "VALUES ($1, $5::pg_catalog.numeric, $3::pg_catalog.numeric, $4, pg_catalog.now(), "
@@ -194,6 +195,7 @@ pap_set_budget_rho(PG_FUNCTION_ARGS)
 	    "  epsilon_total = excluded.epsilon_total, delta_total = excluded.delta_total, "
 	    "  epsilon_spent = CASE WHEN b.rho_spent OPERATOR(pg_catalog.=) 0 THEN 0 ELSE "
 	    "    pap.zcdp_epsilon(b.rho_spent::pg_catalog.float8, $3::pg_catalog.float8)::pg_catalog.numeric END, "
+	    "  delta_spent = CASE WHEN b.rho_spent OPERATOR(pg_catalog.=) 0 THEN 0 ELSE excluded.delta_total END, "
 	    "  set_by = excluded.set_by, set_at = excluded.set_at "
 	    "WHERE b.rho_spent OPERATOR(pg_catalog.<=) excluded.rho_total AND (b.rho_total IS NOT NULL OR "
 	    "  (b.epsilon_spent OPERATOR(pg_catalog.=) 0 AND b.delta_spent OPERATOR(pg_catalog.=) 0 AND NOT EXISTS "
