@@ -102,6 +102,57 @@ GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows)
 	return buf;
 }
 
+// The candidates not chosen, each granularity once: "alpha 0.019 (support 0.021), finest does not fit ...".
+std::string
+OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<PlannedLayout> &planned,
+           const PlannedLayout &best, const std::vector<std::string> &not_fitting)
+{
+	std::vector<std::string> items;
+	for (std::size_t c = 0; c < ladder.size(); c++) {
+		std::string grid, support;
+		for (const PlannedLayout &p : planned)
+			if (p.candidate == c && !(c == best.candidate && p.domain == best.domain))
+				(p.domain == DomainKind::Dense ? grid : support) = Rounded(p.predicted);
+		if (grid.empty() && support.empty())
+			continue;
+		const std::string name = c == best.candidate ? "" : ladder[c].name + " ";
+		items.push_back(grid.empty()      ? name + "public support " + support
+		                : support.empty() ? name + grid
+		                                  : name + grid + " (public support " + support + ")");
+	}
+	for (const std::string &name : not_fitting)
+		items.push_back(name + " does not fit pap_release.max_cells");
+	std::string text;
+	for (const std::string &item : items)
+		text += (text.empty() ? "" : ", ") + item;
+	return text;
+}
+
+// pap.releases.domain_reason of the chosen layout: both domains of its granularity, with their predictions or the
+// limit the full grid exceeds.
+std::string
+DomainReason(const ReleaseLayout &layout, const std::vector<PlannedLayout> &planned, const PlannedLayout &best,
+             std::uint64_t cell_limit)
+{
+	std::string grid_prediction, support_prediction;
+	for (const PlannedLayout &p : planned)
+		if (p.candidate == best.candidate)
+			(p.domain == DomainKind::Dense ? grid_prediction : support_prediction) = Rounded(p.predicted);
+	char grid[64];
+	std::snprintf(grid, sizeof grid, "the full grid of %.0f cells", GridSize(layout.Radices()));
+	const std::string support = "the " + std::to_string(layout.public_point_counts.size()) +
+	                            " grid points holding public rows plus one outside cell";
+	const std::string limit = "pap_release.max_cells (" + std::to_string(cell_limit) + ")";
+	if (best.domain == DomainKind::Dense)
+		return std::string("The error model predicts ") + grid_prediction + " on " + grid +
+		       (support_prediction.empty() ? "" : ", " + support_prediction + " on " + support) +
+		       "; the domain is the full grid.";
+	return "The error model predicts " + support_prediction + " on " + support + ", " +
+	       (grid_prediction.empty() ? std::string(grid) + " exceeds " + limit
+	                                : grid_prediction + " on " + std::string(grid)) +
+	       "; the domain is the public support.";
+}
+
 }  // namespace
 
 std::vector<GranularityCandidate>
@@ -205,23 +256,13 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	LayoutChoice choice;
 	choice.max_bin_rows = ladder[best->candidate].max_bin_rows;
 	choice.layout = std::move(*best_layout);
-	std::string others;
-	for (const PlannedLayout &p : planned) {
-		if (p.candidate == best->candidate && p.domain == best->domain)
-			continue;
-		others += (others.empty() ? "" : ", ") + ladder[p.candidate].name +
-		          (p.domain == DomainKind::Support ? " on the public support " : " ") + Rounded(p.predicted);
-	}
-	for (const std::string &name : not_fitting)
-		others += (others.empty() ? "" : ", ") + name + " does not fit pap_release.max_cells";
-	choice.granularity = "auto: " + GranularitySentence(ladder[best->candidate], planning.public_rows) +
-	                     "; " + DomainName(best->domain) + "; " + best->mechanism + " predicts " +
-	                     Rounded(best->predicted) + " at epsilon " + Rounded(planning.epsilon) +
-	                     (others.empty() ? "" : " (" + others + ")");
-	const CellDomain domain = choice.layout.MakeDomain();
-	choice.domain_reason = std::string("The error model chose the ") + DomainName(best->domain) + " of " +
-	                       std::to_string(domain.CellCount()) + " cells (its predicted error " +
-	                       Rounded(best->predicted) + " is the smallest; pap.releases.granularity lists the others).";
+	choice.granularity = "auto: " + GranularitySentence(ladder[best->candidate], planning.public_rows) + "; " +
+	                     DomainName(best->domain) + "; " + best->mechanism + " predicts " + Rounded(best->predicted) +
+	                     " at epsilon " + Rounded(planning.epsilon);
+	const std::string others = OthersText(ladder, planned, *best, not_fitting);
+	if (!others.empty())
+		choice.granularity += " (" + others + ")";
+	choice.domain_reason = DomainReason(choice.layout, planned, *best, planning.cell_limit);
 	return choice;
 }
 
