@@ -91,8 +91,7 @@ void DraftSetPublicPoints(ReleaseDraft *draft, const std::int32_t *points, const
 // count (count(*), public as for pap.plan), epsilon, delta and beta. Error(InvalidParameter) for parameters out of
 // their ranges.
 bool DraftPlansLayout(const ReleaseDraft *draft);
-void DraftSetLayoutPlanning(ReleaseDraft *draft, std::int64_t private_rows, double epsilon, double delta,
-                            double beta);
+void DraftSetLayoutPlanning(ReleaseDraft *draft, std::int64_t private_rows, double epsilon, double delta, double beta);
 CatalogLayout DraftCatalogLayout(const ReleaseDraft *draft);  // valid while the draft lives
 struct DraftSummary {
 	std::int64_t public_rows, cover_size, cell_count;

@@ -1,5 +1,5 @@
-#include "core/base/core_only.hpp"
 #include "core/release/layout_choice.hpp"
+#include "core/base/core_only.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,20 +33,10 @@ BinMap(const std::vector<double> &fine, const std::vector<double> &coarse)
 	std::vector<std::int32_t> map;
 	map.reserve(fine.size() + 2);
 	for (double cut : fine)
-		map.push_back(
-		    std::int32_t(std::lower_bound(coarse.begin(), coarse.end(), cut, PgFloatLess) - coarse.begin()));
+		map.push_back(std::int32_t(std::lower_bound(coarse.begin(), coarse.end(), cut, PgFloatLess) - coarse.begin()));
 	map.push_back(std::int32_t(coarse.size()));
 	map.push_back(std::int32_t(coarse.size() + 1));
 	return map;
-}
-
-double
-GridSize(const std::vector<std::int32_t> &radices)
-{
-	double size = 1.0;
-	for (std::int32_t r : radices)
-		size *= double(r);
-	return size;
 }
 
 std::string
@@ -139,7 +129,7 @@ DomainReason(const ReleaseLayout &layout, const std::vector<PlannedLayout> &plan
 		if (p.candidate == best.candidate)
 			(p.domain == DomainKind::Dense ? grid_prediction : support_prediction) = Rounded(p.predicted);
 	char grid[64];
-	std::snprintf(grid, sizeof grid, "the full grid of %.0f cells", GridSize(layout.Radices()));
+	std::snprintf(grid, sizeof grid, "the full grid of %.0f cells", GridSizeOf(layout.Radices()));
 	const std::string support = "the " + std::to_string(layout.public_point_counts.size()) +
 	                            " grid points holding public rows plus one outside cell";
 	const std::string limit = "pap_release.max_cells (" + std::to_string(cell_limit) + ")";
@@ -227,7 +217,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		previous = std::move(cuts);
 		if (!first_layout)
 			first_layout = layout;
-		const double grid = GridSize(layout.Radices());
+		const double grid = GridSizeOf(layout.Radices());
 		const double support = double(layout.public_point_counts.size()) + 1.0;
 		const double limit = double(planning.cell_limit);
 		bool fitted = false;

@@ -39,7 +39,7 @@ struct LayoutPlanning {
 	std::int64_t public_rows = 0;
 	std::int64_t private_rows = 0;
 	double epsilon = 1.0, delta = 0.0, alpha = 0.05, beta = 0.05;
-	std::uint64_t cell_limit = 0;        // pap_release.max_cells
+	std::uint64_t cell_limit = 0;       // pap_release.max_cells
 	std::size_t max_cover_queries = 0;  // pap_release.max_cover_queries
 };
 

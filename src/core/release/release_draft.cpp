@@ -311,9 +311,10 @@ public:
 		for (std::size_t a = 0; a < axes.size(); a++)
 			if (!MarginalSql(a).empty() && !learned_[a])
 				throw Error(ErrorKind::Internal, "an axis was not learned from the public table");
-		// Auto scans the public table at a cut at every public value; SetPublicPoints then coarsens (layout_choice.hpp).
-		max_bin_rows_ = granularity_ != Granularity::Alpha || declared_ ? 0.0
-		                                                                : MaxBinRows(layout_.spec, alpha_, public_rows_);
+		// Auto scans the public table at a cut at every public value; SetPublicPoints then coarsens
+		// (layout_choice.hpp).
+		max_bin_rows_ =
+		    granularity_ != Granularity::Alpha || declared_ ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
 		for (ReleaseAxis &axis : axes)
 			if (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear)
 				axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows_);

@@ -264,7 +264,7 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 // The plan of an opened release (MakePlan's, also for a layout not yet stored).
 PlanSummary
 PlanOpened(const PlanRequest &r, const OpenRelease &release)
-{	// Every registered mechanism, planned in the registry's order (pmw first: its validation of the inputs comes
+{  // Every registered mechanism, planned in the registry's order (pmw first: its validation of the inputs comes
 	// before any other planner's).
 	AnswerModeErrors modes;
 	const PlanContext context = ContextFor(r, release, modes);

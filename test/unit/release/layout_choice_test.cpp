@@ -180,8 +180,7 @@ TEST(ChooseLayout, PublicSupportWhereTheFullGridDoesNotFit)
 	planning.cell_limit = 1000;
 	const LayoutChoice choice = ChooseLayout(finest, planning);
 	EXPECT_LE(choice.layout.MakeDomain().CellCount(), std::size_t(1000));
-	EXPECT_NE(choice.granularity.find("does not fit pap_release.max_cells"), std::string::npos)
-	    << choice.granularity;
+	EXPECT_NE(choice.granularity.find("does not fit pap_release.max_cells"), std::string::npos) << choice.granularity;
 }
 
 }  // namespace
