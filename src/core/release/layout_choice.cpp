@@ -152,6 +152,13 @@ GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows)
 		return {{"exact", 0.0}};
 	std::vector<GranularityCandidate> ladder;
 	const double alpha_rows = MaxBinRows(spec, alpha, public_rows);
+	// Coarser than alpha while a bin holds less than the whole public table (where the noise of alpha's cells
+	// outweighs their projection), coarsest first; a bin of at most one row is the finest candidate's.
+	for (int k = kMaxDoublings; k >= 1; k--) {
+		const double rows = std::ldexp(alpha_rows, k);
+		if (rows < double(public_rows) && rows > 1.0)
+			ladder.push_back({"alpha*" + std::to_string(1 << k), rows});
+	}
 	for (int k = 0; k <= kMaxHalvings; k++) {
 		const double rows = std::ldexp(alpha_rows, -k);
 		if (!(rows > 1.0))  // a bin of at most one row: every public value is a cut, the finest candidate
@@ -239,7 +246,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			not_fitting.push_back(ladder[c].name);
 	}
 	if (!best) {
-		// What a definition at the coarsest candidate raises (granularity alpha's error, with its hint).
+		// What a definition at the coarsest candidate raises (CellDomain::Choose's error, with its hint).
 		(void)CellDomain::Choose(first_layout->Radices(), first_layout->public_points, planning.cell_limit);
 		throw Error(ErrorKind::Internal, "no layout fits, yet the coarsest one does");
 	}

@@ -1,10 +1,10 @@
 // Granularity and domain chosen by the error model (docs/mechanisms.md §19, "The layout auto chooses"): at
-// definition, `granularity => 'auto'` plans the release on several layouts built from the public table alone
-// (cut points at alpha, alpha/2, alpha/4, ... of the public mass per bin and at every public value; each as a
-// full grid and as the public support plus one outside cell, where they fit pap_release.max_cells) and keeps the
-// one whose plan (auto's mechanism) predicts the smallest total error; ties keep the coarser layout, then the full
-// grid. Only public numbers enter: the public marginals and grid points, the private row count (public under
-// replace-one, as pap.plan reads it), epsilon, delta, alpha and beta.
+// definition, `granularity => 'auto'` plans the release on several layouts built from the public table alone (cut
+// points at 64, 32, ..., 2 times alpha's public mass per bin, at alpha's, at half, a quarter, ... of it and at every
+// public value; each as a full grid and as the public support plus one outside cell, where they fit
+// pap_release.max_cells) and keeps the one whose plan (auto's mechanism) predicts the smallest total error; ties
+// keep the coarser layout, then the full grid. Only public numbers enter: the public marginals and grid points, the
+// private row count (public under replace-one, as pap.plan reads it), epsilon, delta, alpha and beta.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -23,9 +23,12 @@ struct GranularityCandidate {
 	double max_bin_rows = 0.0;
 };
 
-// The ladder auto compares, coarsest first: alpha / 2^k for k = 0 .. kMaxHalvings while a bin may still hold more
-// than one public row, then finest. A class without ordered axes (marginals, stumps, predicates) has the one
-// candidate "exact" (0).
+// The ladder auto compares, coarsest first: bins of alpha's public mass (MaxBinRows) times 2^k for k = kMaxDoublings
+// .. 1 while a bin holds less than the whole public table and more than one row ("alpha*64" .. "alpha*2"), alpha's,
+// then divided by 2^k
+// for k = 1 .. kMaxHalvings while a bin may still hold more than one public row ("alpha/2" .. "alpha/256"), then
+// finest. A class without ordered axes (marginals, stumps, predicates) has the one candidate "exact" (0).
+constexpr int kMaxDoublings = 6;
 constexpr int kMaxHalvings = 8;
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 
@@ -52,8 +55,8 @@ struct LayoutChoice {
 
 // Plans every candidate of the ladder on every domain that fits planning.cell_limit and keeps the smallest
 // predicted total (strictly smaller replaces: ties keep the coarser layout and the full grid). finest: the layout
-// at a cut at every public value (its domain kind is not read). Error(LimitExceeded) (the alpha candidate's, as a
-// definition at granularity alpha would raise) when no candidate fits; Error(Cancelled) when interrupted; the
+// at a cut at every public value (its domain kind is not read). Error(LimitExceeded) (the coarsest candidate's, as
+// a definition at that granularity would raise) when no candidate fits; Error(Cancelled) when interrupted; the
 // planner's errors otherwise.
 LayoutChoice ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning);
 

@@ -65,22 +65,27 @@ Uniform(const char *class_text, std::size_t k, std::int64_t rows)
 	return FinestOrdered(class_text, values, std::vector<std::int64_t>(k, rows));
 }
 
-TEST(GranularityLadder, HalvesAlphaUntilABinHoldsOneRowThenFinest)
+TEST(GranularityLadder, FromCoarserThanAlphaToFinest)
 {
-	// thresholds: s = 1, alpha / 4 of 20,000 rows = 1,000 rows per bin at alpha
+	// thresholds: s = 1, alpha / 4 of 20,000 rows = 1,000 rows per bin at alpha; 2,000 .. 16,000 rows coarser (32,000
+	// would hold every row), 500 .. 3.9 finer, then every value.
 	const std::vector<GranularityCandidate> ladder = GranularityLadder(ParseClassSpec("thresholds(x)"), 0.2, 20000);
-	ASSERT_EQ(ladder.size(), std::size_t(kMaxHalvings) + 2);
-	EXPECT_EQ(ladder.front().name, "alpha");
-	EXPECT_DOUBLE_EQ(ladder.front().max_bin_rows, 1000.0);
-	EXPECT_EQ(ladder[1].name, "alpha/2");
-	EXPECT_DOUBLE_EQ(ladder[1].max_bin_rows, 500.0);
+	ASSERT_EQ(ladder.size(), 4u + 1u + std::size_t(kMaxHalvings) + 1u);
+	EXPECT_EQ(ladder.front().name, "alpha*16");
+	EXPECT_DOUBLE_EQ(ladder.front().max_bin_rows, 16000.0);
+	EXPECT_EQ(ladder[4].name, "alpha");
+	EXPECT_DOUBLE_EQ(ladder[4].max_bin_rows, 1000.0);
+	EXPECT_EQ(ladder[5].name, "alpha/2");
+	EXPECT_DOUBLE_EQ(ladder[5].max_bin_rows, 500.0);
 	EXPECT_EQ(ladder.back().name, "finest");
 	EXPECT_EQ(ladder.back().max_bin_rows, 0.0);
-	// A bin of at most one row is the finest cover already.
-	// ranges: s = 2; 0.2 / 8 of 48 rows is 1.2 rows at alpha, 0.6 at alpha/2.
+	for (std::size_t i = 1; i + 1 < ladder.size(); i++)
+		EXPECT_LT(ladder[i].max_bin_rows, ladder[i - 1].max_bin_rows);
+	// ranges: s = 2; 0.2 / 8 of 48 rows is 1.2 rows at alpha, 2.4 .. 38.4 coarser, 0.6 at alpha/2 (no finer one).
 	const std::vector<GranularityCandidate> small = GranularityLadder(ParseClassSpec("ranges(x)"), 0.2, 48);
-	ASSERT_EQ(small.size(), 2u);
-	EXPECT_EQ(small.front().name, "alpha");
+	ASSERT_EQ(small.size(), 7u);
+	EXPECT_EQ(small.front().name, "alpha*32");
+	EXPECT_EQ(small[5].name, "alpha");
 	EXPECT_EQ(small.back().name, "finest");
 }
 
@@ -122,14 +127,19 @@ TEST(ChooseLayout, FinerCutsWinWhenTheNoiseIsSmall)
 	EXPECT_NE(choice.granularity.find("alpha 0."), std::string::npos) << choice.granularity;  // alpha listed
 }
 
-TEST(ChooseLayout, AlphaWinsWhenTheNoiseDominates)
+TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
 {
-	// The same public table, 2,000 private rows at epsilon 1: identity's noise over alpha's 82 cells (0.037) is
-	// below the noise over alpha/2's 162 (0.045); PMW's prior is farther off at every granularity.
+	// The same public table, 2,000 private rows at epsilon 1: identity's noise grows with the cells, and PMW's prior
+	// is farther off at every granularity. Bins of twice alpha's mass (500 public rows, 42 cells) predict 0.034,
+	// below both coarser ones (fewer cells, more projection) and finer ones (more cells, more noise).
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
 	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 2000, 1.0));
-	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 250.0);
-	EXPECT_EQ(choice.granularity.rfind("auto: alpha cuts", 0), 0u) << choice.granularity;
+	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 500.0);
+	EXPECT_EQ(choice.granularity.rfind("auto: alpha*2 cuts", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha*4 0."), std::string::npos) << choice.granularity;
+	// alpha/8 (bins of 31 rows over values of 20) is already a cut at every value: finest is not planned again.
+	EXPECT_NE(choice.granularity.find("alpha/8 0."), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("finest"), std::string::npos) << choice.granularity;
 	EXPECT_EQ(choice.layout.domain_kind, DomainKind::Dense);
 }
 
@@ -147,8 +157,10 @@ TEST(ChooseLayout, AllEqualValuesPlanOneLayoutAndKeepTheCoarsest)
 	const ReleaseLayout finest = FinestOrdered("ranges(x)", {7}, {1000});
 	const LayoutChoice choice = ChooseLayout(finest, Planning(1000, 5000, 1.0));
 	EXPECT_EQ(choice.layout.axes[0].cuts, (std::vector<double>{7}));
-	EXPECT_EQ(choice.granularity.rfind("auto: alpha cuts", 0), 0u) << choice.granularity;
+	const std::string coarsest = GranularityLadder(finest.spec, 0.05, 1000).front().name;
+	EXPECT_EQ(choice.granularity.rfind("auto: " + coarsest + " cuts", 0), 0u) << choice.granularity;
 	EXPECT_EQ(choice.granularity.find("alpha/2"), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("finest"), std::string::npos) << choice.granularity;
 }
 
 TEST(ChooseLayout, ManyDistinctValuesStayBounded)
@@ -166,7 +178,7 @@ TEST(ChooseLayout, PublicSupportWhereTheFullGridDoesNotFit)
 {
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
 	LayoutPlanning planning = Planning(20000, 100000, 1.0);
-	planning.cell_limit = 60;  // alpha's grid has 82 cells; its support 81
+	planning.cell_limit = 2;  // the coarsest grid has 4 cells (a cut, above it, NULL), its support 3
 	EXPECT_THROW(
 	    {
 		    try {
