@@ -214,7 +214,13 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	std::optional<ReleaseLayout> best_layout, first_layout;
 	std::vector<std::string> not_fitting;
 	std::vector<std::vector<double>> previous;
+	int worse_in_a_row = 0;  // planned granularities since the best, each predicting more than it
+	bool stopped = false;
 	for (std::size_t c = 0; c < ladder.size(); c++) {
+		if (worse_in_a_row == kWorseBeforeStopping) {
+			stopped = true;  // past the bottom of the predictions: the finer, costlier layouts are not planned
+			break;
+		}
 		ReleaseLayout layout = CoarsenLayout(finest, ladder[c].max_bin_rows);
 		std::vector<std::vector<double>> cuts;
 		for (const ReleaseAxis &axis : layout.axes)
@@ -227,7 +233,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		const double grid = GridSizeOf(layout.Radices());
 		const double support = double(layout.public_point_counts.size()) + 1.0;
 		const double limit = double(planning.cell_limit);
-		bool fitted = false;
+		bool fitted = false, improved = false;
 		for (DomainKind kind : {DomainKind::Dense, DomainKind::Support}) {
 			// A support as large as the grid is the grid plus an empty outside cell: not worth a plan.
 			if ((kind == DomainKind::Dense ? grid : support) > limit || (kind == DomainKind::Support && support > grid))
@@ -240,10 +246,13 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			if (!best || p.predicted < best->predicted) {
 				best = p;
 				best_layout = layout;
+				improved = true;
 			}
 		}
 		if (!fitted)
 			not_fitting.push_back(ladder[c].name);
+		else
+			worse_in_a_row = improved ? 0 : worse_in_a_row + 1;
 	}
 	if (!best) {
 		// What a definition at the coarsest candidate raises (CellDomain::Choose's error, with its hint).
@@ -256,7 +265,9 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	choice.granularity = "auto: " + GranularitySentence(ladder[best->candidate], planning.public_rows) + "; " +
 	                     DomainName(best->domain) + "; " + best->mechanism + " predicts " + Rounded(best->predicted) +
 	                     " at epsilon " + Rounded(planning.epsilon);
-	const std::string others = OthersText(ladder, planned, *best, not_fitting);
+	std::string others = OthersText(ladder, planned, *best, not_fitting);
+	if (stopped)
+		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";
 	if (!others.empty())
 		choice.granularity += " (" + others + ")";
 	choice.domain_reason = DomainReason(choice.layout, planned, *best, planning.cell_limit);

@@ -30,6 +30,10 @@ struct GranularityCandidate {
 // finest. A class without ordered axes (marginals, stumps, predicates) has the one candidate "exact" (0).
 constexpr int kMaxDoublings = 6;
 constexpr int kMaxHalvings = 8;
+// The predictions along the ladder fall while the projection dominates and rise once the noise of more cells does:
+// after this many planned granularities in a row that predict more than the best, the finer (and costlier) ones are
+// not planned.
+constexpr int kWorseBeforeStopping = 2;
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 
 // finest's ordered axes cut at max_bin_rows (ChooseCuts on their public marginals), its public grid points (taken
@@ -53,11 +57,11 @@ struct LayoutChoice {
 	std::string domain_reason;  // a sentence for pap.releases.domain_reason
 };
 
-// Plans every candidate of the ladder on every domain that fits planning.cell_limit and keeps the smallest
-// predicted total (strictly smaller replaces: ties keep the coarser layout and the full grid). finest: the layout
-// at a cut at every public value (its domain kind is not read). Error(LimitExceeded) (the coarsest candidate's, as
-// a definition at that granularity would raise) when no candidate fits; Error(Cancelled) when interrupted; the
-// planner's errors otherwise.
+// Plans the candidates of the ladder, coarsest first, on every domain that fits planning.cell_limit (stopping after
+// kWorseBeforeStopping granularities in a row that predict more than the best) and keeps the smallest predicted total
+// (strictly smaller replaces: ties keep the coarser layout and the full grid). finest: the layout at a cut at every
+// public value (its domain kind is not read). Error(LimitExceeded) (the coarsest candidate's, as a definition at that
+// granularity would raise) when no candidate fits; Error(Cancelled) when interrupted; the planner's errors otherwise.
 LayoutChoice ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning);
 
 }  // namespace pap::core
