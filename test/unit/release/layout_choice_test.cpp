@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
 
 namespace pap::core {
 namespace {
@@ -194,6 +195,19 @@ TEST(ChooseLayout, PublicSupportWhereTheFullGridDoesNotFit)
 	const LayoutChoice choice = ChooseLayout(finest, planning);
 	EXPECT_LE(choice.layout.MakeDomain().CellCount(), std::size_t(1000));
 	EXPECT_NE(choice.granularity.find("does not fit pap_release.max_cells"), std::string::npos) << choice.granularity;
+}
+
+TEST(ChooseLayout, Cancellable)
+{
+	// 100,000 distinct values: the planners poll the interrupt check of the definition's scope.
+	const ReleaseLayout finest = Uniform("thresholds(x)", 100000, 1);
+	const InterruptScope scope([] { return true; });
+	try {
+		ChooseLayout(finest, Planning(100000, 1000000, 1.0));
+		FAIL() << "not cancelled";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::Cancelled);
+	}
 }
 
 }  // namespace
