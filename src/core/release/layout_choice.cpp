@@ -92,7 +92,8 @@ GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows)
 	return buf;
 }
 
-// The candidates not chosen, each granularity once: "alpha 0.019 (support 0.021), finest does not fit ...".
+// The candidates not chosen, each granularity once: "alpha 0.019 (public support 0.021), finest does not fit
+// pap_release.max_cells".
 std::string
 OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<PlannedLayout> &planned,
            const PlannedLayout &best, const std::vector<std::string> &not_fitting)
