@@ -124,8 +124,9 @@ Median(std::vector<double> v)
 }
 
 int release_serial = 0;
-// The finest grid whose boxes cover fits the default pap_release.max_cover_queries.
-const char *const kMappingAlpha = ", alpha => 0.4";
+// The finest grid whose boxes cover fits the default pap_release.max_cover_queries (alpha's cuts, pinned: the
+// figures time the layout alpha builds, not the one granularity auto would choose).
+const char *const kMappingAlpha = ", alpha => 0.4, granularity => 'alpha'";
 
 std::string
 NewRelease(Db &db, const std::string &table, const std::string &public_table, const std::string &cls,
@@ -293,7 +294,7 @@ FirstCalls()
 	    {"thresholds(carat), every public value of t_100000", "thresholds(carat)", ", granularity => 'finest'",
 	     "carat < 1"},
 	    {"orthants(carat, price), alpha 0.025 (320 public quantiles per axis of t_100000)", "orthants(carat, price)",
-	     ", alpha => 0.025", "carat <= 1 AND price <= 2000"},
+	     ", alpha => 0.025, granularity => 'alpha'", "carat <= 1 AND price <= 2000"},
 	};
 	std::printf("\nFirst `pap.answer` call of a release of about 1e5 cells (private t_1000000, public t_100000):\n\n"
 	            "| release | cells | first call after run_release ms | first call in a new session ms | next call ms "
@@ -375,9 +376,9 @@ main(int argc, char **argv)
 	// The reference keeps every (query, cell) pair: alpha 0.5 gives ~4e5 boxes over ~1200 cells (~2e8 bytes).
 	std::vector<MechanismCase> cases = {
 	    ci ? MechanismCase{"boxes(carat, price), t_100000, alpha 0.8", "t_100000", "diamonds_public",
-	                       "boxes(carat, price)", ", alpha => 0.8"}
+	                       "boxes(carat, price)", ", alpha => 0.8, granularity => 'alpha'"}
 	       : MechanismCase{"boxes(carat, price), t_100000, alpha 0.5", "t_100000", "diamonds_public",
-	                       "boxes(carat, price)", ", alpha => 0.5"},
+	                       "boxes(carat, price)", ", alpha => 0.5, granularity => 'alpha'"},
 	};
 	if (!ci)
 		cases.push_back({"ADULT marginals(3; 14 columns), public support", "adult_private", "adult_public",

@@ -52,7 +52,7 @@ SELECT pap.define_release('price_cdf', 'diamonds_private', 'diamonds_public', 't
 SELECT pap.define_release('carat_price', 'diamonds_private', 'diamonds_public', 'boxes(carat, price)',
                           alpha => 0.5);
 SELECT name, query_class, state, public_rows, cover_size, cell_count, domain FROM pap.releases ORDER BY name;
-SELECT name, granularity FROM pap.releases ORDER BY name;
+SELECT name, split_part(granularity, ' at epsilon', 1) AS granularity FROM pap.releases ORDER BY name;
 
 
 -- 5. Read the plan before spending

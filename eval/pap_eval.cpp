@@ -289,7 +289,10 @@ public:
 			const double alpha = 4.0 * s / std::max(1, row.grid_m) * (1 + 1e-9);
 			const bool by_alpha = r > 1 && alpha < 1;
 			Row attempt;
-			if (Define(priv, "grid", w, {by_alpha ? "alpha => " + Num(alpha) : std::string("granularity => 'finest'")},
+			// The baseline's resolution is the grid's own: alpha's cuts, pinned (granularity auto would replan them).
+			if (Define(priv, "grid", w,
+			           {by_alpha ? "alpha => " + Num(alpha) + ", granularity => 'alpha'"
+			                     : std::string("granularity => 'finest'")},
 			           attempt, key)) {
 				row.refine = by_alpha;
 				return true;
@@ -428,8 +431,13 @@ Run(const Config &cfg, const std::string &out_path)
 									if (w.kind == "marginals" || w.kind == "predicates" ||
 									    (table == "support" && w.kind == "thresholds"))
 										tries.push_back("granularity => 'finest'");
+									// The baselines keep alpha's cuts; ours (the public table) take the
+									// default, granularity auto, planned at the cell's epsilon.
+									const std::string granularity =
+									    table == "public" ? std::string() : std::string(", granularity => 'alpha'");
 									for (const char *a : {"0.05", "0.1", "0.2", "0.3", "0.4", "0.5", "0.7", "0.9"})
-										tries.push_back(std::string("alpha => ") + a);
+										tries.push_back(std::string("alpha => ") + a + granularity);
+									db.Must("SET pap_release.layout_epsilon = " + Num(eps));
 									bool defined;
 									if (table == "grid")
 										defined = runner.DefineOnGrid(w, wid, eps, n, priv, row, key);
@@ -882,6 +890,7 @@ Bounds(const Config &cfg, const std::string &out_path)
 								tries.push_back("granularity => 'finest'");
 							for (const char *a : {"0.05", "0.1", "0.2", "0.3", "0.4", "0.5", "0.7", "0.9"})
 								tries.push_back(std::string("alpha => ") + a);
+							db.Must("SET pap_release.layout_epsilon = " + Num(eps));  // granularity auto's
 							for (const char *mechanism : {"auto", "pmw", "mwem", "identity", "hierarchical"}) {
 								// A defined release runs once: defined again (the same way) for every mechanism.
 								db.Must("SELECT pap.drop_release(name) FROM pap.releases WHERE name = 'r'");

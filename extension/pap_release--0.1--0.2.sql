@@ -421,3 +421,15 @@ CREATE FUNCTION pap.grant_spend_rho(private_table pg_catalog.regclass, grantee p
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.grant_spend_rho(pg_catalog.regclass, pg_catalog.regrole, pg_catalog.float8) IS
 	'pap.grant_spend on a budget in rho: lets a role spend at most rho_limit of it in total (NULL: no limit but the budget); only the table''s owner may';
+-- Granularity auto becomes define_release's default (docs/mechanisms.md §20): the error model chooses the cuts of
+-- the ordered axes and the domain. Only the default changes (CREATE OR REPLACE keeps the grants); releases defined
+-- before keep the layout and the granularity text they were defined with.
+CREATE OR REPLACE FUNCTION pap.define_release(name pg_catalog.text, private_table pg_catalog.regclass,
+                                   public_table pg_catalog.regclass, query_class pg_catalog.text,
+                                   alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05,
+                                   granularity pg_catalog.text DEFAULT 'auto')
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'pap_define_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
+	'defines a release: builds the axes, cover and cells of a query class from the public table only (granularity auto: the cuts and domain with the smallest predicted error at pap_release.layout_epsilon, planned with count(*) of the private table; alpha: public quantiles as coarse as alpha allows; finest: every public value); spends nothing';

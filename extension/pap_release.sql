@@ -291,12 +291,12 @@ COMMENT ON FUNCTION pap.set_budget(pg_catalog.regclass, pg_catalog.float8, pg_ca
 CREATE FUNCTION pap.define_release(name pg_catalog.text, private_table pg_catalog.regclass,
                                    public_table pg_catalog.regclass, query_class pg_catalog.text,
                                    alpha pg_catalog.float8 DEFAULT 0.05, beta pg_catalog.float8 DEFAULT 0.05,
-                                   granularity pg_catalog.text DEFAULT 'alpha')
+                                   granularity pg_catalog.text DEFAULT 'auto')
 	RETURNS void
 	AS 'MODULE_PATHNAME', 'pap_define_release' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
-	'defines a release: builds the axes, cover and cells of a query class from the public table only (granularity alpha: public quantiles as coarse as alpha allows; finest: every public value); spends nothing';
+	'defines a release: builds the axes, cover and cells of a query class from the public table only (granularity auto: the cuts and domain with the smallest predicted error at pap_release.layout_epsilon, planned with count(*) of the private table; alpha: public quantiles as coarse as alpha allows; finest: every public value); spends nothing';
 
 -- A release without a public table, over a domain the curator declares (docs/mechanisms.md §14). Not STRICT: a
 -- NULL domain is refused with the reason (no release over an unbounded domain), not answered with NULL.

@@ -1,7 +1,7 @@
 -- Defining releases: the cover and cells come from the public table only; every bad input gets a clear error
 -- with its own SQLSTATE and leaves nothing behind.
-SELECT pap.define_release('x_cdf', 'priv', 'pub', 'thresholds(x)');
-SELECT pap.define_release('x_ranges', 'priv', 'pub', 'ranges(x)', alpha => 0.1, beta => 0.1);
+SELECT pap.define_release('x_cdf', 'priv', 'pub', 'thresholds(x)', granularity => 'alpha');
+SELECT pap.define_release('x_ranges', 'priv', 'pub', 'ranges(x)', alpha => 0.1, beta => 0.1, granularity => 'alpha');
 SELECT name, query_class, state, public_rows, cover_size, cell_count, alpha, beta FROM pap.releases ORDER BY name;
 
 -- missing table (the regclass cast itself) and missing column
@@ -34,7 +34,7 @@ SELECT pap.define_release('bad', 'priv', 'pub', 'thresholds(x)', beta => 1);
 SELECT pap.define_release('bad', 'priv', 'pub', 'thresholds(x)', alpha => 'NaN');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- a release name that exists already; an empty name; the same table twice
-SELECT pap.define_release('x_cdf', 'priv', 'pub', 'thresholds(x)');
+SELECT pap.define_release('x_cdf', 'priv', 'pub', 'thresholds(x)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.define_release('', 'priv', 'pub', 'thresholds(x)');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

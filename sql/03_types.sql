@@ -3,8 +3,8 @@ SET pap_release.test_seed = 7;
 SET extra_float_digits = 0;
 SELECT pap.set_budget('pub', 1);   -- any table can be private for a test
 SELECT pap.set_budget('priv', 10);
-SELECT pap.define_release('d_cdf', 'priv', 'pub', 'thresholds(d)');
-SELECT pap.define_release('ts_ranges', 'priv', 'pub', 'ranges(ts)');
+SELECT pap.define_release('d_cdf', 'priv', 'pub', 'thresholds(d)', granularity => 'alpha');
+SELECT pap.define_release('ts_ranges', 'priv', 'pub', 'ranges(ts)', granularity => 'alpha');
 CALL pap.run_release('d_cdf', 1, prior => 'uniform');
 SELECT details->>'prior' AS prior FROM pap.releases WHERE name = 'd_cdf';
 CALL pap.run_release('ts_ranges', 1);

@@ -21,11 +21,11 @@ SELECT pap.grant_spend('secret', 'regress_curator');  -- SELECT alone does not l
 
 -- the curator (SELECT on the table) defines and runs within that budget
 SET ROLE regress_curator;
-SELECT pap.define_release('secret_cdf', 'secret', 'sample', 'thresholds(x)');
+SELECT pap.define_release('secret_cdf', 'secret', 'sample', 'thresholds(x)', granularity => 'alpha');
 CALL pap.run_release('secret_cdf', 0.75);
 CALL pap.run_release('secret_cdf', 0.5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.define_release('secret_more', 'secret', 'sample', 'thresholds(x)');
+SELECT pap.define_release('secret_more', 'secret', 'sample', 'thresholds(x)', granularity => 'alpha');
 CALL pap.run_release('secret_more', 0.5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
@@ -43,7 +43,7 @@ SELECT * FROM pap.plan('secret_more', 0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 CALL pap.run_release('secret_more', 0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.define_release('analyst_try', 'secret', 'sample', 'thresholds(x)');
+SELECT pap.define_release('analyst_try', 'secret', 'sample', 'thresholds(x)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.set_budget('secret', 100);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

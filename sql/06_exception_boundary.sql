@@ -10,8 +10,8 @@ SET extra_float_digits = 0;
 CREATE TABLE eb_priv AS SELECT (i % 100)::float8 AS x FROM generate_series(1, 500) AS i;
 CREATE TABLE eb_pub AS SELECT (i % 100)::float8 AS x FROM generate_series(1, 500, 7) AS i;
 SELECT pap.set_budget('eb_priv', 5);
-SELECT pap.define_release('eb_done', 'eb_priv', 'eb_pub', 'thresholds(x)');
-SELECT pap.define_release('eb_pending', 'eb_priv', 'eb_pub', 'thresholds(x)');
+SELECT pap.define_release('eb_done', 'eb_priv', 'eb_pub', 'thresholds(x)', granularity => 'alpha');
+SELECT pap.define_release('eb_pending', 'eb_priv', 'eb_pub', 'thresholds(x)', granularity => 'alpha');
 CALL pap.run_release('eb_done', 1.0);
 SELECT count(*) AS ledger_entries FROM pap.ledger WHERE release_name LIKE 'eb\_%';
 SELECT pap.answer('eb_done', 'x <= 50') > 0 AS answered;
@@ -32,7 +32,7 @@ SET pap_release.debug_inject_error = 1;
 SELECT pap.set_budget('eb_priv', 5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
-SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)');
+SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
 SELECT cutoff FROM pap.plan('eb_done', 1.0);
@@ -59,7 +59,7 @@ SET pap_release.debug_inject_error = 2;
 SELECT pap.set_budget('eb_priv', 5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
-SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)');
+SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
 SELECT cutoff FROM pap.plan('eb_done', 1.0);
@@ -86,7 +86,7 @@ SET pap_release.debug_inject_error = 3;
 SELECT pap.set_budget('eb_priv', 5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
-SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)');
+SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
 SELECT cutoff FROM pap.plan('eb_done', 1.0);
@@ -113,7 +113,7 @@ SET pap_release.debug_inject_error = 4;
 SELECT pap.set_budget('eb_priv', 5);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
-SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)');
+SELECT pap.define_release('eb_new', 'eb_priv', 'eb_pub', 'thresholds(x)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT 1 AS alive;
 SELECT cutoff FROM pap.plan('eb_done', 1.0);

@@ -22,7 +22,8 @@ VALUES (5001, 33, 'X', 'moon', NULL, true, NULL, 3), (5002, NULL, NULL, NULL, tr
 SELECT pap.set_budget('people_priv', 20);
 
 -- boxes over two numeric columns: the full grid, cut points from public quantiles (alpha)
-SELECT pap.define_release('b2', 'people_priv', 'people_pub', 'boxes(income, hours)', alpha => 0.5);
+SELECT pap.define_release('b2', 'people_priv', 'people_pub', 'boxes(income, hours)', alpha => 0.5,
+                          granularity => 'alpha');
 SELECT query_class, domain, granularity, cover_size, cell_count FROM pap.releases WHERE name = 'b2';
 CALL pap.run_release('b2', 1.0);
 SELECT round(pap.answer('b2', 'income <= 500 AND hours <= 50')::numeric, 2) AS a,

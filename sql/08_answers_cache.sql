@@ -5,7 +5,7 @@ SET pap_release.test_seed = 8;
 SET extra_float_digits = 0;
 SELECT pap.set_budget('priv', 100);
 
-SELECT pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2);
+SELECT pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2, granularity => 'alpha');
 CALL pap.run_release('cache_t', 1.0);
 CREATE TEMP TABLE first_answer AS SELECT pap.answer('cache_t', 'x <= 500') AS a;
 -- the same answer from the cache, in many calls of one statement and in later statements
@@ -23,14 +23,14 @@ SELECT pap.answer('cache_t', 'x <= 500') = a AS same_after_rollback FROM first_a
 -- redefined inside a transaction: not run yet in it; the released answers again after ROLLBACK
 BEGIN;
 SELECT pap.drop_release('cache_t');
-SELECT pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2);
+SELECT pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2, granularity => 'alpha');
 SELECT pap.answer('cache_t', 'x <= 500');
 ROLLBACK;
 SELECT pap.answer('cache_t', 'x <= 500') = a AS same_after_rollback FROM first_answer;
 
 -- run again under another seed: the next statement answers from the new release
 SELECT pap.drop_release('cache_t');
-SELECT pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2);
+SELECT pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2, granularity => 'alpha');
 SET pap_release.test_seed = 9;
 CALL pap.run_release('cache_t', 1.0);
 SELECT pap.answer('cache_t', 'x <= 500') <> a AS changed FROM first_answer;
@@ -45,7 +45,7 @@ BEGIN
     a := pap.answer('cache_t', 'x <= 500');
     RAISE NOTICE 'answered in iteration %', i;
     PERFORM pap.drop_release('cache_t');
-    PERFORM pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2);
+    PERFORM pap.define_release('cache_t', 'priv', 'pub', 'thresholds(x)', alpha => 0.2, granularity => 'alpha');
   END LOOP;
 END
 $$;
@@ -56,7 +56,7 @@ DROP FUNCTION answer_twice();
 SELECT pap.answer('cache_t', 'x <= 500') <> a AS released_again FROM first_answer;
 
 -- several releases in one statement, alternating
-SELECT pap.define_release('cache_b', 'priv', 'pub', 'boxes(x, k)', alpha => 0.5);
+SELECT pap.define_release('cache_b', 'priv', 'pub', 'boxes(x, k)', alpha => 0.5, granularity => 'alpha');
 CALL pap.run_release('cache_b', 1.0);
 SELECT n, round(pap.answer(n, 'x <= 500')::numeric, 4) AS answer
   FROM (VALUES (1, 'cache_t'), (2, 'cache_b'), (3, 'cache_t'), (4, 'cache_b')) AS v(i, n) ORDER BY i;

@@ -6,7 +6,7 @@ SET extra_float_digits = 0;
 CREATE TABLE mech_priv AS SELECT x, k FROM population WHERE id % 10 <> 0 AND id % 3 <> 0;
 CREATE TABLE mech_pub AS SELECT x, k FROM population WHERE id % 10 = 0;
 SELECT pap.set_budget('mech_priv', 100, 1e-5);
-SELECT pap.define_release('mech_' || m, 'mech_priv', 'mech_pub', 'ranges(x)')
+SELECT pap.define_release('mech_' || m, 'mech_priv', 'mech_pub', 'ranges(x)', granularity => 'alpha')
   FROM unnest(ARRAY['pmw', 'mwem', 'identity', 'hierarchical', 'auto', 'mwem_z']) AS m;
 
 -- the plan predicts every mechanism; auto takes the smallest prediction

@@ -52,7 +52,7 @@ SELECT table_name, epsilon_total FROM pap.budgets WHERE table_name LIKE 'public.
 CREATE TABLE rk_late (id int, x float8);
 INSERT INTO rk_late SELECT id, x FROM priv WHERE id >= 5000;
 SELECT pap.set_budget('rk_late', 1);
-SELECT pap.define_release('rk_root', 'rk_parted', 'pub', 'thresholds(x)');
+SELECT pap.define_release('rk_root', 'rk_parted', 'pub', 'thresholds(x)', granularity => 'alpha');
 ALTER TABLE rk_parted ATTACH PARTITION rk_late FOR VALUES FROM (5000) TO (MAXVALUE);
 CALL pap.run_release('rk_root', 0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
@@ -79,16 +79,16 @@ SELECT pap.define_release('rk_bad', 'priv', 'rk_seq', 'thresholds(x)');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT count(*) AS releases FROM pap.releases WHERE name = 'rk_bad';
 -- a view over other rows is public data
-SELECT pap.define_release('rk_pub_view', 'priv', 'rk_pubview', 'thresholds(x)');
+SELECT pap.define_release('rk_pub_view', 'priv', 'rk_pubview', 'thresholds(x)', granularity => 'alpha');
 SELECT public_table, public_table_name FROM pap.releases WHERE name = 'rk_pub_view';
 
 -- DROP TABLE keeps the spent budget, the charges and the released answers, detached from the table's OID:
 -- a later table (with the same name, or the same OID) starts without them.
 CREATE TABLE rk_gone AS SELECT id, x FROM priv;
 SELECT pap.set_budget('rk_gone', 1);
-SELECT pap.define_release('rk_gone_cdf', 'rk_gone', 'rk_pubview', 'thresholds(x)');
+SELECT pap.define_release('rk_gone_cdf', 'rk_gone', 'rk_pubview', 'thresholds(x)', granularity => 'alpha');
 CALL pap.run_release('rk_gone_cdf', 0.4);
-SELECT pap.define_release('rk_gone_later', 'rk_gone', 'rk_pubview', 'thresholds(x)');
+SELECT pap.define_release('rk_gone_later', 'rk_gone', 'rk_pubview', 'thresholds(x)', granularity => 'alpha');
 DROP TABLE rk_gone;
 SELECT private_table, table_name, epsilon_total, epsilon_spent, dropped_at IS NOT NULL AS dropped
   FROM pap.budgets WHERE table_name = 'public.rk_gone';

@@ -8,9 +8,9 @@ SELECT (i % 200)::float8 AS v, DATE '2020-01-01' + (i % 300) AS d, CASE WHEN i %
 INSERT INTO q_priv VALUES (NULL, NULL, NULL), (NULL, NULL, NULL);
 CREATE TABLE q_pub AS SELECT * FROM q_priv WHERE (v::int % 7) = 0 OR v IS NULL;
 SELECT pap.set_budget('q_priv', 10);
-SELECT pap.define_release('q_cdf', 'q_priv', 'q_pub', 'thresholds(v)', alpha => 0.2);
+SELECT pap.define_release('q_cdf', 'q_priv', 'q_pub', 'thresholds(v)', alpha => 0.2, granularity => 'alpha');
 SELECT pap.define_release('q_rng', 'q_priv', 'q_pub', 'ranges(v)', granularity => 'finest');
-SELECT pap.define_release('q_date', 'q_priv', 'q_pub', 'thresholds(d)');
+SELECT pap.define_release('q_date', 'q_priv', 'q_pub', 'thresholds(d)', granularity => 'alpha');
 SELECT pap.define_release('q_marg', 'q_priv', 'q_pub', 'marginals(1; c)');
 
 -- before the run

@@ -12,7 +12,7 @@ CREATE TABLE lc_priv AS SELECT * FROM lc_population WHERE id % 4 <> 0;
 SELECT pap.set_budget('lc_priv', 10);
 
 SHOW pap_release.max_cover_queries;
-SELECT pap.define_release('lc_boxes', 'lc_priv', 'lc_pub', 'boxes(a, b)');
+SELECT pap.define_release('lc_boxes', 'lc_priv', 'lc_pub', 'boxes(a, b)', granularity => 'alpha');
 SELECT query_class, domain, cover_size, cell_count,
        cover_size > current_setting('pap_release.max_cover_queries')::int8 AS over_the_setting
   FROM pap.releases WHERE name = 'lc_boxes';

@@ -8,9 +8,11 @@ CREATE TABLE am_priv AS SELECT ((i * 7919) % 100000)::float8 AS x FROM generate_
 CREATE TABLE am_pub AS SELECT ((i * 104729) % 100000)::float8 + 0.5 AS x FROM generate_series(1, 20000) i;
 SELECT pap.set_budget('am_priv', 10);
 -- bins of at most alpha/4 = 5% of the 20,000 public rows: 1,000 rows each
-SELECT pap.define_release('am_coarse', 'am_priv', 'am_pub', 'thresholds(x)', alpha => 0.2);
+SELECT pap.define_release('am_coarse', 'am_priv', 'am_pub', 'thresholds(x)', alpha => 0.2,
+                          granularity => 'alpha');
 SELECT pap.define_release('am_finest', 'am_priv', 'am_pub', 'thresholds(x)', granularity => 'finest');
-SELECT pap.define_release('am_boxes', 'am_priv', 'am_pub', 'boxes(x)', alpha => 0.4);
+SELECT pap.define_release('am_boxes', 'am_priv', 'am_pub', 'boxes(x)', alpha => 0.4,
+                          granularity => 'alpha');
 
 SELECT answer_mode FROM pap.plan('am_coarse', 1);
 SELECT answer_mode FROM pap.plan('am_finest', 1);

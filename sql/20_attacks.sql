@@ -88,7 +88,7 @@ SET ROLE regress_an;
 CREATE VIEW an.pubv AS SELECT id, age, secret, smoker FROM hosp.sample WHERE an.evil(age);
 GRANT SELECT ON an.pubv TO regress_dba, regress_reader;
 SET ROLE regress_dba;
-SELECT pap.define_release('via_view', 'hosp.patients', 'an.pubv', 'thresholds(age)');
+SELECT pap.define_release('via_view', 'hosp.patients', 'an.pubv', 'thresholds(age)', granularity => 'alpha');
 SELECT who, what, count(*) > 0 AS logged FROM an.loot GROUP BY 1, 2 ORDER BY 1, 2;
 
 -- 1e. A reader restricted by row-level security may not define, plan or run a release of the table.
@@ -96,7 +96,7 @@ SET ROLE regress_dba;
 ALTER TABLE hosp.patients ENABLE ROW LEVEL SECURITY;
 CREATE POLICY old_only ON hosp.patients TO regress_reader USING (age > 60);
 SET ROLE regress_reader;
-SELECT pap.define_release('rls_reader', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+SELECT pap.define_release('rls_reader', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SET ROLE regress_dba;
 DROP POLICY old_only ON hosp.patients;
@@ -105,7 +105,7 @@ DROP POLICY old_only ON hosp.patients;
 -- (Even for a role the policies do not restrict: here the superuser.)
 ALTER TABLE hosp.patients FORCE ROW LEVEL SECURITY;
 RESET ROLE;
-SELECT pap.define_release('forced', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+SELECT pap.define_release('forced', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SET ROLE regress_dba;
 ALTER TABLE hosp.patients NO FORCE ROW LEVEL SECURITY;
@@ -196,11 +196,11 @@ INSERT INTO hosp.extreme VALUES ('1e400', 1e308, 1e308), ('-1e400', -1e308, 1e30
 CREATE TABLE hosp.extreme_pub (v numeric, a float8, b float8);
 INSERT INTO hosp.extreme_pub SELECT i * 3, i * 3, -i FROM generate_series(1, 100) AS i;
 SELECT pap.set_budget('hosp.extreme', 10);
-SELECT pap.define_release('extreme_cdf', 'hosp.extreme', 'hosp.extreme_pub', 'thresholds(v)');
+SELECT pap.define_release('extreme_cdf', 'hosp.extreme', 'hosp.extreme_pub', 'thresholds(v)', granularity => 'alpha');
 CALL pap.run_release('extreme_cdf', 1.0);
 SELECT state, private_rows FROM pap.releases WHERE name = 'extreme_cdf';
 SELECT pap.answer_count('extreme_cdf', $$v <= 'Infinity'$$) >= 0 AS answered;
-SELECT pap.define_release('extreme_half', 'hosp.extreme', 'hosp.extreme_pub', 'halfspaces(a, b; [10, 10], [1, -1])');
+SELECT pap.define_release('extreme_half', 'hosp.extreme', 'hosp.extreme_pub', 'halfspaces(a, b; [10, 10], [1, -1])', granularity => 'alpha');
 CALL pap.run_release('extreme_half', 1.0);
 SELECT state, private_rows FROM pap.releases WHERE name = 'extreme_half';
 -- the conversions themselves: total, IEEE order
@@ -234,7 +234,7 @@ SELECT count(*) AS operator_calls FROM an.loot WHERE what = 'operator';
 -- stops at the charge (a timeout decided by the run's data-dependent duration would be visible to every role).
 SET pap_release.publish_delay = '2s';
 SET statement_timeout = '1s';
-SELECT pap.define_release('delayed', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+SELECT pap.define_release('delayed', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
 CALL pap.run_release('delayed', 0.5);
 RESET statement_timeout;
 RESET pap_release.publish_delay;
@@ -247,7 +247,7 @@ SET ROLE regress_dba;
 
 -- 10. A run never uses more than the ledger records: 0.1 + 0.2 as a float8 is 0.3000000000000000444..., which the
 -- ledger records as 0.3 (15 digits, as written); the run uses the largest double not above 0.3.
-SELECT pap.define_release('exact', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+SELECT pap.define_release('exact', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
 CALL pap.run_release('exact', 0.1::float8 + 0.2::float8);
 SELECT l.epsilon, r.epsilon <= l.epsilon::float8 AS used_at_most_recorded
   FROM pap.ledger l JOIN pap.releases r ON r.name = l.release_name WHERE l.release_name = 'exact';
@@ -258,14 +258,14 @@ SELECT chosen_mechanism IS NOT NULL AS planned FROM pap.plan('exact', 1e300);
 
 -- 9. Nothing is charged and then refused: parameters outside what the samplers can represent are refused before the
 -- charge, beta too small for the planners at define, and a pure mechanism is charged no delta.
-SELECT pap.define_release('tiny', 'hosp.patients', 'hosp.sample', 'thresholds(age)');
+SELECT pap.define_release('tiny', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
 SELECT epsilon_spent AS spent_before FROM pap.budgets WHERE private_table = 'hosp.patients'::regclass;
 CALL pap.run_release('tiny', 1e-12);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 CALL pap.run_release('tiny', 1e-320);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT epsilon_spent AS spent_after FROM pap.budgets WHERE private_table = 'hosp.patients'::regclass;
-SELECT pap.define_release('tiny_beta', 'hosp.patients', 'hosp.sample', 'thresholds(age)', beta => 5e-324);
+SELECT pap.define_release('tiny_beta', 'hosp.patients', 'hosp.sample', 'thresholds(age)', beta => 5e-324, granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 CALL pap.run_release('tiny', 0.5, 1e-6, mechanism => 'identity');
 SELECT l.delta AS delta_charged, r.mechanism

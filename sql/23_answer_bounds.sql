@@ -18,13 +18,13 @@ SELECT v, w, c, g, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i
 CREATE TABLE b_pub AS
 SELECT v, w, c, g, c COLLATE b_nocase AS cn, c::char(2) AS cb FROM b_pop WHERE i % 5 = 0;
 SELECT pap.set_budget('b_priv', 10);
-SELECT pap.define_release('b_cdf', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
-SELECT pap.define_release('b_rng', 'b_priv', 'b_pub', 'ranges(v)', alpha => 0.1);
-SELECT pap.define_release('b_box', 'b_priv', 'b_pub', 'boxes(v, w)', alpha => 0.2);
+SELECT pap.define_release('b_cdf', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1, granularity => 'alpha');
+SELECT pap.define_release('b_rng', 'b_priv', 'b_pub', 'ranges(v)', alpha => 0.1, granularity => 'alpha');
+SELECT pap.define_release('b_box', 'b_priv', 'b_pub', 'boxes(v, w)', alpha => 0.2, granularity => 'alpha');
 SELECT pap.define_release('b_marg', 'b_priv', 'b_pub', 'marginals(1; c)');
 SELECT pap.define_release('b_marg2', 'b_priv', 'b_pub', 'marginals(2; c, g)');
 SELECT pap.define_release('b_ci', 'b_priv', 'b_pub', 'marginals(1; cn, cb)');
-SELECT pap.define_release('b_forced', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
+SELECT pap.define_release('b_forced', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1, granularity => 'alpha');
 CALL pap.run_release('b_cdf', 1.0);
 CALL pap.run_release('b_rng', 1.0);
 CALL pap.run_release('b_box', 1.0);

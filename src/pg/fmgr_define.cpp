@@ -4,6 +4,8 @@
 #include "pg/declared_domain.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
+#include "pg/guc.hpp"
+#include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/text_position.hpp"
 
@@ -323,6 +325,14 @@ pap_define_release(PG_FUNCTION_ARGS)
 	PapRequirePrivateTable(private_table);
 	PapRequirePublicTable(public_table, private_table);
 	RequireNewReleaseName(name);
+	bool plans_layout = false;
+	PAP_CORE(plans_layout = pap::core::DraftPlansLayout(draft));
+	if (plans_layout) {
+		// Granularity auto plans its candidates as pap.plan would (docs/mechanisms.md §20): n is public under
+		// replace-one, read by count(*) as pap.plan and run_release read it.
+		const int64 private_rows = PapCountRows(private_table);
+		PAP_CORE(pap::core::DraftSetLayoutPlanning(draft, private_rows, pap_layout_epsilon, 0.0, beta));
+	}
 
 	const int output_level = PapBeginStableOutput();
 	LearnFromPublicTable(draft, private_table, public_table, public_name);

@@ -13,6 +13,7 @@ extern "C" {
 int pap_test_seed = -1;
 int pap_max_cover_queries = 1000000;
 int pap_max_cells = 1000000;
+double pap_layout_epsilon = 1.0;
 int pap_publish_delay = 0;
 int pap_answer_cache_mb = 256;
 int pap_reference_workload = 0;
@@ -92,5 +93,12 @@ PapDefineSettings(void)
 	                         "rounding, much slower; bench/ compares them.",
 	                         &pap_reference_workload, 0, reference_workload_options, PGC_SUSET, kHookFlags, NULL, NULL,
 	                         NULL);
+	// The bounds are the planners' (mechanism.hpp's kMinEpsilon, kMaxEpsilon).
+	DefineCustomRealVariable("pap_release.layout_epsilon",
+	                         "Sets the epsilon at which granularity auto compares the layouts of a new release.",
+	                         "pap.define_release with granularity auto plans every candidate cut and domain at this "
+	                         "epsilon (delta 0) and keeps the one with the smallest predicted error; set it to the "
+	                         "epsilon the release will run with.",
+	                         &pap_layout_epsilon, 1.0, 1e-9, 1e300, PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pap_release");
 }

@@ -5,6 +5,7 @@
 extern int pap_test_seed;                 // test hook: >= 0 makes the noise reproducible (fmgr_run.cpp)
 extern int pap_max_cover_queries;         // define_release (fmgr_define.cpp)
 extern int pap_max_cells;                 // define_release (fmgr_define.cpp)
+extern double pap_layout_epsilon;         // define_release's granularity auto plans at it (fmgr_define.cpp)
 extern int pap_publish_delay;             // milliseconds (run_release, fmgr_run.cpp)
 extern int pap_answer_cache_mb;           // the answer cache (model_cache.cpp)
 extern int pap_reference_workload;        // benchmark hook: a pap::core::ReferenceKind (run_release)

@@ -57,8 +57,9 @@ struct CatalogLayout {
 //      DraftSetPublicPoints, which builds the domain and the cover (the limits apply here).
 //   6. DraftCatalogLayout and DraftSummary give what to store.
 class ReleaseDraft;
-enum class Granularity { Alpha, Finest };
-Granularity ParseGranularity(const char *text);  // "alpha" or "finest"; Error(InvalidParameter) otherwise
+enum class Granularity { Alpha, Finest, Auto };
+// "alpha", "finest" or "auto"; Error(InvalidParameter) otherwise.
+Granularity ParseGranularity(const char *text);
 // interrupted: polled by every long step of the draft (domain, cover, histogram): Error(Cancelled).
 ReleaseDraft *BeginReleaseDraft(const char *class_text, double alpha, Granularity granularity,
                                 InterruptCheck interrupted = nullptr);
@@ -85,12 +86,19 @@ ScanParameterKind DraftScanParameter(const ReleaseDraft *draft, std::size_t axis
                                      const char *const **categories, std::size_t *count);
 void DraftSetPublicPoints(ReleaseDraft *draft, const std::int32_t *points, const std::int64_t *rows,
                           std::size_t point_count, std::uint64_t cell_limit, std::size_t max_cover_queries);
+// Granularity auto (docs/mechanisms.md §20): the draft scans the public table at a cut at every public value, then
+// DraftSetPublicPoints plans every candidate layout at this request and keeps the best. DraftPlansLayout says
+// whether the glue must call DraftSetLayoutPlanning (before step 5's DraftSetPublicPoints) with the private row
+// count (count(*), public as for pap.plan), epsilon, delta and beta. Error(InvalidParameter) for parameters out of
+// their ranges.
+bool DraftPlansLayout(const ReleaseDraft *draft);
+void DraftSetLayoutPlanning(ReleaseDraft *draft, std::int64_t private_rows, double epsilon, double delta, double beta);
 CatalogLayout DraftCatalogLayout(const ReleaseDraft *draft);  // valid while the draft lives
 struct DraftSummary {
 	std::int64_t public_rows, cover_size, cell_count;
 	const std::int64_t *public_histogram;  // per domain cell
 	const char *domain_reason;             // a sentence
-	const char *granularity;               // a sentence: finest, or the public mass per bin that alpha allows
+	const char *granularity;               // a sentence: finest, the public mass per bin alpha allows, or auto's choice
 	int vc_dimension;
 };
 DraftSummary DraftSummaryOf(const ReleaseDraft *draft);  // valid while the draft lives

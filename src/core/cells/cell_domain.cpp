@@ -25,16 +25,6 @@ CheckRadices(const std::vector<std::int32_t> &radices)
 			throw Error(ErrorKind::Internal, "cell grid axis has no bins");
 }
 
-// The product of the radices as a double: the grid may have more cells than any integer type holds.
-double
-ProductOf(const std::vector<std::int32_t> &radices)
-{
-	double size = 1.0;
-	for (std::int32_t r : radices)
-		size *= double(r);
-	return size;
-}
-
 // Exact below a billion (the sizes users compare with the limit), two significant digits above.
 std::string
 CellCountText(double cells)
@@ -57,16 +47,25 @@ Fits(double cells, std::uint64_t cell_limit)
 }  // namespace
 
 double
+GridSizeOf(const std::vector<std::int32_t> &radices)
+{
+	double size = 1.0;
+	for (std::int32_t r : radices)
+		size *= double(r);
+	return size;
+}
+
+double
 CellDomain::GridSize() const
 {
-	return ProductOf(radices_);
+	return GridSizeOf(radices_);
 }
 
 CellDomain
 CellDomain::Dense(std::vector<std::int32_t> radices, std::uint64_t cell_limit)
 {
 	CheckRadices(radices);
-	const double size = ProductOf(radices);
+	const double size = GridSizeOf(radices);
 	if (!Fits(size, cell_limit))
 		throw Error(ErrorKind::LimitExceeded, "too many representative cells",
 		            "The full grid of " + CellCountText(size) + " cells exceeds the limit of " +
@@ -149,7 +148,7 @@ CellDomain::Choose(std::vector<std::int32_t> radices, const std::vector<std::int
                    std::uint64_t cell_limit)
 {
 	CheckRadices(radices);
-	const double size = ProductOf(radices);
+	const double size = GridSizeOf(radices);
 	const std::string limit_text = "pap_release.max_cells (" + std::to_string(cell_limit) + ")";
 	// No axes: the single cell either fits or nothing does (there is no support to fall back on).
 	if (Fits(size, cell_limit) || radices.empty()) {

@@ -18,6 +18,9 @@ namespace pap::core {
 
 enum class DomainKind { Dense, Support, Explicit };
 
+// The full grid's size over these radices, as a double: the grid may have more cells than any integer type holds.
+double GridSizeOf(const std::vector<std::int32_t> &radices);
+
 class CellDomain {
 public:
 	// Error(LimitExceeded) when the grid has more than cell_limit cells. Error(Internal) for a radix < 1.

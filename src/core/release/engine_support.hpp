@@ -33,6 +33,11 @@ CopyString(Allocate allocate, const std::string &s)
 // internal error, never a wrong answer.
 ReleaseLayout LayoutFromCatalog(const CatalogLayout &c);
 
+// MakePlan on a layout not (yet) stored, for a request MakePlan would accept (mechanism, epsilon and delta
+// checked): the definition's layout choice (layout_choice.hpp) plans its candidates with it. r.layout is not read;
+// r.vc_dimension, r.cover_size and r.cell_count are the layout's. The caller's interrupt scope applies.
+PlanSummary PlanLayout(PlanRequest r, ReleaseLayout layout);
+
 }  // namespace pap::core
 
 #include "core/base/core_only.hpp"

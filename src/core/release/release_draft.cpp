@@ -21,6 +21,7 @@
 #include "core/classes/predicate_cover.hpp"
 #include "core/language/query_text.hpp"
 #include "core/release/declared_domain.hpp"
+#include "core/release/layout_choice.hpp"
 #include "core/release/release_layout.hpp"
 
 namespace pap::core {
@@ -290,6 +291,12 @@ public:
 	}
 
 	bool
+	PlansLayout() const
+	{
+		return granularity_ == Granularity::Auto && !declared_;
+	}
+
+	bool
 	declared() const
 	{
 		return declared_;
@@ -304,8 +311,10 @@ public:
 		for (std::size_t a = 0; a < axes.size(); a++)
 			if (!MarginalSql(a).empty() && !learned_[a])
 				throw Error(ErrorKind::Internal, "an axis was not learned from the public table");
+		// Auto scans the public table at a cut at every public value; SetPublicPoints then coarsens
+		// (layout_choice.hpp).
 		max_bin_rows_ =
-		    granularity_ == Granularity::Finest || declared_ ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
+		    granularity_ != Granularity::Alpha || declared_ ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
 		for (ReleaseAxis &axis : axes)
 			if (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear)
 				axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows_);
@@ -355,17 +364,38 @@ public:
 		if (total == 0)
 			throw Error(ErrorKind::DataException, "the public table is empty");
 		public_rows_ = total;
-		const CellDomain domain = CellDomain::Choose(radices, layout_.public_points, cell_limit);
-		layout_.domain_kind = domain.kind();
-		domain_reason_ = domain.reason();
+		if (granularity_ == Granularity::Auto && !declared_)
+			ChooseLayoutByModel(cell_limit, max_queries);
+		else {
+			const CellDomain chosen = CellDomain::Choose(radices, layout_.public_points, cell_limit);
+			layout_.domain_kind = chosen.kind();
+			domain_reason_ = chosen.reason();
+			granularity_text_ = GranularityText();
+		}
+		const CellDomain domain = layout_.MakeDomain();
 		const std::unique_ptr<Cover> cover = layout_.MakeReleaseCover(max_queries);
 		cover_size_ = std::int64_t(cover->QueryCount());
 		vc_dimension_ = cover->VcDimension();
 		cell_count_ = std::int64_t(domain.CellCount());
 		public_histogram_ = layout_.PublicHistogram(domain);
-		granularity_text_ = GranularityText();
 		MakeCatalogView();
 		finished_ = true;
+	}
+
+	// What granularity auto plans its candidates with (layout_choice.hpp): the private row count, the privacy
+	// parameters and beta, all public. Auto only; before SetPublicPoints.
+	void
+	SetLayoutPlanning(std::int64_t private_rows, double epsilon, double delta, double beta)
+	{
+		if (granularity_ != Granularity::Auto)
+			throw Error(ErrorKind::Internal, "only granularity auto plans its layout");
+		ValidatePrivacyParameters(epsilon, delta);
+		ValidateAccuracyParameters(alpha_, beta);
+		planning_.private_rows = private_rows;
+		planning_.beta = beta;
+		planning_.epsilon = epsilon;
+		planning_.delta = delta;
+		planning_set_ = true;
 	}
 
 	CatalogLayout
@@ -403,6 +433,33 @@ private:
 			throw Error(ErrorKind::Internal, "the release draft is not complete");
 	}
 
+	// Granularity auto: the layout at every public value (layout_) becomes the candidate the error model predicts
+	// best. An empty private table has nothing to plan for: alpha's layout, as a definition at alpha would build.
+	void
+	ChooseLayoutByModel(std::uint64_t cell_limit, std::size_t max_queries)
+	{
+		if (!planning_set_)
+			throw Error(ErrorKind::Internal, "granularity auto needs the planning request before the public points");
+		if (planning_.private_rows <= 0) {
+			max_bin_rows_ = MaxBinRows(layout_.spec, alpha_, public_rows_);
+			layout_ = CoarsenLayout(layout_, max_bin_rows_);
+			const CellDomain chosen = CellDomain::Choose(layout_.Radices(), layout_.public_points, cell_limit);
+			layout_.domain_kind = chosen.kind();
+			domain_reason_ = chosen.reason();
+			granularity_text_ = "auto: the private table is empty, nothing to plan for; " + GranularityText();
+			return;
+		}
+		planning_.public_rows = public_rows_;
+		planning_.alpha = alpha_;
+		planning_.cell_limit = cell_limit;
+		planning_.max_cover_queries = max_queries;
+		LayoutChoice choice = ChooseLayout(layout_, planning_);
+		layout_ = std::move(choice.layout);
+		max_bin_rows_ = choice.max_bin_rows;
+		granularity_text_ = std::move(choice.granularity);
+		domain_reason_ = std::move(choice.domain_reason);
+	}
+
 	std::string
 	GranularityText() const
 	{
@@ -414,7 +471,7 @@ private:
 			               : "declared: categorical axes keep every declared category";
 		if (!ordered)
 			return "exact: categorical axes keep every public category";
-		if (granularity_ == Granularity::Finest)
+		if (granularity_ == Granularity::Finest || !(max_bin_rows_ > 0.0))
 			return "finest: a cut at every distinct public value";
 		char buf[200];
 		const int s = MovableEdges(layout_.spec);
@@ -469,6 +526,8 @@ private:
 	std::string canonical_;
 	double alpha_;
 	Granularity granularity_;
+	LayoutPlanning planning_;
+	bool planning_set_ = false;
 	std::vector<std::optional<ValueType>> column_types_;
 	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false, declared_ = false;
 	std::vector<bool> learned_;
@@ -494,8 +553,11 @@ ParseGranularity(const char *text)
 		return Granularity::Alpha;
 	if (g == "finest")
 		return Granularity::Finest;
+	if (g == "auto")
+		return Granularity::Auto;
 	throw Error(ErrorKind::InvalidParameter, "unknown granularity \"" + g + "\"", {},
-	            "Granularities: alpha (public quantiles as coarse as alpha allows), finest (every public value).");
+	            "Granularities: auto (the cuts and domain the error model predicts best), alpha (public quantiles as "
+	            "coarse as alpha allows), finest (every public value).");
 }
 
 ReleaseDraft *
@@ -617,6 +679,18 @@ DraftSetPublicPoints(ReleaseDraft *d, const std::int32_t *points, const std::int
 {
 	const InterruptScope scope(d->interrupted);
 	d->SetPublicPoints(points, rows, point_count, cell_limit, max_cover_queries);
+}
+
+void
+DraftSetLayoutPlanning(ReleaseDraft *d, std::int64_t private_rows, double epsilon, double delta, double beta)
+{
+	d->SetLayoutPlanning(private_rows, epsilon, delta, beta);
+}
+
+bool
+DraftPlansLayout(const ReleaseDraft *d)
+{
+	return d->PlansLayout();
 }
 
 void

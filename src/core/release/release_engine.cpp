@@ -11,6 +11,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/errors.hpp"
@@ -77,8 +78,8 @@ struct OpenRelease {
 	CellDomain domain;
 	std::unique_ptr<Cover> cover;
 
-	explicit OpenRelease(const CatalogLayout &catalog)
-	    : layout(LayoutFromCatalog(catalog)), domain(layout.MakeDomain()),
+	explicit OpenRelease(ReleaseLayout opened)
+	    : layout(std::move(opened)), domain(layout.MakeDomain()),
 	      // No limit here: the limit applied at definition; a stored size that disagrees is a damaged catalog.
 	      cover(layout.MakeReleaseCover(std::numeric_limits<std::size_t>::max()))
 	{
@@ -298,6 +299,18 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
 	return s;
 }
 
+// The plan of an opened release (MakePlan's, also for a layout not yet stored).
+PlanSummary
+PlanOpened(const PlanRequest &r, const OpenRelease &release)
+{  // Every registered mechanism, planned in the registry's order (pmw first: its validation of the inputs comes
+	// before any other planner's).
+	AnswerModeErrors modes;
+	const PlanContext context = ContextFor(r, release, modes);
+	PlanSummary summary = Summarise(r, PlanEvery(Mechanisms(), context));
+	summary.answer_mode = modes.Name();
+	return summary;
+}
+
 }  // namespace
 
 PlanSummary
@@ -308,14 +321,18 @@ MakePlan(const PlanRequest &r)
 	if (r.layout == nullptr)
 		throw Error(ErrorKind::Internal, "a plan needs the release's layout");
 	const InterruptScope scope(r.interrupted);
-	const OpenRelease release(*r.layout);
-	// Every registered mechanism, planned in the registry's order (pmw first: its validation of the inputs comes
-	// before any other planner's).
-	AnswerModeErrors modes;
-	const PlanContext context = ContextFor(r, release, modes);
-	PlanSummary summary = Summarise(r, PlanEvery(Mechanisms(), context));
-	summary.answer_mode = modes.Name();
-	return summary;
+	const OpenRelease release(LayoutFromCatalog(*r.layout));
+	return PlanOpened(r, release);
+}
+
+PlanSummary
+PlanLayout(PlanRequest r, ReleaseLayout layout)
+{
+	const OpenRelease release(std::move(layout));
+	r.vc_dimension = release.cover->VcDimension();
+	r.cover_size = std::int64_t(release.cover->QueryCount());
+	r.cell_count = std::int64_t(release.domain.CellCount());
+	return PlanOpened(r, release);
 }
 
 void
@@ -423,7 +440,7 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 	const InterruptScope scope(r.interrupted);
 	const ProgressScope progress(r.progress, r.progress_context);
 	// The same deterministic construction from the public catalog that the plan made: it cannot fail now.
-	const OpenRelease release(*r.layout);
+	const OpenRelease release(LayoutFromCatalog(*r.layout));
 	const ReleaseLayout &layout = release.layout;
 	const CellDomain &domain = release.domain;
 	const Cover &cover = *release.cover;

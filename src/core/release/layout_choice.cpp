@@ -1,0 +1,278 @@
+#include "core/release/layout_choice.hpp"
+#include "core/base/core_only.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include "core/axes/numeric_axis.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
+#include "core/classes/axis_granularity.hpp"
+#include "core/release/engine_support.hpp"
+
+namespace pap::core {
+
+namespace {
+
+bool
+IsOrderedAxis(const ReleaseAxis &axis)
+{
+	return axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear;
+}
+
+// Where each bin of an ordered axis cut at `fine` lies among the bins of the same axis cut at `coarse`, a subset
+// of fine (release_axis.hpp's bins: (w_j, w_{j+1}] for j = 0..M, then NULL): fine bin j < M, whose values are at
+// most fine[j] and above fine[j-1], lies in the coarse bin of the first coarse cut not below fine[j]; the bin
+// above every cut and the NULL bin stay what they are.
+std::vector<std::int32_t>
+BinMap(const std::vector<double> &fine, const std::vector<double> &coarse)
+{
+	std::vector<std::int32_t> map;
+	map.reserve(fine.size() + 2);
+	for (double cut : fine)
+		map.push_back(std::int32_t(std::lower_bound(coarse.begin(), coarse.end(), cut, PgFloatLess) - coarse.begin()));
+	map.push_back(std::int32_t(coarse.size()));
+	map.push_back(std::int32_t(coarse.size() + 1));
+	return map;
+}
+
+std::string
+Rounded(double value)
+{
+	char buf[32];
+	std::snprintf(buf, sizeof buf, "%.3g", value);
+	return buf;
+}
+
+// One planned layout: its granularity, domain and what auto's plan predicts on it.
+struct PlannedLayout {
+	std::size_t candidate;
+	DomainKind domain;
+	double predicted;
+	const char *mechanism;
+};
+
+double
+Predict(const ReleaseLayout &layout, const LayoutPlanning &p, const char *&mechanism)
+{
+	PlanRequest request{};
+	request.public_rows = p.public_rows;
+	request.private_rows = p.private_rows;
+	request.epsilon = p.epsilon;
+	request.delta = p.delta;
+	request.alpha = p.alpha;
+	request.beta = p.beta;
+	request.mechanism = "auto";
+	request.prior = "public";
+	request.max_cover_queries = p.max_cover_queries;
+	const PlanSummary plan = PlanLayout(request, layout);
+	mechanism = MechanismName(plan.chosen);
+	return plan.predicted_error;
+}
+
+const char *
+DomainName(DomainKind kind)
+{
+	return kind == DomainKind::Dense ? "full grid" : "public support";
+}
+
+std::string
+GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows)
+{
+	if (c.name == "exact")
+		return "categorical axes keep every public category";
+	if (c.name == "finest")
+		return "finest cuts, one at every distinct public value";
+	char buf[160];
+	std::snprintf(buf, sizeof buf, "%s cuts, at most %.4g%% of the public rows (%.1f rows) per bin", c.name.c_str(),
+	              100.0 * c.max_bin_rows / double(public_rows), c.max_bin_rows);
+	return buf;
+}
+
+// The candidates not chosen, each granularity once: "alpha 0.019 (public support 0.021), finest does not fit
+// pap_release.max_cells".
+std::string
+OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<PlannedLayout> &planned,
+           const PlannedLayout &best, const std::vector<std::string> &not_fitting)
+{
+	std::vector<std::string> items;
+	for (std::size_t c = 0; c < ladder.size(); c++) {
+		std::string grid, support;
+		for (const PlannedLayout &p : planned)
+			if (p.candidate == c && !(c == best.candidate && p.domain == best.domain))
+				(p.domain == DomainKind::Dense ? grid : support) = Rounded(p.predicted);
+		if (grid.empty() && support.empty())
+			continue;
+		const std::string name = c == best.candidate ? "" : ladder[c].name + " ";
+		items.push_back(grid.empty()      ? name + "public support " + support
+		                : support.empty() ? name + grid
+		                                  : name + grid + " (public support " + support + ")");
+	}
+	for (const std::string &name : not_fitting)
+		items.push_back(name + " does not fit pap_release.max_cells");
+	std::string text;
+	for (const std::string &item : items)
+		text += (text.empty() ? "" : ", ") + item;
+	return text;
+}
+
+// pap.releases.domain_reason of the chosen layout: both domains of its granularity, with their predictions or the
+// limit the full grid exceeds.
+std::string
+DomainReason(const ReleaseLayout &layout, const std::vector<PlannedLayout> &planned, const PlannedLayout &best,
+             std::uint64_t cell_limit)
+{
+	std::string grid_prediction, support_prediction;
+	for (const PlannedLayout &p : planned)
+		if (p.candidate == best.candidate)
+			(p.domain == DomainKind::Dense ? grid_prediction : support_prediction) = Rounded(p.predicted);
+	char grid[64];
+	std::snprintf(grid, sizeof grid, "the full grid of %.0f cells", GridSizeOf(layout.Radices()));
+	const std::string support = "the " + std::to_string(layout.public_point_counts.size()) +
+	                            " grid points holding public rows plus one outside cell";
+	const std::string limit = "pap_release.max_cells (" + std::to_string(cell_limit) + ")";
+	if (best.domain == DomainKind::Dense)
+		return std::string("The error model predicts ") + grid_prediction + " on " + grid +
+		       (support_prediction.empty() ? "" : ", " + support_prediction + " on " + support) +
+		       "; the domain is the full grid.";
+	return "The error model predicts " + support_prediction + " on " + support + ", " +
+	       (grid_prediction.empty() ? std::string(grid) + " exceeds " + limit
+	                                : grid_prediction + " on " + std::string(grid)) +
+	       "; the domain is the public support.";
+}
+
+}  // namespace
+
+std::vector<GranularityCandidate>
+GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows)
+{
+	if (MovableEdges(spec) == 0)
+		return {{"exact", 0.0}};
+	std::vector<GranularityCandidate> ladder;
+	const double alpha_rows = MaxBinRows(spec, alpha, public_rows);
+	// Coarser than alpha while a bin holds less than the whole public table (where the noise of alpha's cells
+	// outweighs their projection), coarsest first; a bin of at most one row is the finest candidate's.
+	for (int k = kMaxDoublings; k >= 1; k--) {
+		const double rows = std::ldexp(alpha_rows, k);
+		if (rows < double(public_rows) && rows > 1.0)
+			ladder.push_back({"alpha*" + std::to_string(1 << k), rows});
+	}
+	for (int k = 0; k <= kMaxHalvings; k++) {
+		const double rows = std::ldexp(alpha_rows, -k);
+		if (!(rows > 1.0))  // a bin of at most one row: every public value is a cut, the finest candidate
+			break;
+		ladder.push_back({k == 0 ? "alpha" : "alpha/" + std::to_string(1 << k), rows});
+	}
+	ladder.push_back({"finest", 0.0});
+	return ladder;
+}
+
+ReleaseLayout
+CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
+{
+	ReleaseLayout layout = finest;
+	const std::size_t d = layout.axes.size();
+	std::vector<std::vector<std::int32_t>> maps(d);
+	for (std::size_t a = 0; a < d; a++) {
+		ReleaseAxis &axis = layout.axes[a];
+		if (!IsOrderedAxis(axis))
+			continue;
+		axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows);
+		maps[a] = BinMap(finest.axes[a].cuts, axis.cuts);
+	}
+	// Each coordinate's map is non-decreasing, so the moved points stay sorted and equal ones are neighbours.
+	layout.public_points.clear();
+	layout.public_point_counts.clear();
+	std::vector<std::int32_t> point(d);
+	std::uint64_t steps = 0;
+	for (std::size_t i = 0; i < finest.public_point_counts.size(); i++) {
+		PollInterrupt(steps, d);
+		for (std::size_t a = 0; a < d; a++) {
+			const std::int32_t bin = finest.public_points.at(i * d + a);
+			point[a] = maps[a].empty() ? bin : maps[a].at(std::size_t(bin));
+		}
+		const std::size_t m = layout.public_point_counts.size();
+		if (m > 0 && std::equal(point.begin(), point.end(), layout.public_points.end() - std::ptrdiff_t(d)))
+			layout.public_point_counts.back() += finest.public_point_counts[i];
+		else {
+			layout.public_points.insert(layout.public_points.end(), point.begin(), point.end());
+			layout.public_point_counts.push_back(finest.public_point_counts[i]);
+		}
+	}
+	return layout;
+}
+
+LayoutChoice
+ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
+{
+	const std::vector<GranularityCandidate> ladder =
+	    GranularityLadder(finest.spec, planning.alpha, planning.public_rows);
+	std::vector<PlannedLayout> planned;
+	std::optional<PlannedLayout> best;
+	std::optional<ReleaseLayout> best_layout, first_layout;
+	std::vector<std::string> not_fitting;
+	std::vector<std::vector<double>> previous;
+	int worse_in_a_row = 0;  // planned granularities since the best, each predicting more than it
+	bool stopped = false;
+	for (std::size_t c = 0; c < ladder.size(); c++) {
+		if (worse_in_a_row == kWorseBeforeStopping) {
+			stopped = true;  // past the bottom of the predictions: the finer, costlier layouts are not planned
+			break;
+		}
+		ReleaseLayout layout = CoarsenLayout(finest, ladder[c].max_bin_rows);
+		std::vector<std::vector<double>> cuts;
+		for (const ReleaseAxis &axis : layout.axes)
+			cuts.push_back(axis.cuts);
+		if (c > 0 && cuts == previous)
+			continue;  // the same cuts as the coarser candidate: nothing new to plan
+		previous = std::move(cuts);
+		if (!first_layout)
+			first_layout = layout;
+		const double grid = GridSizeOf(layout.Radices());
+		const double support = double(layout.public_point_counts.size()) + 1.0;
+		const double limit = double(planning.cell_limit);
+		bool fitted = false, improved = false;
+		for (DomainKind kind : {DomainKind::Dense, DomainKind::Support}) {
+			// A support as large as the grid is the grid plus an empty outside cell: not worth a plan.
+			if ((kind == DomainKind::Dense ? grid : support) > limit || (kind == DomainKind::Support && support > grid))
+				continue;
+			fitted = true;
+			layout.domain_kind = kind;
+			const char *mechanism = nullptr;
+			const PlannedLayout p{c, kind, Predict(layout, planning, mechanism), mechanism};
+			planned.push_back(p);
+			if (!best || p.predicted < best->predicted) {
+				best = p;
+				best_layout = layout;
+				improved = true;
+			}
+		}
+		if (!fitted)
+			not_fitting.push_back(ladder[c].name);
+		else
+			worse_in_a_row = improved ? 0 : worse_in_a_row + 1;
+	}
+	if (!best) {
+		// What a definition at the coarsest candidate raises (CellDomain::Choose's error, with its hint).
+		(void)CellDomain::Choose(first_layout->Radices(), first_layout->public_points, planning.cell_limit);
+		throw Error(ErrorKind::Internal, "no layout fits, yet the coarsest one does");
+	}
+	LayoutChoice choice;
+	choice.max_bin_rows = ladder[best->candidate].max_bin_rows;
+	choice.layout = std::move(*best_layout);
+	choice.granularity = "auto: " + GranularitySentence(ladder[best->candidate], planning.public_rows) + "; " +
+	                     DomainName(best->domain) + "; " + best->mechanism + " predicts " + Rounded(best->predicted) +
+	                     " at epsilon " + Rounded(planning.epsilon);
+	std::string others = OthersText(ladder, planned, *best, not_fitting);
+	if (stopped)
+		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";
+	if (!others.empty())
+		choice.granularity += " (" + others + ")";
+	choice.domain_reason = DomainReason(choice.layout, planned, *best, planning.cell_limit);
+	return choice;
+}
+
+}  // namespace pap::core

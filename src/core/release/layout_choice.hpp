@@ -1,0 +1,69 @@
+// Granularity and domain chosen by the error model (docs/mechanisms.md §20, "The layout auto chooses"): at
+// definition, `granularity => 'auto'` plans the release on several layouts built from the public table alone (cut
+// points at 64, 32, ..., 2 times alpha's public mass per bin, at alpha's, at half, a quarter, ... of it and at every
+// public value; each as a full grid and as the public support plus one outside cell, where they fit
+// pap_release.max_cells) and keeps the one whose plan (auto's mechanism) predicts the smallest total error; ties
+// keep the coarser layout, then the full grid. Only public numbers enter: the public marginals and grid points, the
+// private row count (public under replace-one, as pap.plan reads it), epsilon, delta, alpha and beta.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/language/class_spec.hpp"
+#include "core/release/release_layout.hpp"
+
+namespace pap::core {
+
+// One granularity of the ordered axes: the public rows a bin may hold (classes/axis_granularity.hpp's ChooseCuts;
+// 0 is every public value) and its name ("alpha", "alpha/2", ..., "finest").
+struct GranularityCandidate {
+	std::string name;
+	double max_bin_rows = 0.0;
+};
+
+// The ladder auto compares, coarsest first: bins of alpha's public mass (MaxBinRows) times 2^k for k = kMaxDoublings
+// .. 1 while a bin holds less than the whole public table and more than one row ("alpha*64" .. "alpha*2"), alpha's,
+// then divided by 2^k
+// for k = 1 .. kMaxHalvings while a bin may still hold more than one public row ("alpha/2" .. "alpha/256"), then
+// finest. A class without ordered axes (marginals, stumps, predicates) has the one candidate "exact" (0).
+constexpr int kMaxDoublings = 6;
+constexpr int kMaxHalvings = 8;
+// The predictions along the ladder fall while the projection dominates and rise once the noise of more cells does:
+// after this many planned granularities in a row that predict more than the best, the finer (and costlier) ones are
+// not planned.
+constexpr int kWorseBeforeStopping = 2;
+std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
+
+// finest's ordered axes cut at max_bin_rows (ChooseCuts on their public marginals), its public grid points (taken
+// at a cut at every public value) moved to the coarser bins and merged. Categorical and predicate axes, the
+// domain kind and everything else are kept. O(points * axes * log cuts).
+ReleaseLayout CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows);
+
+// What a plan of each candidate needs beside the layout: all public (pap.plan's request at definition).
+struct LayoutPlanning {
+	std::int64_t public_rows = 0;
+	std::int64_t private_rows = 0;
+	double epsilon = 1.0, delta = 0.0, alpha = 0.05, beta = 0.05;
+	std::uint64_t cell_limit = 0;       // pap_release.max_cells
+	std::size_t max_cover_queries = 0;  // pap_release.max_cover_queries
+};
+
+struct LayoutChoice {
+	ReleaseLayout layout;  // the chosen cuts, public points and domain kind
+	double max_bin_rows = 0.0;
+	std::string granularity;    // a sentence for pap.releases.granularity: what was chosen, its prediction, the others'
+	std::string domain_reason;  // a sentence for pap.releases.domain_reason
+};
+
+// Plans the candidates of the ladder, coarsest first, on every domain that fits planning.cell_limit (stopping after
+// kWorseBeforeStopping granularities in a row that predict more than the best) and keeps the smallest predicted total
+// (strictly smaller replaces: ties keep the coarser layout and the full grid). finest: the layout at a cut at every
+// public value (its domain kind is not read). Error(LimitExceeded) (the coarsest candidate's, as a definition at that
+// granularity would raise) when no candidate fits; Error(Cancelled) when interrupted; the planner's errors otherwise.
+LayoutChoice ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning);
+
+}  // namespace pap::core
+
+#include "core/base/core_only.hpp"

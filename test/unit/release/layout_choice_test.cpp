@@ -1,0 +1,214 @@
+// Tests of granularity auto (layout_choice.hpp): the ladder of candidates, the coarsening of a finest layout, and
+// the choice by the error model: finer cuts where the noise is small beside the projection, alpha's where it is
+// not, the public support where the full grid does not fit, and the extremes (one public row, one public value,
+// many distinct values, nothing that fits).
+#include "core/release/layout_choice.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
+
+namespace pap::core {
+namespace {
+
+// A one-column ordered release at a cut at every public value: value i holds counts[i] public rows, null_rows
+// more are NULL.
+ReleaseLayout
+FinestOrdered(const char *class_text, const std::vector<double> &values, const std::vector<std::int64_t> &counts,
+              std::int64_t null_rows = 0)
+{
+	ReleaseLayout layout;
+	layout.spec = ParseClassSpec(class_text);
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Numeric;
+	axis.label = "x";
+	axis.cuts = values;
+	axis.public_values = values;
+	axis.public_counts = counts;
+	layout.axes.push_back(axis);
+	for (std::size_t i = 0; i < values.size(); i++) {
+		layout.public_points.push_back(std::int32_t(i));
+		layout.public_point_counts.push_back(counts[i]);
+	}
+	if (null_rows > 0) {
+		layout.public_points.push_back(axis.NullBin());
+		layout.public_point_counts.push_back(null_rows);
+	}
+	return layout;
+}
+
+LayoutPlanning
+Planning(std::int64_t public_rows, std::int64_t private_rows, double epsilon, double alpha = 0.05)
+{
+	LayoutPlanning p;
+	p.public_rows = public_rows;
+	p.private_rows = private_rows;
+	p.epsilon = epsilon;
+	p.delta = 0.0;
+	p.alpha = alpha;
+	p.beta = 0.05;
+	p.cell_limit = 1000000;
+	p.max_cover_queries = 1000000;
+	return p;
+}
+
+// values 0 .. k-1, each `rows` public rows
+ReleaseLayout
+Uniform(const char *class_text, std::size_t k, std::int64_t rows)
+{
+	std::vector<double> values;
+	for (std::size_t i = 0; i < k; i++)
+		values.push_back(double(i));
+	return FinestOrdered(class_text, values, std::vector<std::int64_t>(k, rows));
+}
+
+TEST(GranularityLadder, FromCoarserThanAlphaToFinest)
+{
+	// thresholds: s = 1, alpha / 4 of 20,000 rows = 1,000 rows per bin at alpha; 2,000 .. 16,000 rows coarser (32,000
+	// would hold every row), 500 .. 3.9 finer, then every value.
+	const std::vector<GranularityCandidate> ladder = GranularityLadder(ParseClassSpec("thresholds(x)"), 0.2, 20000);
+	ASSERT_EQ(ladder.size(), 4u + 1u + std::size_t(kMaxHalvings) + 1u);
+	EXPECT_EQ(ladder.front().name, "alpha*16");
+	EXPECT_DOUBLE_EQ(ladder.front().max_bin_rows, 16000.0);
+	EXPECT_EQ(ladder[4].name, "alpha");
+	EXPECT_DOUBLE_EQ(ladder[4].max_bin_rows, 1000.0);
+	EXPECT_EQ(ladder[5].name, "alpha/2");
+	EXPECT_DOUBLE_EQ(ladder[5].max_bin_rows, 500.0);
+	EXPECT_EQ(ladder.back().name, "finest");
+	EXPECT_EQ(ladder.back().max_bin_rows, 0.0);
+	for (std::size_t i = 1; i + 1 < ladder.size(); i++)
+		EXPECT_LT(ladder[i].max_bin_rows, ladder[i - 1].max_bin_rows);
+	// ranges: s = 2; 0.2 / 8 of 48 rows is 1.2 rows at alpha, 2.4 .. 38.4 coarser, 0.6 at alpha/2 (no finer one).
+	const std::vector<GranularityCandidate> small = GranularityLadder(ParseClassSpec("ranges(x)"), 0.2, 48);
+	ASSERT_EQ(small.size(), 7u);
+	EXPECT_EQ(small.front().name, "alpha*32");
+	EXPECT_EQ(small[5].name, "alpha");
+	EXPECT_EQ(small.back().name, "finest");
+}
+
+TEST(GranularityLadder, OnePublicRowAndUnorderedClasses)
+{
+	const std::vector<GranularityCandidate> one = GranularityLadder(ParseClassSpec("thresholds(x)"), 0.05, 1);
+	ASSERT_EQ(one.size(), 1u);
+	EXPECT_EQ(one.front().name, "finest");
+	const std::vector<GranularityCandidate> marginals = GranularityLadder(ParseClassSpec("marginals(1; x)"), 0.05, 1e6);
+	ASSERT_EQ(marginals.size(), 1u);
+	EXPECT_EQ(marginals.front().name, "exact");
+}
+
+TEST(CoarsenLayout, MovesPointsToTheCoarseBinsAndMergesThem)
+{
+	const ReleaseLayout finest = FinestOrdered("thresholds(x)", {1, 2, 3, 4}, {1, 1, 1, 1}, 5);
+	const ReleaseLayout coarse = CoarsenLayout(finest, 2.0);
+	EXPECT_EQ(coarse.axes[0].cuts, (std::vector<double>{2, 4}));
+	// bins (., 2], (2, 4], (4, .), NULL: radix 4; the NULL bin moves from 5 to 3
+	EXPECT_EQ(coarse.public_points, (std::vector<std::int32_t>{0, 1, 3}));
+	EXPECT_EQ(coarse.public_point_counts, (std::vector<std::int64_t>{2, 2, 5}));
+	// The finest marginal stays: projection and refinement read it.
+	EXPECT_EQ(coarse.axes[0].public_values, finest.axes[0].public_values);
+	// 0 keeps every value.
+	const ReleaseLayout same = CoarsenLayout(finest, 0.0);
+	EXPECT_EQ(same.public_points, finest.public_points);
+	EXPECT_EQ(same.axes[0].cuts, finest.axes[0].cuts);
+}
+
+TEST(ChooseLayout, FinerCutsWinWhenTheNoiseIsSmall)
+{
+	// 1,000 values of 20 public rows; a million private rows at epsilon 10: the noise of 1,000 cells is far below
+	// alpha's projection (bins of 250 rows, 1.25% of the rows each).
+	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
+	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 1000000, 10.0));
+	EXPECT_LT(choice.max_bin_rows, 250.0);
+	EXPECT_GT(choice.layout.axes[0].cuts.size(), std::size_t(80));
+	EXPECT_EQ(choice.granularity.rfind("auto: ", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha 0."), std::string::npos) << choice.granularity;  // alpha listed
+}
+
+TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
+{
+	// The same public table, 2,000 private rows at epsilon 1: identity's noise grows with the cells, and PMW's prior
+	// is farther off at every granularity. Bins of twice alpha's mass (500 public rows, 42 cells) predict 0.034,
+	// below both coarser ones (fewer cells, more projection) and finer ones (more cells, more noise).
+	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
+	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 2000, 1.0));
+	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 500.0);
+	EXPECT_EQ(choice.granularity.rfind("auto: alpha*2 cuts", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha*4 0."), std::string::npos) << choice.granularity;
+	// alpha and alpha/2 predict more than alpha*2: the finer ones are not planned.
+	EXPECT_NE(choice.granularity.find("alpha/2 0."), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("alpha/4"), std::string::npos) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("finer ones not planned"), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.layout.domain_kind, DomainKind::Dense);
+}
+
+TEST(ChooseLayout, OnePublicRow)
+{
+	const ReleaseLayout finest = FinestOrdered("thresholds(x)", {5}, {1});
+	const LayoutChoice choice = ChooseLayout(finest, Planning(1, 100, 1.0));
+	EXPECT_EQ(choice.layout.axes[0].cuts, (std::vector<double>{5}));
+	EXPECT_EQ(choice.granularity.rfind("auto: finest cuts", 0), 0u) << choice.granularity;
+}
+
+TEST(ChooseLayout, AllEqualValuesPlanOneLayoutAndKeepTheCoarsest)
+{
+	// Every candidate has the one cut: planned once, named by the coarsest (ties keep the coarser).
+	const ReleaseLayout finest = FinestOrdered("ranges(x)", {7}, {1000});
+	const LayoutChoice choice = ChooseLayout(finest, Planning(1000, 5000, 1.0));
+	EXPECT_EQ(choice.layout.axes[0].cuts, (std::vector<double>{7}));
+	const std::string coarsest = GranularityLadder(finest.spec, 0.05, 1000).front().name;
+	EXPECT_EQ(choice.granularity.rfind("auto: " + coarsest + " cuts", 0), 0u) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("alpha/2"), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("finest"), std::string::npos) << choice.granularity;
+}
+
+TEST(ChooseLayout, ManyDistinctValuesStayBounded)
+{
+	// 100,000 distinct public values: at most kMaxHalvings + 2 granularities are planned, each over at most
+	// 100,002 cells; the choice is one of them and its cells fit the limit.
+	const ReleaseLayout finest = Uniform("thresholds(x)", 100000, 1);
+	const LayoutChoice choice = ChooseLayout(finest, Planning(100000, 1000000, 1.0));
+	EXPECT_LE(choice.layout.axes[0].cuts.size(), std::size_t(100000));
+	EXPECT_GE(choice.layout.axes[0].cuts.size(), std::size_t(1));
+	EXPECT_EQ(choice.layout.MakeDomain().CellCount(), choice.layout.axes[0].cuts.size() + 2);
+}
+
+TEST(ChooseLayout, PublicSupportWhereTheFullGridDoesNotFit)
+{
+	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
+	LayoutPlanning planning = Planning(20000, 100000, 1.0);
+	planning.cell_limit = 2;  // the coarsest grid has 4 cells (a cut, above it, NULL), its support 3
+	EXPECT_THROW(
+	    {
+		    try {
+			    ChooseLayout(finest, planning);
+		    } catch (const Error &e) {
+			    EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+			    throw;
+		    }
+	    },
+	    Error);
+	planning.cell_limit = 1000;
+	const LayoutChoice choice = ChooseLayout(finest, planning);
+	EXPECT_LE(choice.layout.MakeDomain().CellCount(), std::size_t(1000));
+	EXPECT_NE(choice.granularity.find("does not fit pap_release.max_cells"), std::string::npos) << choice.granularity;
+}
+
+TEST(ChooseLayout, Cancellable)
+{
+	// 100,000 distinct values: the planners poll the interrupt check of the definition's scope.
+	const ReleaseLayout finest = Uniform("thresholds(x)", 100000, 1);
+	const InterruptScope scope([] { return true; });
+	try {
+		ChooseLayout(finest, Planning(100000, 1000000, 1.0));
+		FAIL() << "not cancelled";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::Cancelled);
+	}
+}
+
+}  // namespace
+}  // namespace pap::core
