@@ -1,4 +1,4 @@
--- Granularity auto, the default of pap.define_release (docs/mechanisms.md §19): the definition plans alpha's cuts,
+-- Granularity auto, the default of pap.define_release (docs/mechanisms.md §20): the definition plans alpha's cuts,
 -- halves of their bin mass down to a cut at every public value, each on its full grid and on its public support,
 -- at n = count(*) and epsilon pap_release.layout_epsilon, and keeps the smallest predicted error.
 -- Self-contained: its own tables, budget and releases (seeded noise).
