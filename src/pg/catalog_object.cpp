@@ -24,15 +24,14 @@ static const PapObjectKind kLabelling = {"labelling", "Labelling", "labelling_da
 PapCatalogObject
 PapObjectOf(const PapRelease *release)
 {
-	return {&kRelease,          release->name,          release->defined_by,
-	        release->state,     release->private_table, release->run_live};
+	return {&kRelease, release->name, release->defined_by, release->state, release->private_table, release->run_live};
 }
 
 PapCatalogObject
 PapObjectOf(const PapLabelling *labelling)
 {
-	return {&kLabelling,       labelling->name,          labelling->defined_by,
-	        labelling->state,  labelling->private_table, labelling->run_live};
+	return {&kLabelling,      labelling->name,          labelling->defined_by,
+	        labelling->state, labelling->private_table, labelling->run_live};
 }
 
 void

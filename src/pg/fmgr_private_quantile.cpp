@@ -139,21 +139,15 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	                                                         PapAllocate));
 	PapEmitGuardRails(warning, warnings);
 
-	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", a.name, "private quantile", run.user,
-	                limited);
+	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", a.name, "private quantile", run.user, limited);
 	// The row is written with the charge, so that a second run of the same name fails on the key before its charge
 	// commits; its value stays NULL until the run stores it (and for good if the run fails after the charge).
 	Oid types[10] = {TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID, JSONBOID, INT8OID, INT8OID, BOOLOID, NAMEOID};
-	Datum values[10] = {CStringGetTextDatum(a.name),
-	                    CStringGetTextDatum(private_name),
-	                    CStringGetTextDatum(a.column),
-	                    Float8GetDatum(a.q),
-	                    Float8GetDatum(a.epsilon),
-	                    a.domain,
-	                    Int64GetDatum(int64(scan.count)),
-	                    Int64GetDatum(planned_rows),
-	                    BoolGetDatum(!run.seeded),
-	                    DirectFunctionCall1(namein, CStringGetDatum(run.user))};
+	Datum values[10] = {CStringGetTextDatum(a.name),      CStringGetTextDatum(private_name),
+	                    CStringGetTextDatum(a.column),    Float8GetDatum(a.q),
+	                    Float8GetDatum(a.epsilon),        a.domain,
+	                    Int64GetDatum(int64(scan.count)), Int64GetDatum(planned_rows),
+	                    BoolGetDatum(!run.seeded),        DirectFunctionCall1(namein, CStringGetDatum(run.user))};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	PapExecute("INSERT INTO pap.private_quantile_data (name, private_table_name, column_name, q, epsilon, domain, "
