@@ -9,4 +9,4 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 boxes=1000
 [ "${1:-}" = "--full" ] && boxes=20000
-exec pg_virtualenv -t -v 15 bash scripts/experiments/classes-inner.sh "$boxes"
+exec pg_virtualenv -t -v 15 bash scripts/experiments/run-inner.sh classes boxes="$boxes" adult diamonds

@@ -5,4 +5,4 @@
 # Needs the extension installed (make install). Usage: error_model.sh [runs]  (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-exec pg_virtualenv -t -v 15 bash scripts/experiments/error_model-inner.sh "${1:-5}"
+exec pg_virtualenv -t -v 15 bash scripts/experiments/run-inner.sh error_model runs="${1:-5}" adult diamonds

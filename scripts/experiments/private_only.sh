@@ -10,4 +10,4 @@ cd "$(dirname "$0")/../.."
 runs="${1:-3}"
 g++ -std=c++17 -O2 -Isrc scripts/experiments/interior_point.cpp build/unit/libpapcore.a -o build/interior_point
 build/interior_point 2000 | tee build/interior_point.csv
-exec pg_virtualenv -t -v 15 bash scripts/experiments/private_only-inner.sh "$runs"
+exec pg_virtualenv -t -v 15 bash scripts/experiments/run-inner.sh private_only runs="$runs" diamonds

@@ -1,6 +1,7 @@
 // pap.define_release and pap.drop_release: a release's axes, cover and cells come from the public table only.
 #include "core/api/release_api.hpp"
 #include "pg/catalog_columns.hpp"
+#include "pg/catalog_object.hpp"
 #include "pg/declared_domain.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
@@ -17,7 +18,6 @@ extern "C" {
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "parser/parser.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -470,23 +470,7 @@ pap_drop_release(PG_FUNCTION_ARGS)
 {
 	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	SPI_connect();
-	PapRelease *release = PapLoadRelease(name, true);
-	const char *user = GetUserNameFromId(GetUserId(), false);
-	// A dropped private table (InvalidOid) has no owner: only the defining role may drop the release then.
-	if (strcmp(user, release->defined_by) != 0 &&
-	    !(OidIsValid(release->private_table) && pg_class_ownercheck(release->private_table, GetUserId())))
-		ereport(ERROR,
-		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-		         errmsg("must be the role that defined release \"%s\" or the owner of its private table", name)));
-	if (release->run_live)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
-	Oid types[1] = {TEXTOID};
-	Datum values[1] = {CStringGetTextDatum(name)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("DELETE FROM pap.release_data WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values, false);
-	PapRestoreUser(&saved);
+	PapDropCatalogObject(PapObjectOf(PapLoadRelease(name, true)));
 	SPI_finish();
 	PG_RETURN_VOID();
 }

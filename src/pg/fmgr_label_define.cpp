@@ -2,6 +2,7 @@
 // (docs/mechanisms.md §17).
 #include "core/api/labelling_api.hpp"
 #include "pg/catalog_columns.hpp"
+#include "pg/catalog_object.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/label_catalog.hpp"
@@ -14,7 +15,6 @@
 extern "C" {
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
-#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -204,22 +204,7 @@ pap_drop_labelling(PG_FUNCTION_ARGS)
 {
 	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	SPI_connect();
-	PapLabelling *l = PapLoadLabelling(name, true);
-	const char *user = GetUserNameFromId(GetUserId(), false);
-	if (strcmp(user, l->defined_by) != 0 &&
-	    !(OidIsValid(l->private_table) && pg_class_ownercheck(l->private_table, GetUserId())))
-		ereport(ERROR,
-		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-		         errmsg("must be the role that defined labelling \"%s\" or the owner of its private table", name)));
-	if (l->run_live)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("labelling \"%s\" is being run by another session", name)));
-	Oid types[1] = {TEXTOID};
-	Datum values[1] = {CStringGetTextDatum(name)};
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("DELETE FROM pap.labelling_data WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values, false);
-	PapRestoreUser(&saved);
+	PapDropCatalogObject(PapObjectOf(PapLoadLabelling(name, true)));
 	SPI_finish();
 	PG_RETURN_VOID();
 }

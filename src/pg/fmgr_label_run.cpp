@@ -1,12 +1,14 @@
 // pap.plan_labelling (free) and pap.run_labelling (spends the budget once, through the ledger's charge that
 // pap.run_release uses): docs/mechanisms.md §17.
 #include "core/api/labelling_api.hpp"
+#include "pg/catalog_object.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/label_catalog.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/zcdp_budget.hpp"
+#include "pg/spending_run.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -204,27 +206,14 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 {
 	const LabelRunArguments a = ReadLabelRunArguments(fcinfo);
 	const char *name = a.name;
-	PapRequireOwnTransaction(fcinfo, "pap.run_labelling");
-	const bool seeded = pap_test_seed >= 0;
-	const int64 seed = pap_test_seed;
-	const char *user = GetUserNameFromId(GetUserId(), false);
-	MemoryContext procedure_context = CurrentMemoryContext;
-
-	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	PapRun run;
+	PapBeginRun(fcinfo, "pap.run_labelling", &run);
 	// --- transaction 1: every check, the public rows, the plan, then the charge -------------------------------------
-	MemoryContext old = MemoryContextSwitchTo(procedure_context);
+	MemoryContextSwitchTo(run.procedure_context);
 	PapLabelling *l = PapLoadLabelling(name, true);
-	MemoryContextSwitchTo(old);
-	if (strcmp(l->state, "labelled") == 0)
-		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		                errmsg("labelling \"%s\" has already been run", name),
-		                errhint("Its labels are final. To spend more budget, define a new labelling.")));
-	// As for releases: a role runs only its own labellings, so naming one never runs what another role chose.
-	if (strcmp(user, l->defined_by) != 0)
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-		                errmsg("must be the role that defined labelling \"%s\" to run it", name),
-		                errdetail("Labelling \"%s\" was defined by role %s.", name, l->defined_by),
-		                errhint("Define a labelling of your own with pap.define_labelling.")));
+	MemoryContextSwitchTo(run.spi_context);
+	const PapCatalogObject object = PapObjectOf(l);
+	PapRequireRunnable(object, run.user);
 	PapRequirePrivateTable(l->private_table);
 	PapRequireReadable(l->private_table);
 	// A run reads the public rows again: they are the rows it labels.
@@ -239,9 +228,7 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 
 	LOCKTAG run_lock;
 	PapLabellingLockTag(&run_lock, l->labelling_id);
-	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("labelling \"%s\" is being run by another session", name)));
+	PapLockRun(object, &run_lock);
 	PG_TRY();
 	{
 		// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases. The stability
@@ -257,9 +244,9 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		const bool limited = PapRequireBudgetFor(l->private_table, private_name, a.epsilon_text, NULL);
 		const int64 planned_rows = PapCountRows(l->private_table);
 		// The public rows, read now (public information): everything that can fail on them fails before the charge.
-		MemoryContextSwitchTo(procedure_context);
+		MemoryContextSwitchTo(run.procedure_context);
 		const PapLabelRowsRead pub = PapReadLabelRows(l->public_table, l, nullptr, false);
-		MemoryContextSwitchTo(old);
+		MemoryContextSwitchTo(run.spi_context);
 		const double values = (double(planned_rows) + double(pub.rows.row_count)) * double(l->feature_count + 1);
 		if (values > kMaxLabelValues)
 			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -270,25 +257,15 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		const pap::core::LabellingPlan plan = PlanFor(l, planned_rows, int64(pub.rows.row_count), a);
 
 		PapChargeBudget(l->private_table, private_name, a.epsilon_text, a.delta_text, NULL, name,
-		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), user, limited);
-		Oid types[4] = {TEXTOID, FLOAT8OID, FLOAT8OID, INT4OID};
-		Datum params[4] = {CStringGetTextDatum(name), Float8GetDatum(a.epsilon), Float8GetDatum(a.delta),
-		                   Int32GetDatum(a.cutoff)};
-		PapUserSwitch saved;
-		PapBecomeCatalogOwner(&saved);
-		PapExecute("UPDATE pap.labelling_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
-		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $2, delta = $3, cutoff = $4 "
-		           "WHERE name OPERATOR(pg_catalog.=) $1",
-		           4, types, params, false);
-		PapRestoreUser(&saved);
-		SPI_commit();  // the charge is durable from here on, whatever happens next
-		const instr_time charged = PapAfterCharge();
-		if (pap_debug_fail_after_charge)
-			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
+		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), run.user, limited);
+		const Oid running_types[3] = {FLOAT8OID, FLOAT8OID, INT4OID};
+		const Datum running_values[3] = {Float8GetDatum(a.epsilon), Float8GetDatum(a.delta), Int32GetDatum(a.cutoff)};
+		PapMarkRunning(object, "epsilon = $2, delta = $3, cutoff = $4", 3, running_types, running_values);
+		PapCommitCharge(&run);
+		PapFailIfInjectedAfterCharge();
 
 		// --- transaction 2: the one read of the private table, the labelling, the stored result -----------------
-		MemoryContextSwitchTo(procedure_context);
+		MemoryContextSwitchTo(run.procedure_context);
 		const PapLabelRowsRead priv = PapReadLabelRows(l->private_table, l, l->label_column, true);
 		const int32 *classes = ClassesOf(l, priv.labels, priv.rows.row_count);
 		pap::core::LabellingRunRequest req;
@@ -298,15 +275,16 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		req.private_rows = priv.rows;
 		req.private_labels = classes;
 		req.public_rows = pub.rows;
-		req.seed = seeded ? seed : -1;
+		req.seed = run.seed;
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
 		pap::core::LabellingOutcome out;
 		PAP_CORE(out = pap::core::RunLabelling(req, plan, PapAllocate));
 		CHECK_FOR_INTERRUPTS();
-		MemoryContextSwitchTo(old);
+		MemoryContextSwitchTo(run.spi_context);
 
-		PapWaitUntilPublishTime(charged);
+		PapWaitUntilPublishTime(run.charged);
+		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		StoreLabelledRows(l, pub.rows, out.labels);
 		Datum *model = (Datum *)palloc(sizeof(Datum) * (out.model_size + 1));
@@ -319,7 +297,7 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		                  PointerGetDatum(construct_array(model, int(out.model_size), FLOAT8OID, sizeof(float8),
 		                                                  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
 		                  CStringGetTextDatum(RunDetails(plan, out, l->learner)),
-		                  BoolGetDatum(!seeded),
+		                  BoolGetDatum(!run.seeded),
 		                  Int32GetDatum(int32(plan.chunks))};
 		const char store_nulls[7] = {' ', ' ', ' ', out.model == nullptr ? 'n' : ' ', ' ', ' ', ' '};
 		if (SPI_execute_with_args("UPDATE pap.labelling_data SET state = 'labelled', private_rows = $2, "

@@ -3,6 +3,7 @@
 // spends the budget once, through the ledger's charge that pap.run_release uses, and is free to read afterwards
 // (pap.private_quantiles).
 #include "core/api/release_api.hpp"
+#include "pg/catalog_object.hpp"
 #include "pg/declared_domain.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
@@ -10,6 +11,7 @@
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/zcdp_budget.hpp"
+#include "pg/spending_run.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -100,17 +102,12 @@ extern "C" Datum
 pap_run_private_quantile(PG_FUNCTION_ARGS)
 {
 	const QuantileArguments a = ReadQuantileArguments(fcinfo);
-	PapRequireOwnTransaction(fcinfo, "pap.run_private_quantile");
-	const bool seeded = pap_test_seed >= 0;
-	const int64 seed = pap_test_seed;
-	const char *user = GetUserNameFromId(GetUserId(), false);
-	MemoryContext procedure_context = CurrentMemoryContext;
-
-	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	PapRun run;
+	PapBeginRun(fcinfo, "pap.run_private_quantile", &run);
 	// --- transaction 1: every check and the whole plan from public information, then the charge -----------------
-	MemoryContext old = MemoryContextSwitchTo(procedure_context);
+	MemoryContextSwitchTo(run.procedure_context);
 	char *private_name = PapQualifiedRelationName(a.private_table);  // raises if it no longer exists
-	MemoryContextSwitchTo(old);
+	MemoryContextSwitchTo(run.spi_context);
 	PapRequirePrivateTable(a.private_table);
 	PapRequireReadable(a.private_table);
 	Oid type;
@@ -120,12 +117,12 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 		         errmsg("column \"%s\" of %s is not numeric (type %s)", a.column, private_name, format_type_be(type)),
 		         errdetail("A private quantile ranks the values of a number column over a declared grid."),
 		         errhint("Use a view that casts the column to a number (e.g. a date's year).")));
-	MemoryContextSwitchTo(procedure_context);
+	MemoryContextSwitchTo(run.procedure_context);
 	QuantileScan scan;
 	scan.candidates = DeclaredCandidates(a, &scan.count);
 	char *select_list;
 	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, PapAllocate));
-	MemoryContextSwitchTo(old);
+	MemoryContextSwitchTo(run.spi_context);
 	Oid name_type[1] = {TEXTOID};
 	Datum name_value[1] = {CStringGetTextDatum(a.name)};
 	PapExecute("SELECT 1 FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, name_type, name_value,
@@ -147,20 +144,15 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	                                                         PapAllocate));
 	PapEmitGuardRails(warning, warnings);
 
-	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", rho, a.name, "private quantile", user, limited);
+	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", rho, a.name, "private quantile", run.user, limited);
 	// The row is written with the charge, so that a second run of the same name fails on the key before its charge
 	// commits; its value stays NULL until the run stores it (and for good if the run fails after the charge).
 	Oid types[10] = {TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID, JSONBOID, INT8OID, INT8OID, BOOLOID, NAMEOID};
-	Datum values[10] = {CStringGetTextDatum(a.name),
-	                    CStringGetTextDatum(private_name),
-	                    CStringGetTextDatum(a.column),
-	                    Float8GetDatum(a.q),
-	                    Float8GetDatum(a.epsilon),
-	                    a.domain,
-	                    Int64GetDatum(int64(scan.count)),
-	                    Int64GetDatum(planned_rows),
-	                    BoolGetDatum(!seeded),
-	                    DirectFunctionCall1(namein, CStringGetDatum(user))};
+	Datum values[10] = {CStringGetTextDatum(a.name),      CStringGetTextDatum(private_name),
+	                    CStringGetTextDatum(a.column),    Float8GetDatum(a.q),
+	                    Float8GetDatum(a.epsilon),        a.domain,
+	                    Int64GetDatum(int64(scan.count)), Int64GetDatum(planned_rows),
+	                    BoolGetDatum(!run.seeded),        DirectFunctionCall1(namein, CStringGetDatum(run.user))};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	PapExecute("INSERT INTO pap.private_quantile_data (name, private_table_name, column_name, q, epsilon, domain, "
@@ -173,36 +165,33 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
 		                errdetail("Another session ran it first; nothing has been charged."),
 		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
-	SPI_commit();  // the charge is durable from here on, whatever happens next
-	const instr_time charged = PapAfterCharge();
-	if (pap_debug_fail_after_charge)
-		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-		                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
+	PapCommitCharge(&run);
+	PapFailIfInjectedAfterCharge();
 
 	// --- transaction 2: the one read of the private table, the mechanism, the stored value ----------------------
 	int32 *bins;
 	int64 *rows;
 	size_t bin_count;
-	MemoryContextSwitchTo(procedure_context);
+	MemoryContextSwitchTo(run.procedure_context);
 	const int output_level = PapBeginStableOutput();
 	PapScanGridPoints(a.private_table, select_list, 1, CandidateCuts, &scan, true, &bins, &rows, &bin_count);
 	PapEndStableOutput(output_level);
-	MemoryContextSwitchTo(old);
-	pap::core::PrivateQuantileRun run;
-	run.candidate_count = scan.count;
-	run.bins = bins;
-	run.rows = rows;
-	run.bin_count = bin_count;
-	run.q = a.q;
-	run.epsilon = a.epsilon;
-	run.seed = seeded ? seed : -1;
-	run.fill_secure = PapFillSecureBytes;
-	run.interrupted = PapInterruptPending;
+	MemoryContextSwitchTo(run.spi_context);
+	pap::core::PrivateQuantileRun request;
+	request.candidate_count = scan.count;
+	request.bins = bins;
+	request.rows = rows;
+	request.bin_count = bin_count;
+	request.q = a.q;
+	request.epsilon = a.epsilon;
+	request.seed = run.seed;
+	request.fill_secure = PapFillSecureBytes;
+	request.interrupted = PapInterruptPending;
 	size_t chosen = 0;
-	PAP_CORE(chosen = pap::core::RunPrivateQuantile(run));
+	PAP_CORE(chosen = pap::core::RunPrivateQuantile(request));
 	CHECK_FOR_INTERRUPTS();
 
-	PapWaitUntilPublishTime(charged);
+	PapWaitUntilPublishTime(run.charged);
 	Oid store_types[2] = {TEXTOID, FLOAT8OID};
 	Datum store[2] = {CStringGetTextDatum(a.name), Float8GetDatum(scan.candidates[chosen])};
 	PapBecomeCatalogOwner(&saved);
@@ -230,10 +219,7 @@ pap_drop_private_quantile(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 		                errmsg("must be the role that ran private quantile \"%s\" to drop it", name),
 		                errdetail("Private quantile \"%s\" was run by role %s.", name, run_by)));
-	PapUserSwitch saved;
-	PapBecomeCatalogOwner(&saved);
-	PapExecute("DELETE FROM pap.private_quantile_data WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values, false);
-	PapRestoreUser(&saved);
+	PapDeleteCatalogRow("private_quantile_data", name);
 	SPI_finish();
 	PG_RETURN_VOID();
 }

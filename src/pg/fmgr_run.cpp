@@ -1,6 +1,7 @@
 // pap.plan (free) and pap.run_release (spends the budget).
 #include "core/api/release_api.hpp"
 #include "pg/answer_warnings.hpp"
+#include "pg/catalog_object.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/ledger_charge.hpp"
@@ -8,6 +9,7 @@
 #include "pg/run_progress.hpp"
 #include "pg/spend_rights.hpp"
 #include "pg/zcdp_budget.hpp"
+#include "pg/spending_run.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -378,30 +380,14 @@ pap_run_release(PG_FUNCTION_ARGS)
 	const RunArguments args = ReadRunArguments(fcinfo);
 	char *name = args.name, *mechanism = args.mechanism, *prior = args.prior;
 	const double epsilon = args.epsilon, delta = args.delta;
-	// The charge must be committed before any private row is read, so the procedure commits in the middle:
-	// that needs a CALL outside any transaction block.
-	PapRequireOwnTransaction(fcinfo, "pap.run_release");
-	const bool seeded = pap_test_seed >= 0;
-	const int64 seed = pap_test_seed;
-	const char *user = GetUserNameFromId(GetUserId(), false);
-	MemoryContext procedure_context = CurrentMemoryContext;
-
-	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	PapRun run;
+	PapBeginRun(fcinfo, "pap.run_release", &run);
 	// --- transaction 1: check everything, then charge the budget and mark the release as running ---------------
-	MemoryContext old = MemoryContextSwitchTo(procedure_context);
+	MemoryContextSwitchTo(run.procedure_context);
 	PapRelease *r = PapLoadRelease(name, true);
-	MemoryContextSwitchTo(old);
-	if (strcmp(r->state, "released") == 0)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("release \"%s\" has already been run", name),
-		         errhint("Its answers are final. To spend more budget, define a new release.")));
-	// A role runs only its own releases: the definer chose the class and its predicates, and no role may make
-	// another run what it wrote by naming its release.
-	if (strcmp(user, r->defined_by) != 0)
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-		                errmsg("must be the role that defined release \"%s\" to run it", name),
-		                errdetail("Release \"%s\" was defined by role %s.", name, r->defined_by),
-		                errhint("Define a release of your own with pap.define_release.")));
+	MemoryContextSwitchTo(run.spi_context);
+	const PapCatalogObject object = PapObjectOf(r);
+	PapRequireRunnable(object, run.user);
 	PapRequirePrivateTable(r->private_table);  // still one budget for its rows (a partition may have been attached)
 	PapRequireReadable(r->private_table);
 	RequireColumnTypes(r);
@@ -411,10 +397,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 			PapCheckPredicate(r->private_table, r->layout.axis_labels[a]);
 	PAP_CORE(pap::core::RequireMechanismApplies(r->layout, mechanism));
 	char *private_name = PapQualifiedRelationName(r->private_table);
-	MemoryContextSwitchTo(procedure_context);
+	MemoryContextSwitchTo(run.procedure_context);
 	char *select_list;
 	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
-	MemoryContextSwitchTo(old);
+	MemoryContextSwitchTo(run.spi_context);
 	// Predicates and linear axes are SQL the catalog checks above do not cover: they must fit the private table
 	// before anything is charged. (Planning locks the table; plain column axes need no lock here.)
 	bool expressions = false;
@@ -428,9 +414,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 	// backend dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
 	LOCKTAG run_lock;
 	PapRunLockTag(&run_lock, r->release_id);
-	if (LockAcquire(&run_lock, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_IN_USE), errmsg("release \"%s\" is being run by another session", name)));
+	PapLockRun(object, &run_lock);
 	PapRunProgress progress;
 	PapProgressBegin(&progress, name);
 	PG_TRY();
@@ -461,36 +445,26 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// conversion of the plan's rho at the budget's delta for a zCDP one, rounded up.
 		const char *epsilon_charged = in_rho ? ChargedDelta(plan.epsilon_used) : args.epsilon_text;
 		const char *delta_charged = ChargedDelta(plan.delta_used);
-		Oid charge_types[7] = {REGCLASSOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID};
-		Datum charge_values[7] = {
-		    ObjectIdGetDatum(r->private_table), CStringGetTextDatum(epsilon_charged),
-		    CStringGetTextDatum(delta_charged), CStringGetTextDatum(name),
-		    CStringGetTextDatum(mechanism),     Float8GetDatum(in_rho ? plan.epsilon_used : epsilon),
-		    Float8GetDatum(plan.delta_used)};
 		PapChargeBudget(r->private_table, private_name, epsilon_charged, delta_charged, rho_charged, name, mechanism,
-		                user, limited);
-		PapUserSwitch saved;
-		PapBecomeCatalogOwner(&saved);
-		PapExecute("UPDATE pap.release_data SET state = 'running', run_pid = pg_catalog.pg_backend_pid(), "
-		           "run_started_at = pg_catalog.statement_timestamp(), epsilon = $6, delta = $7, mechanism = $5, "
-		           "synthetic = NULL, details = NULL, released_at = NULL WHERE name OPERATOR(pg_catalog.=) $4",
-		           7, charge_types, charge_values, false);
-		PapRestoreUser(&saved);
-		SPI_commit();  // the charge is durable from here on, whatever happens next
-		const instr_time charged = PapAfterCharge();
+		                run.user, limited);
+		const Oid running_types[3] = {FLOAT8OID, FLOAT8OID, TEXTOID};
+		const Datum running_values[3] = {Float8GetDatum(in_rho ? plan.epsilon_used : epsilon),
+		                                 Float8GetDatum(plan.delta_used), CStringGetTextDatum(mechanism)};
+		PapMarkRunning(object,
+		               "epsilon = $2, delta = $3, mechanism = $4, synthetic = NULL, details = NULL, released_at = NULL",
+		               3, running_types, running_values);
+		PapCommitCharge(&run);
 		if (in_rho)
 			PapProgressPhase(&progress, "charged rho %s to the budget of %s", rho_charged, private_name);
 		else
 			PapProgressPhase(&progress, "charged epsilon %s and delta %s to the budget of %s", args.epsilon_text,
 			                 delta_charged, private_name);
-		if (pap_debug_fail_after_charge)
-			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-			                errmsg("failure injected after the charge (pap_release.debug_fail_after_charge)")));
+		PapFailIfInjectedAfterCharge();
 		elog(DEBUG1, "pap_release: charged epsilon %g, delta %g for release \"%s\"; reading %s", epsilon, delta, name,
 		     private_name);
 
 		// --- transaction 2: the one read of the private table, the mechanism, the stored result ---------------------
-		MemoryContextSwitchTo(procedure_context);
+		MemoryContextSwitchTo(run.procedure_context);
 		int32 *points;
 		int64 *rows;
 		size_t point_count;
@@ -503,7 +477,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
 		                  &points, &rows, &point_count);
 		PapEndStableOutput(output_level);
-		MemoryContextSwitchTo(old);
+		MemoryContextSwitchTo(run.spi_context);
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, started);
 		elog(DEBUG1, "pap_release: mapping (private scan) took %.3f ms", INSTR_TIME_GET_MILLISEC(elapsed));
@@ -515,7 +489,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		req.private_points = points;
 		req.private_rows = rows;
 		req.private_point_count = point_count;
-		req.seed = seeded ? seed : -1;
+		req.seed = run.seed;
 		req.fill_secure = PapFillSecureBytes;
 		req.interrupted = PapInterruptPending;
 		req.reference_workload = pap::core::ReferenceKind(pap_reference_workload);
@@ -578,7 +552,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		                                                         FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
 		                         Int64GetDatum(n),
 		                         CStringGetTextDatum(details.data),
-		                         BoolGetDatum(!seeded),
+		                         BoolGetDatum(!run.seeded),
 		                         CStringGetTextDatum(chosen)};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
@@ -587,7 +561,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 			                 pap_publish_delay);
 		else
 			PapProgressPhase(&progress, "storing the released distribution");
-		PapWaitUntilPublishTime(charged);
+		PapWaitUntilPublishTime(run.charged);
+		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
 		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
 		PapRestoreUser(&saved);
