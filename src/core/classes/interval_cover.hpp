@@ -58,8 +58,8 @@ struct ValueBound {
 // condition other than <=, <, IS NULL and IS NOT NULL, naming the class and what it accepts.
 struct ColumnBounds {
 	bool mentioned = false;
-	bool is_null = false;  // "col IS NULL": with any bound too, the query is empty
 	ValueBound lower, upper;
+	bool is_null = false;  // "col IS NULL": with any bound too, the query is empty
 };
 std::vector<ColumnBounds> CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed,
                                               const std::vector<LiteralValue> &literals, bool upper_only);
