@@ -21,10 +21,10 @@ static int
 BoundElements(ArrayType *array, const char *argument, Datum **elements, bool **nulls)
 {
 	if (ARR_NDIM(array) > 1)
-		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		                errmsg("%s bounds must be a one-dimensional array", argument),
-		                errdetail("The array has %d dimensions.", ARR_NDIM(array)),
-		                errhint("Pass one element per column of the release's class, NULL for a side left open.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR), errmsg("%s bounds must be a one-dimensional array", argument),
+		         errdetail("The array has %d dimensions.", ARR_NDIM(array)),
+		         errhint("Pass one element per column of the release's class, NULL for a side left open.")));
 	int16 length;
 	bool by_value;
 	char align;

@@ -383,8 +383,7 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 			throw Error(ErrorKind::QueryOutsideClass, "query is outside the release's query class " + class_text_,
 			            "NULL is no value of the class: its queries are equalities \"column = value\", which no NULL "
 			            "satisfies, so the release was planned for none of the queries \"" +
-			                QuoteIdentifier(c.column) + " " + ComparisonText(c.op) +
-			                "\".",
+			                QuoteIdentifier(c.column) + " " + ComparisonText(c.op) + "\".",
 			            "Answer the column's values with IN, or count NULL rows of a numeric column with an ordered "
 			            "class such as thresholds.")
 			    .At(c.position);

@@ -481,8 +481,9 @@ std::vector<ColumnBounds>
 ReleaseModel::OrderedBounds(const ParsedQuery &q, const std::vector<LiteralValue> &values) const
 {
 	const ClassKind kind = layout_.spec.kind;
-	std::vector<ColumnBounds> bounds = CollectColumnBounds(layout_.spec, q.parsed ? &q.text : nullptr, values,
-	                                                       kind == ClassKind::Thresholds || kind == ClassKind::Orthants);
+	std::vector<ColumnBounds> bounds =
+	    CollectColumnBounds(layout_.spec, q.parsed ? &q.text : nullptr, values,
+	                        kind == ClassKind::Thresholds || kind == ClassKind::Orthants);
 	if (!Product() && !bounds.at(0).mentioned) {
 		// thresholds and ranges need their column: the cover raises its own error
 		cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);

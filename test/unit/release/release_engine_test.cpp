@@ -2251,7 +2251,6 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	EXPECT_EQ(c.parts.projection, 0.0);
 }
 
-
 // The weight of the cells whose bounds (ModelDescribeCell) contain every one of `parts`, such as "x IS NULL".
 double
 WeightOfCellsDescribedBy(const ReleaseModel *model, const std::vector<std::string> &parts)
@@ -2349,7 +2348,8 @@ TEST_F(ReleaseEngine, BoxAnswersEqualTheirText)
 		SCOPED_TRACE(refine);
 		EXPECT_EQ(answer_box({2.5, 1}, {30, 8}, refine),
 		          AnswerText(m, "x >= 2.5 AND x <= 30 AND y >= 1 AND y <= 8", refine));
-		EXPECT_EQ(answer_box({std::nullopt, 1}, {30, std::nullopt}, refine), AnswerText(m, "x <= 30 AND y >= 1", refine));
+		EXPECT_EQ(answer_box({std::nullopt, 1}, {30, std::nullopt}, refine),
+		          AnswerText(m, "x <= 30 AND y >= 1", refine));
 		EXPECT_EQ(answer_box({std::nullopt, 3}, {std::nullopt, 3}, refine), AnswerText(m, "y = 3", refine));
 		EXPECT_NEAR(answer_box({std::nullopt, std::nullopt}, {std::nullopt, std::nullopt}, refine), 1.0, 1e-12);
 		EXPECT_EQ(answer_box({std::nullopt, std::nullopt}, {nan, std::nullopt}, refine),
@@ -2368,7 +2368,8 @@ TEST_F(ReleaseEngine, BoxAnswersEqualTheirText)
 	const Model o = LoadModel(orthants, RandomDistribution(orthants.summary.cell_count, 22));
 	const double lower[2] = {1, 0}, upper[2] = {5, 6};
 	const bool yes[2] = {true, true}, no[2] = {false, false};
-	EXPECT_EQ(ModelAnswerBox(o.get(), lower, no, upper, yes, 2, false), AnswerText(o.get(), "x <= 5 AND y <= 6", false));
+	EXPECT_EQ(ModelAnswerBox(o.get(), lower, no, upper, yes, 2, false),
+	          AnswerText(o.get(), "x <= 5 AND y <= 6", false));
 	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ModelAnswerBox(o.get(), lower, yes, upper, yes, 2, false));
 	const Release thresholds = Define(pub, "thresholds(x)");
 	const Model t = LoadModel(thresholds, RandomDistribution(thresholds.summary.cell_count, 23));
