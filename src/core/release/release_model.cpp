@@ -49,8 +49,8 @@ struct NullTerm {
 
 namespace {
 
-// 2^16 terms of up to 2^k prefix-sum reads each bound the work of one answer.
-constexpr std::size_t kMaxIsNullColumns = 16;
+// A query with IS NULL on j columns costs 2^j times a query without (answers poll no interrupt): at most 1024.
+constexpr std::size_t kMaxIsNullColumns = 10;
 
 // The terms of bounds (one term, bounds itself, without IS NULL); none when a column IS NULL is also bounded,
 // which no row satisfies (a comparison with NULL is never true).
