@@ -1012,11 +1012,10 @@ ModelRequireBox(const ReleaseModel *model, std::size_t columns)
 		                : "Answer queries of other classes with pap.answer.");
 	if (columns != spec.columns.size())
 		throw Error(ErrorKind::InvalidParameter,
-		            "box has " + std::to_string(columns) + (columns == 1 ? " column" : " columns") + ", the release " +
-		                std::to_string(spec.columns.size()),
-		            "The class " + spec.CanonicalText() + " has " + std::to_string(spec.columns.size()) +
-		                (spec.columns.size() == 1 ? " column" : " columns") +
-		                "; the bounds give one element per column, in the class's order.",
+		            "bounds have " + std::to_string(columns) + (columns == 1 ? " element" : " elements") +
+		                " but the class " + spec.CanonicalText() + " has " + std::to_string(spec.columns.size()) +
+		                (spec.columns.size() == 1 ? " column" : " columns"),
+		            "The bounds give one element per column of the class, in the class's order.",
 		            "Pass NULL for a side left open.");
 }
 
