@@ -12,7 +12,7 @@ CREATE TABLE nb_priv AS
 SELECT i, CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 50)::float8 END AS x,
        CASE WHEN i % 9 = 0 THEN NULL ELSE i % 30 END AS y,
        CASE WHEN i % 11 = 0 AND i % 7 <> 3 THEN NULL ELSE (i % 20)::numeric END AS w,
-       CASE WHEN i % 13 = 0 THEN NULL ELSE chr(65 + i % 3) END AS s
+       CASE WHEN i % 13 = 0 THEN NULL ELSE chr(65 + i % 3) END AS s, DATE '2021-01-01' + i % 60 AS d
   FROM generate_series(1, 6000) i;
 CREATE TABLE nb_pub AS SELECT * FROM nb_priv WHERE i % 7 = 3;
 SELECT count(*) FILTER (WHERE x IS NULL) AS pub_x_null, count(*) FILTER (WHERE y IS NULL) AS pub_y_null,
@@ -22,10 +22,12 @@ SELECT pap.define_release('nb_x', 'nb_priv', 'nb_pub', 'thresholds(x)', granular
 SELECT pap.define_release('nb_box', 'nb_priv', 'nb_pub', 'boxes(x, y)', granularity => 'finest');
 SELECT pap.define_release('nb_orth', 'nb_priv', 'nb_pub', 'orthants(x, w)', granularity => 'finest');
 SELECT pap.define_release('nb_s', 'nb_priv', 'nb_pub', 'marginals(1; s)');
+SELECT pap.define_release('nb_dy', 'nb_priv', 'nb_pub', 'boxes(d, y)', granularity => 'finest');
 CALL pap.run_release('nb_x', 20.0, mechanism => 'identity');
 CALL pap.run_release('nb_box', 20.0, mechanism => 'identity');
 CALL pap.run_release('nb_orth', 20.0, mechanism => 'identity');
 CALL pap.run_release('nb_s', 1.0);
+CALL pap.run_release('nb_dy', 20.0, mechanism => 'identity');
 
 -- The exact counts of the private table against the released ones, and whether answer_bounded's interval holds
 -- them. Thresholds: x IS NULL and x IS NOT NULL; boxes: IS NULL combined with bounds and with another IS NULL;
@@ -96,6 +98,14 @@ SELECT pap.answer_box('nb_box', ARRAY[10, 5], ARRAY[30, 20])
          = pap.answer_box('nb_box', ARRAY[10, 5], ARRAY[30, 20]) AS numeric_elements,
        pap.answer_box('nb_orth', ARRAY[NULL, NULL]::float8[], ARRAY[20, 10]::float8[])
          = pap.answer('nb_orth', 'x <= 20 AND w <= 10') AS orthant;
+-- Columns of different types: a text[] is read as literals of each column's type; a date[] fits the date column
+-- only.
+SELECT pap.answer_box('nb_dy', ARRAY['2021-01-10', '5'], ARRAY['2021-02-01', NULL])
+         = pap.answer('nb_dy', $$d BETWEEN '2021-01-10' AND '2021-02-01' AND y >= 5$$) AS mixed_types_as_text,
+       pap.answer_box('nb_dy', ARRAY[date '2021-01-10', NULL], ARRAY[date '2021-02-01', NULL])
+         = pap.answer('nb_dy', $$d BETWEEN '2021-01-10' AND '2021-02-01'$$) AS dates;
+SELECT pap.answer_box('nb_dy', ARRAY[date '2021-01-10', NULL], ARRAY[NULL, date '2021-02-01']);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- Extremes: NaN is the highest value (so "<= NaN" is IS NOT NULL), infinities are ordinary bounds, an empty box
 -- (lower above upper) answers 0, NULL arguments answer NULL.
 SELECT pap.answer_box('nb_box', ARRAY[NULL, NULL]::float8[], ARRAY['NaN', 'NaN']::float8[])
