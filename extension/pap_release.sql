@@ -374,6 +374,11 @@ CREATE FUNCTION pap.answer_between(name pg_catalog.text, lower anyelement, upper
 COMMENT ON FUNCTION pap.answer_between(pg_catalog.text, anyelement, anyelement, pg_catalog.bool) IS
 	'released answer to "column BETWEEN lower AND upper" of a thresholds or ranges release (a NULL bound leaves its side open), as pap.answer gives it; free';
 
+CREATE FUNCTION pap.answer_box(name pg_catalog.text, lower anyarray, upper anyarray, refine pg_catalog.bool DEFAULT NULL)
+	RETURNS pg_catalog.float8 AS 'MODULE_PATHNAME', 'pap_answer_box' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pap.answer_box(pg_catalog.text, anyarray, anyarray, pg_catalog.bool) IS
+	'released answer to the box "lower[i] <= column_i AND column_i <= upper[i]" of a boxes or orthants release, one element per class column (a NULL element leaves its side open, a column with neither bound is free), as pap.answer gives it; free';
+
 CREATE FUNCTION pap.answers(name pg_catalog.text, OUT cover_query pg_catalog.int8, OUT query pg_catalog.text,
                             OUT answer pg_catalog.float8, OUT answer_count pg_catalog.float8)
 	RETURNS SETOF record

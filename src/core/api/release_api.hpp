@@ -336,6 +336,23 @@ std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, co
 // the projection takes it. Other classes ignore refine.
 double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                         const char *const *texts, bool refine);
+// The answer of a box of a boxes or orthants release given by its bounds rather than a text (pap.answer_box,
+// docs/reference.md "Answers for boxes"): for every class column a (class order, columns of them), the
+// condition "lower[a] <= column AND column <= upper[a]" (both inclusive, as BETWEEN and pap.answer_between), a
+// side left open where has_lower[a] / has_upper[a] is false, no condition at all on a column with neither; the
+// same answer as pap.answer for that text, without parsing. Values are axis values (numbers, or the temporal
+// encoding of the column's type), NaN the highest value as in float8. Error(InvalidParameter) for a release of
+// another class or columns other than the class's column count; Error(QueryOutsideClass) for a lower bound of
+// an orthants release.
+double ModelAnswerBox(const ReleaseModel *model, const double *lower, const bool *has_lower, const double *upper,
+                      const bool *has_upper, std::size_t columns, bool refine);
+// Error(InvalidParameter) unless the release is of class boxes or orthants over exactly `columns` columns: the
+// checks of ModelAnswerBox, made once before a caller converts the bounds for the columns' types.
+void ModelRequireBox(const ReleaseModel *model, std::size_t columns);
+// The class column of axis `axis` of a boxes or orthants release (valid while the model lives), and the number
+// of them; Error(Internal) when out of range.
+std::size_t ModelColumnCount(const ReleaseModel *model);
+const char *ModelColumnName(const ReleaseModel *model, std::size_t axis);
 // The q-quantile of the released distribution of a thresholds or ranges release's column, over its non-NULL
 // rows: the smallest candidate value v with answer(column <= v) >= q * M, M the released weight of the cells
 // whose value is not NULL (the outside cell of a public-support domain left out), answers as pap.answer

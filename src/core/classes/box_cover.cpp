@@ -79,6 +79,7 @@ public:
 	{
 		const std::vector<ColumnBounds> bounds =
 		    CollectColumnBounds(spec_, parsed, literals, spec_.kind == ClassKind::Orthants);
+		RequireOneCoverQuery(spec_, *parsed, bounds);
 		if (count_ == kMaxCoverCount)
 			throw Error(ErrorKind::LimitExceeded,
 			            "query class " + spec_.CanonicalText() + " has too many cover queries to number them", {},

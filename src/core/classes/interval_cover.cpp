@@ -106,20 +106,24 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			                                                 : "A query may use only the columns ") +
 			                ColumnList(spec) + ".")
 			    .At(c.position);
-		if (c.op == Comparison::In || c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
-			throw OutsideClass(spec,
-			                   std::string(c.op == Comparison::In ? "IN lists apply to the categorical columns of "
-			                                                        "marginals and stumps."
-			                                                      : "No query class answers NULL values: its "
-			                                                        "queries leave them out, as SQL comparisons "
-			                                                        "do."));
-		if (upper_only && c.op != Comparison::LessEqual && c.op != Comparison::Less)
+		if (c.op == Comparison::In)
+			throw OutsideClass(spec, "IN lists apply to the categorical columns of marginals and stumps.");
+		const bool null_test = c.op == Comparison::IsNull || c.op == Comparison::IsNotNull;
+		if (upper_only && !null_test && c.op != Comparison::LessEqual && c.op != Comparison::Less)
 			throw OutsideClass(spec, spec.kind == ClassKind::Thresholds
 			                             ? "Define a release over ranges(" + QuoteIdentifier(c.column) +
 			                                   ") to answer other intervals."
 			                             : std::string("Define a release over boxes to answer other conditions."));
 		ColumnBounds &b = bounds[std::size_t(it - spec.columns.begin())];
 		b.mentioned = true;
+		if (c.op == Comparison::IsNull) {
+			b.is_null = true;
+			continue;
+		}
+		if (c.op == Comparison::IsNotNull) {
+			TightenUpper(b.upper, std::numeric_limits<double>::quiet_NaN(), true);  // the loosest upper bound
+			continue;
+		}
 		const double v = literals[next++].number;
 		switch (c.op) {
 		case Comparison::LessEqual: TightenUpper(b.upper, v, true); break;
@@ -136,10 +140,25 @@ CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed, const std::v
 			break;
 		case Comparison::In:
 		case Comparison::IsNull:
-		case Comparison::IsNotNull: break;  // refused above
+		case Comparison::IsNotNull: break;  // refused or handled above
 		}
 	}
 	return bounds;
+}
+
+void
+RequireOneCoverQuery(const ClassSpec &spec, const QueryText &parsed, const std::vector<ColumnBounds> &bounds)
+{
+	if (std::none_of(bounds.begin(), bounds.end(), [](const ColumnBounds &b) { return b.is_null; }))
+		return;
+	const auto is_null = std::find_if(parsed.conditions.begin(), parsed.conditions.end(),
+	                                  [](const Condition &c) { return c.op == Comparison::IsNull; });
+	throw Error(ErrorKind::QueryOutsideClass,
+	            "query with IS NULL has no single cover query of the class " + spec.CanonicalText(),
+	            "Every cover query of an ordered class leaves the NULL bin out; a query with \"column IS NULL\" is "
+	            "answered as a difference of cover queries (TRUE minus \"column IS NOT NULL\").",
+	            "Answer it with pap.answer, which does not need its cover query.")
+	    .At(is_null == parsed.conditions.end() ? 0 : is_null->position);
 }
 
 OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
@@ -345,7 +364,9 @@ public:
 	Project(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const override
 	{
 		const bool thresholds = spec_.kind == ClassKind::Thresholds;
-		const ColumnBounds b = CollectColumnBounds(spec_, parsed, literals, thresholds).at(0);
+		const std::vector<ColumnBounds> bounds = CollectColumnBounds(spec_, parsed, literals, thresholds);
+		RequireOneCoverQuery(spec_, *parsed, bounds);
+		const ColumnBounds &b = bounds.at(0);
 		if (!b.mentioned)
 			throw OutsideClass(spec_, "A query of this class compares the column with a constant.");
 		return axis_.Project(b.lower, b.upper);

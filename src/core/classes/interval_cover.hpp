@@ -50,15 +50,23 @@ struct ValueBound {
 };
 
 // The bounds a conjunction puts on each class column (bounds on one side intersected: the tighter one kept, an
-// exclusive one at equal values). Error(Internal) for parsed == nullptr or literals not matching the query;
-// Error(UndefinedColumn) for another column; Error(QueryOutsideClass) for a linear condition, or (upper_only:
-// thresholds, orthants) a condition other than <= and <, naming the class and what it accepts.
+// exclusive one at equal values). "col IS NOT NULL" is the upper bound "col <= 'NaN'" (NaN is the highest float8:
+// every non-NULL value), a query of every ordered class; "col IS NULL" sets is_null, which no cover query is
+// (the release model answers it as TRUE minus "col IS NOT NULL": docs/query-classes.md, "NULL values").
+// Error(Internal) for parsed == nullptr or literals not matching the query; Error(UndefinedColumn) for another
+// column; Error(QueryOutsideClass) for a linear condition or an IN list, or (upper_only: thresholds, orthants) a
+// condition other than <=, <, IS NULL and IS NOT NULL, naming the class and what it accepts.
 struct ColumnBounds {
 	bool mentioned = false;
 	ValueBound lower, upper;
+	bool is_null = false;  // "col IS NULL": with any bound too, the query is empty
 };
 std::vector<ColumnBounds> CollectColumnBounds(const ClassSpec &spec, const QueryText *parsed,
                                               const std::vector<LiteralValue> &literals, bool upper_only);
+
+// Error(QueryOutsideClass), at the first IS NULL condition, when bounds hold one: a cover's Project answers one
+// cover query, and a query with "col IS NULL" is a difference of them (the release model answers it).
+void RequireOneCoverQuery(const ClassSpec &spec, const QueryText &parsed, const std::vector<ColumnBounds> &bounds);
 
 // The one-dimensional cover of one Numeric axis (thresholds or ranges layout above), its projection and text.
 class OrderedAxisCover {

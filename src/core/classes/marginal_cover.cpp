@@ -379,6 +379,14 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 			            {}, "A query may use only the columns of the class.")
 			    .At(c.position);
 		const std::size_t a = std::size_t(column - columns_.begin());
+		if (c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
+			throw Error(ErrorKind::QueryOutsideClass, "query is outside the release's query class " + class_text_,
+			            "NULL is no value of the class: its queries are equalities \"column = value\", which no NULL "
+			            "satisfies, so the release was planned for none of the queries \"" +
+			                QuoteIdentifier(c.column) + " " + ComparisonText(c.op) + "\".",
+			            "Answer the column's values with IN, or count NULL rows of a numeric column with an ordered "
+			            "class such as thresholds.")
+			    .At(c.position);
 		if (c.op != Comparison::Equal)
 			OutsideClass("The query compares column " + QuoteIdentifier(c.column) + " with " + ComparisonText(c.op) +
 			             ".");

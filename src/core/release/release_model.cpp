@@ -37,6 +37,60 @@ struct BinTerm {
 	double coefficient;
 };
 
+// One term of a query of an ordered class with "col IS NULL" conditions (docs/query-classes.md, "NULL values"):
+// "col IS NULL" is TRUE minus "col IS NOT NULL", so a query with IS NULL on the columns N is the signed sum over
+// the subsets S of N of the query with "col IS NOT NULL" on S and no condition on N \ S, the other columns' bounds
+// unchanged. Every term is a query of the class, or TRUE (no column constrained: exactly the total weight).
+struct NullTerm {
+	double sign;
+	std::vector<ColumnBounds> bounds;  // without is_null
+	bool everything;                   // no column mentioned: TRUE
+};
+
+namespace {
+
+// A query with IS NULL on j columns costs 2^j times a query without (answers poll no interrupt): at most 1024.
+constexpr std::size_t kMaxIsNullColumns = 10;
+
+// The terms of bounds (one term, bounds itself, without IS NULL); none when a column IS NULL is also bounded,
+// which no row satisfies (a comparison with NULL is never true).
+std::vector<NullTerm>
+NullTerms(const std::vector<ColumnBounds> &bounds)
+{
+	std::vector<std::size_t> null_columns;
+	for (std::size_t a = 0; a < bounds.size(); a++) {
+		if (!bounds[a].is_null)
+			continue;
+		if (bounds[a].lower.present || bounds[a].upper.present)
+			return {};
+		null_columns.push_back(a);
+	}
+	if (null_columns.size() > kMaxIsNullColumns)
+		throw Error(ErrorKind::LimitExceeded,
+		            "query has more than " + std::to_string(kMaxIsNullColumns) + " conditions IS NULL",
+		            "A query with IS NULL on k columns is answered as a sum of 2^k queries of the class.",
+		            "Split the query, or ask for the columns' IS NOT NULL instead.");
+	std::vector<NullTerm> terms;
+	for (std::size_t subset = 0; subset < (std::size_t(1) << null_columns.size()); subset++) {
+		NullTerm term{1.0, bounds, true};
+		for (std::size_t j = 0; j < null_columns.size(); j++) {
+			ColumnBounds &b = term.bounds[null_columns[j]];
+			b = ColumnBounds{};
+			if (subset & (std::size_t(1) << j)) {
+				term.sign = -term.sign;
+				b.mentioned = true;
+				b.upper = ValueBound{true, std::numeric_limits<double>::quiet_NaN(), true};  // IS NOT NULL
+			}
+		}
+		for (const ColumnBounds &b : term.bounds)
+			term.everything = term.everything && !b.mentioned;
+		terms.push_back(std::move(term));
+	}
+	return terms;
+}
+
+}  // namespace
+
 class ReleaseModel {
 public:
 	ReleaseModel(ReleaseLayout layout, std::vector<double> synthetic, std::int64_t private_rows)
@@ -125,10 +179,25 @@ public:
 	// conjunctions of equalities it expands to, one per distinct category bin of each list (docs/query-classes.md,
 	// "IN lists").
 	double AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
-	// Ordered classes: the bounds the query puts on each axis and the bins of the cover query it projects onto,
-	// one interval per axis (empty: the empty query; every bin: an axis a box leaves free).
-	void ProjectedBins(const ParsedQuery &q, const std::vector<LiteralValue> &values, std::vector<ColumnBounds> &bounds,
-	                   std::vector<CellInterval> &bins) const;
+	// Ordered classes: the bounds the query puts on each axis (CollectColumnBounds; thresholds and ranges raise the
+	// cover's error for a query without their column).
+	std::vector<ColumnBounds> OrderedBounds(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
+	// Ordered classes: the answer of per-axis bounds, IS NULL included (NullTerms); a column without bounds is free
+	// (boxes and orthants; thresholds and ranges need theirs unless it is IS NULL).
+	double AnswerOrderedBounds(const std::vector<ColumnBounds> &bounds, bool refine) const;
+	// Ordered classes: the bins of the cover query bounds (without IS NULL) project onto, one interval per axis
+	// (empty: the empty query; every bin: an axis a box leaves free).
+	void ProjectedBins(const std::vector<ColumnBounds> &bounds, std::vector<CellInterval> &bins) const;
+	bool
+	IsOrdered() const
+	{
+		return ordered_;
+	}
+	bool
+	IsProduct() const
+	{
+		return ordered_ && Product();
+	}
 	double
 	Weight(std::size_t cell) const
 	{
@@ -192,8 +261,8 @@ private:
 	double ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const;
 	double DigitsSum(const std::vector<std::size_t> &digits) const;
 	double TermsSum(const std::vector<std::vector<BinTerm>> &terms) const;
-	void ProjectOrdered(const ParsedQuery &q, const std::vector<LiteralValue> &values,
-	                    std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const;
+	void DigitsOf(const std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const;
+	double AnswerBounds(const std::vector<ColumnBounds> &bounds, bool refine) const;
 	std::vector<BinTerm> RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const;
 
 	ReleaseLayout layout_;
@@ -408,24 +477,34 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	return terms;
 }
 
-void
-ReleaseModel::ProjectOrdered(const ParsedQuery &q, const std::vector<LiteralValue> &values,
-                             std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const
+std::vector<ColumnBounds>
+ReleaseModel::OrderedBounds(const ParsedQuery &q, const std::vector<LiteralValue> &values) const
 {
 	const ClassKind kind = layout_.spec.kind;
-	bounds = CollectColumnBounds(layout_.spec, q.parsed ? &q.text : nullptr, values,
-	                             kind == ClassKind::Thresholds || kind == ClassKind::Orthants);
+	std::vector<ColumnBounds> bounds =
+	    CollectColumnBounds(layout_.spec, q.parsed ? &q.text : nullptr, values,
+	                        kind == ClassKind::Thresholds || kind == ClassKind::Orthants);
+	if (!Product() && !bounds.at(0).mentioned) {
+		// thresholds and ranges need their column: the cover raises its own error
+		cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);
+		throw Error(ErrorKind::Internal, "query without its column projected onto a one-column cover");
+	}
+	return bounds;
+}
+
+void
+ReleaseModel::DigitsOf(const std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const
+{
 	digits.assign(axes_.size(), 0);
 	for (std::size_t a = 0; a < axes_.size(); a++) {
-		if (bounds[a].mentioned) {
+		if (bounds.at(a).is_null)
+			throw Error(ErrorKind::Internal, "IS NULL projected onto one cover query");
+		if (bounds[a].mentioned)
 			digits[a] = axes_[a].Project(bounds[a].lower, bounds[a].upper);
-		} else if (Product()) {
+		else if (Product())
 			digits[a] = axes_[a].size();
-		} else {
-			// thresholds and ranges need their column: the cover raises its own error
-			cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);
+		else
 			throw Error(ErrorKind::Internal, "query without its column projected onto a one-column cover");
-		}
 	}
 }
 
@@ -434,9 +513,10 @@ ReleaseModel::Project(const ParsedQuery &q, const std::vector<LiteralValue> &val
 {
 	if (!ordered_)
 		return cover().Project(q.raw, q.parsed ? &q.text : nullptr, values);
-	std::vector<ColumnBounds> bounds;
+	const std::vector<ColumnBounds> bounds = OrderedBounds(q, values);
+	RequireOneCoverQuery(layout_.spec, q.text, bounds);
 	std::vector<std::size_t> digits;
-	ProjectOrdered(q, values, bounds, digits);
+	DigitsOf(bounds, digits);
 	if (!Product())
 		return digits[0];
 	if (cover_size_ == kMaxCoverCount)
@@ -536,11 +616,10 @@ ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue
 }
 
 void
-ReleaseModel::ProjectedBins(const ParsedQuery &q, const std::vector<LiteralValue> &values,
-                            std::vector<ColumnBounds> &bounds, std::vector<CellInterval> &bins) const
+ReleaseModel::ProjectedBins(const std::vector<ColumnBounds> &bounds, std::vector<CellInterval> &bins) const
 {
 	std::vector<std::size_t> digits;
-	ProjectOrdered(q, values, bounds, digits);
+	DigitsOf(bounds, digits);
 	const std::vector<std::int32_t> &radices = domain_.radices();
 	bins.assign(axes_.size(), CellInterval{});
 	bool any_empty = false;
@@ -562,9 +641,25 @@ ReleaseModel::AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> 
 		return AnswerInLists(q, values);
 	if (!ordered_)
 		return Answer(Project(q, values));  // refinement splits numeric bins only
-	std::vector<ColumnBounds> bounds;
+	return AnswerOrderedBounds(OrderedBounds(q, values), refine);
+}
+
+double
+ReleaseModel::AnswerOrderedBounds(const std::vector<ColumnBounds> &bounds, bool refine) const
+{
+	if (std::none_of(bounds.begin(), bounds.end(), [](const ColumnBounds &b) { return b.is_null; }))
+		return AnswerBounds(bounds, refine);
+	double sum = 0.0;
+	for (const NullTerm &term : NullTerms(bounds))
+		sum += term.sign * (term.everything ? total_ : AnswerBounds(term.bounds, refine));
+	return Clamp(sum);
+}
+
+double
+ReleaseModel::AnswerBounds(const std::vector<ColumnBounds> &bounds, bool refine) const
+{
 	std::vector<std::size_t> digits;
-	ProjectOrdered(q, values, bounds, digits);
+	DigitsOf(bounds, digits);
 	if (!refine)
 		return Clamp(DigitsSum(digits));
 	const std::vector<std::int32_t> &radices = domain_.radices();
@@ -905,6 +1000,60 @@ ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value)
 	return lo < candidates.size() ? candidates[lo] : std::numeric_limits<double>::infinity();
 }
 
+void
+ModelRequireBox(const ReleaseModel *model, std::size_t columns)
+{
+	const ClassSpec &spec = model->layout().spec;
+	if (!model->IsProduct())
+		throw Error(ErrorKind::InvalidParameter, "answers by box need a release of class boxes or orthants",
+		            "The release's class is " + spec.CanonicalText() + ".",
+		            spec.kind == ClassKind::Thresholds || spec.kind == ClassKind::Ranges
+		                ? "Answer intervals of one column with pap.answer_between or pap.answers_at."
+		                : "Answer queries of other classes with pap.answer.");
+	if (columns != spec.columns.size())
+		throw Error(ErrorKind::InvalidParameter,
+		            "bounds have " + std::to_string(columns) + (columns == 1 ? " element" : " elements") +
+		                " but the class " + spec.CanonicalText() + " has " + std::to_string(spec.columns.size()) +
+		                (spec.columns.size() == 1 ? " column" : " columns"),
+		            "The bounds give one element per column of the class, in the class's order.",
+		            "Pass NULL for a side left open.");
+}
+
+double
+ModelAnswerBox(const ReleaseModel *model, const double *lower, const bool *has_lower, const double *upper,
+               const bool *has_upper, std::size_t columns, bool refine)
+{
+	ModelRequireBox(model, columns);
+	const ClassSpec &spec = model->layout().spec;
+	std::vector<ColumnBounds> bounds(columns);
+	for (std::size_t a = 0; a < columns; a++) {
+		if (has_lower[a] && spec.kind == ClassKind::Orthants)
+			throw Error(ErrorKind::QueryOutsideClass,
+			            "query is outside the release's query class " + spec.CanonicalText(),
+			            "The class " + spec.CanonicalText() +
+			                " contains only conjunctions of conditions col <= c and col < c on its columns.",
+			            "Pass NULL lower bounds to an orthants release.");
+		bounds[a].mentioned = has_lower[a] || has_upper[a];
+		bounds[a].lower = ValueBound{has_lower[a], has_lower[a] ? lower[a] : 0.0, true};
+		bounds[a].upper = ValueBound{has_upper[a], has_upper[a] ? upper[a] : 0.0, true};
+	}
+	return model->AnswerOrderedBounds(bounds, refine);
+}
+
+std::size_t
+ModelColumnCount(const ReleaseModel *model)
+{
+	return model->layout().spec.columns.size();
+}
+
+const char *
+ModelColumnName(const ReleaseModel *model, std::size_t axis)
+{
+	if (axis >= model->layout().spec.columns.size())
+		throw Error(ErrorKind::Internal, "column index out of range");
+	return model->layout().spec.columns[axis].c_str();
+}
+
 ValueType
 ModelAxisValueType(const ReleaseModel *model, std::size_t axis)
 {
@@ -959,22 +1108,33 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	out.outside_mass = facts.outside_mass;
 	out.noise = facts.noise;
 	const ReleaseLayout &layout = model->layout();
-	const ClassKind kind = layout.spec.kind;
 	if (model->private_rows() <= 0 || facts.public_rows <= 0) {
 		out.projection = 1.0;  // no private row (a run after every row was deleted): no share to bound
-	} else if (kind == ClassKind::Thresholds || kind == ClassKind::Ranges || kind == ClassKind::Boxes ||
-	           kind == ClassKind::Orthants) {
-		// The query's own edges (refined or not: a refined answer lies between the answers of the cover queries
-		// that move every edge inward and outward, each within a side of the edge's bin).
-		std::vector<ColumnBounds> bounds;
-		std::vector<CellInterval> bins;
-		model->ProjectedBins(*q, values, bounds, bins);
-		out.projection = QueryProjectionBound(layout.axes, bounds, refine ? nullptr : bins.data(), facts.public_rows,
-		                                      model->private_rows(), facts.beta);
-		// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md §18):
-		// a query's own bound is never looser than it.
-		if (!refine)
-			out.projection = std::min(out.projection, facts.projection);
+	} else if (model->IsOrdered()) {
+		// A query with IS NULL is a signed sum of queries of the class (NullTerms), each within its own bound on the
+		// same event: the sum's error is at most the sum of the bounds of its terms. TRUE is exact (the weights sum
+		// to one) and an empty query (IS NULL and a bound on one column) is exactly 0. Without IS NULL, one term.
+		double projection = 0.0;
+		double measured = 0.0;  // the terms with an error
+		for (const NullTerm &term : NullTerms(model->OrderedBounds(*q, values))) {
+			if (term.everything)
+				continue;
+			// The query's own edges (refined or not: a refined answer lies between the answers of the cover
+			// queries that move every edge inward and outward, each within a side of the edge's bin).
+			std::vector<CellInterval> bins;
+			model->ProjectedBins(term.bounds, bins);
+			double part = QueryProjectionBound(layout.axes, term.bounds, refine ? nullptr : bins.data(),
+			                                   facts.public_rows, model->private_rows(), facts.beta);
+			// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md
+			// §18): a query's own bound is never looser than it.
+			if (!refine)
+				part = std::min(part, facts.projection);
+			projection += part;
+			measured += 1.0;
+		}
+		out.projection = std::min(1.0, projection);
+		out.outside_mass = measured * facts.outside_mass;
+		out.noise = measured * facts.noise;
 	} else {
 		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
 		// query per public labeling, so a query and its cover query agree on every point the public table shows

@@ -1442,7 +1442,8 @@ TEST_F(ReleaseEngine, InListsAnswerTheSumOfTheirEqualities)
 	const Release t = Define(PeopleTable(), "ranges(age)");
 	const Model ranges = LoadModel(t, RandomDistribution(std::size_t(t.summary.cell_count), 6));
 	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(ranges.get(), "age IN (21, 22)", false));
-	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(ranges.get(), "age IS NOT NULL", false));
+	// IS NOT NULL is a query of the ordered classes (IsNullAndIsNotNullInOrderedClasses).
+	EXPECT_EQ(AnswerText(ranges.get(), "age IS NOT NULL", false), AnswerText(ranges.get(), "age <= 'NaN'", false));
 	// Parentheses change nothing for the queries accepted before.
 	EXPECT_EQ(AnswerText(ranges.get(), "(age >= 21) AND (age <= 23)", false),
 	          AnswerText(ranges.get(), "age >= 21 AND age <= 23", false));
@@ -2248,6 +2249,131 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	EXPECT_EQ(b.parts.projection, exact.projection);
 	// Marginals move no edge: nothing to refine, no projection part.
 	EXPECT_EQ(c.parts.projection, 0.0);
+}
+
+// The weight of the cells whose bounds (ModelDescribeCell) contain every one of `parts`, such as "x IS NULL".
+double
+WeightOfCellsDescribedBy(const ReleaseModel *model, const std::vector<std::string> &parts)
+{
+	double sum = 0.0;
+	for (std::size_t cell = 0; cell < ModelCellCount(model); cell++) {
+		char *bounds = nullptr, *json = nullptr;
+		ModelDescribeCell(model, cell, &bounds, &json, TestAllocate);
+		bool all = true;
+		for (const std::string &part : parts)
+			all = all && std::strstr(bounds, part.c_str()) != nullptr;
+		if (all)
+			sum += ModelCellWeight(model, cell);
+	}
+	return sum;
+}
+
+// docs/query-classes.md, "NULL values": IS NOT NULL is the class's query "col <= 'NaN'", IS NULL is TRUE minus it,
+// and a query with IS NULL is the signed sum of its terms; a box's full run of bins is every non-NULL bin, so there
+// IS NULL is exactly the NULL bin's weight.
+TEST_F(ReleaseEngine, IsNullAndIsNotNullInOrderedClasses)
+{
+	const Table pub = NumericTable();  // NULLs in both columns
+	const Release boxes = Define(pub, "boxes(x, y)");
+	const Model box = LoadModel(boxes, RandomDistribution(boxes.summary.cell_count, 11));
+	for (bool refine : {false, true}) {
+		SCOPED_TRACE(refine);
+		const ReleaseModel *m = box.get();
+		EXPECT_NEAR(AnswerText(m, "x IS NULL", refine), WeightOfCellsDescribedBy(m, {"x IS NULL"}), 1e-12);
+		EXPECT_NEAR(AnswerText(m, "x IS NULL AND y IS NULL", refine),
+		            WeightOfCellsDescribedBy(m, {"x IS NULL", "y IS NULL"}), 1e-12);
+		EXPECT_NEAR(AnswerText(m, "y <= 4 AND x IS NULL", refine),
+		            AnswerText(m, "y <= 4", refine) - AnswerText(m, "x IS NOT NULL AND y <= 4", refine), 1e-12);
+		EXPECT_NEAR(AnswerText(m, "x IS NULL", refine) + AnswerText(m, "x IS NOT NULL", refine), 1.0, 1e-12);
+		EXPECT_EQ(AnswerText(m, "x IS NOT NULL", refine), AnswerText(m, "x <= 'NaN'", refine));
+		EXPECT_EQ(AnswerText(m, "x <= 30 AND x IS NOT NULL", refine), AnswerText(m, "x <= 30", refine));
+		// A column that IS NULL satisfies no comparison.
+		EXPECT_EQ(AnswerText(m, "x IS NULL AND x > 3", refine), 0.0);
+		EXPECT_EQ(AnswerText(m, "x IS NOT NULL AND x IS NULL", refine), 0.0);
+	}
+	// IS NOT NULL projects onto a cover query; IS NULL onto none (a difference of two), at its condition.
+	EXPECT_EQ(Project(box.get(), "x IS NOT NULL AND y <= 4"), Project(box.get(), "x <= 'NaN' AND y <= 4"));
+	try {
+		Project(box.get(), "y <= 4 AND x IS NULL");
+		ADD_FAILURE() << "IS NULL projected onto one cover query";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::QueryOutsideClass);
+		EXPECT_EQ(e.position(), 11u);
+	}
+
+	// Thresholds and orthants take IS [NOT] NULL beside their upper bounds, not a lower bound.
+	const Release thresholds = Define(pub, "thresholds(x)");
+	const Model t = LoadModel(thresholds, RandomDistribution(thresholds.summary.cell_count, 12));
+	EXPECT_NEAR(AnswerText(t.get(), "x IS NULL", false), 1.0 - AnswerText(t.get(), "x IS NOT NULL", false), 1e-12);
+	EXPECT_EQ(AnswerText(t.get(), "x IS NULL AND x < 3", false), 0.0);
+	const Release orthants = Define(pub, "orthants(x, y)");
+	const Model o = LoadModel(orthants, RandomDistribution(orthants.summary.cell_count, 13));
+	EXPECT_NEAR(AnswerText(o.get(), "x <= 10 AND y IS NULL", false),
+	            AnswerText(o.get(), "x <= 10", false) - AnswerText(o.get(), "x <= 10 AND y IS NOT NULL", false), 1e-12);
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(o.get(), "x >= 10 AND y IS NULL", false));
+
+	// Marginals: NULL is no value of the class, refused at the condition.
+	const Release people = Define(PeopleTable(), "marginals(1; city)");
+	const Model p = LoadModel(people, RandomDistribution(people.summary.cell_count, 14));
+	try {
+		AnswerText(p.get(), "city IS NULL", false);
+		ADD_FAILURE() << "marginals answered IS NULL";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::QueryOutsideClass);
+		EXPECT_EQ(e.position(), 0u);
+	}
+}
+
+// pap.answer_box: the box "lower <= column AND column <= upper" per column, the same answer as the text.
+TEST_F(ReleaseEngine, BoxAnswersEqualTheirText)
+{
+	const Table pub = NumericTable();
+	const Release boxes = Define(pub, "boxes(x, y)", Granularity::Alpha, 0.3);
+	const Model box = LoadModel(boxes, RandomDistribution(boxes.summary.cell_count, 21));
+	const ReleaseModel *m = box.get();
+	const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+	const auto answer_box = [m](std::vector<std::optional<double>> lo, std::vector<std::optional<double>> hi,
+	                            bool refine) {
+		std::vector<double> lower(lo.size() + 1), upper(lo.size() + 1);
+		std::unique_ptr<bool[]> has_lower(new bool[lo.size() + 1]()), has_upper(new bool[lo.size() + 1]());
+		for (std::size_t a = 0; a < lo.size(); a++) {
+			has_lower[a] = lo[a].has_value();
+			has_upper[a] = hi[a].has_value();
+			lower[a] = lo[a].value_or(0.0);
+			upper[a] = hi[a].value_or(0.0);
+		}
+		return ModelAnswerBox(m, lower.data(), has_lower.get(), upper.data(), has_upper.get(), lo.size(), refine);
+	};
+	for (bool refine : {false, true}) {
+		SCOPED_TRACE(refine);
+		EXPECT_EQ(answer_box({2.5, 1}, {30, 8}, refine),
+		          AnswerText(m, "x >= 2.5 AND x <= 30 AND y >= 1 AND y <= 8", refine));
+		EXPECT_EQ(answer_box({std::nullopt, 1}, {30, std::nullopt}, refine),
+		          AnswerText(m, "x <= 30 AND y >= 1", refine));
+		EXPECT_EQ(answer_box({std::nullopt, 3}, {std::nullopt, 3}, refine), AnswerText(m, "y = 3", refine));
+		EXPECT_NEAR(answer_box({std::nullopt, std::nullopt}, {std::nullopt, std::nullopt}, refine), 1.0, 1e-12);
+		EXPECT_EQ(answer_box({std::nullopt, std::nullopt}, {nan, std::nullopt}, refine),
+		          AnswerText(m, "x IS NOT NULL", refine));
+		EXPECT_EQ(answer_box({-inf, std::nullopt}, {inf, std::nullopt}, refine),
+		          AnswerText(m, "x BETWEEN '-Infinity' AND 'Infinity'", refine));
+		EXPECT_EQ(answer_box({30, std::nullopt}, {2, std::nullopt}, refine), 0.0);
+	}
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, answer_box({1, 2, 3}, {4, 5, 6}, false));
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, answer_box({}, {}, false));
+	EXPECT_EQ(ModelColumnCount(m), 2u);
+	EXPECT_STREQ(ModelColumnName(m, 1), "y");
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ModelColumnName(m, 2));
+	// Orthants take upper bounds only; thresholds and ranges have pap.answer_between.
+	const Release orthants = Define(pub, "orthants(x, y)");
+	const Model o = LoadModel(orthants, RandomDistribution(orthants.summary.cell_count, 22));
+	const double lower[2] = {1, 0}, upper[2] = {5, 6};
+	const bool yes[2] = {true, true}, no[2] = {false, false};
+	EXPECT_EQ(ModelAnswerBox(o.get(), lower, no, upper, yes, 2, false),
+	          AnswerText(o.get(), "x <= 5 AND y <= 6", false));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, ModelAnswerBox(o.get(), lower, yes, upper, yes, 2, false));
+	const Release thresholds = Define(pub, "thresholds(x)");
+	const Model t = LoadModel(thresholds, RandomDistribution(thresholds.summary.cell_count, 23));
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, ModelAnswerBox(t.get(), lower, yes, upper, yes, 1, false));
 }
 
 }  // namespace
