@@ -248,15 +248,17 @@ CombinedEstimate(const std::vector<double> &noisy, const std::vector<double> &mo
                  std::int64_t public_rows, double noise_variance)
 {
 	RequireSameSize(noisy, model, n);
-	if (!(noise_variance > 0.0))
-		throw Error(ErrorKind::Internal, "a marginal table's noise variance must be positive");
+	if (!(noise_variance >= 0.0))
+		throw Error(ErrorKind::Internal, "a marginal table's noise variance must be non-negative");
 	TableEstimate estimate;
 	estimate.values.resize(noisy.size());
 	estimate.inverse_variance.resize(noisy.size());
 	for (std::size_t i = 0; i < noisy.size(); i++) {
 		const Blend blend = BlendOf(model[i], n, public_rows, noise_variance);
 		estimate.values[i] = (blend.weight * noisy[i] + (1.0 - blend.weight) * n * model[i]) / n;
-		estimate.inverse_variance[i] = n * n / blend.variance;
+		// An exact count (no noise: a huge epsilon) is known to the integer: its variance is taken as rounding's,
+		// 1/12, so that every weight stays finite.
+		estimate.inverse_variance[i] = n * n / std::max(blend.variance, 1.0 / 12.0);
 	}
 	return estimate;
 }

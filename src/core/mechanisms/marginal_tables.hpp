@@ -118,8 +118,8 @@ struct TableEstimate {
 };
 
 // The estimate of one k-way table: per cell w y + (1 - w) n p over n, with the weights of CombinedTargets, and the
-// variance of that combination, v s2 / (v + s2) (s2 alone without a public sample). Error(Internal) for sizes that
-// disagree or n <= 0.
+// variance of that combination, v s2 / (v + s2) (s2 alone without a public sample), at least 1/12 (rounding's).
+// Error(Internal) for sizes that disagree, n <= 0 or s2 < 0.
 TableEstimate CombinedEstimate(const std::vector<double> &noisy, const std::vector<double> &model, double n,
                                std::int64_t public_rows, double noise_variance);
 
