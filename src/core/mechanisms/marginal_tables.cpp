@@ -244,8 +244,8 @@ CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &mod
 }
 
 TableEstimate
-CombinedEstimate(const std::vector<double> &noisy, const std::vector<double> &model, double n,
-                 std::int64_t public_rows, double noise_variance)
+CombinedEstimate(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                 double noise_variance)
 {
 	RequireSameSize(noisy, model, n);
 	if (!(noise_variance >= 0.0))
