@@ -1,7 +1,9 @@
-// Tests of the marginal-tables mechanism: the attribute sets and tables, the sensitivity of the measured tables by
-// brute force, the run as documented (the noise is one draw per table cell in table order, with the planned
-// distribution; the reconstruction fits the targets), determinism, exactness at a huge epsilon, correcting a shifted
-// prior, cancellation, the accounting and the planner (from public inputs, monotone in epsilon), and bad input.
+// Tests of the marginal-tables mechanism: the attribute sets and tables (one at a time and all in one pass), the
+// combined estimates and the least-squares fit of the k-way stage (against per-table projections on sparse
+// tables), the sensitivity of the measured tables by brute force, the run as documented (the noise is one draw per
+// table cell in table order, with the planned distribution; the reconstruction fits the targets), determinism,
+// exactness at a huge epsilon, correcting a shifted prior, cancellation, the accounting and the planner (from public
+// inputs, monotone in epsilon), and bad input.
 #include "core/mechanisms/marginal_tables.hpp"
 
 #include <gtest/gtest.h>
