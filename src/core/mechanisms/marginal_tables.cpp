@@ -300,6 +300,8 @@ FitLeastSquares(const MarginalTableSet &tables, const std::vector<TableEstimate>
 			throw Error(ErrorKind::Internal, "the estimates are not of the marginal tables fitted");
 		curvature += *std::max_element(e.inverse_variance.begin(), e.inverse_variance.end());
 	}
+	if (!(curvature > 0.0) || !std::isfinite(curvature))
+		throw Error(ErrorKind::Internal, "the least-squares fit needs estimates with finite positive weights");
 	std::vector<std::vector<double>> gradient_tables, trial_gradient;
 	double loss = LeastSquaresLoss(tables.Of(model, interrupted), estimates, gradient_tables);
 	double eta = 1.0 / curvature;

@@ -190,6 +190,12 @@ TEST(FitLeastSquares, MeetsConsistentEstimatesAndNeverRaisesTheLoss)
 	for (std::size_t t = 0; t < fitted.size(); t++)
 		for (std::size_t i = 0; i < fitted[t].size(); i++)
 			EXPECT_NEAR(fitted[t][i], estimates[t].values[i], 1e-4);
+	const MarginalTableSet none(radices, {});
+	EXPECT_EQ(OutcomeOf([&] { FitLeastSquares(none, {}, 1, model, nullptr); }), "Internal");
+	estimates.back().inverse_variance.assign(estimates.back().inverse_variance.size(), 0.0);
+	estimates.front().inverse_variance.assign(estimates.front().inverse_variance.size(), 0.0);
+	estimates[1].inverse_variance.assign(estimates[1].inverse_variance.size(), 0.0);
+	EXPECT_EQ(OutcomeOf([&] { FitLeastSquares(set, estimates, 1, model, nullptr); }), "Internal");
 	estimates.pop_back();
 	EXPECT_EQ(OutcomeOf([&] { FitLeastSquares(set, estimates, 1, model, nullptr); }), "Internal");
 }
