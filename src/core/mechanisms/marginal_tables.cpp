@@ -107,6 +107,83 @@ MarginalTable::Scale(const std::vector<double> &factors, std::vector<double> &va
 	    values.size(), [&](std::size_t c, std::size_t t) { values[c] *= factors[t]; }, interrupted);
 }
 
+MarginalTableSet::MarginalTableSet(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets)
+    : radices_(radices), axis_strides_(radices.size())
+{
+	tables_.reserve(sets.size());
+	for (const std::vector<int> &set : sets)
+		tables_.emplace_back(radices, set);
+	for (std::size_t a = 0; a < radices_.size(); a++) {
+		for (const MarginalTable &table : tables_)
+			axis_strides_[a].push_back(table.stride(a));
+		cells_ *= std::size_t(radices_[a]);  // fits: each table checked the grid's size
+	}
+}
+
+// Calls f(grid cell, every table's cell) for every grid cell in order (MarginalTable::ForEachCell for all tables).
+template <typename F>
+void
+MarginalTableSet::ForEachCell(std::size_t cells, F &&f, InterruptCheck interrupted) const
+{
+	if (cells != cells_)
+		throw Error(ErrorKind::Internal, "a vector over the grid has another size than the grid");
+	const std::size_t d = radices_.size(), count = tables_.size();
+	std::vector<std::int32_t> coordinates(d, 0);
+	std::vector<std::size_t> table_cells(count, 0);
+	std::uint64_t steps = 0;
+	for (std::size_t c = 0; c < cells; c++) {
+		CountSteps(interrupted, steps, count);
+		f(c, table_cells);
+		for (std::size_t a = d; a-- > 0;) {
+			const std::vector<std::size_t> &strides = axis_strides_[a];
+			if (++coordinates[a] < radices_[a]) {
+				for (std::size_t t = 0; t < count; t++)
+					table_cells[t] += strides[t];
+				break;
+			}
+			for (std::size_t t = 0; t < count; t++)
+				table_cells[t] -= strides[t] * std::size_t(radices_[a] - 1);
+			coordinates[a] = 0;
+		}
+	}
+}
+
+std::vector<std::vector<double>>
+MarginalTableSet::Of(const std::vector<double> &values, InterruptCheck interrupted) const
+{
+	std::vector<std::vector<double>> sums;
+	for (const MarginalTable &table : tables_)
+		sums.emplace_back(table.size(), 0.0);
+	ForEachCell(
+	    values.size(),
+	    [&](std::size_t c, const std::vector<std::size_t> &cells) {
+		    for (std::size_t t = 0; t < cells.size(); t++)
+			    sums[t][cells[t]] += values[c];
+	    },
+	    interrupted);
+	return sums;
+}
+
+void
+MarginalTableSet::SumBack(const std::vector<std::vector<double>> &per_table, std::vector<double> &out,
+                          InterruptCheck interrupted) const
+{
+	if (per_table.size() != tables_.size())
+		throw Error(ErrorKind::Internal, "per-table values for another set of marginal tables");
+	for (std::size_t t = 0; t < tables_.size(); t++)
+		if (per_table[t].size() != tables_[t].size())
+			throw Error(ErrorKind::Internal, "per-table values for another set of marginal tables");
+	ForEachCell(
+	    out.size(),
+	    [&](std::size_t c, const std::vector<std::size_t> &cells) {
+		    double sum = 0.0;
+		    for (std::size_t t = 0; t < cells.size(); t++)
+			    sum += per_table[t][cells[t]];
+		    out[c] = sum;
+	    },
+	    interrupted);
+}
+
 namespace {
 
 // The public sample's sampling variance of a share p, in counts of n: both tables samples of one population.
@@ -124,6 +201,22 @@ RequireSameSize(const std::vector<double> &noisy, const std::vector<double> &mod
 		throw Error(ErrorKind::Internal, "a marginal table's noisy counts and model disagree");
 }
 
+// The inverse-variance combination of a noisy count (variance s2) with the model's count n p (the public sample's
+// sampling variance v): the noisy count's weight and the combination's variance (counts^2).
+struct Blend {
+	double weight = 1.0;
+	double variance = 0.0;
+};
+
+Blend
+BlendOf(double p, double n, std::int64_t public_rows, double noise_variance)
+{
+	if (public_rows <= 0)
+		return {1.0, noise_variance};
+	const double v = PublicVariance(p, n, public_rows);
+	return {v / (v + noise_variance), v * noise_variance / (v + noise_variance)};
+}
+
 }  // namespace
 
 std::vector<double>
@@ -133,11 +226,7 @@ CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &mod
 	RequireSameSize(noisy, model, n);
 	std::vector<double> combined(noisy.size());
 	for (std::size_t i = 0; i < noisy.size(); i++) {
-		double w = 1.0;
-		if (!trust_noisy && public_rows > 0) {
-			const double v = PublicVariance(model[i], n, public_rows);
-			w = v / (v + noise_variance);
-		}
+		const double w = trust_noisy ? 1.0 : BlendOf(model[i], n, public_rows, noise_variance).weight;
 		combined[i] = w * noisy[i] + (1.0 - w) * n * model[i];
 	}
 	// The nearest non-negative table of n rows (identity's consistency step): a common shift, rather than clipping
@@ -152,6 +241,103 @@ CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &mod
 	for (double &t : targets)
 		t /= sum;
 	return targets;
+}
+
+TableEstimate
+CombinedEstimate(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                 double noise_variance)
+{
+	RequireSameSize(noisy, model, n);
+	if (!(noise_variance >= 0.0))
+		throw Error(ErrorKind::Internal, "a marginal table's noise variance must be non-negative");
+	TableEstimate estimate;
+	estimate.values.resize(noisy.size());
+	estimate.inverse_variance.resize(noisy.size());
+	for (std::size_t i = 0; i < noisy.size(); i++) {
+		const Blend blend = BlendOf(model[i], n, public_rows, noise_variance);
+		estimate.values[i] = (blend.weight * noisy[i] + (1.0 - blend.weight) * n * model[i]) / n;
+		// An exact count (no noise: a huge epsilon) is known to the integer: its variance is taken as rounding's,
+		// 1/12, so that every weight stays finite.
+		estimate.inverse_variance[i] = n * n / std::max(blend.variance, 1.0 / 12.0);
+	}
+	return estimate;
+}
+
+namespace {
+
+// The least-squares loss of a distribution's marginals (per table, as MarginalTableSet::Of) against the estimates;
+// gradient[t][i] receives the loss's derivative in the marginal x_t[i].
+double
+LeastSquaresLoss(const std::vector<std::vector<double>> &marginals, const std::vector<TableEstimate> &estimates,
+                 std::vector<std::vector<double>> &gradient)
+{
+	double loss = 0.0;
+	gradient = marginals;
+	for (std::size_t t = 0; t < estimates.size(); t++)
+		for (std::size_t i = 0; i < gradient[t].size(); i++) {
+			const double residual = marginals[t][i] - estimates[t].values[i];
+			loss += 0.5 * estimates[t].inverse_variance[i] * residual * residual;
+			gradient[t][i] = estimates[t].inverse_variance[i] * residual;
+		}
+	return loss;
+}
+
+// Halvings of the step before the fit stops (no step lowers the loss: the fit has converged to rounding).
+constexpr int kMaxStepHalvings = 30;
+
+}  // namespace
+
+double
+FitLeastSquares(const MarginalTableSet &tables, const std::vector<TableEstimate> &estimates, int steps,
+                std::vector<double> &model, InterruptCheck interrupted)
+{
+	if (estimates.size() != tables.tables().size())
+		throw Error(ErrorKind::Internal, "the estimates are not of the marginal tables fitted");
+	double curvature = 0.0;  // bounds the loss's curvature on the simplex: the first step size is its inverse
+	for (std::size_t t = 0; t < estimates.size(); t++) {
+		const TableEstimate &e = estimates[t];
+		if (e.values.size() != tables.tables()[t].size() || e.inverse_variance.size() != e.values.size())
+			throw Error(ErrorKind::Internal, "the estimates are not of the marginal tables fitted");
+		curvature += *std::max_element(e.inverse_variance.begin(), e.inverse_variance.end());
+	}
+	if (!(curvature > 0.0) || !std::isfinite(curvature))
+		throw Error(ErrorKind::Internal, "the least-squares fit needs estimates with finite positive weights");
+	std::vector<std::vector<double>> gradient_tables, trial_gradient;
+	double loss = LeastSquaresLoss(tables.Of(model, interrupted), estimates, gradient_tables);
+	double eta = 1.0 / curvature;
+	std::vector<double> gradient(model.size()), trial(model.size());
+	std::uint64_t poll = 0;
+	for (int step = 0; step < steps; step++) {
+		tables.SumBack(gradient_tables, gradient, interrupted);
+		// Shifting the gradient by a constant leaves the normalised step unchanged and keeps every factor <= 1.
+		const double lowest = *std::min_element(gradient.begin(), gradient.end());
+		bool moved = false;
+		for (int halving = 0; halving < kMaxStepHalvings && !moved; halving++) {
+			double sum = 0.0;
+			for (std::size_t c = 0; c < model.size(); c++) {
+				CountSteps(interrupted, poll);
+				trial[c] = model[c] * std::exp(-eta * (gradient[c] - lowest));
+				sum += trial[c];
+			}
+			double decrease = 0.0;  // the first-order decrease <gradient, model - trial>, >= 0
+			for (std::size_t c = 0; c < model.size(); c++) {
+				trial[c] /= sum;
+				decrease += gradient[c] * (model[c] - trial[c]);
+			}
+			const double trial_loss = LeastSquaresLoss(tables.Of(trial, interrupted), estimates, trial_gradient);
+			if (trial_loss < loss && trial_loss <= loss - 0.5 * decrease) {
+				model.swap(trial);
+				gradient_tables.swap(trial_gradient);
+				loss = trial_loss;
+				moved = true;
+				eta *= 1.5;  // try a longer step next: the curvature bound above is loose
+			} else
+				eta *= 0.5;
+		}
+		if (!moved)
+			break;
+	}
+	return loss;
 }
 
 bool
@@ -404,6 +590,20 @@ Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, bool tes
 		w /= sum;
 }
 
+// The k-way stage: every table's combined estimate from the model at the stage's start, then one least-squares fit
+// of the model to all of them.
+void
+FitOverlapping(const std::vector<Measurement> &stage, const std::vector<std::int32_t> &radices,
+               const MarginalTablesPlan &plan, double n, std::vector<double> &model, InterruptCheck interrupted)
+{
+	const MarginalTableSet tables(radices, AttributeSets(plan.axes, plan.order));
+	const std::vector<std::vector<double>> shares = tables.Of(model, interrupted);
+	std::vector<TableEstimate> estimates;
+	for (std::size_t t = 0; t < stage.size(); t++)
+		estimates.push_back(CombinedEstimate(stage[t].noisy, shares[t], n, plan.public_rows, plan.tables.Variance()));
+	FitLeastSquares(tables, estimates, kLeastSquaresSteps, model, interrupted);
+}
+
 }  // namespace
 
 std::vector<double>
@@ -428,7 +628,10 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
 	const double rows = double(n);
 	if (plan.calibrate)
 		Fit(calibration, plan.calibration, true, plan, rows, model, interrupted);
-	Fit(tables, plan.tables, false, plan, rows, model, interrupted);
+	if (plan.order == 1)
+		Fit(tables, plan.tables, false, plan, rows, model, interrupted);  // 1-way tables share no axis
+	else
+		FitOverlapping(tables, radices, plan, rows, model, interrupted);
 	return model;
 }
 

@@ -2,11 +2,14 @@
 // full grid. Select (public): every k-way table of the class's D axes, and, for k > 1, first every 1-way table.
 // Measure: each table's private counts with exact integer noise (discrete Laplace for epsilon-DP, the discrete
 // Gaussian under zCDP when delta > 0 and its variance is the smaller). Reconstruct (post-processing): starting from
-// the public prior, each table's target is its noisy count combined cell by cell with the current model's answer
+// the public prior, each table's estimate is its noisy count combined cell by cell with the current model's answer
 // (inverse-variance weights from the public sample's size and the noise's variance, as JAM-PGM chooses between the
 // public and the private measurement); the 1-way stage trusts its noisy tables alone where they show the public
-// sample is off by more than its sampling error and the noise explain (a shifted public sample); iterative
-// proportional fitting then moves the model onto the targets, so the released distribution is consistent.
+// sample is off by more than its sampling error and the noise explain (a shifted public sample). The 1-way tables
+// share no axis: iterative proportional fitting meets each one's projected estimate exactly. The k-way tables
+// overlap: one distribution is fitted to all their estimates at once by weighted least squares (entropic mirror
+// descent, as Private-PGM estimates), so the released distribution is consistent without projecting each table on
+// its own first, which would shift the sub-marginals the tables share by different amounts.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,8 +25,10 @@ namespace pap::core {
 // The shares of the budget the planner tries for the 1-way stage when k > 1 (docs/mechanisms.md §13, "Choosing the
 // split"): the one with the smallest predicted error is used; the k-way tables have the rest.
 constexpr double kCalibrationShares[] = {0.1, 0.2, 0.3, 0.4, 0.5};
-// Sweeps of iterative proportional fitting per stage (each sweep fits every table of the stage once).
+// Sweeps of iterative proportional fitting of the 1-way stage (each sweep fits every table of the stage once).
 constexpr int kFittingSweeps = 30;
+// Steps of mirror descent of the k-way stage's least-squares fit (fewer once no step lowers the loss).
+constexpr int kLeastSquaresSteps = 400;
 
 struct MarginalTablesPlan {
 	int order = 1;                 // k: the tables the queries read
@@ -65,6 +70,13 @@ public:
 	// values[c] *= factors[table cell of c], for every grid cell c.
 	void Scale(const std::vector<double> &factors, std::vector<double> &values, InterruptCheck interrupted) const;
 
+	// The step of the table cell when the grid coordinate of `axis` rises by one (0 for an axis not in the table).
+	std::size_t
+	stride(std::size_t axis) const
+	{
+		return table_strides_[axis];
+	}
+
 private:
 	template <typename F> void ForEachCell(std::size_t cells, F &&f, InterruptCheck interrupted) const;
 	std::vector<std::int32_t> radices_;
@@ -72,6 +84,53 @@ private:
 	std::vector<std::size_t> grid_strides_, table_strides_;
 	std::size_t size_ = 1;
 };
+
+// The marginal tables of several attribute sets of one grid, read in one pass over the grid's cells (one odometer
+// keeps every table's cell): what the least-squares fit reads and writes at every step. Errors as MarginalTable's;
+// Of and SumBack: Error(Internal) for a vector that is not of the grid's size (or of the tables').
+class MarginalTableSet {
+public:
+	MarginalTableSet(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets);
+	const std::vector<MarginalTable> &
+	tables() const
+	{
+		return tables_;
+	}
+	// Of(values)[t] = tables()[t].Of(values).
+	std::vector<std::vector<double>> Of(const std::vector<double> &values, InterruptCheck interrupted) const;
+	// out[c] = sum over the tables t of per_table[t][table cell of c], for every grid cell c.
+	void SumBack(const std::vector<std::vector<double>> &per_table, std::vector<double> &out,
+	             InterruptCheck interrupted) const;
+
+private:
+	template <typename F> void ForEachCell(std::size_t cells, F &&f, InterruptCheck interrupted) const;
+	std::vector<std::int32_t> radices_;
+	std::vector<MarginalTable> tables_;
+	std::vector<std::vector<std::size_t>> axis_strides_;  // [axis][table]: MarginalTable::stride, by axis
+	std::size_t cells_ = 1;
+};
+
+// One table's estimate for the least-squares fit: fractions (may be negative: the noise is kept unclipped, so that
+// it averages out over the tables sharing a sub-marginal) and the inverse of each one's variance (fractions^-2).
+struct TableEstimate {
+	std::vector<double> values;
+	std::vector<double> inverse_variance;
+};
+
+// The estimate of one k-way table: per cell w y + (1 - w) n p over n, with the weights of CombinedTargets, and the
+// variance of that combination, v s2 / (v + s2) (s2 alone without a public sample), at least 1/12 (rounding's).
+// Error(Internal) for sizes that disagree, n <= 0 or s2 < 0.
+TableEstimate CombinedEstimate(const std::vector<double> &noisy, const std::vector<double> &model, double n,
+                               std::int64_t public_rows, double noise_variance);
+
+// Moves model (a distribution, every weight > 0) toward the distribution x minimising
+// sum_t sum_i inverse_variance[t][i] (x_t[i] - values[t][i])^2 / 2 over the tables' marginals x_t: entropic mirror
+// descent (x <- x exp(-eta grad) normalised) with a backtracking step (Armijo: a step is taken when it lowers the
+// loss by at least half its first-order decrease), for `steps` steps or until no step lowers the loss. Returns the
+// loss reached. Error(Internal) when the estimates and the tables disagree in size, or no weight is finite and
+// positive (no table, or a table of weights 0).
+double FitLeastSquares(const MarginalTableSet &tables, const std::vector<TableEstimate> &estimates, int steps,
+                       std::vector<double> &model, InterruptCheck interrupted);
 
 // A table's targets (fractions, summing to 1) from its noisy counts and the model's shares of the same cells: per
 // cell w y + (1 - w) n p with w = v / (v + s2), v = n^2 max(p (1 - p), 1/m) (1/m + 1/n) the public sample's
@@ -97,7 +156,7 @@ MarginalTablesPlan PlanMarginalTables(const PlanInput &input, const std::vector<
 // cell_histogram: private counts over the dense grid (sums to n); prior: the distribution the reconstruction starts
 // from (every weight > 0). Returns the synthetic distribution over the same cells. Error(Cancelled) when
 // interrupted() returns true; Error(DataException) for n = 0; Error(Internal) when the inputs and the plan
-// disagree. Time O((|tables| kFittingSweeps + |tables|) cells k), memory O(cells + the tables' cells).
+// disagree. Time O((D kFittingSweeps + |tables| kLeastSquaresSteps) cells), memory O(cells + the tables' cells).
 std::vector<double> RunMarginalTables(const std::vector<std::int64_t> &cell_histogram,
                                       const std::vector<std::int32_t> &radices, std::int64_t n,
                                       const std::vector<double> &prior, const MarginalTablesPlan &plan,
