@@ -7,8 +7,8 @@
 #include "pg/label_catalog.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
-#include "pg/zcdp_budget.hpp"
 #include "pg/spending_run.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -10,8 +10,8 @@
 #include "pg/guc.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
-#include "pg/zcdp_budget.hpp"
 #include "pg/spending_run.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -144,7 +144,8 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	                                                         PapAllocate));
 	PapEmitGuardRails(warning, warnings);
 
-	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", rho, a.name, "private quantile", run.user, limited);
+	PapChargeBudget(a.private_table, private_name, a.epsilon_text, "0", rho, a.name, "private quantile", run.user,
+	                limited);
 	// The row is written with the charge, so that a second run of the same name fails on the key before its charge
 	// commits; its value stays NULL until the run stores it (and for good if the run fails after the charge).
 	Oid types[10] = {TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, FLOAT8OID, JSONBOID, INT8OID, INT8OID, BOOLOID, NAMEOID};

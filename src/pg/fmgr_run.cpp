@@ -8,8 +8,8 @@
 #include "pg/relation_kinds.hpp"
 #include "pg/run_progress.hpp"
 #include "pg/spend_rights.hpp"
-#include "pg/zcdp_budget.hpp"
 #include "pg/spending_run.hpp"
+#include "pg/zcdp_budget.hpp"
 
 #include <algorithm>
 #include <cmath>
