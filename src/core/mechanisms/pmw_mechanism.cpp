@@ -50,9 +50,8 @@ public:
 		// within PmwConvergedError of the truth, however far the prior was (a shifted public sample included);
 		// a run stopped by its cut-off or its passes says nothing of what it left (docs/mechanisms.md §18).
 		run.statistics.bound_noise =
-		    result.converged
-		        ? PmwConvergedError(plan.parameters, workload.QueryCount(), plan.noise_beta, in.rows)
-		        : 1.0;
+		    result.converged ? PmwConvergedError(plan.parameters, workload.QueryCount(), plan.noise_beta, in.rows)
+		                     : 1.0;
 		return run;
 	}
 };

@@ -592,8 +592,8 @@ TEST(PlanPmw, GuardedThresholdCorrectsAShiftedPublicSample)
 		EXPECT_LT(after, 0.6 * before);
 		// A run that converged is within its bound whatever the prior (PmwConvergedError).
 		if (r.converged) {
-			EXPECT_LE(after, PmwConvergedError(plan.parameters, g.input.cover_size, g.input.beta,
-			                                   g.input.private_rows));
+			EXPECT_LE(after,
+			          PmwConvergedError(plan.parameters, g.input.cover_size, g.input.beta, g.input.private_rows));
 		}
 	}
 }
@@ -622,10 +622,11 @@ TEST(PlanPmw, GuardOrRefineAtTheExtremes)
 		double epsilon;
 		Expect expect;
 	};
-	for (const Extreme &x : {Extreme{"one public row", 1, 1.0, Either}, Extreme{"huge public table", 1000000000000, 1.0, Either},
-	                         Extreme{"huge public table, small epsilon", 1000000000000, 0.001, Guards},
-	                         Extreme{"smallest epsilon", 2000, 1e-9, Guards}, Extreme{"huge epsilon", 2000, 1e300, Refines},
-	                         Extreme{"huge epsilon and public table", 1000000000000, 1e300, Refines}}) {
+	for (const Extreme &x :
+	     {Extreme{"one public row", 1, 1.0, Either}, Extreme{"huge public table", 1000000000000, 1.0, Either},
+	      Extreme{"huge public table, small epsilon", 1000000000000, 0.001, Guards},
+	      Extreme{"smallest epsilon", 2000, 1e-9, Guards}, Extreme{"huge epsilon", 2000, 1e300, Refines},
+	      Extreme{"huge epsilon and public table", 1000000000000, 1e300, Refines}}) {
 		SCOPED_TRACE(x.name);
 		PlanInput in = BaseInput();
 		in.public_rows = x.m;
