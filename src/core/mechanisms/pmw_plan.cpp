@@ -37,9 +37,7 @@ Candidate
 Evaluate(PmwParameters p, const PlanInput &in, double start_count, double guard_count)
 {
 	Candidate c;
-	p.threshold = PmwThreshold(p, in.cover_size, in.beta) + guard_count;
-	p.first_pass_factor = kPmwFirstPassFactor;
-	p.max_passes = kPmwMaxPasses;
+	SetPmwSchedule(p, in.cover_size, in.beta, in.private_rows, guard_count);
 	const double tau = p.threshold;
 	const double needed = 2.0 * (start_count / tau) * (start_count / tau);
 	c.converges = double(p.cutoff) >= needed;
@@ -188,10 +186,27 @@ PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho
 	return used;
 }
 
+void
+SetPmwSchedule(PmwParameters &p, std::size_t cover_size, double beta, std::int64_t rows, double guard_count)
+{
+	// The schedule's passes enter the threshold's union bound, and the threshold sets how many halvings the first
+	// pass needs: a first threshold from the shortest schedule, then the schedule it asks for. A longer schedule
+	// only raises the threshold, which needs no more halvings, so the union covers every pass the run can make.
+	const double first = kUninformedPriorError * double(rows);
+	p.max_passes = kPmwMaxPasses;
+	p.first_pass_factor = kPmwFirstPassFactor;
+	for (int round = 0; round < 2; round++) {
+		p.threshold = PmwThreshold(p, cover_size, beta) + guard_count;
+		p.first_pass_factor = std::max(kPmwFirstPassFactor, first / p.threshold);
+		if (round == 0)
+			p.max_passes = kPmwFinalPasses + int(std::ceil(std::log2(p.first_pass_factor)));
+	}
+}
+
 double
 PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
 {
-	const double comparisons = 2.0 * double(cover_size) * double(kPmwMaxPasses);
+	const double comparisons = 2.0 * double(cover_size) * double(p.max_passes);
 	const double threshold_draws = p.resample_threshold ? double(p.cutoff) + 1.0 : 1.0;
 	return p.compare_noise.value() * std::log(comparisons / beta) +
 	       p.threshold_noise.value() * std::log(threshold_draws / beta);

@@ -77,7 +77,8 @@ void PureSplit(std::int64_t cutoff, double epsilon, double &e_threshold, double 
 PrivacyUsed PmwPrivacyUsed(const PmwParameters &parameters, double epsilon, double delta, double *rho = nullptr);
 
 // The threshold (counts) that a query whose synthetic answer is exact crosses with probability at most beta
-// over all comparisons: the (1-beta) quantile of the comparison and threshold noise (docs/mechanisms.md).
+// over all comparisons of parameters.max_passes passes: the (1-beta) quantile of the comparison and threshold
+// noise (docs/mechanisms.md).
 double PmwThreshold(const PmwParameters &noise, std::size_t cover_size, double beta);
 
 // The largest error (fraction of n rows) of any cover query after a run that converged (PmwResult::converged), with
@@ -87,9 +88,18 @@ double PmwThreshold(const PmwParameters &noise, std::size_t cover_size, double b
 // count the integer comparison rounds up (docs/mechanisms.md §18). At most 1.
 double PmwConvergedError(const PmwParameters &parameters, std::size_t cover_size, double beta, std::int64_t rows);
 
-// Passes over the cover PMW may make (the accuracy analysis pays log(passes)), and the coarse-to-fine factor.
+// The shortest schedule of passes (4T, 2T, then T; the accuracy analysis pays log(passes)), and the passes at the
+// final threshold T any schedule ends with.
 constexpr int kPmwMaxPasses = 8;
 constexpr double kPmwFirstPassFactor = 4.0;
+constexpr int kPmwFinalPasses = 6;
+
+// The coarse-to-fine schedule (docs/mechanisms.md §5): threshold = the noise quantile of the schedule's comparisons
+// plus guard_count (counts), the first pass at the largest error a start may have (rows / 2, never below
+// kPmwFirstPassFactor times the threshold), halved every pass down to the threshold, then kPmwFinalPasses passes
+// at it. Sets threshold, first_pass_factor and max_passes; public.
+void SetPmwSchedule(PmwParameters &parameters, std::size_t cover_size, double beta, std::int64_t rows,
+                    double guard_count);
 
 }  // namespace pap::core
 
