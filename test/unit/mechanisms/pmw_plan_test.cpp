@@ -662,3 +662,43 @@ TEST(PlanPmw, GuardOrRefineAtTheExtremes)
 
 }  // namespace
 }  // namespace pap::core
+
+namespace pap::core {
+namespace {
+
+// Refining, the threshold is the noise quantile and the cut-off is sized for the prior's sampling error, far below
+// a 30% shift: the schedule's first passes, from n/2 halved down to the threshold, correct the shift in about
+// log2(shift / threshold) updates per region, within that cut-off, where steps of at most 2T leave more.
+TEST(PlanPmw, RefiningCorrectsAShiftedPublicSampleWithinItsCutoff)
+{
+	GuardCase g = MakeGuardCase();
+	g.input.epsilon = 2.0;
+	const PmwPlan plan = PlanPmw(g.input);
+	ASSERT_FALSE(plan.guards_prior);
+	std::mt19937_64 gen(13);
+	double after_sum = 0, shortest_after_sum = 0;
+	for (int trial = 0; trial < 10; trial++) {
+		const std::vector<std::int64_t> private_rows = Sample(gen, g.population, g.input.private_rows);
+		const std::vector<double> prior = PublicPrior(Sample(gen, g.shifted, g.input.public_rows));
+		SeededRandomSource rng(gen());
+		const PmwResult r = RunPmw(g.workload, private_rows, prior, plan.parameters, rng);
+		const double before = MaxError(g.workload, prior, private_rows);
+		const double after = MaxError(g.workload, r.synthetic, private_rows);
+		SCOPED_TRACE("before " + std::to_string(before) + " after " + std::to_string(after) + " updates " +
+		             std::to_string(r.updates) + " of " + std::to_string(plan.parameters.cutoff));
+		EXPECT_LT(after, 0.15 * before);
+		// The shortest schedule (4T, 2T, then T) moves an answer by at most 2T per update: the same cut-off leaves
+		// more of the shift.
+		PmwParameters shortest = plan.parameters;
+		shortest.first_pass_factor = kPmwFirstPassFactor;
+		shortest.max_passes = kPmwMaxPasses;
+		SeededRandomSource shortest_rng(gen());
+		after_sum += after;
+		shortest_after_sum += MaxError(
+		    g.workload, RunPmw(g.workload, private_rows, prior, shortest, shortest_rng).synthetic, private_rows);
+	}
+	EXPECT_LT(1.5 * after_sum, shortest_after_sum);
+}
+
+}  // namespace
+}  // namespace pap::core
