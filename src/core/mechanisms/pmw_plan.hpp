@@ -34,7 +34,7 @@ struct PmwPlan {
 	double public_only_error = 0;  // PublicOnlyError: the public table's answers on the cover, fraction
 	double prior_error = 0;        // PriorError: the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
-	// How the threshold treats the prior (docs/mechanisms.md §5, "Threshold and cut-off"): false, PMW refines it
+	// How the threshold treats the prior (docs/mechanisms.md §5, "Refine or guard"): false, PMW refines it
 	// (threshold: the noise quantile; cut-off: for the prior's error); true, no refinement is predicted to beat the
 	// prior's own error, and PMW guards it (threshold: the noise quantile plus the prior's error, so that a public
 	// sample within it makes no update; cut-off: for a start that knows nothing, to correct a shifted sample).
