@@ -702,3 +702,40 @@ TEST(PlanPmw, RefiningCorrectsAShiftedPublicSampleWithinItsCutoff)
 
 }  // namespace
 }  // namespace pap::core
+
+namespace pap::core {
+namespace {
+
+// The bound of a converged run: threshold, noise quantile over the schedule and the comparison's rounding, in
+// fractions of the rows, at most 1; no rows, no bound.
+TEST(PmwConvergedError, IsThresholdPlusNoiseQuantilePlusOneCount)
+{
+	const PmwPlan plan = PlanPmw(BaseInput());
+	const PmwParameters &p = plan.parameters;
+	const double quantile = PmwThreshold(p, 501, 0.05);
+	EXPECT_DOUBLE_EQ(PmwConvergedError(p, 501, 0.05, 100000), (p.threshold + quantile + 1.0) / 100000.0);
+	EXPECT_EQ(PmwConvergedError(p, 501, 0.05, 1), 1.0);
+	EXPECT_EQ(PmwConvergedError(p, 501, 0.05, 0), 1.0);
+	EXPECT_EQ(PmwConvergedError(p, 501, 0.05, -5), 1.0);
+}
+
+// The schedule's union bound covers every pass it allows, and its first pass sits at half the rows.
+TEST(SetPmwSchedule, FirstPassAtHalfTheRowsAndEnoughPasses)
+{
+	for (std::int64_t rows : {std::int64_t(1), std::int64_t(1000), std::int64_t(100000), std::int64_t(1) << 50}) {
+		for (double guard : {0.0, 1000.0}) {
+			SCOPED_TRACE(std::to_string(rows) + " " + std::to_string(guard));
+			PmwParameters p = PmwNoiseFor(SparseVectorAccounting::Pure, 10, 0.25, 0.75, 1.0, 0);
+			SetPmwSchedule(p, 501, 0.05, rows, guard);
+			EXPECT_EQ(p.threshold, PmwThreshold(p, 501, 0.05) + guard);
+			EXPECT_GE(p.first_pass_factor, kPmwFirstPassFactor);
+			EXPECT_GE(p.first_pass_factor * p.threshold, 0.5 * double(rows) * (1 - 1e-12));
+			// Halvings down to the threshold, then the final passes: within max_passes.
+			EXPECT_LE(std::ceil(std::log2(p.first_pass_factor)) + kPmwFinalPasses, p.max_passes);
+			EXPECT_GE(p.max_passes, kPmwMaxPasses);
+		}
+	}
+}
+
+}  // namespace
+}  // namespace pap::core
