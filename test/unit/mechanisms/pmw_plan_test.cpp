@@ -464,12 +464,6 @@ TEST(PlanPmw, CutoffAndThresholdFollowThePriorError)
 	}
 }
 
-}  // namespace
-}  // namespace pap::core
-
-namespace pap::core {
-namespace {
-
 // The cover of thresholds(x) over `bins` ordered bins: "x <= bin j" for every j, and the empty query.
 IntervalWorkload
 ThresholdWorkload(std::size_t bins)
@@ -539,6 +533,28 @@ MakeGuardCase()
 	return g;
 }
 
+// One run of PMW with the given parameters from a public sample of the shifted population, against a private
+// sample of the population: the run, and the largest error before (the prior's) and after it.
+struct ShiftedRun {
+	std::vector<std::int64_t> private_rows;
+	std::vector<double> prior;
+	PmwResult result;
+	double before = 0, after = 0;
+};
+
+ShiftedRun
+RunOnShiftedSample(const GuardCase &g, const PmwParameters &parameters, std::mt19937_64 &gen)
+{
+	ShiftedRun s;
+	s.private_rows = Sample(gen, g.population, g.input.private_rows);
+	s.prior = PublicPrior(Sample(gen, g.shifted, g.input.public_rows));
+	SeededRandomSource rng(gen());
+	s.result = RunPmw(g.workload, s.private_rows, s.prior, parameters, rng);
+	s.before = MaxError(g.workload, s.prior, s.private_rows);
+	s.after = MaxError(g.workload, s.result.synthetic, s.private_rows);
+	return s;
+}
+
 // A public sample of the private table's population, within its predicted sampling error w.p. 1 - beta/6, makes
 // no update w.p. about 1 - beta: the guarding threshold is that error plus the noise quantile. The threshold of the
 // noise quantile alone, at the smallest cut-off (what the planner chose before, when no cut-off beat the prior),
@@ -580,12 +596,9 @@ TEST(PlanPmw, GuardedThresholdCorrectsAShiftedPublicSample)
 	ASSERT_TRUE(plan.guards_prior);
 	std::mt19937_64 gen(12);
 	for (int trial = 0; trial < 10; trial++) {
-		const std::vector<std::int64_t> private_rows = Sample(gen, g.population, g.input.private_rows);
-		const std::vector<double> prior = PublicPrior(Sample(gen, g.shifted, g.input.public_rows));
-		SeededRandomSource rng(gen());
-		const PmwResult r = RunPmw(g.workload, private_rows, prior, plan.parameters, rng);
-		const double before = MaxError(g.workload, prior, private_rows);
-		const double after = MaxError(g.workload, r.synthetic, private_rows);
+		const ShiftedRun s = RunOnShiftedSample(g, plan.parameters, gen);
+		const PmwResult &r = s.result;
+		const double before = s.before, after = s.after;
 		SCOPED_TRACE("before " + std::to_string(before) + " after " + std::to_string(after));
 		EXPECT_GT(before, 0.2);
 		EXPECT_GT(r.updates, 0);
@@ -660,12 +673,6 @@ TEST(PlanPmw, GuardOrRefineAtTheExtremes)
 	}
 }
 
-}  // namespace
-}  // namespace pap::core
-
-namespace pap::core {
-namespace {
-
 // Refining, the threshold is the noise quantile and the cut-off is sized for the prior's sampling error, far below
 // a 30% shift: the schedule's first passes, from n/2 halved down to the threshold, correct the shift in about
 // log2(shift / threshold) updates per region, within that cut-off, where steps of at most 2T leave more.
@@ -678,12 +685,9 @@ TEST(PlanPmw, RefiningCorrectsAShiftedPublicSampleWithinItsCutoff)
 	std::mt19937_64 gen(13);
 	double after_sum = 0, shortest_after_sum = 0;
 	for (int trial = 0; trial < 10; trial++) {
-		const std::vector<std::int64_t> private_rows = Sample(gen, g.population, g.input.private_rows);
-		const std::vector<double> prior = PublicPrior(Sample(gen, g.shifted, g.input.public_rows));
-		SeededRandomSource rng(gen());
-		const PmwResult r = RunPmw(g.workload, private_rows, prior, plan.parameters, rng);
-		const double before = MaxError(g.workload, prior, private_rows);
-		const double after = MaxError(g.workload, r.synthetic, private_rows);
+		const ShiftedRun s = RunOnShiftedSample(g, plan.parameters, gen);
+		const PmwResult &r = s.result;
+		const double before = s.before, after = s.after;
 		SCOPED_TRACE("before " + std::to_string(before) + " after " + std::to_string(after) + " updates " +
 		             std::to_string(r.updates) + " of " + std::to_string(plan.parameters.cutoff));
 		EXPECT_LT(after, 0.15 * before);
@@ -695,16 +699,10 @@ TEST(PlanPmw, RefiningCorrectsAShiftedPublicSampleWithinItsCutoff)
 		SeededRandomSource shortest_rng(gen());
 		after_sum += after;
 		shortest_after_sum += MaxError(
-		    g.workload, RunPmw(g.workload, private_rows, prior, shortest, shortest_rng).synthetic, private_rows);
+		    g.workload, RunPmw(g.workload, s.private_rows, s.prior, shortest, shortest_rng).synthetic, s.private_rows);
 	}
 	EXPECT_LT(1.5 * after_sum, shortest_after_sum);
 }
-
-}  // namespace
-}  // namespace pap::core
-
-namespace pap::core {
-namespace {
 
 // The bound of a converged run: threshold, noise quantile over the schedule and the comparison's rounding, in
 // fractions of the rows, at most 1; no rows, no bound.
