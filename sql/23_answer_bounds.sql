@@ -140,6 +140,19 @@ SELECT abs(pap.answer('b_marg2', 'c IN (''F'', ''M'') AND g = ''a''')
 SELECT * FROM pap.answer_bounded('b_marg2', 'c IN (''F'', ''M'') AND g = ''a''');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
+-- PMW's noise part is its run's own (docs/mechanisms.md §18): (threshold + noise quantile + 1) / n after a run that
+-- converged, whatever the public sample; 1 (the interval [0, 1]) after a run stopped by its cut-off. The bound's
+-- half-width holds it.
+SELECT pap.define_release('b_pmw', 'b_priv', 'b_pub', 'thresholds(v)', alpha => 0.1);
+CALL pap.run_release('b_pmw', 1.0, mechanism => 'pmw');
+SELECT (details->>'bound_noise_error')::float8 > 0 AND (details->>'bound_noise_error')::float8 <= 1 AS own_noise_part,
+       NOT (details->>'cutoff_reached')::bool OR (details->>'bound_noise_error')::float8 = 1 AS one_when_stopped
+  FROM pap.releases WHERE name = 'b_pmw';
+SELECT (b.lower = 0 OR b.estimate - b.lower >= r.noise - 1e-12)
+       AND (b.upper = 1 OR b.upper - b.estimate >= r.noise - 1e-12) AS holds_run_noise_part
+  FROM pap.answer_bounded('b_pmw', 'v <= 3') b,
+       (SELECT (details->>'bound_noise_error')::float8 AS noise FROM pap.releases WHERE name = 'b_pmw') r;
+
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'b\_%' ORDER BY name;
 DROP FUNCTION b_truth(text);
 DROP TABLE b_pop, b_priv, b_pub, b_queries;

@@ -536,6 +536,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		JsonInteger(&details, "passes", out.passes);
 		JsonRaw(&details, "cutoff_reached", out.cutoff_reached ? "true" : "false");
 		JsonRaw(&details, "cutoff_suffices", out.plan.converges ? "true" : "false");
+		if (!std::isnan(out.bound_noise))
+			JsonNumber(&details, "bound_noise_error", out.bound_noise);
 		JsonNumber(&details, "predicted_error", out.plan.predicted_error);
 		JsonNumber(&details, "public_only_error", out.plan.public_only_error);
 		JsonString(&details, "prior", prior);

@@ -312,7 +312,9 @@ PapLoadRelease(const char *name, bool for_update)
 	    // The chosen mechanism's parts of the plan, from the run's details: what answers' error bounds read.
 	    "(chosen.p OPERATOR(pg_catalog.->>) 'projection_error')::pg_catalog.float8 AS bound_projection_error, "
 	    "(chosen.p OPERATOR(pg_catalog.->>) 'outside_mass_error')::pg_catalog.float8 AS bound_outside_mass_error, "
-	    "(chosen.p OPERATOR(pg_catalog.->>) 'noise_error')::pg_catalog.float8 AS bound_noise_error "
+	    // A run whose outcome bounds its noise part (PMW's, docs/mechanisms.md §18) stored its own.
+	    "COALESCE(r.details OPERATOR(pg_catalog.->>) 'bound_noise_error', "
+	    "chosen.p OPERATOR(pg_catalog.->>) 'noise_error')::pg_catalog.float8 AS bound_noise_error "
 	    "FROM pap.release_data r CROSS JOIN LATERAL (SELECT r.details OPERATOR(pg_catalog.->) 'predictions' "
 	    "OPERATOR(pg_catalog.->) (r.details OPERATOR(pg_catalog.->>) 'mechanism')) AS chosen(p) "
 	    "WHERE r.name OPERATOR(pg_catalog.=) $1";

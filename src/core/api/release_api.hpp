@@ -262,6 +262,10 @@ struct RunSummary {
 	std::int64_t updates, comparisons;  // pmw; mwem: updates = rounds
 	int passes;
 	bool cutoff_reached;
+	// The noise part of answers' error bounds from the run's outcome (mechanism.hpp, RunStatistics::bound_noise):
+	// stored in the details as bound_noise_error, which answers' bounds read instead of the plan's noise_error; NaN
+	// where the plan's part stands.
+	double bound_noise;
 	// Wall time of the mechanism with the construction of the workload it reads (not the cover's construction or
 	// the true counts), for the caller's DEBUG1 line and bench/ only: it depends on the private data, so it is
 	// never stored.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -194,6 +195,10 @@ struct RunStatistics {
 	std::int64_t updates = 0, comparisons = 0;  // pmw; mwem: updates = rounds
 	int passes = 0;
 	bool cutoff_reached = false;
+	// The noise part of answers' error bounds as the run's outcome shows it, replacing the plan's noise_error
+	// (docs/mechanisms.md §18); NaN where the plan's part stands. PMW: PmwConvergedError after a run that
+	// converged, else 1 (a run stopped by its cut-off bounds nothing it did not correct).
+	double bound_noise = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct MechanismRun {

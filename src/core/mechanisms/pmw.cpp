@@ -213,8 +213,10 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 				break;
 			}
 		}
-		if (updates_in_pass == 0 && threshold <= p.threshold)
+		if (updates_in_pass == 0 && threshold <= p.threshold) {
+			result.converged = true;
 			break;
+		}
 	}
 	result.synthetic = std::move(weights);
 	return result;

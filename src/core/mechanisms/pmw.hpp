@@ -42,6 +42,9 @@ struct PmwResult {
 	std::int64_t updates = 0;       // sparse-vector "above threshold" answers (never more than cutoff)
 	int passes = 0;
 	bool cutoff_reached = false;
+	// The last pass, at the final threshold, made no update: every query's deciding comparison stayed below it
+	// (what bounds the answers whatever the prior, PmwConvergedError).
+	bool converged = false;
 	std::int64_t comparisons = 0;  // sparse-vector queries asked
 };
 

@@ -46,6 +46,12 @@ public:
 		run.statistics.comparisons = result.comparisons;
 		run.statistics.passes = result.passes;
 		run.statistics.cutoff_reached = result.cutoff_reached;
+		// The run's outcome is the sparse vector's public output: after a pass without update every cover query is
+		// within PmwConvergedError of the truth, however far the prior was (a shifted public sample included);
+		// a run stopped by its cut-off or its passes says nothing of what it left (docs/mechanisms.md §18).
+		run.statistics.bound_noise =
+		    result.converged ? PmwConvergedError(plan.parameters, workload.QueryCount(), plan.noise_beta, in.rows)
+		                     : 1.0;
 		return run;
 	}
 };

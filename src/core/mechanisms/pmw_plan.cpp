@@ -14,35 +14,95 @@ namespace {
 struct Candidate {
 	PmwParameters parameters;
 	double e_threshold = 0, e_compare = 0;
-	double predicted_error = INFINITY;
+	double predicted_error = INFINITY;  // what the planner ranks the candidates by (fraction)
 	bool converges = false;
+	bool beats_start = false;  // the updates are predicted to leave less than the start's error
 };
 
-// The error model (docs/mechanisms.md): updates move an answer by half the threshold; an error curve of height
-// e0 needs about 2 (e0 / tau)^2 of them (pins of a Brownian bridge, each worth half a step). Once they fit under
-// the cut-off, the max error is tau plus the (1-beta) quantile of the noise at the deciding comparison.
+// The (1-beta) quantile of the noise at a query's deciding comparison after the last pass: its own comparison
+// noise (the largest of 2K draws, both directions) and the threshold's noise.
+double
+DecidingNoise(const PmwParameters &p, const PlanInput &in)
+{
+	return p.compare_noise.value() * std::log(2.0 * double(in.cover_size) / in.beta) +
+	       p.threshold_noise.value() * std::log(1.0 / in.beta);
+}
+
+// The error model (docs/mechanisms.md §5): updates move an answer by half the threshold; an error curve of height
+// start (counts) needs about 2 (start / tau)^2 of them (pins of a Brownian bridge, each worth half a step). Once
+// they fit under the cut-off, the max error is tau plus the (1-beta) quantile of the noise at the deciding
+// comparison. guard (counts) is added to the noise quantile in the threshold: 0 when PMW refines the prior, the
+// prior's predicted error when it guards it.
 Candidate
-Evaluate(PmwParameters p, const PlanInput &in, double e0_count)
+Evaluate(PmwParameters p, const PlanInput &in, double start_count, double guard_count)
 {
 	Candidate c;
-	p.threshold = PmwThreshold(p, in.cover_size, in.beta);
-	p.first_pass_factor = kPmwFirstPassFactor;
-	p.max_passes = kPmwMaxPasses;
+	SetPmwSchedule(p, in.cover_size, in.beta, in.private_rows, guard_count);
 	const double tau = p.threshold;
-	const double needed = 2.0 * (e0_count / tau) * (e0_count / tau);
+	const double needed = 2.0 * (start_count / tau) * (start_count / tau);
 	c.converges = double(p.cutoff) >= needed;
-	// After the last pass, every query's deciding comparison stayed below the threshold: its error is below tau
-	// plus its own comparison noise (the largest of |H~| draws, both directions) and the threshold's noise.
-	const double noise = p.compare_noise.value() * std::log(2.0 * double(in.cover_size) / in.beta) +
-	                     p.threshold_noise.value() * std::log(1.0 / in.beta);
 	const double n = double(in.private_rows);
-	// What c updates leave of the prior's error (e0 sqrt(2/c), equal to tau exactly when c = needed) ...
-	const double residual = e0_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
-	// ... and never more than the prior's error itself: a threshold above it makes no update at all.
-	// The noise at the deciding comparison comes on top of whichever of the two is larger.
-	c.predicted_error = std::min(1.0, std::min(e0_count, std::max(tau, residual) + noise) / n);
+	// What c updates leave of the start's error (start sqrt(2/c), equal to tau exactly when c = needed) ...
+	const double residual = start_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
+	// ... and never more than the start's error itself: a threshold above it makes no update at all. The noise at
+	// the deciding comparison comes on top of whichever of the two is larger.
+	const double refined = std::max(tau, residual) + DecidingNoise(p, in);
+	c.beats_start = refined < start_count;
+	c.predicted_error = std::min(1.0, std::min(start_count, refined) / n);
 	c.parameters = p;
 	return c;
+}
+
+// The candidate of cut-off c with the lowest prediction, pure accounting and, when delta > 0, zCDP accounting
+// (pure on ties). Throws LimitExceeded when the noise of pure accounting cannot be sampled exactly.
+Candidate
+BestAccounting(std::int64_t c, const PlanInput &in, double start_count, double guard_count)
+{
+	// Lyu et al.'s optimal split for Alg. 1: e_thr : e_cmp = 1 : (2c)^(2/3).
+	double e_thr, e_cmp;
+	PureSplit(c, in.epsilon, e_thr, e_cmp);
+	Candidate chosen = Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in,
+	                            start_count, guard_count);
+	chosen.e_threshold = e_thr;
+	chosen.e_compare = e_cmp;
+	if (in.delta > 0.0) {
+		// zCDP accounting is an alternative only: noise too large for it leaves pure accounting.
+		try {
+			Candidate zcdp = Evaluate(PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta, in.rho),
+			                          in, start_count, guard_count);
+			if (zcdp.predicted_error < chosen.predicted_error)
+				chosen = zcdp;
+		} catch (const Error &e) {
+			if (e.kind() != ErrorKind::LimitExceeded)
+				throw;
+		}
+	}
+	return chosen;
+}
+
+// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
+// cut-off whose updates fit. Every cut-off on a grid growing by 2% is tried; the lowest prediction wins (the
+// smaller cut-off on ties).
+Candidate
+BestCutoff(const PlanInput &in, double start_count, double guard_count)
+{
+	Candidate best;
+	const std::int64_t max_cutoff = std::int64_t(std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5));
+	for (std::int64_t c = 1; c <= max_cutoff; c = std::max(c + 1, std::int64_t(double(c) * 1.02))) {
+		Candidate chosen;
+		try {
+			chosen = BestAccounting(c, in, start_count, guard_count);
+		} catch (const Error &e) {
+			// Noise this large cannot be sampled exactly; larger cut-offs only need more. Refuse only when
+			// not even c = 1 fits (an epsilon far too small).
+			if (e.kind() != ErrorKind::LimitExceeded || c == 1)
+				throw;
+			break;
+		}
+		if (chosen.predicted_error < best.predicted_error)
+			best = chosen;
+	}
+	return best;
 }
 
 }  // namespace
@@ -133,13 +193,38 @@ PmwPrivacyUsed(const PmwParameters &p, double epsilon, double delta, double *rho
 	return used;
 }
 
+void
+SetPmwSchedule(PmwParameters &p, std::size_t cover_size, double beta, std::int64_t rows, double guard_count)
+{
+	// The schedule's passes enter the threshold's union bound, and the threshold sets how many halvings the first
+	// pass needs: a first threshold from the shortest schedule, then the schedule it asks for. A longer schedule
+	// only raises the threshold, which needs no more halvings, so the union covers every pass the run can make.
+	const double first = kUninformedPriorError * double(rows);
+	p.max_passes = kPmwMaxPasses;
+	p.first_pass_factor = kPmwFirstPassFactor;
+	for (int round = 0; round < 2; round++) {
+		p.threshold = PmwThreshold(p, cover_size, beta) + guard_count;
+		p.first_pass_factor = std::max(kPmwFirstPassFactor, first / p.threshold);
+		if (round == 0)
+			p.max_passes = kPmwFinalPasses + int(std::ceil(std::log2(p.first_pass_factor)));
+	}
+}
+
 double
 PmwThreshold(const PmwParameters &p, std::size_t cover_size, double beta)
 {
-	const double comparisons = 2.0 * double(cover_size) * double(kPmwMaxPasses);
+	const double comparisons = 2.0 * double(cover_size) * double(p.max_passes);
 	const double threshold_draws = p.resample_threshold ? double(p.cutoff) + 1.0 : 1.0;
 	return p.compare_noise.value() * std::log(comparisons / beta) +
 	       p.threshold_noise.value() * std::log(threshold_draws / beta);
+}
+
+double
+PmwConvergedError(const PmwParameters &p, std::size_t cover_size, double beta, std::int64_t rows)
+{
+	if (rows <= 0)
+		return 1.0;
+	return std::min(1.0, (p.threshold + PmwThreshold(p, cover_size, beta) + 1.0) / double(rows));
 }
 
 double
@@ -153,7 +238,7 @@ double
 PriorError(const PlanInput &in)
 {
 	// A uniform start knows nothing: assume the error of a fair coin's guess, 1/2, rather than anything measured.
-	return in.uniform_prior ? 0.5 : PublicOnlyError(in);
+	return in.uniform_prior ? kUninformedPriorError : PublicOnlyError(in);
 }
 
 PmwPlan
@@ -163,44 +248,23 @@ PlanPmw(const PlanInput &in)
 	PmwPlan plan;
 	plan.public_only_error = PublicOnlyError(in);
 	plan.prior_error = PriorError(in);
-	const double e0_count = plan.prior_error * double(in.private_rows);
+	const double n = double(in.private_rows);
+	const double e0_count = plan.prior_error * n;
 
-	// The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
-	// cut-off whose updates fit. Every cut-off on the grid is tried, with pure accounting and, when delta > 0,
-	// zCDP accounting; the lowest prediction wins (the smaller cut-off on ties, pure accounting on ties).
-	Candidate best;
-	const std::int64_t max_cutoff = std::int64_t(std::min(double(in.cover_size) * kPmwMaxPasses, 1.0e5));
-	for (std::int64_t c = 1; c <= max_cutoff; c = std::max(c + 1, std::int64_t(double(c) * 1.02))) {
-		// Lyu et al.'s optimal split for Alg. 1: e_thr : e_cmp = 1 : (2c)^(2/3).
-		double e_thr, e_cmp;
-		PureSplit(c, in.epsilon, e_thr, e_cmp);
-		Candidate chosen;
-		try {
-			chosen =
-			    Evaluate(PmwNoiseFor(SparseVectorAccounting::Pure, c, e_thr, e_cmp, in.epsilon, 0.0), in, e0_count);
-			chosen.e_threshold = e_thr;
-			chosen.e_compare = e_cmp;
-			if (in.delta > 0.0) {
-				// zCDP accounting is an alternative only: noise too large for it leaves pure accounting.
-				try {
-					Candidate zcdp = Evaluate(
-					    PmwNoiseFor(SparseVectorAccounting::Zcdp, c, 0, 0, in.epsilon, in.delta, in.rho), in, e0_count);
-					if (zcdp.predicted_error < chosen.predicted_error)
-						chosen = zcdp;
-				} catch (const Error &e) {
-					if (e.kind() != ErrorKind::LimitExceeded)
-						throw;
-				}
-			}
-		} catch (const Error &e) {
-			// Noise this large cannot be sampled exactly; larger cut-offs only need more. Refuse only when
-			// not even c = 1 fits (an epsilon far too small).
-			if (e.kind() != ErrorKind::LimitExceeded || c == 1)
-				throw;
-			break;
-		}
-		if (chosen.predicted_error < best.predicted_error)
-			best = chosen;
+	// Refine: the threshold is the noise quantile alone, and the cut-off is sized for the prior's error; the
+	// updates bring the answers from e0 down to about the threshold plus the noise (docs/mechanisms.md §5).
+	Candidate best = BestCutoff(in, e0_count, 0.0);
+	plan.noise_beta = in.beta;
+	plan.guards_prior = !best.beats_start;
+	if (plan.guards_prior) {
+		// Guard: no refinement beats the prior's own error, so an update is worth making only where the prior is
+		// off by more than its sampling error can explain. The threshold adds e0 to the noise quantile: a public
+		// sample within its predicted error makes no update w.p. 1 - beta and keeps its answers, which is the
+		// prediction (e0). What the cut-off serves is a shifted sample, off by an amount no public number shows:
+		// it is sized for a start that knows nothing (PriorError's 1/2 for the uniform prior), which costs the
+		// good sample nothing, its threshold only gating.
+		best = BestCutoff(in, std::max(e0_count, kUninformedPriorError * n), e0_count);
+		best.predicted_error = plan.prior_error;
 	}
 	plan.parameters = best.parameters;
 	plan.epsilon_threshold = best.e_threshold;

@@ -38,6 +38,12 @@ struct PmwPlan {
 	double public_only_error = 0;  // PublicOnlyError: the public table's answers on the cover, fraction
 	double prior_error = 0;        // PriorError: the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
+	// How the threshold treats the prior (docs/mechanisms.md §5, "Refine or guard"): false, PMW refines it
+	// (threshold: the noise quantile; cut-off: for the prior's error); true, no refinement is predicted to beat the
+	// prior's own error, and PMW guards it (threshold: the noise quantile plus the prior's error, so that a public
+	// sample within it makes no update; cut-off: for a start that knows nothing, to correct a shifted sample).
+	bool guards_prior = false;
+	double noise_beta = 0;  // the beta the noise was planned at (PlanInput::beta), for PmwConvergedError
 	// The book's guarantee (docs/mechanisms.md §5): what Algorithm 3 needs for error alpha w.p. 1-beta.
 	double book_private_rows = 0;  // Lemma 7 with (alpha/2, beta/2); Dwork-Roth Thm 4.14 when delta = 0
 	double book_public_rows = 0;   // Lemma 11 with its hidden constant taken as 1
@@ -52,6 +58,9 @@ double PublicOnlyError(const PlanInput &input);
 // private table's population is not visible in public information: the plan is for an unshifted one, and the
 // run's updates correct a shift as far as its cut-off allows (docs/mechanisms.md §10).
 double PriorError(const PlanInput &input);
+// The error assumed for a start that knows nothing (a fair coin's guess): the uniform prior's PriorError, and the
+// start a guarding PMW sizes its cut-off for (no public number shows how far a shifted sample is off).
+constexpr double kUninformedPriorError = 0.5;
 
 // Validates the input (ValidatePlanInput) and returns the plan.
 PmwPlan PlanPmw(const PlanInput &input);
@@ -73,12 +82,29 @@ void PureSplit(std::int64_t cutoff, double epsilon, double &e_threshold, double 
 PrivacyUsed PmwPrivacyUsed(const PmwParameters &parameters, double epsilon, double delta, double *rho = nullptr);
 
 // The threshold (counts) that a query whose synthetic answer is exact crosses with probability at most beta
-// over all comparisons: the (1-beta) quantile of the comparison and threshold noise (docs/mechanisms.md).
+// over all comparisons of parameters.max_passes passes: the (1-beta) quantile of the comparison and threshold
+// noise (docs/mechanisms.md).
 double PmwThreshold(const PmwParameters &noise, std::size_t cover_size, double beta);
 
-// Passes over the cover PMW may make (the accuracy analysis pays log(passes)), and the coarse-to-fine factor.
+// The largest error (fraction of n rows) of any cover query after a run that converged (PmwResult::converged), with
+// probability 1 - beta over the noise, whatever the prior: in the pass that made no update, each query's true and
+// synthetic counts differed by less than the threshold plus its noise at that comparison and the threshold's, and
+// every such noise is within its (1 - beta) quantile over all comparisons of the run (PmwThreshold), plus the
+// count the integer comparison rounds up (docs/mechanisms.md §18). At most 1.
+double PmwConvergedError(const PmwParameters &parameters, std::size_t cover_size, double beta, std::int64_t rows);
+
+// The shortest schedule of passes (4T, 2T, then T; the accuracy analysis pays log(passes)), and the passes at the
+// final threshold T any schedule ends with.
 constexpr int kPmwMaxPasses = 8;
 constexpr double kPmwFirstPassFactor = 4.0;
+constexpr int kPmwFinalPasses = 6;
+
+// The coarse-to-fine schedule (docs/mechanisms.md §5): threshold = the noise quantile of the schedule's comparisons
+// plus guard_count (counts), the first pass at the largest error a start may have (rows / 2, never below
+// kPmwFirstPassFactor times the threshold), halved every pass down to the threshold, then kPmwFinalPasses passes
+// at it. Sets threshold, first_pass_factor and max_passes; public.
+void SetPmwSchedule(PmwParameters &parameters, std::size_t cover_size, double beta, std::int64_t rows,
+                    double guard_count);
 
 }  // namespace pap::core
 

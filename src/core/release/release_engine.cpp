@@ -476,6 +476,7 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 	RunSummary out{};
 	out.plan = plan;
 	out.private_rows = n;
+	out.bound_noise = std::numeric_limits<double>::quiet_NaN();
 
 	std::unique_ptr<RandomBitSource> rng;
 	if (r.seed >= 0)
@@ -527,6 +528,7 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 		out.comparisons = run.statistics.comparisons;
 		out.passes = run.statistics.passes;
 		out.cutoff_reached = run.statistics.cutoff_reached;
+		out.bound_noise = run.statistics.bound_noise;
 	}
 	out.mechanism_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 	if (synthetic.size() != cells)

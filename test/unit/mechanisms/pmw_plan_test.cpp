@@ -5,15 +5,21 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
 #include "core/base/errors.hpp"
+#include "core/mechanisms/pmw.hpp"
 #include "core/noise/discrete_gaussian.hpp"
+#include "core/noise/random_source.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace pap::core {
 namespace {
@@ -147,7 +153,9 @@ ExpectSoundAccounting(const PlanInput &in, const PmwPlan &plan)
 		EXPECT_GE(plan.used.delta, ZcdpDelta(rho, in.epsilon) * (1 - 1e-9));
 	}
 	EXPECT_GT(p.threshold, 0.0);
-	EXPECT_EQ(p.threshold, PmwThreshold(p, in.cover_size, in.beta));
+	// The noise quantile, plus the prior's predicted error when PMW guards the prior (docs/mechanisms.md §5).
+	const double guard = plan.guards_prior ? plan.prior_error * double(in.private_rows) : 0.0;
+	EXPECT_EQ(p.threshold, PmwThreshold(p, in.cover_size, in.beta) + guard);
 	EXPECT_TRUE(std::isfinite(plan.predicted_error));
 	EXPECT_GT(plan.predicted_error, 0.0);
 }
@@ -453,6 +461,277 @@ TEST(PlanPmw, CutoffAndThresholdFollowThePriorError)
 		previous_prior = plan.prior_error;
 		previous_cutoff = plan.parameters.cutoff;
 		previous_threshold = plan.parameters.threshold;
+	}
+}
+
+// The cover of thresholds(x) over `bins` ordered bins: "x <= bin j" for every j, and the empty query.
+IntervalWorkload
+ThresholdWorkload(std::size_t bins)
+{
+	std::vector<CellInterval> intervals{{1, 0}};
+	for (std::int32_t j = 0; j < std::int32_t(bins); j++)
+		intervals.push_back({0, j});
+	return IntervalWorkload(std::move(intervals), bins);
+}
+
+// rows draws from the distribution population over the cells.
+std::vector<std::int64_t>
+Sample(std::mt19937_64 &gen, const std::vector<double> &population, std::int64_t rows)
+{
+	std::discrete_distribution<std::size_t> cell(population.begin(), population.end());
+	std::vector<std::int64_t> histogram(population.size());
+	for (std::int64_t r = 0; r < rows; r++)
+		histogram[cell(gen)]++;
+	return histogram;
+}
+
+// The largest error of the distribution y on the workload's queries against the histogram's answers (fractions).
+double
+MaxError(const Workload &workload, const std::vector<double> &y, const std::vector<std::int64_t> &histogram)
+{
+	std::vector<std::int64_t> truth;
+	workload.EvaluateCounts(histogram, truth);
+	std::vector<double> answers;
+	workload.Evaluate(y, answers);
+	const double n = double(std::accumulate(histogram.begin(), histogram.end(), std::int64_t(0)));
+	double worst = 0;
+	for (std::size_t q = 0; q < truth.size(); q++)
+		worst = std::max(worst, std::abs(answers[q] - double(truth[q]) / n));
+	return worst;
+}
+
+struct GuardCase {
+	PlanInput input;
+	IntervalWorkload workload;
+	std::vector<double> population, shifted;
+};
+
+// 50 ordered bins, 20,000 private and 2,000 public rows, epsilon 0.1: the noise of any cut-off is above what
+// refining the public prior could gain (its predicted sampling error is about 5% of n), so PMW guards the prior.
+// shifted moves 30% of the mass to the lower half, as the evaluation's shifted samples do (docs/eval.md).
+GuardCase
+MakeGuardCase()
+{
+	const std::size_t bins = 50;
+	GuardCase g{BaseInput(), ThresholdWorkload(bins), std::vector<double>(bins), std::vector<double>(bins)};
+	g.input.private_rows = 20000;
+	g.input.public_rows = 2000;
+	g.input.cover_size = bins + 1;
+	g.input.cells = bins;
+	g.input.cdf_count = 1;
+	g.input.epsilon = 0.1;
+	for (std::size_t i = 0; i < bins; i++)
+		g.population[i] = 1.0 + double(i % 7);  // uneven, so that MW has something to move
+	const double total = std::accumulate(g.population.begin(), g.population.end(), 0.0);
+	double lower = 0;
+	for (std::size_t i = 0; i < bins / 2; i++)
+		lower += g.population[i] / total;
+	for (std::size_t i = 0; i < bins; i++) {
+		const double p = g.population[i] / total;
+		g.shifted[i] = i < bins / 2 ? p * (lower + 0.3) / lower : p * (1.0 - lower - 0.3) / (1.0 - lower);
+	}
+	return g;
+}
+
+// One run of PMW with the given parameters from a public sample of the shifted population, against a private
+// sample of the population: the run, and the largest error before (the prior's) and after it.
+struct ShiftedRun {
+	std::vector<std::int64_t> private_rows;
+	std::vector<double> prior;
+	PmwResult result;
+	double before = 0, after = 0;
+};
+
+ShiftedRun
+RunOnShiftedSample(const GuardCase &g, const PmwParameters &parameters, std::mt19937_64 &gen)
+{
+	ShiftedRun s;
+	s.private_rows = Sample(gen, g.population, g.input.private_rows);
+	s.prior = PublicPrior(Sample(gen, g.shifted, g.input.public_rows));
+	SeededRandomSource rng(gen());
+	s.result = RunPmw(g.workload, s.private_rows, s.prior, parameters, rng);
+	s.before = MaxError(g.workload, s.prior, s.private_rows);
+	s.after = MaxError(g.workload, s.result.synthetic, s.private_rows);
+	return s;
+}
+
+// A public sample of the private table's population, within its predicted sampling error w.p. 1 - beta/6, makes
+// no update w.p. about 1 - beta: the guarding threshold is that error plus the noise quantile. The threshold of the
+// noise quantile alone, at the smallest cut-off (what the planner chose before, when no cut-off beat the prior),
+// fires on the prior's own sampling error and moves the answers by half of it.
+TEST(PlanPmw, GuardedThresholdLeavesAGoodPublicSampleAlone)
+{
+	const GuardCase g = MakeGuardCase();
+	const PmwPlan plan = PlanPmw(g.input);
+	ASSERT_TRUE(plan.guards_prior);
+	EXPECT_EQ(plan.predicted_error, plan.prior_error);
+	EXPECT_GE(plan.parameters.threshold, plan.prior_error * double(g.input.private_rows));
+	double e_thr, e_cmp;
+	PureSplit(1, g.input.epsilon, e_thr, e_cmp);
+	PmwParameters unguarded = PmwNoiseFor(SparseVectorAccounting::Pure, 1, e_thr, e_cmp, g.input.epsilon, 0.0);
+	unguarded.threshold = PmwThreshold(unguarded, g.input.cover_size, g.input.beta);
+	std::mt19937_64 gen(11);
+	int runs_with_updates = 0, unguarded_runs_with_updates = 0;
+	for (int trial = 0; trial < 20; trial++) {
+		const std::vector<std::int64_t> private_rows = Sample(gen, g.population, g.input.private_rows);
+		const std::vector<double> prior = PublicPrior(Sample(gen, g.population, g.input.public_rows));
+		SeededRandomSource rng(gen()), unguarded_rng(gen());
+		const PmwResult r = RunPmw(g.workload, private_rows, prior, plan.parameters, rng);
+		runs_with_updates += r.updates > 0;
+		EXPECT_TRUE(r.converged);
+		EXPECT_NEAR(MaxError(g.workload, r.synthetic, private_rows), MaxError(g.workload, prior, private_rows), 1e-12);
+		unguarded_runs_with_updates += RunPmw(g.workload, private_rows, prior, unguarded, unguarded_rng).updates > 0;
+	}
+	EXPECT_LE(runs_with_updates, 1);  // beta = 0.05 of 20 runs
+	EXPECT_GT(unguarded_runs_with_updates, 5);
+}
+
+// A public sample shifted by 30% is off by far more than its sampling error: the guarding threshold lets the
+// sparse vector see it, and the updates correct a large part of it (at epsilon 0.1 the cut-off, 12 here, is what
+// limits them).
+TEST(PlanPmw, GuardedThresholdCorrectsAShiftedPublicSample)
+{
+	const GuardCase g = MakeGuardCase();
+	const PmwPlan plan = PlanPmw(g.input);
+	ASSERT_TRUE(plan.guards_prior);
+	std::mt19937_64 gen(12);
+	for (int trial = 0; trial < 10; trial++) {
+		const ShiftedRun s = RunOnShiftedSample(g, plan.parameters, gen);
+		const PmwResult &r = s.result;
+		const double before = s.before, after = s.after;
+		SCOPED_TRACE("before " + std::to_string(before) + " after " + std::to_string(after));
+		EXPECT_GT(before, 0.2);
+		EXPECT_GT(r.updates, 0);
+		EXPECT_LT(after, 0.6 * before);
+		// A run that converged is within its bound whatever the prior (PmwConvergedError).
+		if (r.converged) {
+			EXPECT_LE(after,
+			          PmwConvergedError(plan.parameters, g.input.cover_size, g.input.beta, g.input.private_rows));
+		}
+	}
+}
+
+// Where the noise is small against the prior's error, PMW refines: the threshold is the noise quantile alone and the
+// prediction is below the prior's error.
+TEST(PlanPmw, RefinesWhenTheNoiseIsBelowThePriorError)
+{
+	GuardCase g = MakeGuardCase();
+	g.input.epsilon = 2.0;
+	const PmwPlan plan = PlanPmw(g.input);
+	EXPECT_FALSE(plan.guards_prior);
+	EXPECT_LT(plan.predicted_error, plan.prior_error);
+	EXPECT_EQ(plan.parameters.threshold, PmwThreshold(plan.parameters, g.input.cover_size, g.input.beta));
+}
+
+// The choice at the extremes of public information: one public row, a public table far larger than the private
+// one, epsilon at its smallest and huge. The plan stays sound, guards where no refinement can win, and a guarding
+// plan's threshold is never below the prior's error.
+TEST(PlanPmw, GuardOrRefineAtTheExtremes)
+{
+	enum Expect { Refines, Guards, Either };
+	struct Extreme {
+		const char *name;
+		std::int64_t m;
+		double epsilon;
+		Expect expect;
+	};
+	for (const Extreme &x :
+	     {Extreme{"one public row", 1, 1.0, Either}, Extreme{"huge public table", 1000000000000, 1.0, Either},
+	      Extreme{"huge public table, small epsilon", 1000000000000, 0.001, Guards},
+	      Extreme{"smallest epsilon", 2000, 1e-9, Guards}, Extreme{"huge epsilon", 2000, 1e300, Refines},
+	      Extreme{"huge epsilon and public table", 1000000000000, 1e300, Refines}}) {
+		SCOPED_TRACE(x.name);
+		PlanInput in = BaseInput();
+		in.public_rows = x.m;
+		in.epsilon = x.epsilon;
+		PmwPlan plan;
+		try {
+			plan = PlanPmw(in);
+		} catch (const Error &e) {
+			EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded) << e.what();
+			EXPECT_LT(x.epsilon, 1e-6);
+			continue;
+		}
+		if (x.epsilon <= 1e3) {
+			ExpectSoundAccounting(in, plan);
+		} else {
+			// The scales stop at their 2^-20 grid: far less epsilon is spent than allowed.
+			EXPECT_LE(plan.used.epsilon, in.epsilon);
+			EXPECT_GT(plan.parameters.threshold, 0.0);
+		}
+		if (x.expect != Either) {
+			EXPECT_EQ(plan.guards_prior, x.expect == Guards);
+		}
+		EXPECT_LE(plan.predicted_error, plan.prior_error);
+		if (plan.guards_prior) {
+			EXPECT_GE(plan.parameters.threshold, plan.prior_error * double(in.private_rows));
+		} else {
+			EXPECT_LT(plan.predicted_error, plan.prior_error);
+		}
+		EXPECT_LE(PmwConvergedError(plan.parameters, in.cover_size, in.beta, in.private_rows), 1.0);
+		EXPECT_GT(PmwConvergedError(plan.parameters, in.cover_size, in.beta, in.private_rows), 0.0);
+	}
+}
+
+// Refining, the threshold is the noise quantile and the cut-off is sized for the prior's sampling error, far below
+// a 30% shift: the schedule's first passes, from n/2 halved down to the threshold, correct the shift in about
+// log2(shift / threshold) updates per region, within that cut-off, where steps of at most 2T leave more.
+TEST(PlanPmw, RefiningCorrectsAShiftedPublicSampleWithinItsCutoff)
+{
+	GuardCase g = MakeGuardCase();
+	g.input.epsilon = 2.0;
+	const PmwPlan plan = PlanPmw(g.input);
+	ASSERT_FALSE(plan.guards_prior);
+	std::mt19937_64 gen(13);
+	double after_sum = 0, shortest_after_sum = 0;
+	for (int trial = 0; trial < 10; trial++) {
+		const ShiftedRun s = RunOnShiftedSample(g, plan.parameters, gen);
+		const PmwResult &r = s.result;
+		const double before = s.before, after = s.after;
+		SCOPED_TRACE("before " + std::to_string(before) + " after " + std::to_string(after) + " updates " +
+		             std::to_string(r.updates) + " of " + std::to_string(plan.parameters.cutoff));
+		EXPECT_LT(after, 0.15 * before);
+		// The shortest schedule (4T, 2T, then T) moves an answer by at most 2T per update: the same cut-off leaves
+		// more of the shift.
+		PmwParameters shortest = plan.parameters;
+		shortest.first_pass_factor = kPmwFirstPassFactor;
+		shortest.max_passes = kPmwMaxPasses;
+		SeededRandomSource shortest_rng(gen());
+		after_sum += after;
+		shortest_after_sum += MaxError(
+		    g.workload, RunPmw(g.workload, s.private_rows, s.prior, shortest, shortest_rng).synthetic, s.private_rows);
+	}
+	EXPECT_LT(1.5 * after_sum, shortest_after_sum);
+}
+
+// The bound of a converged run: threshold, noise quantile over the schedule and the comparison's rounding, in
+// fractions of the rows, at most 1; no rows, no bound.
+TEST(PmwConvergedError, IsThresholdPlusNoiseQuantilePlusOneCount)
+{
+	const PmwPlan plan = PlanPmw(BaseInput());
+	const PmwParameters &p = plan.parameters;
+	const double quantile = PmwThreshold(p, 501, 0.05);
+	EXPECT_DOUBLE_EQ(PmwConvergedError(p, 501, 0.05, 100000), (p.threshold + quantile + 1.0) / 100000.0);
+	EXPECT_EQ(PmwConvergedError(p, 501, 0.05, 1), 1.0);
+	EXPECT_EQ(PmwConvergedError(p, 501, 0.05, 0), 1.0);
+	EXPECT_EQ(PmwConvergedError(p, 501, 0.05, -5), 1.0);
+}
+
+// The schedule's union bound covers every pass it allows, and its first pass sits at half the rows.
+TEST(SetPmwSchedule, FirstPassAtHalfTheRowsAndEnoughPasses)
+{
+	for (std::int64_t rows : {std::int64_t(1), std::int64_t(1000), std::int64_t(100000), std::int64_t(1) << 50}) {
+		for (double guard : {0.0, 1000.0}) {
+			SCOPED_TRACE(std::to_string(rows) + " " + std::to_string(guard));
+			PmwParameters p = PmwNoiseFor(SparseVectorAccounting::Pure, 10, 0.25, 0.75, 1.0, 0);
+			SetPmwSchedule(p, 501, 0.05, rows, guard);
+			EXPECT_EQ(p.threshold, PmwThreshold(p, 501, 0.05) + guard);
+			EXPECT_GE(p.first_pass_factor, kPmwFirstPassFactor);
+			EXPECT_GE(p.first_pass_factor * p.threshold, 0.5 * double(rows) * (1 - 1e-12));
+			// Halvings down to the threshold, then the final passes: within max_passes.
+			EXPECT_LE(std::ceil(std::log2(p.first_pass_factor)) + kPmwFinalPasses, p.max_passes);
+			EXPECT_GE(p.max_passes, kPmwMaxPasses);
+		}
 	}
 }
 
