@@ -430,6 +430,9 @@ struct ReleaseErrorFacts {
 	double beta = 0;
 	std::int64_t public_rows = 0;
 	double projection = 0, outside_mass = 0, noise = 0;  // fractions of n
+	// The run's answer mode is "refine" (its details' answer_mode): on a release of marginals or stumps over a full
+	// grid, its mechanism measured every cell and projection above is the part of answers from a query's own cells.
+	bool refine_mode = false;
 };
 void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
 // An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
