@@ -1229,6 +1229,12 @@ ModelColumnCategory(const ReleaseModel *model, const char *column, std::size_t k
 }
 
 bool
+ModelAnswersFromOwnCells(const ReleaseModel *model, bool refine)
+{
+	return refine && model->CellsAnswerable();
+}
+
+bool
 ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *q, const double *numbers,
                               const char *const *texts)
 {
