@@ -1414,8 +1414,7 @@ TEST_F(ReleaseEngine, WithinCellRefinement)
 	// Halfspaces and predicates ignore refine; marginals read their own cells (MarginalsRefineFromTheirOwnCells).
 	const Release h = Define(pub, "halfspaces(x, y; [1, 1])");
 	const Model halfspaces = LoadModel(h, RandomDistribution(std::size_t(h.summary.cell_count), 3));
-	EXPECT_EQ(AnswerText(halfspaces.get(), "x + y <= 10", true),
-	          AnswerText(halfspaces.get(), "x + y <= 10", false));
+	EXPECT_EQ(AnswerText(halfspaces.get(), "x + y <= 10", true), AnswerText(halfspaces.get(), "x + y <= 10", false));
 }
 
 // The weight of the full grid's cells whose bin on each named axis is the given one: a marginal query's own cells.
@@ -2390,13 +2389,13 @@ TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
 	// The same release answered by projection: the projection's part as the plan computes it, which for marginals
 	// moves no edge, plus the unseen grid points' share (part (b)'s bound, positive for 60 public rows).
 	const AnswerBound projected = bound_of(true, false);
-	const double unseen = OutsideMassError(LayoutFromCatalog(r.layout).public_point_counts, false, r.public_rows,
-	                                       5000, DataPartBeta(0.05));
+	const double unseen = OutsideMassError(LayoutFromCatalog(r.layout).public_point_counts, false, r.public_rows, 5000,
+	                                       DataPartBeta(0.05));
 	EXPECT_GT(unseen, 0.0);
-	EXPECT_NEAR(projected.projection,
-	            std::min(1.0, AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 5000, 0.05).projection +
-	                              unseen),
-	            1e-15);
+	EXPECT_NEAR(
+	    projected.projection,
+	    std::min(1.0, AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 5000, 0.05).projection + unseen),
+	    1e-15);
 	const AnswerBound mw_cells = bound_of(false, true), mw_projected = bound_of(false, false);
 	EXPECT_NEAR(mw_projected.projection, std::min(1.0, 0.01 + unseen), 1e-15);
 	EXPECT_GE(mw_cells.projection, mw_projected.projection);
