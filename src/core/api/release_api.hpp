@@ -200,7 +200,8 @@ struct PlanSummary {
 	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
 	bool uniform_prior;
 	// How answers are computed when a query names no mode (pap.answer's refine): "projection" or "refine", the mode
-	// with the smaller predicted projection part (a static name; docs/mechanisms.md §10, "The answer mode").
+	// with the smaller predicted projection part, or on marginals and stumps over a full grid "refine" when the
+	// chosen mechanism measures every cell (a static name; docs/mechanisms.md §10, "The answer mode").
 	const char *answer_mode;
 	// The exact parameters the chosen mechanism runs with (its own plan's, opaque here): the run reads them and
 	// derives nothing itself, so that nothing after the charge can fail on a parameter.
@@ -333,7 +334,8 @@ std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, co
 // refine = false: ModelAnswer(ModelProject(...)). refine = true, ordered classes (thresholds, ranges, boxes,
 // orthants): a bin that a bound cuts through counts with the share of its public rows (the finest public
 // marginal) on the query's side, independently per axis; a bin without public rows (above the highest cut) as
-// the projection takes it. Other classes ignore refine.
+// the projection takes it. refine = true, marginals and stumps on a full grid: the sum of the query's own cells
+// (docs/mechanisms.md §10, "Marginals and stumps on a full grid"). Other classes ignore refine.
 double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                         const char *const *texts, bool refine);
 // The answer of a box of a boxes or orthants release given by its bounds rather than a text (pap.answer_box,
