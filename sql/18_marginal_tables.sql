@@ -90,11 +90,13 @@ WITH v(col, val) AS (
 	UNION ALL SELECT DISTINCT 'c', c FROM mt_sparse UNION ALL SELECT DISTINCT 'd', d FROM mt_sparse)
 SELECT format('%s = %s AND %s = %s AND %s = %s', x.col, x.val, y.col, y.val, z.col, z.val) AS q
   FROM v x JOIN v y ON x.col < y.col JOIN v z ON y.col < z.col;
+SET client_min_messages = error;  -- by projection, each publicly unseen tuple warns (23_answer_bounds)
 CREATE TABLE mt_errors3 AS
 SELECT q, mt_fraction('mt_sparse', q) AS truth, mt_fraction('mt_sparse_pub', q) AS public,
        pap.answer('mt_sparse3', q) AS by_default, pap.answer('mt_sparse3', q, refine => true) AS refined,
        pap.answer('mt_sparse3', q, refine => false) AS projected, b.lower, b.upper
   FROM mt_cells3, pap.answer_bounded('mt_sparse3', q, refine => true) b;
+RESET client_min_messages;
 SELECT count(*) AS queries, count(*) FILTER (WHERE public = 0 AND truth > 0) AS publicly_unseen,
        round(max(abs(refined - truth))::numeric, 4) AS refined_error,
        round(max(abs(projected - truth))::numeric, 4) AS projected_error,
