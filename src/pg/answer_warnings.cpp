@@ -82,7 +82,7 @@ CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::c
 
 void
 PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed, const double *numbers,
-                       const char *const *texts)
+                       const char *const *texts, bool refine)
 {
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
@@ -116,9 +116,10 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 	}
 	size_t unseen = 0;
 	bool has_unseen = false, no_public_row = false;
+	// A query read from its own cells is an estimate of its own: only its projection answers like the others.
 	PAP_CORE(has_unseen = pap::core::ModelUnseenCategory(release->model, parsed, texts, &unseen);
-	         no_public_row =
-	             !has_unseen && pap::core::ModelMarginalWithoutPublicRow(release->model, parsed, numbers, texts));
+	         no_public_row = !has_unseen && !pap::core::ModelAnswersFromOwnCells(release->model, refine) &&
+	                         pap::core::ModelMarginalWithoutPublicRow(release->model, parsed, numbers, texts));
 	if (no_public_row)
 		ereport(PitfallLevel(),
 		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),

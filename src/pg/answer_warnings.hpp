@@ -7,9 +7,9 @@
 // After a query's literals are converted (numbers[i], texts[i] as for pap::core::ModelAnswerQuery): a literal
 // equal under its column's own equality (type and collation) to a public category whose text differs from it, a
 // category the public table never showed (answered from the "other" bin), and a marginals query whose values no
-// public row has together (answered like every such query).
+// public row has together answered by projection (like every such query; refine: the answer's mode).
 void PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed,
-                            const double *numbers, const char *const *texts);
+                            const double *numbers, const char *const *texts, bool refine);
 
 // pap.plan and pap.run_release (before the charge): a requested mechanism (not auto) predicted worse than the
 // public table's own answers.

@@ -142,7 +142,7 @@ PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, 
 		PAP_CORE_AT(origin, *bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine));
 	else
 		PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
-	PapCheckAnswerLiterals(release, parsed, numbers, texts);
+	PapCheckAnswerLiterals(release, parsed, numbers, texts, refine);
 	return bound != nullptr ? bound->estimate : answer;
 }
 

@@ -374,6 +374,7 @@ PapLoadRelease(const char *name, bool for_update)
 	r->error_facts.beta = r->beta;
 	r->error_facts.public_rows = r->public_rows;
 	r->error_facts.known = true;
+	r->error_facts.refine_mode = r->refine_by_default;
 	double *parts[3] = {&r->error_facts.projection, &r->error_facts.outside_mass, &r->error_facts.noise};
 	const char *part_columns[3] = {"bound_projection_error", "bound_outside_mass_error", "bound_noise_error"};
 	for (int i = 0; i < 3; i++) {

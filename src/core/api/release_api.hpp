@@ -200,7 +200,8 @@ struct PlanSummary {
 	std::int64_t planned_rows;  // the n the plan is for (public: count(*) before the charge)
 	bool uniform_prior;
 	// How answers are computed when a query names no mode (pap.answer's refine): "projection" or "refine", the mode
-	// with the smaller predicted projection part (a static name; docs/mechanisms.md §10, "The answer mode").
+	// with the smaller predicted projection part, or on marginals and stumps over a full grid "refine" when the
+	// chosen mechanism measures every cell (a static name; docs/mechanisms.md §10, "The answer mode").
 	const char *answer_mode;
 	// The exact parameters the chosen mechanism runs with (its own plan's, opaque here): the run reads them and
 	// derives nothing itself, so that nothing after the charge can fail on a parameter.
@@ -337,7 +338,8 @@ std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, co
 // refine = false: ModelAnswer(ModelProject(...)). refine = true, ordered classes (thresholds, ranges, boxes,
 // orthants): a bin that a bound cuts through counts with the share of its public rows (the finest public
 // marginal) on the query's side, independently per axis; a bin without public rows (above the highest cut) as
-// the projection takes it. Other classes ignore refine.
+// the projection takes it. refine = true, marginals and stumps on a full grid: the sum of the query's own cells
+// (docs/mechanisms.md §10, "Marginals and stumps on a full grid"). Other classes ignore refine.
 double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                         const char *const *texts, bool refine);
 // The answer of a box of a boxes or orthants release given by its bounds rather than a text (pap.answer_box,
@@ -434,6 +436,9 @@ struct ReleaseErrorFacts {
 	double beta = 0;
 	std::int64_t public_rows = 0;
 	double projection = 0, outside_mass = 0, noise = 0;  // fractions of n
+	// The run's answer mode is "refine" (its details' answer_mode): on a release of marginals or stumps over a full
+	// grid, its mechanism measured every cell and projection above is the part of answers from a query's own cells.
+	bool refine_mode = false;
 };
 void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
 // An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
@@ -461,6 +466,10 @@ bool ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *query, co
 // False for a query with IN lists.
 bool ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                                    const char *const *texts);
+// Whether an answer in the given mode reads the query's own cells (marginals and stumps on a full grid, with refine):
+// such an answer is an estimate of its own even where no public row has the query's values (docs/mechanisms.md
+// §10, "The answer mode").
+bool ModelAnswersFromOwnCells(const ReleaseModel *model, bool refine);
 // The public categories of a categorical column of the release (byte order), for the glue's check of equality
 // under the column's own type and collation; 0 and nullptr for a column that is not a categorical axis.
 std::size_t ModelColumnCategoryCount(const ReleaseModel *model, const char *column);

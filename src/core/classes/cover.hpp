@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/axes/release_axis.hpp"
+#include "core/base/errors.hpp"
 #include "core/language/class_spec.hpp"
 #include "core/language/query_text.hpp"
 #include "core/workloads/product_query.hpp"
@@ -53,6 +54,16 @@ public:
 	// a well-formed query of another shape (the message says what the class accepts).
 	virtual std::size_t Project(std::string_view text, const QueryText *parsed,
 	                            const std::vector<LiteralValue> &literals) const = 0;
+	// The query's own cells, as constraints on its axes (the axes it leaves out are free), for the classes whose
+	// queries are cell sets of the grid (marginals and stumps: one bin per named axis); the query is checked as by
+	// Project, with its errors. Answering from them is sound only where the domain holds every cell they name (a
+	// full grid). Error(Internal) for the other classes.
+	virtual std::vector<AxisConstraint>
+	OwnCells(std::string_view /*text*/, const QueryText * /*parsed*/,
+	         const std::vector<LiteralValue> & /*literals*/) const
+	{
+		throw Error(ErrorKind::Internal, "the query class has no reading of a query's own cells");
+	}
 	// Readable query text of cover query q that projects back to q, e.g. "carat <= 1 AND price > 326",
 	// "age = 37 AND sex = 1", "1*x + 2*y <= 3.5", a listed predicate; "TRUE" for the unconstrained query.
 	// Values print as literals of the column's type (value_format.hpp).

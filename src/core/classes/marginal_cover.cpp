@@ -98,6 +98,8 @@ public:
 	}
 	std::size_t Project(std::string_view text, const QueryText *parsed,
 	                    const std::vector<LiteralValue> &literals) const override;
+	std::vector<AxisConstraint> OwnCells(std::string_view text, const QueryText *parsed,
+	                                     const std::vector<LiteralValue> &literals) const override;
 	std::string Render(std::size_t q) const override;
 	int
 	VcDimension() const override
@@ -107,6 +109,10 @@ public:
 
 private:
 	void Build(const std::vector<std::int32_t> &points, std::size_t max_queries);
+	// The query's conditions as (axis, bin), sorted by axis: exactly k equalities on distinct class columns (the
+	// errors of Project).
+	std::vector<std::pair<std::int32_t, std::int32_t>> Equalities(const QueryText *parsed,
+	                                                              const std::vector<LiteralValue> &literals) const;
 	[[noreturn]] void OutsideClass(const std::string &why) const;
 
 	bool stumps_ = false;
@@ -358,8 +364,8 @@ MarginalCover::OutsideClass(const std::string &why) const
 	            why + " " + what, "pap.answers(name) lists the cover queries of a release.");
 }
 
-std::size_t
-MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const
+std::vector<std::pair<std::int32_t, std::int32_t>>
+MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValue> &literals) const
 {
 	if (parsed == nullptr)
 		throw Error(ErrorKind::Internal, "marginal cover needs a parsed query");
@@ -407,6 +413,13 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 	if (equalities.size() != k_)
 		OutsideClass("The query has " + std::to_string(equalities.size()) +
 		             (equalities.size() == 1 ? " condition." : " conditions."));
+	return equalities;
+}
+
+std::size_t
+MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const
+{
+	const std::vector<std::pair<std::int32_t, std::int32_t>> equalities = Equalities(parsed, literals);
 	std::vector<std::int32_t> key;
 	for (const auto &e : equalities)
 		key.push_back(e.first);
@@ -427,6 +440,15 @@ MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vec
 	if (empty_query_ == kNone)
 		throw Error(ErrorKind::Internal, "unrealised marginal query but no empty-pattern cover query");
 	return empty_query_;
+}
+
+std::vector<AxisConstraint>
+MarginalCover::OwnCells(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const
+{
+	std::vector<AxisConstraint> cells;
+	for (const auto &[axis, bin] : Equalities(parsed, literals))
+		cells.push_back(AxisConstraint{std::uint32_t(axis), CellInterval{bin, bin}});
+	return cells;
 }
 
 std::string

@@ -110,6 +110,10 @@ struct PlanContext {
 	// against its cover query, and the private mass outside a public-support domain.
 	double projection_error = 0;
 	double outside_mass_error = 0;
+	// A query of the class can be answered from its own cells (marginals and stumps on a full grid, without a
+	// declared domain): a mechanism that measures every cell then answers every query of the class with its noise
+	// part alone, no projection part (docs/mechanisms.md §10, "The answer mode").
+	bool cells_answerable = false;
 };
 
 // What a plan fixes for its run, opaque to all but its mechanism: a trivially copyable value of the mechanism's own
@@ -162,12 +166,18 @@ struct MechanismPlan {
 	MechanismParameters parameters;
 	const char *detail = nullptr;  // the name of one number pap.plan shows beside the prediction, or nullptr
 	std::int64_t detail_value = 0;
+	// Its answers read each query's own cells (the answer mode "refine"): set on a cells-answerable release for the
+	// mechanisms that measure every cell.
+	bool answers_from_cells = false;
 };
 MechanismPlan NotApplicable(const char *reason);
 // Sets a plan's parts and its total from the mechanism's own max error over the cover queries (noise) and the prior
 // it starts from (prior_error, 0 for none): the release's projection part for every mechanism; the outside mass
-// only for those that release the cell histogram (identity, hierarchical): the MW mechanisms fit the cover
-// queries' true answers, which count the rows outside the support (docs/mechanisms.md §10).
+// only for those that release the cell histogram (identity, hierarchical, marginal_tables): the MW mechanisms fit
+// the cover queries' true answers, which count the rows outside the support (docs/mechanisms.md §10). The
+// mechanisms that release the cell histogram measure every cell (or every marginal table of the class), so on a
+// cells-answerable release they answer from each query's own cells, without the projection part; the MW mechanisms
+// correct the cover queries only, and answer by projection.
 void SetErrorParts(MechanismPlan &plan, const PlanContext &context, double noise, double prior_error,
                    bool fits_cover_answers);
 constexpr const char *kNoiseTooLarge = "its noise at this epsilon is too large to sample exactly";

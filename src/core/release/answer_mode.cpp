@@ -25,6 +25,13 @@ RefinableClass(ClassKind kind)
 	       kind == ClassKind::Orthants;
 }
 
+bool
+CellsAnswerable(const ReleaseLayout &layout)
+{
+	const ClassKind kind = layout.spec.kind;
+	return (kind == ClassKind::Marginals || kind == ClassKind::Stumps) && layout.domain_kind == DomainKind::Dense;
+}
+
 AnswerModeErrors
 AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                    double request_beta)

@@ -19,6 +19,13 @@ std::vector<int> MovableEdgesPerAxis(const ReleaseLayout &layout, bool &one_axis
 // by projection whatever refine says.
 bool RefinableClass(ClassKind kind);
 
+// Whether refine answers a query of the class from its own cells of the released distribution: marginals and stumps,
+// whose queries are sets of grid cells (one bin per named axis), on a full grid, which holds every cell a query reads
+// (a public-support domain's outside cell mixes the cells the public table never showed). Such an answer has no
+// projection part and no unseen values' part; its error is the mechanism's on the query itself, which the noise part
+// bounds for a mechanism that measures every cell (docs/mechanisms.md §10, "The answer mode").
+bool CellsAnswerable(const ReleaseLayout &layout);
+
 // Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError), at the data
 // parts' beta (DataPartBeta of request_beta). refine: refinement predicts strictly less (ties keep the projection).
 struct AnswerModeErrors {

@@ -112,6 +112,7 @@ SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &con
 	// answered by projection.
 	modes = r.declared_domain ? AnswerModeErrors{} : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, r.beta);
 	context.projection_error = modes.Chosen();
+	context.cells_answerable = !r.declared_domain && CellsAnswerable(layout);
 	context.outside_mass_error = OutsideMassError(layout.public_point_counts, layout.domain_kind == DomainKind::Dense,
 	                                              r.public_rows, r.private_rows, DataPartBeta(r.beta));
 }
@@ -306,8 +307,11 @@ PlanOpened(const PlanRequest &r, const OpenRelease &release)
 	// before any other planner's).
 	AnswerModeErrors modes;
 	const PlanContext context = ContextFor(r, release, modes);
-	PlanSummary summary = Summarise(r, PlanEvery(Mechanisms(), context));
-	summary.answer_mode = modes.Name();
+	const std::vector<MechanismPlan> plans = PlanEvery(Mechanisms(), context);
+	PlanSummary summary = Summarise(r, plans);
+	// The chosen mechanism's mode: reading the query's own cells when it measures every cell of a cells-answerable
+	// release (its data part 0, never above the projection's), else the release's (answer_mode.hpp).
+	summary.answer_mode = plans[std::size_t(summary.chosen)].answers_from_cells ? "refine" : modes.Name();
 	return summary;
 }
 

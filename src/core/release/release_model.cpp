@@ -24,6 +24,7 @@
 #include "core/language/value_format.hpp"
 #include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
 #include "core/release/answer_bound.hpp"
+#include "core/release/answer_mode.hpp"  // CellsAnswerable
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/release/release_model.hpp"
@@ -119,6 +120,9 @@ public:
 			cover_size_ = cover_->QueryCount();
 		}
 		BuildPrefixTable();
+		cells_answerable_ = pap::core::CellsAnswerable(layout_);
+		if (cells_answerable_)
+			unseen_cells_weight_ = WeightOfCellsWithoutPublicRows();
 		const double listed_limit = std::max(4.0 * double(domain_.CellCount()), double(std::size_t(1) << 20));
 		if (prefix_.empty() && (!ordered_ || double(cover_size_) <= listed_limit)) {
 			// A public-support domain over a grid too large for a table: every cover answer at once, by groups,
@@ -178,7 +182,24 @@ public:
 	// A query with IN lists on categorical columns (marginals, stumps): the sum of the answers of the
 	// conjunctions of equalities it expands to, one per distinct category bin of each list (docs/query-classes.md,
 	// "IN lists").
-	double AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
+	double AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
+	// A query of a class whose queries are cells of the grid (marginals, stumps), answered from the cover query
+	// (projection) or, with refine on a full grid, from the sum of the query's own cells (docs/mechanisms.md §10,
+	// "The answer mode").
+	double AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
+	// refine reads a query's own cells (CellsAnswerable): marginals and stumps on a full grid.
+	bool
+	CellsAnswerable() const
+	{
+		return cells_answerable_;
+	}
+	// The released weight of the cells no public row has (computed at load on a cells-answerable release, else 1):
+	// a query and its cover query differ only there, so their answers differ by at most this.
+	double
+	UnseenCellsWeight() const
+	{
+		return unseen_cells_weight_;
+	}
 	// Ordered classes: the bounds the query puts on each axis (CollectColumnBounds; thresholds and ranges raise the
 	// cover's error for a query without their column).
 	std::vector<ColumnBounds> OrderedBounds(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
@@ -211,6 +232,9 @@ public:
 	// The run's public facts for answers' error bounds (answer_bound.hpp), set after loading.
 	ReleaseErrorFacts error_facts;
 	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
+	// The plan's part (a) of a projected answer (from the facts): the stored part, or on a release whose answers read
+	// their own cells by default (whose stored part is theirs, 0), the projection's recomputed as the plan computes it.
+	double projected_part = 1.0;
 	std::size_t
 	MemoryBytes() const
 	{
@@ -257,6 +281,7 @@ private:
 		return layout_.spec.kind == ClassKind::Boxes || layout_.spec.kind == ClassKind::Orthants;
 	}
 	void BuildPrefixTable();
+	double WeightOfCellsWithoutPublicRows() const;
 	double BoxSum(const CellInterval *box) const;
 	double ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const;
 	double DigitsSum(const std::vector<std::size_t> &digits) const;
@@ -280,6 +305,8 @@ private:
 	double total_ = 0.0;           // every cell, outside included: TRUE
 	std::vector<double> answers_;  // per cover query, unclamped, when there is no table
 	std::int64_t private_rows_;
+	bool cells_answerable_ = false;
+	double unseen_cells_weight_ = 1.0;
 };
 
 struct ParsedQuery {
@@ -542,7 +569,7 @@ constexpr std::size_t kMaxInExpansion = std::size_t{1} << 20;
 }  // namespace
 
 double
-ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values) const
+ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
 {
 	const ClassKind kind = layout_.spec.kind;
 	if (kind != ClassKind::Marginals && kind != ClassKind::Stumps)
@@ -604,7 +631,7 @@ ReleaseModel::AnswerInLists(const ParsedQuery &q, const std::vector<LiteralValue
 			chosen.insert(chosen.end(), values.begin() + std::ptrdiff_t(first),
 			              values.begin() + std::ptrdiff_t(first + choices[c].width));
 		}
-		sum += Answer(cover().Project(q.raw, &expanded.text, chosen));
+		sum += AnswerCellQuery(expanded, chosen, refine);
 		std::size_t c = 0;
 		while (c < choices.size() && ++digit[c] == choices[c].first.size()) {
 			digit[c] = 0;
@@ -638,10 +665,33 @@ double
 ReleaseModel::AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
 {
 	if (!ordered_ && HasInList(q))
-		return AnswerInLists(q, values);
+		return AnswerInLists(q, values, refine);
 	if (!ordered_)
-		return Answer(Project(q, values));  // refinement splits numeric bins only
+		return AnswerCellQuery(q, values, refine);
 	return AnswerOrderedBounds(OrderedBounds(q, values), refine);
+}
+
+double
+ReleaseModel::AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
+{
+	if (!refine || !cells_answerable_)
+		return Answer(Project(q, values));  // halfspaces and predicates, and every public-support domain, project
+	const std::vector<AxisConstraint> cells = cover().OwnCells(q.raw, &q.text, values);
+	return Clamp(ConstraintsSum(cells.data(), cells.data() + cells.size()));
+}
+
+double
+ReleaseModel::WeightOfCellsWithoutPublicRows() const
+{
+	const std::size_t d = domain_.AxisCount();
+	std::vector<bool> seen(synthetic_.size(), false);
+	for (std::size_t p = 0; d > 0 && p * d < layout_.public_points.size(); p++)
+		seen.at(domain_.CellOf(layout_.public_points.data() + p * d)) = true;
+	double weight = 0.0;
+	for (std::size_t c = 0; c < synthetic_.size(); c++)
+		if (!seen[c])
+			weight += synthetic_[c];
+	return std::min(1.0, weight);
 }
 
 double
@@ -1071,6 +1121,11 @@ ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0)
 		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
 		                                             model->private_rows(), DataPartBeta(facts.beta));
+	model->projected_part = facts.projection;
+	if (facts.known && facts.refine_mode && model->CellsAnswerable() && facts.public_rows > 0 &&
+	    model->private_rows() > 0)
+		model->projected_part =
+		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta).projection;
 }
 
 bool
@@ -1139,7 +1194,14 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
 		// query per public labeling, so a query and its cover query agree on every point the public table shows
 		// and may disagree on the others (docs/mechanisms.md §18), whose private share part (b)'s bound bounds.
-		out.projection = std::min(1.0, facts.projection + model->unseen_points_mass);
+		out.projection = std::min(1.0, model->projected_part + model->unseen_points_mass);
+		if (refine && model->CellsAnswerable()) {
+			// The query's own cells (docs/mechanisms.md §18): a mechanism that measured every cell answers them
+			// within its noise part alone; any other (the MW mechanisms correct the cover queries only) is
+			// within the projection's bound of the cover query's answer, whose own cells differ from the
+			// query's only in cells no public row has: their released weight more.
+			out.projection = facts.refine_mode ? 0.0 : std::min(1.0, out.projection + model->UnseenCellsWeight());
+		}
 	}
 	const double half = out.projection + out.outside_mass + out.noise;
 	out.lower = std::max(0.0, out.estimate - half);
@@ -1164,6 +1226,12 @@ ModelColumnCategory(const ReleaseModel *model, const char *column, std::size_t k
 	if (k >= ModelColumnCategoryCount(model, column))
 		throw Error(ErrorKind::Internal, "category index out of range");
 	return model->AxisOfColumn(column)->categories[k].c_str();
+}
+
+bool
+ModelAnswersFromOwnCells(const ReleaseModel *model, bool refine)
+{
+	return refine && model->CellsAnswerable();
 }
 
 bool

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -27,6 +28,7 @@
 #include "core/base/errors.hpp"
 #include "core/language/class_spec.hpp"
 #include "core/language/query_text.hpp"
+#include "core/mechanisms/error_model.hpp"
 #include "core/release/answer_mode.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_model.hpp"
@@ -1409,11 +1411,75 @@ TEST_F(ReleaseEngine, WithinCellRefinement)
 			EXPECT_NEAR(AnswerText(model.get(), "TRUE", true), 1.0, 1e-12);
 		}
 	}
-	// Other classes ignore refine.
-	const Release m = Define(PeopleTable(), "marginals(2; city, age)");
-	const Model model = LoadModel(m, RandomDistribution(std::size_t(m.summary.cell_count), 3));
-	EXPECT_EQ(AnswerText(model.get(), "city = 'Paris' AND age = 22", true),
-	          AnswerText(model.get(), "city = 'Paris' AND age = 22", false));
+	// Halfspaces and predicates ignore refine; marginals read their own cells (MarginalsRefineFromTheirOwnCells).
+	const Release h = Define(pub, "halfspaces(x, y; [1, 1])");
+	const Model halfspaces = LoadModel(h, RandomDistribution(std::size_t(h.summary.cell_count), 3));
+	EXPECT_EQ(AnswerText(halfspaces.get(), "x + y <= 10", true), AnswerText(halfspaces.get(), "x + y <= 10", false));
+}
+
+// The weight of the full grid's cells whose bin on each named axis is the given one: a marginal query's own cells.
+double
+WeightOfBins(const Release &r, const std::vector<double> &synthetic,
+             const std::vector<std::pair<std::size_t, std::int32_t>> &bins)
+{
+	const CellDomain domain = LayoutFromCatalog(r.layout).MakeDomain();
+	std::vector<std::int32_t> at(domain.AxisCount());
+	double sum = 0.0;
+	for (std::size_t c = 0; c < domain.CellCount(); c++) {
+		EXPECT_TRUE(domain.CoordinatesOf(c, at.data()));
+		if (std::all_of(bins.begin(), bins.end(), [&](const auto &b) { return at[b.first] == b.second; }))
+			sum += synthetic[c];
+	}
+	return sum;
+}
+
+// On a full grid, refine answers a marginal query from the sum of its own cells (docs/mechanisms.md §10, "The
+// answer mode"), also a query no public row satisfies, which projects onto the cover's empty pattern; on a
+// public-support domain, which has no cell of its own for such a query, refine keeps the projection.
+TEST_F(ReleaseEngine, MarginalsRefineFromTheirOwnCells)
+{
+	const Table pub = PeopleTable();
+	const Release r = Define(pub, "marginals(2; city, age)");
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const ReleaseLayout layout = LayoutFromCatalog(r.layout);
+	EXPECT_TRUE(CellsAnswerable(layout));
+	const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 3);
+	const Model model = LoadModel(r, synthetic);
+	// (SQL literal, the value's text): the four public cities and one never seen ("other").
+	const std::vector<std::pair<std::string, std::string>> cities = {{"'Paris'", "Paris"},
+	                                                                 {"'Oslo'", "Oslo"},
+	                                                                 {"'Lima'", "Lima"},
+	                                                                 {"'O''Hara \"q\"'", "O'Hara \"q\""},
+	                                                                 {"'Rome'", "Rome"}};
+	int unlabelled = 0;
+	for (const auto &[literal, city] : cities)
+		for (int age = 19; age <= 25; age++) {
+			const std::string text = "city = " + literal + " AND age = " + std::to_string(age);
+			SCOPED_TRACE(text);
+			const double own = WeightOfBins(
+			    r, synthetic,
+			    {{0, layout.axes[0].CategoryBin(city)}, {1, layout.axes[1].CategoryBin(std::to_string(age))}});
+			EXPECT_NEAR(AnswerText(model.get(), text, true), own, 1e-12);
+			const double projected = AnswerText(model.get(), text, false);
+			EXPECT_EQ(projected, ModelAnswer(model.get(), Project(model.get(), text)));
+			if (std::fabs(own - projected) > 1e-9)
+				unlabelled++;
+		}
+	// PeopleTable shows every pair of its cities and ages 20..24, but never 19, 25 or Rome (their columns' "other"
+	// bins): the queries no public row satisfies share the empty pattern's answer by projection and have their own
+	// answer by refine.
+	EXPECT_GE(unlabelled, 10);
+	// IN lists sum their equalities in both modes.
+	EXPECT_NEAR(AnswerText(model.get(), "city IN ('Paris', 'Rome') AND age = 19", true),
+	            AnswerText(model.get(), "city = 'Paris' AND age = 19", true) +
+	                AnswerText(model.get(), "city = 'Rome' AND age = 19", true),
+	            1e-15);
+	const Release support = Define(pub, "marginals(2; city, age)", Granularity::Finest, 0.1, 30);
+	ASSERT_STREQ(support.layout.domain, "public support");
+	EXPECT_FALSE(CellsAnswerable(LayoutFromCatalog(support.layout)));
+	const Model projected = LoadModel(support, RandomDistribution(std::size_t(support.summary.cell_count), 4));
+	EXPECT_EQ(AnswerText(projected.get(), "city = 'Rome' AND age = 19", true),
+	          AnswerText(projected.get(), "city = 'Rome' AND age = 19", false));
 }
 
 // An IN list on a categorical column answers the sum of the conjunctions of equalities it expands to, each
@@ -2238,7 +2304,7 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	const PlanSummary a = plan_of(coarse), b = plan_of(finest), c = plan_of(marginals);
 	EXPECT_STREQ(a.answer_mode, "refine");
 	EXPECT_STREQ(b.answer_mode, "projection");
-	EXPECT_STREQ(c.answer_mode, "projection");
+	EXPECT_STREQ(c.answer_mode, "refine");  // auto's mechanism measures every cell of the full grid
 	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 20000, 1000000, 0.05);
 	EXPECT_TRUE(modes.refine);
 	EXPECT_LT(modes.refinement, modes.projection);
@@ -2247,8 +2313,92 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	const AnswerModeErrors exact = AnswerModeErrorsOf(LayoutFromCatalog(finest.layout), 20000, 1000000, 0.05);
 	EXPECT_FALSE(exact.refine);
 	EXPECT_EQ(b.parts.projection, exact.projection);
-	// Marginals move no edge: nothing to refine, no projection part.
+	// Marginals move no edge, and a query read from its own cells has no projection part.
 	EXPECT_EQ(c.parts.projection, 0.0);
+}
+
+// A marginal release on a full grid answers from each query's own cells when its mechanism measures every cell
+// (identity, marginal_tables): no projection part in its plan, the mode "refine"; PMW and MWEM correct the cover
+// queries only and keep the projection (docs/mechanisms.md §10, "The answer mode").
+TEST_F(ReleaseEngine, MarginalsOnAFullGridReadTheirCellsWhenTheMechanismMeasuresThem)
+{
+	const Release r = Define(PeopleTable(), "marginals(2; city, age)");
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	auto plan_of = [&](const char *mechanism) {
+		PlanRequest p = Plan(r, 1.0);
+		p.private_rows = 100000;
+		p.mechanism = mechanism;
+		return MakePlan(p);
+	};
+	for (const char *mechanism : {"identity", "marginal_tables"}) {
+		SCOPED_TRACE(mechanism);
+		const PlanSummary plan = plan_of(mechanism);
+		EXPECT_STREQ(plan.answer_mode, "refine");
+		EXPECT_EQ(plan.parts.projection, 0.0);
+	}
+	for (const char *mechanism : {"pmw", "mwem"}) {
+		SCOPED_TRACE(mechanism);
+		EXPECT_STREQ(plan_of(mechanism).answer_mode, "projection");
+	}
+	const PlanSummary automatic = plan_of("auto");
+	const bool cells = automatic.chosen == MechanismChoice(*MechanismIndex("identity")) ||
+	                   automatic.chosen == MechanismChoice(*MechanismIndex("marginal_tables"));
+	EXPECT_STREQ(automatic.answer_mode, cells ? "refine" : "projection");
+	// A public-support domain keeps the projection for every mechanism.
+	const Release support = Define(PeopleTable(), "marginals(2; city, age)", Granularity::Finest, 0.1, 30);
+	ASSERT_STREQ(support.layout.domain, "public support");
+	PlanRequest p = Plan(support, 1.0);
+	p.private_rows = 100000;
+	p.mechanism = "identity";
+	EXPECT_STREQ(MakePlan(p).answer_mode, "projection");
+}
+
+// The error bound of a marginal answer (docs/mechanisms.md §18): read from the query's own cells of a release whose
+// mechanism measured every cell, the noise part alone; read from the cells of another release, the projection's
+// bound plus the released weight of the cells no public row has; by projection, the plan's part plus the unseen
+// points' share.
+TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
+{
+	const Release r = Define(PeopleTable(), "marginals(2; city, age)");
+	const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 8);
+	auto bound_of = [&](bool refine_mode, bool refine) {
+		const Model model = LoadModel(r, synthetic, 5000);
+		ReleaseErrorFacts facts;
+		facts.known = true;
+		facts.beta = 0.05;
+		facts.public_rows = r.public_rows;
+		facts.projection = refine_mode ? 0.0 : 0.01;
+		facts.noise = 0.02;
+		facts.refine_mode = refine_mode;
+		ModelSetErrorFacts(model.get(), facts);
+		const char *text = "city = 'Rome' AND age = 19";
+		ParsedQuery *parsed = ParseQueryForModel(model.get(), text);
+		std::unique_ptr<ParsedQuery, void (*)(ParsedQuery *)> owner(parsed, FreeParsedQuery);
+		const double numbers[2] = {0, 0};
+		const char *texts[2] = {"Rome", "19"};
+		const AnswerBound b = ModelAnswerBound(model.get(), parsed, numbers, texts, refine);
+		EXPECT_EQ(b.estimate, AnswerText(model.get(), text, refine));
+		EXPECT_EQ(b.noise, 0.02);
+		return b;
+	};
+	const AnswerBound cells = bound_of(true, true);
+	EXPECT_EQ(cells.projection, 0.0);
+	EXPECT_TRUE(cells.unseen_category);  // Rome: part of the "other" bin, from none of it to all of it
+	EXPECT_EQ(cells.lower, 0.0);
+	EXPECT_NEAR(cells.upper, std::min(1.0, cells.estimate + 0.02), 1e-15);
+	// The same release answered by projection: the projection's part as the plan computes it, which for marginals
+	// moves no edge, plus the unseen grid points' share (part (b)'s bound, positive for 60 public rows).
+	const AnswerBound projected = bound_of(true, false);
+	const double unseen = OutsideMassError(LayoutFromCatalog(r.layout).public_point_counts, false, r.public_rows, 5000,
+	                                       DataPartBeta(0.05));
+	EXPECT_GT(unseen, 0.0);
+	EXPECT_NEAR(
+	    projected.projection,
+	    std::min(1.0, AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 5000, 0.05).projection + unseen),
+	    1e-15);
+	const AnswerBound mw_cells = bound_of(false, true), mw_projected = bound_of(false, false);
+	EXPECT_NEAR(mw_projected.projection, std::min(1.0, 0.01 + unseen), 1e-15);
+	EXPECT_GE(mw_cells.projection, mw_projected.projection);
 }
 
 // The weight of the cells whose bounds (ModelDescribeCell) contain every one of `parts`, such as "x IS NULL".
