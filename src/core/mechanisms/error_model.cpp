@@ -213,6 +213,68 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 }
 
 double
+UnseenCellShareBound(double public_rows, double log_term)
+{
+	RequireRows(public_rows, log_term);
+	// ln(1/p) + m ln(1 - p) falls from +inf at p = 0 to -inf at p = 1: bisect for where it crosses -log_term.
+	const auto excess = [&](double p) { return -std::log(p) + public_rows * std::log1p(-p) + log_term; };
+	double lo = 0.0, hi = 1.0;
+	for (int i = 0; i < 200; i++) {
+		const double mid = 0.5 * (lo + hi);
+		if (mid <= lo || mid >= hi)
+			break;
+		(excess(mid) <= 0.0 ? hi : lo) = mid;
+	}
+	return hi;  // excess(hi) <= 0: the bound side
+}
+
+double
+UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term)
+{
+	std::int64_t rows = 0;
+	for (std::int64_t c : value_counts) {
+		if (c < 0)
+			throw Error(ErrorKind::Internal, "error model: a negative row count");
+		rows += c;
+	}
+	if (rows < 2)
+		return 1.0;
+	const std::int64_t half_a = rows / 2, half_b = rows - half_a;
+	// A value with c rows is absent from A with probability C(m - c, |A|) / C(m, |A|) = prod_{j<c} (|B| - j) / (m - j);
+	// its c rows then all lie in B.
+	double expected = 0.0;
+	for (std::int64_t c : value_counts) {
+		double absent = 1.0;
+		for (std::int64_t j = 0; j < c && absent > 0.0; j++)
+			absent *= double(std::max<std::int64_t>(half_b - j, 0)) / double(rows - j);
+		expected += double(c) * absent;
+	}
+	expected /= double(half_b);
+	// Markov over the split: Z <= E[Z] / (1 - 1/4) on at least a quarter of the splits, and the binomial bound fails
+	// on more than a quarter of them with probability at most 4 exp(-log_term): some split has both.
+	return ShareUpperBound(std::min(1.0, expected / 0.75), double(half_b), log_term);
+}
+
+double
+UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<std::vector<std::int64_t>> &open_axes,
+                  std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	if (!some_cell_unseen && open_axes.empty())
+		return 0.0;
+	const double m = double(public_rows), n = double(private_rows);
+	RequireRows(m, 0.0);
+	RequireRows(n, 0.0);
+	// beta: a quarter for the cells' public step, a quarter for the open axes' (4 exp(-L) each), half for the
+	// private step, a union over the cells and the open axes (given the public sample they are fixed sets).
+	double population = some_cell_unseen ? UnseenCellShareBound(m, std::log(4.0 / beta)) : 0.0;
+	const double axis_term = std::log(16.0 * double(std::max<std::size_t>(open_axes.size(), 1)) / beta);
+	for (const std::vector<std::int64_t> &counts : open_axes)
+		population = std::max(population, UnseenValueShareBound(counts, axis_term));
+	const double sets = std::max(1.0, value_cells) + double(open_axes.size());
+	return SampleShareUpperBound(population, n, std::log(2.0 * sets / beta));
+}
+
+double
 OutsideMassError(const std::vector<std::int64_t> &public_point_counts, bool full_grid, std::int64_t public_rows,
                  std::int64_t private_rows, double beta)
 {

@@ -67,6 +67,34 @@ double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> 
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 
+// Part (a) for the classes answered through the public rows' labelings (marginals, stumps, predicates): a query
+// and its cover query agree on every grid point the public table shows, so they differ only on private rows at
+// values the public sample never showed (docs/mechanisms.md §10 (a), "Unseen values"). Two kinds of such sets:
+//   a cell of the seen values (one bin per attribute of a k-way marginal) without a public row: a cell whose
+//   population share is p stays unseen with probability (1 - p)^m, and at most 1/p cells have a share >= p, so
+//   every unseen cell's share is below the p with (1/p)(1 - p)^m = beta (UnseenCellShareBound);
+//   the values of one categorical axis no public row has (its "other" bin), whose total share is the public
+//   sample's missing mass (UnseenValueShareBound).
+// The smallest p >= 0 with (1/p)(1 - p)^m <= exp(-log_term): every cell of the population with a share of p or more
+// holds a public row, except with probability exp(-log_term). At most 1.
+double UnseenCellShareBound(double public_rows, double log_term);
+// Upper confidence bound on the population share of the values a public sample never shows (its missing mass),
+// from the public rows per seen value: split the sample into halves A (floor(m/2) rows) and B, and count the share
+// Z of B's rows whose value A lacks; given A, B's rows are independent draws, so Z is a binomial share of A's
+// missing mass, which is at least the whole sample's. The bound is ShareUpperBound(E[Z] / (1 - 1/4), |B|,
+// log_term), E[Z] over the uniformly random split computed exactly from the counts (hypergeometric), and holds
+// except with probability 4 exp(-log_term) (Markov over the split: docs/mechanisms.md §10 (a)). 1 for fewer than
+// two rows.
+double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term);
+// The part itself: the private share of the largest set a query and its cover query may disagree on, at
+// confidence 1 - beta. value_cells: the cells of seen values over every attribute set of the class (the private
+// step's union); some_cell_unseen: whether one of them holds no public row; open_axes: per categorical axis that
+// may hold values the public table never showed (not a boolean), its public rows per seen value (NULL included).
+// 0 when no cell is unseen and no axis is open.
+double UnseenValuesError(double value_cells, bool some_cell_unseen,
+                         const std::vector<std::vector<std::int64_t>> &open_axes, std::int64_t public_rows,
+                         std::int64_t private_rows, double beta);
+
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:
 // the share of public rows whose point occurs once, plus its deviation and the missing mass's, then the private
 // sample's); 0 for a full grid (full_grid = true).

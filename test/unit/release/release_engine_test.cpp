@@ -2246,8 +2246,38 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	const AnswerModeErrors exact = AnswerModeErrorsOf(LayoutFromCatalog(finest.layout), 20000, 1000000, 0.05);
 	EXPECT_FALSE(exact.refine);
 	EXPECT_EQ(b.parts.projection, exact.projection);
-	// Marginals move no edge: nothing to refine, no projection part.
-	EXPECT_EQ(c.parts.projection, 0.0);
+	// Marginals move no edge: nothing to refine. Their projection part is the private share of the values the public
+	// table never showed (the text column's "other" bin), small with 10,000 public rows on each of two values.
+	EXPECT_GT(c.parts.projection, 0.0);
+	EXPECT_LT(c.parts.projection, 0.002);
+}
+
+// A marginal whose cells the public table does not all show: a query on an unseen cell is answered by another
+// cover query, and the projection part bounds the private share of either (docs/mechanisms.md §10 (a), "Unseen
+// values"). Boolean columns have no value the public table may miss, so with every cell shown the part is 0.
+TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverShows)
+{
+	Table diagonal, spread, text;
+	diagonal.columns = spread.columns = {{"c", ValueType::Boolean, "boolean"}, {"d", ValueType::Boolean, "boolean"}};
+	text.columns = {{"c", ValueType::Text, "text"}, {"d", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++) {
+		diagonal.Add({Bool(v % 2 == 0), Bool(v % 2 == 0)}, 1);
+		spread.Add({Bool(v % 2 == 0), Bool(v % 4 < 2)}, 1);
+		text.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2)}, 1);
+	}
+	const auto projection_of = [](const Table &pub) {
+		const Release r = Define(pub, "marginals(2; c, d)", Granularity::Finest, 0.2);
+		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, 100000, 0.05).projection;
+	};
+	const double beta = DataPartBeta(0.05);
+	// (false, true) and (true, false) have no public row: every unseen cell's share is below UnseenCellShareBound at
+	// beta / 4, then the private step over the 4 cells at beta / 2.
+	const double cell = UnseenCellShareBound(2000, std::log(4.0 / beta));
+	EXPECT_NEAR(projection_of(diagonal), SampleShareUpperBound(cell, 100000, std::log(2.0 * 4 / beta)), 1e-12);
+	EXPECT_EQ(projection_of(spread), 0.0);
+	// A text column may hold values the public table never showed: its missing mass's bound, at every cell seen.
+	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(16.0 / beta));
+	EXPECT_NEAR(projection_of(text), SampleShareUpperBound(open, 100000, std::log(2.0 * 5 / beta)), 1e-12);
 }
 
 }  // namespace
