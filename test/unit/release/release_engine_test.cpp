@@ -2280,5 +2280,31 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	EXPECT_NEAR(projection_of(text), SampleShareUpperBound(open, 100000, std::log(2.0 * 5 / beta)), 1e-12);
 }
 
+// private_only_error is a release over this release's cells declared without the public table: it answers every
+// query of the class at the declared cuts, by projection, so beside the noise of identity or hierarchical it pays
+// the grid's projection part (docs/mechanisms.md §14, "What the public table is worth"), not the noise alone.
+TEST_F(ReleaseEngine, PrivateOnlyErrorAddsTheProjectionOfTheDeclaredGrid)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}};
+	for (int v = 0; v < 5000; v++)
+		pub.Add({Num(v % 1000)}, 1);
+	const Release coarse = Define(pub, "thresholds(x)", Granularity::Alpha, 0.2);
+	PlanRequest request = Plan(coarse, 1.0);
+	request.private_rows = 100000;
+	request.mechanism = "auto";
+	const PlanSummary plan = MakePlan(request);
+	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 5000, 100000, 0.05);
+	ASSERT_GT(modes.projection, 0.0);
+	double noise = 1.0;
+	for (const char *name : {"identity", "hierarchical"}) {
+		const MechanismPrediction &p = plan.predictions[*MechanismIndex(name)];
+		if (p.applies)
+			noise = std::min(noise, p.parts.noise);
+	}
+	EXPECT_NEAR(plan.private_only_error, std::min(1.0, noise + modes.projection), 1e-15);
+	EXPECT_GT(plan.private_only_error, noise);
+}
+
 }  // namespace
 }  // namespace pap::core
