@@ -169,7 +169,6 @@ TEST(ErrorModel, PriorSamplingErrorIsHoeffdingOverTheCoverOrDkw)
 	EXPECT_EQ(PriorSamplingError(1, 1, 1000000, 0, 1e-9), 1.0);
 }
 
-
 // A Zipf population over `values` values (share proportional to 1 / rank) and its sampler.
 std::vector<double>
 ZipfShares(int values)
