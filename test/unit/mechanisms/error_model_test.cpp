@@ -184,14 +184,28 @@ ZipfShares(int values)
 	return shares;
 }
 
-std::vector<std::int64_t>
-SampleCounts(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
+// One public sample of `rows` rows from the population: the shares of the values it misses and the counts of those
+// it shows.
+struct PublicSample {
+	std::vector<double> unseen_shares;
+	std::vector<std::int64_t> seen_counts;
+};
+
+PublicSample
+DrawSample(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
 {
 	std::discrete_distribution<int> draw(shares.begin(), shares.end());
 	std::vector<std::int64_t> counts(shares.size(), 0);
 	for (int r = 0; r < rows; r++)
 		counts[std::size_t(draw(rng))]++;
-	return counts;
+	PublicSample sample;
+	for (std::size_t i = 0; i < counts.size(); i++) {
+		if (counts[i] == 0)
+			sample.unseen_shares.push_back(shares[i]);
+		else
+			sample.seen_counts.push_back(counts[i]);
+	}
+	return sample;
 }
 
 TEST(ErrorModel, UnseenCellShareBoundSolvesItsEquation)
@@ -217,11 +231,8 @@ TEST(ErrorModel, UnseenCellShareBoundHoldsOnSimulatedSamplesWhereTheOldPartWasZe
 	int exceeded = 0;
 	double largest = 0;
 	for (int run = 0; run < 300; run++) {
-		const std::vector<std::int64_t> counts = SampleCounts(shares, 500, rng);
-		double unseen = 0;
-		for (std::size_t i = 0; i < counts.size(); i++)
-			if (counts[i] == 0)
-				unseen = std::max(unseen, shares[i]);
+		const PublicSample sample = DrawSample(shares, 500, rng);
+		const double unseen = *std::max_element(sample.unseen_shares.begin(), sample.unseen_shares.end());
 		EXPECT_GT(unseen, 0.0005);
 		exceeded += unseen > bound;
 		largest = std::max(largest, unseen);
@@ -232,8 +243,8 @@ TEST(ErrorModel, UnseenCellShareBoundHoldsOnSimulatedSamplesWhereTheOldPartWasZe
 
 TEST(ErrorModel, UnseenValueShareBoundIsTheSplitSampleBound)
 {
-	// Four values seen once each in four rows: each is absent from a half A of two rows with probability
-	// (2/4)(1/3)... = 2/4 (prod over its one row of (|B| - j) / (m - j)), so E[Z] = 4 * 1/2 / |B| = 1: the bound is 1.
+	// Four values seen once each in four rows: each is absent from a half A of two rows with probability |B| / m =
+	// 2/4 (the product over its one row), so E[Z] = 4 * (1/2) / |B| = 1: the bound is 1.
 	EXPECT_EQ(UnseenValueShareBound({1, 1, 1, 1}, 3.0), 1.0);
 	// One value only: nothing is ever missing, and the bound is the relative-entropy bound of 0 observed.
 	EXPECT_NEAR(UnseenValueShareBound({1000}, 3.0), ShareUpperBound(0.0, 500, 3.0), 1e-15);
@@ -254,17 +265,12 @@ TEST(ErrorModel, UnseenValueShareBoundHoldsOnSimulatedLongTails)
 	int exceeded = 0;
 	double ratio = 0;
 	for (int run = 0; run < 200; run++) {
-		const std::vector<std::int64_t> counts = SampleCounts(shares, 2000, rng);
+		const PublicSample sample = DrawSample(shares, 2000, rng);
 		double missing = 0;
-		std::vector<std::int64_t> seen;
-		for (std::size_t i = 0; i < counts.size(); i++) {
-			if (counts[i] == 0)
-				missing += shares[i];
-			else
-				seen.push_back(counts[i]);
-		}
+		for (double share : sample.unseen_shares)
+			missing += share;
 		EXPECT_GT(missing, 0.1);
-		const double bound = UnseenValueShareBound(seen, L);
+		const double bound = UnseenValueShareBound(sample.seen_counts, L);
 		exceeded += missing > bound;
 		ratio = std::max(ratio, bound / missing);
 	}
