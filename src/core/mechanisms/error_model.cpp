@@ -240,14 +240,16 @@ UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_
 	if (rows < 2)
 		return 1.0;
 	const std::int64_t half_a = rows / 2, half_b = rows - half_a;
-	// A value with c rows is absent from A with probability C(m - c, |A|) / C(m, |A|) = prod_{j<c} (|B| - j) / (m - j);
-	// its c rows then all lie in B.
+	// A value with c rows is absent from A with probability C(m - c, |A|) / C(m, |A|) = prod_{j<c} (|B| - j) / (m - j)
+	// (0 when c > |B|), in closed form through the log-gamma function; its c rows then all lie in B.
+	const double m = double(rows), a = double(half_a);
 	double expected = 0.0;
 	for (std::int64_t c : value_counts) {
-		double absent = 1.0;
-		for (std::int64_t j = 0; j < c && absent > 0.0; j++)
-			absent *= double(std::max<std::int64_t>(half_b - j, 0)) / double(rows - j);
-		expected += double(c) * absent;
+		if (c <= 0 || c > half_b)
+			continue;
+		const double x = double(c);
+		expected += x * std::exp(std::lgamma(m - x + 1.0) - std::lgamma(m - x - a + 1.0) + std::lgamma(m - a + 1.0) -
+		                         std::lgamma(m + 1.0));
 	}
 	expected /= double(half_b);
 	// Markov over the split: Z <= E[Z] / (1 - 1/4) on at least a quarter of the splits, and the binomial bound fails

@@ -246,10 +246,14 @@ TEST(ErrorModel, UnseenValueShareBoundIsTheSplitSampleBound)
 	// Four values seen once each in four rows: each is absent from a half A of two rows with probability |B| / m =
 	// 2/4 (the product over its one row), so E[Z] = 4 * (1/2) / |B| = 1: the bound is 1.
 	EXPECT_EQ(UnseenValueShareBound({1, 1, 1, 1}, 3.0), 1.0);
+	// Two values of 3 rows in 6: each is absent from A (3 rows) with probability C(3, 3) / C(6, 3) = 1/20, so
+	// E[Z] = 2 * 3 / 20 / 3 = 0.1. A value of more rows than B has is never absent.
+	EXPECT_NEAR(UnseenValueShareBound({3, 3}, 3.0), ShareUpperBound(0.1 / 0.75, 3, 3.0), 1e-9);
+	EXPECT_NEAR(UnseenValueShareBound({4, 2}, 3.0), ShareUpperBound(2.0 * 3.0 / 15.0 / 3.0 / 0.75, 3, 3.0), 1e-9);
 	// One value only: nothing is ever missing, and the bound is the relative-entropy bound of 0 observed.
 	EXPECT_NEAR(UnseenValueShareBound({1000}, 3.0), ShareUpperBound(0.0, 500, 3.0), 1e-15);
 	// A value seen once in 1000 rows: absent from A with probability 500/1000, E[Z] = 0.5 / 500 = 0.001.
-	EXPECT_NEAR(UnseenValueShareBound({999, 1}, 3.0), ShareUpperBound(0.001 / 0.75, 500, 3.0), 1e-15);
+	EXPECT_NEAR(UnseenValueShareBound({999, 1}, 3.0), ShareUpperBound(0.001 / 0.75, 500, 3.0), 1e-9);
 	EXPECT_EQ(UnseenValueShareBound({1}, 3.0), 1.0);
 	EXPECT_THROW(UnseenValueShareBound({5, -1}, 3.0), Error);
 }
