@@ -159,6 +159,33 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 	return std::min(1.0, max_over_axes ? largest : sum);
 }
 
+ShareInterval
+PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows, double log_term)
+{
+	const double m = double(public_rows), n = double(private_rows);
+	return {PrivateShareLowerBound(double(rows) / m, m, n, log_term),
+	        PrivateShareBound(double(rows) / m, m, n, log_term)};
+}
+
+double
+RefinementLogTerm(double sets, double beta)
+{
+	return std::log(4.0 * sets / beta);  // two directions, each a public and a private step
+}
+
+double
+RefinedEdgeError(std::int64_t below, std::int64_t above, const ShareInterval &below_share,
+                 const ShareInterval &above_share)
+{
+	const std::int64_t bin = below + above;
+	if (bin <= 0)
+		return std::max(below_share.high, above_share.high);
+	// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
+	const double share = double(below) / double(bin);
+	return std::max({0.0, share * above_share.high - (1.0 - share) * below_share.low,
+	                 (1.0 - share) * below_share.high - share * above_share.low});
+}
+
 double
 RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                 std::int64_t public_rows, std::int64_t private_rows, double beta)
@@ -173,15 +200,13 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 				sets += 2.0 * double(splits.size());
 	if (sets == 0)
 		return 0.0;
-	const double log_term = std::log(4.0 * sets / beta);  // two directions, each a public and a private step
-	const double m = double(public_rows), n = double(private_rows);
+	const double log_term = RefinementLogTerm(sets, beta);
 	// The bounds depend on a set's public row count alone: computed once per count.
-	std::map<std::int64_t, std::pair<double, double>> bounds;
-	auto bounds_of = [&](std::int64_t rows) -> const std::pair<double, double> & {
+	std::map<std::int64_t, ShareInterval> bounds;
+	auto bounds_of = [&](std::int64_t rows) -> const ShareInterval & {
 		auto [it, added] = bounds.try_emplace(rows);
 		if (added)
-			it->second = {PrivateShareLowerBound(double(rows) / m, m, n, log_term),
-			              PrivateShareBound(double(rows) / m, m, n, log_term)};
+			it->second = PrivateShareInterval(rows, public_rows, private_rows, log_term);
 		return it->second;
 	};
 	double sum = 0, largest = 0;
@@ -193,18 +218,8 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 		for (const std::vector<std::int64_t> &splits : axes[a].bin_splits) {
 			PollInterrupt(steps, splits.size());
 			const std::int64_t bin = splits.back();
-			if (bin == 0) {
-				worst = std::max(worst, bounds_of(0).second);
-				continue;
-			}
-			// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
-			for (std::int64_t below : splits) {
-				const double share = double(below) / double(bin);
-				const auto [below_low, below_high] = bounds_of(below);
-				const auto [above_low, above_high] = bounds_of(bin - below);
-				worst = std::max({worst, share * above_high - (1.0 - share) * below_low,
-				                  (1.0 - share) * below_high - share * above_low});
-			}
+			for (std::int64_t below : splits)
+				worst = std::max(worst, RefinedEdgeError(below, bin - below, bounds_of(below), bounds_of(bin - below)));
 		}
 		sum += double(edges[a]) * worst;
 		largest = std::max(largest, double(edges[a]) * worst);

@@ -57,6 +57,24 @@ AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &pu
 double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 
+// A private share between a lower and an upper bound from its public rows (PrivateShareLowerBound and
+// PrivateShareBound at one log term).
+struct ShareInterval {
+	double low = 0, high = 1;
+};
+ShareInterval PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows,
+                                   double log_term);
+// The log term of refinement's event over `sets` sets of public rows, each bounded both ways, each bound a public and
+// a private step: ln(4 sets / beta). The answer bound's event for every answer, refined or not (docs/mechanisms.md
+// §18).
+double RefinementLogTerm(double sets, double beta);
+// The data error of one edge answered by refinement inside a bin whose public rows split into `below` and `above`
+// at the edge: max((L/B) hi(above) - ((B-L)/B) lo(below), ((B-L)/B) hi(below) - (L/B) lo(above)) with L = below,
+// B = below + above; a bin without public rows keeps the projection's answer, hi of its (empty) gap. The plan's
+// part (RefinementError, its worst over every split) and a query's own bound (answer_bound.hpp) both use it.
+double RefinedEdgeError(std::int64_t below, std::int64_t above, const ShareInterval &below_share,
+                        const ShareInterval &above_share);
+
 // Part (a) when answers refine within cells (pap.answer's refine): a bound inside a bin (B public rows, L of them
 // below the bound) is answered as (1 - L/B) times the cover answer below the bin plus L/B times the one above it, so
 // beside the noise its error is |(L/B) D_above - ((B-L)/B) D_below| for the private shares D of the bin's parts

@@ -969,12 +969,10 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		std::vector<ColumnBounds> bounds;
 		std::vector<CellInterval> bins;
 		model->ProjectedBins(*q, values, bounds, bins);
+		// Its own bound, not the plan's part: the plan's projection part is on the projection's event, and the part
+		// the run stored is the answer mode's, which may be refinement's (docs/mechanisms.md §18).
 		out.projection = QueryProjectionBound(layout.axes, bounds, refine ? nullptr : bins.data(), facts.public_rows,
 		                                      model->private_rows(), facts.beta);
-		// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md §18):
-		// a query's own bound is never looser than it.
-		if (!refine)
-			out.projection = std::min(out.projection, facts.projection);
 	} else {
 		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
 		// query per public labeling, so a query and its cover query agree on every point the public table shows
