@@ -24,6 +24,7 @@
 #include "core/language/value_format.hpp"
 #include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
 #include "core/release/answer_bound.hpp"
+#include "core/release/answer_mode.hpp"
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/release/release_model.hpp"
@@ -142,6 +143,9 @@ public:
 	// The run's public facts for answers' error bounds (answer_bound.hpp), set after loading.
 	ReleaseErrorFacts error_facts;
 	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
+	// The plan's projection part (projection mode) on the answer bounds' event: at half the facts' beta, its union's
+	// ln(2 S / (beta/12)) is refinement's ln(4 S / (beta/6)) (docs/mechanisms.md §18).
+	double event_projection = 1.0;
 	std::size_t
 	MemoryBytes() const
 	{
@@ -919,9 +923,12 @@ void
 ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 {
 	model->error_facts = facts;
-	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0)
+	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0) {
 		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
 		                                             model->private_rows(), DataPartBeta(facts.beta));
+		model->event_projection =
+		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta / 2.0).projection;
+	}
 }
 
 bool
@@ -964,20 +971,23 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		out.projection = 1.0;  // no private row (a run after every row was deleted): no share to bound
 	} else if (kind == ClassKind::Thresholds || kind == ClassKind::Ranges || kind == ClassKind::Boxes ||
 	           kind == ClassKind::Orthants) {
-		// The query's own edges (refined or not: a refined answer lies between the answers of the cover queries
-		// that move every edge inward and outward, each within a side of the edge's bin).
+		// The query's own edges: the side each moved over, or refined, refinement's error at its split.
 		std::vector<ColumnBounds> bounds;
 		std::vector<CellInterval> bins;
 		model->ProjectedBins(*q, values, bounds, bins);
-		// Its own bound, not the plan's part: the plan's projection part is on the projection's event, and the part
-		// the run stored is the answer mode's, which may be refinement's (docs/mechanisms.md §18).
 		out.projection = QueryProjectionBound(layout.axes, bounds, refine ? nullptr : bins.data(), facts.public_rows,
 		                                      model->private_rows(), facts.beta);
+		// The projection part of the class holds for every unrefined query on the same event (docs/mechanisms.md
+		// §18): a query's own bound is never looser than it. (Not the part the run stored: that is the answer
+		// mode's, possibly refinement's, on the plan's own event.)
+		if (!refine)
+			out.projection = std::min(out.projection, model->event_projection);
 	} else {
-		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
-		// query per public labeling, so a query and its cover query agree on every point the public table shows
-		// and may disagree on the others (docs/mechanisms.md §18), whose private share part (b)'s bound bounds.
-		out.projection = std::min(1.0, facts.projection + model->unseen_points_mass);
+		// The class's projection part (on the same event), plus the rows of the grid points no public row has: the
+		// cover of these classes holds one query per public labeling, so a query and its cover query agree on every
+		// point the public table shows and may disagree on the others (docs/mechanisms.md §18), whose private share
+		// part (b)'s bound bounds.
+		out.projection = std::min(1.0, model->event_projection + model->unseen_points_mass);
 	}
 	const double half = out.projection + out.outside_mass + out.noise;
 	out.lower = std::max(0.0, out.estimate - half);
