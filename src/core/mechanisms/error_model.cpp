@@ -145,8 +145,9 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			sides += double(axes[a].sides);
 	if (sides == 0)
 		return 0.0;
-	// Every side of every bin at once (a union over them), the public and the private step each at half of it.
-	const double log_term = std::log(2.0 * sides / beta);
+	// Every side of every bin at once, bounded both ways: refinement's event, so that the part in either answer mode
+	// holds on one event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
+	const double log_term = RefinementLogTerm(sides, beta);
 	const double m = double(public_rows), n = double(private_rows);
 	double sum = 0, largest = 0;
 	for (std::size_t a = 0; a < axes.size(); a++) {

@@ -52,8 +52,9 @@ AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &pu
                   const std::vector<std::int64_t> &public_counts);
 
 // Part (a): edges[a] query edges may move on axis a (their cuts from AxisCutOf); each adds the private share of one
-// side, bounded from its public share. A query's edges on one axis that can only be one at a time (a stump's or a
-// halfspace's one threshold) are passed as max_over_axes = true: the largest axis's term alone.
+// side, bounded from its public share on refinement's event (RefinementLogTerm over the sides). A query's edges on one
+// axis that can only be one at a time (a stump's or a halfspace's one threshold) are passed as max_over_axes = true:
+// the largest axis's term alone.
 double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 

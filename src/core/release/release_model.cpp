@@ -143,8 +143,7 @@ public:
 	// The run's public facts for answers' error bounds (answer_bound.hpp), set after loading.
 	ReleaseErrorFacts error_facts;
 	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
-	// The plan's projection part (projection mode) on the answer bounds' event: at half the facts' beta, its union's
-	// ln(2 S / (beta/12)) is refinement's ln(4 S / (beta/6)) (docs/mechanisms.md §18).
+	// The plan's projection part in projection mode (the run stores the answer mode's, possibly refinement's).
 	double event_projection = 1.0;
 	std::size_t
 	MemoryBytes() const
@@ -927,7 +926,7 @@ ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
 		                                             model->private_rows(), DataPartBeta(facts.beta));
 		model->event_projection =
-		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta / 2.0).projection;
+		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta).projection;
 	}
 }
 
@@ -977,9 +976,8 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		model->ProjectedBins(*q, values, bounds, bins);
 		out.projection = QueryProjectionBound(layout.axes, bounds, refine ? nullptr : bins.data(), facts.public_rows,
 		                                      model->private_rows(), facts.beta);
-		// The projection part of the class holds for every unrefined query on the same event (docs/mechanisms.md
-		// §18): a query's own bound is never looser than it. (Not the part the run stored: that is the answer
-		// mode's, possibly refinement's, on the plan's own event.)
+		// The plan's projection part holds for every unrefined query on the same event (docs/mechanisms.md §18): a
+		// query's own bound is never looser than it.
 		if (!refine)
 			out.projection = std::min(out.projection, model->event_projection);
 	} else {
