@@ -255,22 +255,27 @@ UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_
 	}
 	if (rows < 2)
 		return 1.0;
-	const std::int64_t half_a = rows / 2, half_b = rows - half_a;
 	// A value with c rows is absent from A with probability C(m - c, |A|) / C(m, |A|) = prod_{j<c} (|B| - j) / (m - j)
 	// (0 when c > |B|), in closed form through the log-gamma function; its c rows then all lie in B.
-	const double m = double(rows), a = double(half_a);
-	double expected = 0.0;
-	for (std::int64_t c : value_counts) {
-		if (c <= 0 || c > half_b)
-			continue;
-		const double x = double(c);
-		expected += x * std::exp(std::lgamma(m - x + 1.0) - std::lgamma(m - x - a + 1.0) + std::lgamma(m - a + 1.0) -
-		                         std::lgamma(m + 1.0));
+	const double m = double(rows);
+	double best = 1.0;
+	for (int split = 1; split <= kUnseenValueSplits; split++) {
+		const std::int64_t size_a = std::max<std::int64_t>(rows >> split, 1), size_b = rows - size_a;
+		const double a = double(size_a);
+		double expected = 0.0;
+		for (std::int64_t c : value_counts) {
+			if (c <= 0 || c > size_b)
+				continue;
+			const double x = double(c);
+			expected += x * std::exp(std::lgamma(m - x + 1.0) - std::lgamma(m - x - a + 1.0) +
+			                         std::lgamma(m - a + 1.0) - std::lgamma(m + 1.0));
+		}
+		expected /= double(size_b);
+		// Markov over the split: Z <= E[Z] / (1 - 1/4) on at least a quarter of the splits, and the binomial bound
+		// fails on more than a quarter of them with probability at most 4 exp(-log_term): some split has both.
+		best = std::min(best, ShareUpperBound(std::min(1.0, expected / 0.75), double(size_b), log_term));
 	}
-	expected /= double(half_b);
-	// Markov over the split: Z <= E[Z] / (1 - 1/4) on at least a quarter of the splits, and the binomial bound fails
-	// on more than a quarter of them with probability at most 4 exp(-log_term): some split has both.
-	return ShareUpperBound(std::min(1.0, expected / 0.75), double(half_b), log_term);
+	return best;
 }
 
 double
@@ -282,10 +287,11 @@ UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<s
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
-	// beta: a quarter for the cells' public step, a quarter for the open axes' (4 exp(-L) each), half for the
+	// beta: a quarter for the cells' public step, a quarter for the open axes' (4 exp(-L) per split size), half for the
 	// private step, a union over the cells and the open axes (given the public sample they are fixed sets).
 	double population = some_cell_unseen ? UnseenCellShareBound(m, std::log(4.0 / beta)) : 0.0;
-	const double axis_term = std::log(16.0 * double(std::max<std::size_t>(open_axes.size(), 1)) / beta);
+	const double axis_term =
+	    std::log(16.0 * kUnseenValueSplits * double(std::max<std::size_t>(open_axes.size(), 1)) / beta);
 	for (const std::vector<std::int64_t> &counts : open_axes)
 		population = std::max(population, UnseenValueShareBound(counts, axis_term));
 	const double sets = std::max(1.0, value_cells) + double(open_axes.size());

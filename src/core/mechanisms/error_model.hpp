@@ -98,12 +98,15 @@ double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // holds a public row, except with probability exp(-log_term). At most 1.
 double UnseenCellShareBound(double public_rows, double log_term);
 // Upper confidence bound on the population share of the values a public sample never shows (its missing mass),
-// from the public rows per seen value: split the sample into halves A (floor(m/2) rows) and B, and count the share
-// Z of B's rows whose value A lacks; given A, B's rows are independent draws, so Z is a binomial share of A's
-// missing mass, which is at least the whole sample's. The bound is ShareUpperBound(E[Z] / (1 - 1/4), |B|,
-// log_term), E[Z] over the uniformly random split computed exactly from the counts (hypergeometric), and holds
-// except with probability 4 exp(-log_term) (Markov over the split: docs/mechanisms.md §10 (a)). 1 for fewer than
-// two rows.
+// from the public rows per seen value: split the sample into A (floor(m / 2^j) rows) and B, and count the share Z
+// of B's rows whose value A lacks; given A, B's rows are independent draws, so Z is a binomial share of A's missing
+// mass, which is at least the whole sample's. Per split size the bound is ShareUpperBound(E[Z] / (1 - 1/4), |B|,
+// log_term), E[Z] over the uniformly random split of that size computed exactly from the counts (hypergeometric),
+// and holds except with probability 4 exp(-log_term) (Markov over the split: docs/mechanisms.md §10 (a)); the
+// smallest over j = 1..kUnseenValueSplits holds except with probability 4 kUnseenValueSplits exp(-log_term). A
+// smaller A leaves B more rows, a tighter binomial bound, when A already shows every frequent value. 1 for fewer
+// than two rows.
+constexpr int kUnseenValueSplits = 4;
 double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term);
 // The part itself: the private share of the largest set a query and its cover query may disagree on, at
 // confidence 1 - beta. value_cells: the cells of seen values over every attribute set of the class (the private

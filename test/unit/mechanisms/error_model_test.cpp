@@ -244,17 +244,23 @@ TEST(ErrorModel, UnseenCellShareBoundHoldsOnSimulatedSamplesWhereTheOldPartWasZe
 
 TEST(ErrorModel, UnseenValueShareBoundIsTheSplitSampleBound)
 {
-	// Four values seen once each in four rows: each is absent from a half A of two rows with probability |B| / m =
-	// 2/4 (the product over its one row), so E[Z] = 4 * (1/2) / |B| = 1: the bound is 1.
+	// Four values seen once each in four rows: every A (1 or 2 rows) misses a value of B's with probability |B| / m
+	// (the product over its one row), so E[Z] = 4 (|B| / 4) / |B| = 1 for every split: the bound is 1.
 	EXPECT_EQ(UnseenValueShareBound({1, 1, 1, 1}, 3.0), 1.0);
-	// Two values of 3 rows in 6: each is absent from A (3 rows) with probability C(3, 3) / C(6, 3) = 1/20, so
-	// E[Z] = 2 * 3 / 20 / 3 = 0.1. A value of more rows than B has is never absent.
-	EXPECT_NEAR(UnseenValueShareBound({3, 3}, 3.0), ShareUpperBound(0.1 / 0.75, 3, 3.0), 1e-9);
-	EXPECT_NEAR(UnseenValueShareBound({4, 2}, 3.0), ShareUpperBound(2.0 * 3.0 / 15.0 / 3.0 / 0.75, 3, 3.0), 1e-9);
-	// One value only: nothing is ever missing, and the bound is the relative-entropy bound of 0 observed.
-	EXPECT_NEAR(UnseenValueShareBound({1000}, 3.0), ShareUpperBound(0.0, 500, 3.0), 1e-15);
-	// A value seen once in 1000 rows: absent from A with probability 500/1000, E[Z] = 0.5 / 500 = 0.001.
-	EXPECT_NEAR(UnseenValueShareBound({999, 1}, 3.0), ShareUpperBound(0.001 / 0.75, 500, 3.0), 1e-9);
+	// Two values of 3 rows in 6, A of 3 rows: each is absent with probability C(3, 3) / C(6, 3) = 1/20, so
+	// E[Z] = 2 * 3 / 20 / 3 = 0.1; A of 1 row (6 >> 2 and below): each is absent with probability 1/2, E[Z] =
+	// 2 * 3 / 2 / 5 = 0.6. The smaller bound is kept.
+	EXPECT_NEAR(UnseenValueShareBound({3, 3}, 3.0),
+	            std::min(ShareUpperBound(0.1 / 0.75, 3, 3.0), ShareUpperBound(0.6 / 0.75, 5, 3.0)), 1e-9);
+	// A value of more rows than B has is never absent: {4, 2} with A of 3 rows gives E[Z] = 2 (4/20) / 3; with A of
+	// 1 row (4 + 2 * 2) / 3 / 5.
+	EXPECT_NEAR(UnseenValueShareBound({4, 2}, 3.0),
+	            std::min(ShareUpperBound(2.0 * 0.2 / 3.0 / 0.75, 3, 3.0), ShareUpperBound(8.0 / 15.0 / 0.75, 5, 3.0)),
+	            1e-9);
+	// One value only: nothing is ever missing, and the smallest A (1000 >> 4 = 62 rows) leaves B the most rows.
+	EXPECT_NEAR(UnseenValueShareBound({1000}, 3.0), ShareUpperBound(0.0, 938, 3.0), 1e-15);
+	// A value seen once in 1000 rows: absent from A with probability |B| / 1000, E[Z] = 1/1000 at every split.
+	EXPECT_NEAR(UnseenValueShareBound({999, 1}, 3.0), ShareUpperBound(0.001 / 0.75, 938, 3.0), 1e-9);
 	EXPECT_EQ(UnseenValueShareBound({1}, 3.0), 1.0);
 	EXPECT_THROW(UnseenValueShareBound({5, -1}, 3.0), Error);
 }
@@ -262,10 +268,10 @@ TEST(ErrorModel, UnseenValueShareBoundIsTheSplitSampleBound)
 TEST(ErrorModel, UnseenValueShareBoundHoldsOnSimulatedLongTails)
 {
 	// 20,000 values with Zipf shares, 2,000 public rows: the mass of the values the sample misses is about 0.2 (the
-	// part was 0), and the bound at 4 exp(-L) = 0.05 holds in at least 95% of 200 seeded samples, within 2x of the
-	// missing mass.
+	// part was 0), and the bound at 4 kUnseenValueSplits exp(-L) = 0.05 holds in at least 95% of 200 seeded samples,
+	// within 2x of the missing mass.
 	const std::vector<double> shares = ZipfShares(20000);
-	const double L = std::log(4.0 / 0.05);
+	const double L = std::log(4.0 * kUnseenValueSplits / 0.05);
 	std::mt19937_64 rng(1125);
 	int exceeded = 0;
 	double ratio = 0;
@@ -295,7 +301,7 @@ TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 	// An open axis whose long tail misses more than any single cell: its bound wins.
 	std::vector<std::int64_t> tail(300, 1);
 	tail.push_back(700);
-	const double open = UnseenValueShareBound(tail, std::log(16.0 / beta));
+	const double open = UnseenValueShareBound(tail, std::log(16.0 * kUnseenValueSplits / beta));
 	EXPECT_GT(open, cell);
 	EXPECT_NEAR(UnseenValuesError(12, true, {tail}, 1000, 100000, beta),
 	            SampleShareUpperBound(open, 100000, std::log(2.0 * 13 / beta)), 1e-15);

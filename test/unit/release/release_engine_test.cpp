@@ -2276,7 +2276,7 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	EXPECT_NEAR(projection_of(diagonal), SampleShareUpperBound(cell, 100000, std::log(2.0 * 4 / beta)), 1e-12);
 	EXPECT_EQ(projection_of(spread), 0.0);
 	// A text column may hold values the public table never showed: its missing mass's bound, at every cell seen.
-	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(16.0 / beta));
+	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(16.0 * kUnseenValueSplits / beta));
 	EXPECT_NEAR(projection_of(text), SampleShareUpperBound(open, 100000, std::log(2.0 * 5 / beta)), 1e-12);
 }
 
