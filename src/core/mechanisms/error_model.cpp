@@ -279,22 +279,27 @@ UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_
 }
 
 double
-UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<std::vector<std::int64_t>> &open_axes,
+UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<std::vector<std::int64_t>> &other_axes,
                   std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
-	if (!some_cell_unseen && open_axes.empty())
+	if (!some_cell_unseen)
 		return 0.0;
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
-	// beta: a quarter for the cells' public step, a quarter for the open axes' (4 exp(-L) per split size), half for the
-	// private step, a union over the cells and the open axes (given the public sample they are fixed sets).
-	double population = some_cell_unseen ? UnseenCellShareBound(m, std::log(4.0 / beta)) : 0.0;
+	// beta: half for the private step; the public step's half for the cells alone, or a quarter for the cells and a
+	// quarter for the "other" bins the empty pattern reads (4 kUnseenValueSplits exp(-L) each).
+	const double cells_beta = other_axes.empty() ? beta / 2.0 : beta / 4.0;
+	const double cell = UnseenCellShareBound(m, std::log(1.0 / cells_beta));
+	double other = 1.0;
 	const double axis_term =
-	    std::log(16.0 * kUnseenValueSplits * double(std::max<std::size_t>(open_axes.size(), 1)) / beta);
-	for (const std::vector<std::int64_t> &counts : open_axes)
-		population = std::max(population, UnseenValueShareBound(counts, axis_term));
-	const double sets = std::max(1.0, value_cells) + double(open_axes.size());
+	    std::log(16.0 * kUnseenValueSplits * double(std::max<std::size_t>(other_axes.size(), 1)) / beta);
+	for (const std::vector<std::int64_t> &counts : other_axes)  // the pattern lies in each one's "other" bin
+		other = std::min(other, UnseenValueShareBound(counts, axis_term));
+	const double population = other_axes.empty() ? cell : std::max(cell, other);
+	// The private step's union: the cells of seen values, or the at most 2/p raw cells of a share in (p/2, p] for
+	// p the cell bound (a smaller share is less likely to exceed the same private share), and the "other" bins.
+	const double sets = std::max({1.0, value_cells, 2.0 / cell}) + double(other_axes.size());
 	return SampleShareUpperBound(population, n, std::log(2.0 * sets / beta));
 }
 

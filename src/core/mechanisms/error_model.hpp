@@ -109,12 +109,13 @@ double UnseenCellShareBound(double public_rows, double log_term);
 constexpr int kUnseenValueSplits = 4;
 double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term);
 // The part itself: the private share of the largest set a query and its cover query may disagree on, at
-// confidence 1 - beta. value_cells: the cells of seen values over every attribute set of the class (the private
-// step's union); some_cell_unseen: whether one of them holds no public row; open_axes: per categorical axis that
-// may hold values the public table never showed (not a boolean), its public rows per seen value (NULL included).
-// 0 when no cell is unseen and no axis is open.
+// confidence 1 - beta. A query no public row satisfies names one raw cell (its values, seen or not), whose share
+// UnseenCellShareBound bounds, and is answered by the cover's empty pattern, one cell too, or part of the "other"
+// bins of other_axes when it reads them (their public rows per seen value, NULL included; the pattern's share is
+// at most the smallest of their missing masses). value_cells: the cells of seen values over every attribute set
+// (the private step's union); some_cell_unseen: whether the cover has an empty pattern (else 0).
 double UnseenValuesError(double value_cells, bool some_cell_unseen,
-                         const std::vector<std::vector<std::int64_t>> &open_axes, std::int64_t public_rows,
+                         const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
                          std::int64_t private_rows, double beta);
 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:

@@ -31,17 +31,31 @@ RefinableClass(ClassKind kind)
 
 namespace {
 
-// The bins of an axis that a condition "c = v" of the class can name with a value the public table showed: the
-// categories (a boolean's two), or a predicate's two labels. The other bin and the NULL bin are not among them.
-std::int32_t
-SeenValueBins(const ReleaseAxis &axis)
+// The bins of an axis that a condition "c = v" of the class can name: the categories and the "other" bin of a
+// categorical column that is not boolean, a boolean's two, a predicate's two labels. Never the NULL bin.
+bool
+OpenAxis(const ReleaseAxis &axis)
 {
-	return axis.kind == AxisKind::Categorical ? std::int32_t(axis.categories.size()) : 2;
+	return axis.kind == AxisKind::Categorical && axis.value_type != ValueType::Boolean;
 }
 
-// Whether some cell of seen values of some attribute set of `order` axes holds no public row.
-bool
-SomeValueCellUnseen(const ReleaseLayout &layout, int order)
+std::int32_t
+NamedBins(const ReleaseAxis &axis)
+{
+	return axis.kind == AxisKind::Categorical ? std::int32_t(axis.categories.size()) + (OpenAxis(axis) ? 1 : 0) : 2;
+}
+
+// The empty pattern of the class's cover (docs/query-classes.md): the first query in the cover's canonical order
+// (attribute sets in lexicographic order, value tuples in mixed-radix order, last axis fastest) that no public row
+// satisfies, which answers every query no public row satisfies. exists: there is one; other_axes: the open axes
+// whose "other" bin it reads (all of its open axes when its attribute set's tuples are too many to number).
+struct EmptyPattern {
+	bool exists = false;
+	std::vector<std::size_t> other_axes;
+};
+
+EmptyPattern
+FirstEmptyPattern(const ReleaseLayout &layout, int order)
 {
 	const std::size_t dims = layout.axes.size();
 	const std::size_t points = layout.public_point_counts.size();
@@ -50,34 +64,54 @@ SomeValueCellUnseen(const ReleaseLayout &layout, int order)
 		set[i] = i;
 	std::uint64_t steps = 0;
 	std::vector<std::uint64_t> keys;
+	EmptyPattern empty;
 	while (true) {
-		double cells = 1.0;
+		double tuples = 1.0;
 		for (std::size_t a : set)
-			cells *= double(SeenValueBins(layout.axes[a]));
-		if (cells > double(points))
-			return true;  // more cells than public points (and the keys below fit 64 bits)
+			tuples *= double(NamedBins(layout.axes[a]));
+		if (tuples > 1e18) {  // keys would not fit 64 bits: some tuple is unseen, assume it reads every "other"
+			empty.exists = true;
+			for (std::size_t a : set)
+				if (OpenAxis(layout.axes[a]))
+					empty.other_axes.push_back(a);
+			return empty;
+		}
 		keys.clear();
 		for (std::size_t p = 0; p < points; p++) {
 			PollInterrupt(steps);
 			std::uint64_t key = 0;
-			bool seen_values = true;
+			bool named = true;
 			for (std::size_t a : set) {
 				const std::int32_t bin = layout.public_points[p * dims + a];
-				seen_values = seen_values && bin < SeenValueBins(layout.axes[a]);
-				key = key * std::uint64_t(SeenValueBins(layout.axes[a])) + std::uint64_t(bin);
+				named = named && bin < NamedBins(layout.axes[a]);
+				key = key * std::uint64_t(NamedBins(layout.axes[a])) + std::uint64_t(bin);
 			}
-			if (seen_values)
+			if (named)
 				keys.push_back(key);
 		}
 		std::sort(keys.begin(), keys.end());
-		if (double(std::unique(keys.begin(), keys.end()) - keys.begin()) < cells)
-			return true;
+		keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+		if (double(keys.size()) < tuples) {
+			// The first tuple missing from the sorted keys, decoded last axis first.
+			std::uint64_t first = 0;
+			while (first < keys.size() && keys[first] == first)
+				first++;
+			empty.exists = true;
+			for (std::size_t i = set.size(); i-- > 0;) {
+				const ReleaseAxis &axis = layout.axes[set[i]];
+				const std::uint64_t radix = std::uint64_t(NamedBins(axis));
+				if (OpenAxis(axis) && first % radix == std::uint64_t(axis.OtherBin()))
+					empty.other_axes.push_back(set[i]);
+				first /= radix;
+			}
+			return empty;
+		}
 		// The next attribute set in lexicographic order.
 		std::size_t i = set.size();
 		while (i > 0 && set[i - 1] == dims - set.size() + i - 1)
 			i--;
 		if (i == 0)
-			return false;
+			return empty;
 		set[i - 1]++;
 		for (std::size_t j = i; j < set.size(); j++)
 			set[j] = set[j - 1] + 1;
@@ -99,20 +133,17 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	cells[0] = 1.0;
 	for (const ReleaseAxis &axis : layout.axes)
 		for (std::size_t j = std::size_t(order); j >= 1; j--)
-			cells[j] += cells[j - 1] * double(SeenValueBins(axis));
-	// Per open axis (a categorical one that is not boolean), its public rows per seen value, NULL included.
-	std::vector<std::vector<std::int64_t>> open_axes;
-	for (std::size_t a = 0; a < dims; a++) {
-		const ReleaseAxis &axis = layout.axes[a];
-		if (axis.kind != AxisKind::Categorical || axis.value_type == ValueType::Boolean)
-			continue;
-		std::vector<std::int64_t> counts(std::size_t(axis.Radix()), 0);
+			cells[j] += cells[j - 1] * double(axis.kind == AxisKind::Categorical ? axis.categories.size() : 2);
+	// Per axis whose "other" bin the empty pattern reads, its public rows per seen value, NULL included.
+	const EmptyPattern empty = FirstEmptyPattern(layout, order);
+	std::vector<std::vector<std::int64_t>> other_axes;
+	for (std::size_t a : empty.other_axes) {
+		std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
 		for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
 			counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
-		open_axes.push_back(std::move(counts));
+		other_axes.push_back(std::move(counts));
 	}
-	return UnseenValuesError(cells[std::size_t(order)], SomeValueCellUnseen(layout, order), open_axes, public_rows,
-	                         private_rows, beta);
+	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
 }
 
 bool

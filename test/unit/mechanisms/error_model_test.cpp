@@ -292,19 +292,26 @@ TEST(ErrorModel, UnseenValueShareBoundHoldsOnSimulatedLongTails)
 TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 {
 	const double beta = 0.01;
-	// Nothing unseen and no open axis: 0.
+	// No empty pattern (every named cell seen): 0.
 	EXPECT_EQ(UnseenValuesError(12, false, {}, 1000, 100000, beta), 0.0);
-	// An unseen cell: the cell bound at beta / 4, then the private step over the 12 cells at beta / 2.
-	const double cell = UnseenCellShareBound(1000, std::log(4.0 / beta));
+	// An empty pattern of seen values: the cell bound at beta / 2, then the private step at beta / 2 over the larger
+	// of the 12 cells and the 2/p raw cells of a share near the bound p.
+	const double cell = UnseenCellShareBound(1000, std::log(2.0 / beta));
 	EXPECT_NEAR(UnseenValuesError(12, true, {}, 1000, 100000, beta),
-	            SampleShareUpperBound(cell, 100000, std::log(2.0 * 12 / beta)), 1e-15);
-	// An open axis whose long tail misses more than any single cell: its bound wins.
+	            SampleShareUpperBound(cell, 100000, std::log(2.0 * std::max(12.0, 2.0 / cell) / beta)), 1e-15);
+	// An empty pattern in the "other" bin of a column with a long tail: its missing mass wins, the cells keep beta / 4.
 	std::vector<std::int64_t> tail(300, 1);
 	tail.push_back(700);
 	const double open = UnseenValueShareBound(tail, std::log(16.0 * kUnseenValueSplits / beta));
-	EXPECT_GT(open, cell);
+	const double quarter = UnseenCellShareBound(1000, std::log(4.0 / beta));
+	EXPECT_GT(open, quarter);
 	EXPECT_NEAR(UnseenValuesError(12, true, {tail}, 1000, 100000, beta),
-	            SampleShareUpperBound(open, 100000, std::log(2.0 * 13 / beta)), 1e-15);
+	            SampleShareUpperBound(open, 100000, std::log(2.0 * (std::max(12.0, 2.0 / quarter) + 1.0) / beta)),
+	            1e-15);
+	// In two columns' "other" bins at once it lies in both: the smaller missing mass bounds it.
+	const std::vector<std::int64_t> dense = {500, 500};
+	EXPECT_LT(UnseenValuesError(12, true, {tail, dense}, 1000, 100000, beta),
+	          UnseenValuesError(12, true, {tail}, 1000, 100000, beta));
 }
 
 }  // namespace

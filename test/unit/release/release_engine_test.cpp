@@ -2270,14 +2270,20 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, 100000, 0.05).projection;
 	};
 	const double beta = DataPartBeta(0.05);
-	// (false, true) and (true, false) have no public row: every unseen cell's share is below UnseenCellShareBound at
-	// beta / 4, then the private step over the 4 cells at beta / 2.
-	const double cell = UnseenCellShareBound(2000, std::log(4.0 / beta));
-	EXPECT_NEAR(projection_of(diagonal), SampleShareUpperBound(cell, 100000, std::log(2.0 * 4 / beta)), 1e-12);
+	// (false, true) and (true, false) have no public row, and the first of them is the empty pattern: both lie below
+	// UnseenCellShareBound at beta / 2, then the private step at beta / 2.
+	const double cell = UnseenCellShareBound(2000, std::log(2.0 / beta));
+	EXPECT_NEAR(projection_of(diagonal),
+	            SampleShareUpperBound(cell, 100000, std::log(2.0 * std::max(4.0, 2.0 / cell) / beta)), 1e-12);
 	EXPECT_EQ(projection_of(spread), 0.0);
-	// A text column may hold values the public table never showed: its missing mass's bound, at every cell seen.
+	// A text column may hold values the public table never showed: with every named cell of seen values shown, the
+	// empty pattern is (other, false), in the text column's "other" bin, whose missing mass bounds it.
 	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(16.0 * kUnseenValueSplits / beta));
-	EXPECT_NEAR(projection_of(text), SampleShareUpperBound(open, 100000, std::log(2.0 * 5 / beta)), 1e-12);
+	const double quarter = UnseenCellShareBound(2000, std::log(4.0 / beta));
+	EXPECT_NEAR(projection_of(text),
+	            SampleShareUpperBound(std::max(open, quarter), 100000,
+	                                  std::log(2.0 * (std::max(4.0, 2.0 / quarter) + 1.0) / beta)),
+	            1e-12);
 }
 
 // private_only_error is a release over this release's cells declared without the public table: it answers every
