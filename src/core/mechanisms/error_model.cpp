@@ -145,8 +145,9 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			sides += double(axes[a].sides);
 	if (sides == 0)
 		return 0.0;
-	// Every side of every bin at once (a union over them), the public and the private step each at half of it.
-	const double log_term = std::log(2.0 * sides / beta);
+	// Every side of every bin at once, bounded both ways: refinement's event, so that the part in either answer mode
+	// holds on one event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
+	const double log_term = RefinementLogTerm(sides, beta);
 	const double m = double(public_rows), n = double(private_rows);
 	double sum = 0, largest = 0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
@@ -157,6 +158,33 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 		largest = std::max(largest, double(edges[a]) * side);
 	}
 	return std::min(1.0, max_over_axes ? largest : sum);
+}
+
+ShareInterval
+PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows, double log_term)
+{
+	const double m = double(public_rows), n = double(private_rows);
+	return {PrivateShareLowerBound(double(rows) / m, m, n, log_term),
+	        PrivateShareBound(double(rows) / m, m, n, log_term)};
+}
+
+double
+RefinementLogTerm(double sets, double beta)
+{
+	return std::log(4.0 * sets / beta);  // two directions, each a public and a private step
+}
+
+double
+RefinedEdgeError(std::int64_t below, std::int64_t above, const ShareInterval &below_share,
+                 const ShareInterval &above_share)
+{
+	const std::int64_t bin = below + above;
+	if (bin <= 0)
+		return std::max(below_share.high, above_share.high);
+	// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
+	const double share = double(below) / double(bin);
+	return std::max({0.0, share * above_share.high - (1.0 - share) * below_share.low,
+	                 (1.0 - share) * below_share.high - share * above_share.low});
 }
 
 double
@@ -173,15 +201,13 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 				sets += 2.0 * double(splits.size());
 	if (sets == 0)
 		return 0.0;
-	const double log_term = std::log(4.0 * sets / beta);  // two directions, each a public and a private step
-	const double m = double(public_rows), n = double(private_rows);
+	const double log_term = RefinementLogTerm(sets, beta);
 	// The bounds depend on a set's public row count alone: computed once per count.
-	std::map<std::int64_t, std::pair<double, double>> bounds;
-	auto bounds_of = [&](std::int64_t rows) -> const std::pair<double, double> & {
+	std::map<std::int64_t, ShareInterval> bounds;
+	auto bounds_of = [&](std::int64_t rows) -> const ShareInterval & {
 		auto [it, added] = bounds.try_emplace(rows);
 		if (added)
-			it->second = {PrivateShareLowerBound(double(rows) / m, m, n, log_term),
-			              PrivateShareBound(double(rows) / m, m, n, log_term)};
+			it->second = PrivateShareInterval(rows, public_rows, private_rows, log_term);
 		return it->second;
 	};
 	double sum = 0, largest = 0;
@@ -193,23 +219,88 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 		for (const std::vector<std::int64_t> &splits : axes[a].bin_splits) {
 			PollInterrupt(steps, splits.size());
 			const std::int64_t bin = splits.back();
-			if (bin == 0) {
-				worst = std::max(worst, bounds_of(0).second);
-				continue;
-			}
-			// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
-			for (std::int64_t below : splits) {
-				const double share = double(below) / double(bin);
-				const auto [below_low, below_high] = bounds_of(below);
-				const auto [above_low, above_high] = bounds_of(bin - below);
-				worst = std::max({worst, share * above_high - (1.0 - share) * below_low,
-				                  (1.0 - share) * below_high - share * above_low});
-			}
+			for (std::int64_t below : splits)
+				worst = std::max(worst, RefinedEdgeError(below, bin - below, bounds_of(below), bounds_of(bin - below)));
 		}
 		sum += double(edges[a]) * worst;
 		largest = std::max(largest, double(edges[a]) * worst);
 	}
 	return std::min(1.0, max_over_axes ? largest : sum);
+}
+
+double
+UnseenCellShareBound(double public_rows, double log_term)
+{
+	RequireRows(public_rows, log_term);
+	// ln(1/p) + m ln(1 - p) falls from +inf at p = 0 to -inf at p = 1: bisect for where it crosses -log_term.
+	const auto excess = [&](double p) { return -std::log(p) + public_rows * std::log1p(-p) + log_term; };
+	double lo = 0.0, hi = 1.0;
+	for (int i = 0; i < 200; i++) {
+		const double mid = 0.5 * (lo + hi);
+		if (mid <= lo || mid >= hi)
+			break;
+		(excess(mid) <= 0.0 ? hi : lo) = mid;
+	}
+	return hi;  // excess(hi) <= 0: the bound side
+}
+
+double
+UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term)
+{
+	std::int64_t rows = 0;
+	for (std::int64_t c : value_counts) {
+		if (c < 0)
+			throw Error(ErrorKind::Internal, "error model: a negative row count");
+		rows += c;
+	}
+	if (rows < 2)
+		return 1.0;
+	// A value with c rows is absent from A with probability C(m - c, |A|) / C(m, |A|) = prod_{j<c} (|B| - j) / (m - j)
+	// (0 when c > |B|), in closed form through the log-gamma function; its c rows then all lie in B.
+	const double m = double(rows);
+	double best = 1.0;
+	for (int split = 1; split <= kUnseenValueSplits; split++) {
+		const std::int64_t size_a = std::max<std::int64_t>(rows >> split, 1), size_b = rows - size_a;
+		const double a = double(size_a);
+		double expected = 0.0;
+		for (std::int64_t c : value_counts) {
+			if (c <= 0 || c > size_b)
+				continue;
+			const double x = double(c);
+			expected += x * std::exp(std::lgamma(m - x + 1.0) - std::lgamma(m - x - a + 1.0) +
+			                         std::lgamma(m - a + 1.0) - std::lgamma(m + 1.0));
+		}
+		expected /= double(size_b);
+		// Markov over the split: Z <= E[Z] / (1 - 1/4) on at least a quarter of the splits, and the binomial bound
+		// fails on more than a quarter of them with probability at most 4 exp(-log_term): some split has both.
+		best = std::min(best, ShareUpperBound(std::min(1.0, expected / 0.75), double(size_b), log_term));
+	}
+	return best;
+}
+
+double
+UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<std::vector<std::int64_t>> &other_axes,
+                  std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	if (!some_cell_unseen)
+		return 0.0;
+	const double m = double(public_rows), n = double(private_rows);
+	RequireRows(m, 0.0);
+	RequireRows(n, 0.0);
+	// beta: half for the private step; the public step's half for the cells alone, or a quarter for the cells and a
+	// quarter for the "other" bins the empty pattern reads (4 kUnseenValueSplits exp(-L) each).
+	const double cells_beta = other_axes.empty() ? beta / 2.0 : beta / 4.0;
+	const double cell = UnseenCellShareBound(m, std::log(1.0 / cells_beta));
+	double other = 1.0;
+	const double axis_term =
+	    std::log(16.0 * kUnseenValueSplits * double(std::max<std::size_t>(other_axes.size(), 1)) / beta);
+	for (const std::vector<std::int64_t> &counts : other_axes)  // the pattern lies in each one's "other" bin
+		other = std::min(other, UnseenValueShareBound(counts, axis_term));
+	const double population = other_axes.empty() ? cell : std::max(cell, other);
+	// The private step's union: the cells of seen values, or the at most 2/p raw cells of a share in (p/2, p] for
+	// p the cell bound (a smaller share is less likely to exceed the same private share), and the "other" bins.
+	const double sets = std::max({1.0, value_cells, 2.0 / cell}) + double(other_axes.size());
+	return SampleShareUpperBound(population, n, std::log(2.0 * sets / beta));
 }
 
 double

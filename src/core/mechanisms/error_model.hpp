@@ -52,10 +52,29 @@ AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &pu
                   const std::vector<std::int64_t> &public_counts);
 
 // Part (a): edges[a] query edges may move on axis a (their cuts from AxisCutOf); each adds the private share of one
-// side, bounded from its public share. A query's edges on one axis that can only be one at a time (a stump's or a
-// halfspace's one threshold) are passed as max_over_axes = true: the largest axis's term alone.
+// side, bounded from its public share on refinement's event (RefinementLogTerm over the sides). A query's edges on one
+// axis that can only be one at a time (a stump's or a halfspace's one threshold) are passed as max_over_axes = true:
+// the largest axis's term alone.
 double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
+
+// A private share between a lower and an upper bound from its public rows (PrivateShareLowerBound and
+// PrivateShareBound at one log term).
+struct ShareInterval {
+	double low = 0, high = 1;
+};
+ShareInterval PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows,
+                                   double log_term);
+// The log term of refinement's event over `sets` sets of public rows, each bounded both ways, each bound a public and
+// a private step: ln(4 sets / beta). The answer bound's event for every answer, refined or not (docs/mechanisms.md
+// §18).
+double RefinementLogTerm(double sets, double beta);
+// The data error of one edge answered by refinement inside a bin whose public rows split into `below` and `above`
+// at the edge: max((L/B) hi(above) - ((B-L)/B) lo(below), ((B-L)/B) hi(below) - (L/B) lo(above)) with L = below,
+// B = below + above; a bin without public rows keeps the projection's answer, hi of its (empty) gap. The plan's
+// part (RefinementError, its worst over every split) and a query's own bound (answer_bound.hpp) both use it.
+double RefinedEdgeError(std::int64_t below, std::int64_t above, const ShareInterval &below_share,
+                        const ShareInterval &above_share);
 
 // Part (a) when answers refine within cells (pap.answer's refine): a bound inside a bin (B public rows, L of them
 // below the bound) is answered as (1 - L/B) times the cover answer below the bin plus L/B times the one above it, so
@@ -66,6 +85,38 @@ double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // answer (a gap's bound).
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
+
+// Part (a) for the classes answered through the public rows' labelings (marginals, stumps, predicates): a query
+// and its cover query agree on every grid point the public table shows, so they differ only on private rows at
+// values the public sample never showed (docs/mechanisms.md §10 (a), "Unseen values"). Two kinds of such sets:
+//   a cell of the seen values (one bin per attribute of a k-way marginal) without a public row: a cell whose
+//   population share is p stays unseen with probability (1 - p)^m, and at most 1/p cells have a share >= p, so
+//   every unseen cell's share is below the p with (1/p)(1 - p)^m = beta (UnseenCellShareBound);
+//   the values of one categorical axis no public row has (its "other" bin), whose total share is the public
+//   sample's missing mass (UnseenValueShareBound).
+// The smallest p >= 0 with (1/p)(1 - p)^m <= exp(-log_term): every cell of the population with a share of p or more
+// holds a public row, except with probability exp(-log_term). At most 1.
+double UnseenCellShareBound(double public_rows, double log_term);
+// Upper confidence bound on the population share of the values a public sample never shows (its missing mass),
+// from the public rows per seen value: split the sample into A (floor(m / 2^j) rows) and B, and count the share Z
+// of B's rows whose value A lacks; given A, B's rows are independent draws, so Z is a binomial share of A's missing
+// mass, which is at least the whole sample's. Per split size the bound is ShareUpperBound(E[Z] / (1 - 1/4), |B|,
+// log_term), E[Z] over the uniformly random split of that size computed exactly from the counts (hypergeometric),
+// and holds except with probability 4 exp(-log_term) (Markov over the split: docs/mechanisms.md §10 (a)); the
+// smallest over j = 1..kUnseenValueSplits holds except with probability 4 kUnseenValueSplits exp(-log_term). A
+// smaller A leaves B more rows, a tighter binomial bound, when A already shows every frequent value. 1 for fewer
+// than two rows.
+constexpr int kUnseenValueSplits = 4;
+double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term);
+// The part itself: the private share of the largest set a query and its cover query may disagree on, at
+// confidence 1 - beta. A query no public row satisfies names one raw cell (its values, seen or not), whose share
+// UnseenCellShareBound bounds, and is answered by the cover's empty pattern, one cell too, or part of the "other"
+// bins of other_axes when it reads them (their public rows per seen value, NULL included; the pattern's share is
+// at most the smallest of their missing masses). value_cells: the cells of seen values over every attribute set
+// (the private step's union); some_cell_unseen: whether the cover has an empty pattern (else 0).
+double UnseenValuesError(double value_cells, bool some_cell_unseen,
+                         const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
+                         std::int64_t private_rows, double beta);
 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:
 // the share of public rows whose point occurs once, plus its deviation and the missing mass's, then the private

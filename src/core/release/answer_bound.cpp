@@ -100,8 +100,9 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<Col
 	double sides = 0;
 	for (const ReleaseAxis &axis : axes)
 		sides += double(AxisSideCount(axis));
-	// The plan's event (docs/mechanisms.md §10 (a)): every side of every bin of every ordered axis at once.
-	const double log_term = std::log(2.0 * sides / DataPartBeta(release_beta));
+	// One event for every answer, refined or not (docs/mechanisms.md §18): both bounds of every part of every bin
+	// of every ordered axis at once, refinement's event (those parts are the sides AxisSideCount counts).
+	const double log_term = RefinementLogTerm(sides, DataPartBeta(release_beta));
 	const double m = double(public_rows), n = double(private_rows);
 	double sum = 0.0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
@@ -118,10 +119,14 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<Col
 			const EdgeSplit split = SplitOfEdge(axes[a], b, upper);
 			if (split.exact)
 				continue;
+			if (projected == nullptr) {
+				sum += RefinedEdgeError(split.below, split.above,
+				                        PrivateShareInterval(split.below, public_rows, private_rows, log_term),
+				                        PrivateShareInterval(split.above, public_rows, private_rows, log_term));
+				continue;
+			}
 			std::int64_t side;
-			if (projected == nullptr)
-				side = std::max(split.below, split.above);
-			else if (empty)
+			if (empty)
 				side = upper ? split.below : split.above;  // the rows the query keeps next to this edge
 			else
 				side = MovedSide(split, upper ? last : first);

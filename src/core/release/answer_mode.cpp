@@ -1,5 +1,9 @@
 #include "core/release/answer_mode.hpp"
 
+#include <algorithm>
+
+#include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
 #include "core/mechanisms/error_model.hpp"
 
 namespace pap::core {
@@ -32,6 +36,131 @@ CellsAnswerable(const ReleaseLayout &layout)
 	return (kind == ClassKind::Marginals || kind == ClassKind::Stumps) && layout.domain_kind == DomainKind::Dense;
 }
 
+namespace {
+
+// The bins of an axis that a condition "c = v" of the class can name: the categories and the "other" bin of a
+// categorical column that is not boolean, a boolean's two, a predicate's two labels. Never the NULL bin.
+bool
+OpenAxis(const ReleaseAxis &axis)
+{
+	return axis.kind == AxisKind::Categorical && axis.value_type != ValueType::Boolean;
+}
+
+std::int32_t
+NamedBins(const ReleaseAxis &axis)
+{
+	return axis.kind == AxisKind::Categorical ? std::int32_t(axis.categories.size()) + (OpenAxis(axis) ? 1 : 0) : 2;
+}
+
+// The empty pattern of the class's cover (docs/query-classes.md): the first query in the cover's canonical order
+// (attribute sets in lexicographic order, value tuples in mixed-radix order, last axis fastest) that no public row
+// satisfies, which answers every query no public row satisfies. exists: there is one; other_axes: the open axes
+// whose "other" bin it reads (all of its open axes when its attribute set's tuples are too many to number).
+struct EmptyPattern {
+	bool exists = false;
+	std::vector<std::size_t> other_axes;
+};
+
+EmptyPattern
+FirstEmptyPattern(const ReleaseLayout &layout, int order)
+{
+	const std::size_t dims = layout.axes.size();
+	const std::size_t points = layout.public_point_counts.size();
+	std::vector<std::size_t> set(static_cast<std::size_t>(order), 0);
+	for (std::size_t i = 0; i < set.size(); i++)
+		set[i] = i;
+	std::uint64_t steps = 0;
+	std::vector<std::uint64_t> keys;
+	EmptyPattern empty;
+	while (true) {
+		double tuples = 1.0;
+		for (std::size_t a : set)
+			tuples *= double(NamedBins(layout.axes[a]));
+		if (tuples > 1e18) {  // keys would not fit 64 bits: some tuple is unseen, assume it reads every "other"
+			empty.exists = true;
+			for (std::size_t a : set)
+				if (OpenAxis(layout.axes[a]))
+					empty.other_axes.push_back(a);
+			return empty;
+		}
+		keys.clear();
+		for (std::size_t p = 0; p < points; p++) {
+			PollInterrupt(steps);
+			std::uint64_t key = 0;
+			bool named = true;
+			for (std::size_t a : set) {
+				const std::int32_t bin = layout.public_points[p * dims + a];
+				named = named && bin < NamedBins(layout.axes[a]);
+				key = key * std::uint64_t(NamedBins(layout.axes[a])) + std::uint64_t(bin);
+			}
+			if (named)
+				keys.push_back(key);
+		}
+		std::sort(keys.begin(), keys.end());
+		keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+		if (double(keys.size()) < tuples) {
+			// The first tuple missing from the sorted keys, decoded last axis first.
+			std::uint64_t first = 0;
+			while (first < keys.size() && keys[first] == first)
+				first++;
+			empty.exists = true;
+			for (std::size_t i = set.size(); i-- > 0;) {
+				const ReleaseAxis &axis = layout.axes[set[i]];
+				const std::uint64_t radix = std::uint64_t(NamedBins(axis));
+				if (OpenAxis(axis) && first % radix == std::uint64_t(axis.OtherBin()))
+					empty.other_axes.push_back(set[i]);
+				first /= radix;
+			}
+			return empty;
+		}
+		// The next attribute set in lexicographic order.
+		std::size_t i = set.size();
+		while (i > 0 && set[i - 1] == dims - set.size() + i - 1)
+			i--;
+		if (i == 0)
+			return empty;
+		set[i - 1]++;
+		for (std::size_t j = i; j < set.size(); j++)
+			set[j] = set[j - 1] + 1;
+	}
+}
+
+// Part (a) of the classes answered through the public rows' labelings (marginals, stumps, predicates): the private
+// share of the values the public table never showed (error_model.hpp, UnseenValuesError).
+double
+UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	const int order = layout.spec.kind == ClassKind::Marginals ? layout.spec.k : 1;
+	const std::size_t dims = layout.axes.size();
+	if (order < 1 || std::size_t(order) > dims)
+		throw Error(ErrorKind::Internal, "error model: the class's order does not match its axes");
+	// The cells of seen values over every attribute set: the elementary symmetric polynomial of order k of the
+	// axes' seen bins.
+	std::vector<double> cells(std::size_t(order) + 1, 0.0);
+	cells[0] = 1.0;
+	for (const ReleaseAxis &axis : layout.axes)
+		for (std::size_t j = std::size_t(order); j >= 1; j--)
+			cells[j] += cells[j - 1] * double(axis.kind == AxisKind::Categorical ? axis.categories.size() : 2);
+	// Per axis whose "other" bin the empty pattern reads, its public rows per seen value, NULL included.
+	const EmptyPattern empty = FirstEmptyPattern(layout, order);
+	std::vector<std::vector<std::int64_t>> other_axes;
+	for (std::size_t a : empty.other_axes) {
+		std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
+		for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
+			counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
+		other_axes.push_back(std::move(counts));
+	}
+	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
+}
+
+bool
+LabellingClass(ClassKind kind)
+{
+	return kind == ClassKind::Marginals || kind == ClassKind::Stumps || kind == ClassKind::Predicates;
+}
+
+}  // namespace
+
 AnswerModeErrors
 AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                    double request_beta)
@@ -46,6 +175,8 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	AnswerModeErrors out;
 	out.projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
+	if (LabellingClass(layout.spec.kind))
+		out.projection = std::min(1.0, out.projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
 	out.refinement = RefinableClass(layout.spec.kind)
 	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)
 	                     : out.projection;

@@ -248,9 +248,11 @@ DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 }
 
 // What the same request would predict without the public table (docs/mechanisms.md §14): the mechanisms that start
-// from nothing, over the release's cells taken as a declared domain, keep only their noise part.
+// from nothing, over the release's cells taken as a declared domain. Such a release answers a query of the class at
+// the declared values, by projection (no public marginal to refine with), so it pays the same grid's projection
+// part (grid_projection, estimated on the public table; 0 for a release over a declared domain) beside its noise.
 double
-PrivateOnlyError(const std::vector<MechanismPlan> &plans)
+PrivateOnlyError(const std::vector<MechanismPlan> &plans, double grid_projection)
 {
 	double best = std::numeric_limits<double>::quiet_NaN();
 	for (const char *name : {"identity", "hierarchical"}) {
@@ -258,17 +260,17 @@ PrivateOnlyError(const std::vector<MechanismPlan> &plans)
 		if (p.applies && !(p.parts.noise >= best))
 			best = std::min(1.0, p.parts.noise);
 	}
-	return best;
+	return std::isnan(best) ? best : std::min(1.0, best + grid_projection);
 }
 
 PlanSummary
-Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans)
+Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans, const AnswerModeErrors &modes)
 {
 	PlanSummary s{};
 	DescribePmw(plans, s);
 	s.planned_rows = r.private_rows;
 	s.uniform_prior = ParseUniformPrior(r.prior) || r.declared_domain;
-	s.private_only_error = PrivateOnlyError(plans);
+	s.private_only_error = PrivateOnlyError(plans, modes.projection);
 	for (std::size_t m = 0; m < plans.size(); m++) {
 		const MechanismPlan &p = plans[m];
 		s.predictions[m] = p.applies
@@ -308,7 +310,7 @@ PlanOpened(const PlanRequest &r, const OpenRelease &release)
 	AnswerModeErrors modes;
 	const PlanContext context = ContextFor(r, release, modes);
 	const std::vector<MechanismPlan> plans = PlanEvery(Mechanisms(), context);
-	PlanSummary summary = Summarise(r, plans);
+	PlanSummary summary = Summarise(r, plans, modes);
 	// The chosen mechanism's mode: reading the query's own cells when it measures every cell of a cells-answerable
 	// release (its data part 0, never above the projection's), else the release's (answer_mode.hpp).
 	summary.answer_mode = plans[std::size_t(summary.chosen)].answers_from_cells ? "refine" : modes.Name();

@@ -24,7 +24,7 @@
 #include "core/language/value_format.hpp"
 #include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
 #include "core/release/answer_bound.hpp"
-#include "core/release/answer_mode.hpp"  // CellsAnswerable
+#include "core/release/answer_mode.hpp"  // CellsAnswerable, AnswerModeErrorsOf
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/release/release_model.hpp"
@@ -232,9 +232,8 @@ public:
 	// The run's public facts for answers' error bounds (answer_bound.hpp), set after loading.
 	ReleaseErrorFacts error_facts;
 	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
-	// The plan's part (a) of a projected answer (from the facts): the stored part, or on a release whose answers read
-	// their own cells by default (whose stored part is theirs, 0), the projection's recomputed as the plan computes it.
-	double projected_part = 1.0;
+	// The plan's projection part in projection mode (the run stores the answer mode's, possibly refinement's).
+	double event_projection = 1.0;
 	std::size_t
 	MemoryBytes() const
 	{
@@ -1118,14 +1117,12 @@ void
 ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 {
 	model->error_facts = facts;
-	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0)
+	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0) {
 		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
 		                                             model->private_rows(), DataPartBeta(facts.beta));
-	model->projected_part = facts.projection;
-	if (facts.known && facts.refine_mode && model->CellsAnswerable() && facts.public_rows > 0 &&
-	    model->private_rows() > 0)
-		model->projected_part =
+		model->event_projection =
 		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta).projection;
+	}
 }
 
 bool
@@ -1183,7 +1180,7 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 			// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md
 			// §18): a query's own bound is never looser than it.
 			if (!refine)
-				part = std::min(part, facts.projection);
+				part = std::min(part, model->event_projection);
 			projection += part;
 			measured += 1.0;
 		}
@@ -1194,7 +1191,7 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
 		// query per public labeling, so a query and its cover query agree on every point the public table shows
 		// and may disagree on the others (docs/mechanisms.md §18), whose private share part (b)'s bound bounds.
-		out.projection = std::min(1.0, model->projected_part + model->unseen_points_mass);
+		out.projection = std::min(1.0, model->event_projection + model->unseen_points_mass);
 		if (refine && model->CellsAnswerable()) {
 			// The query's own cells (docs/mechanisms.md §18): a mechanism that measured every cell answers them
 			// within its noise part alone; any other (the MW mechanisms correct the cover queries only) is

@@ -98,12 +98,13 @@ Column(ValueBound lower, ValueBound upper)
 	return ColumnBounds{true, lower, upper};
 }
 
-TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeAtThePlansUnion)
+TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeOnRefinementsEvent)
 {
 	const std::vector<ReleaseAxis> axes = {SixValues()};
 	const std::int64_t m = 60, n = 600;
 	const double beta = 0.05;
-	const double log_term = std::log(2.0 * double(AxisSideCount(axes[0])) / DataPartBeta(beta));
+	// One event for refined and unrefined answers: both bounds of every part of every bin (docs/mechanisms.md §18).
+	const double log_term = RefinementLogTerm(double(AxisSideCount(axes[0])), DataPartBeta(beta));
 	const double ten = PrivateShareBound(10.0 / 60.0, 60, 600, log_term);
 	const double twenty = PrivateShareBound(20.0 / 60.0, 60, 600, log_term);
 	const double none = PrivateShareBound(0.0, 60, 600, log_term);
@@ -112,11 +113,17 @@ TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeAtThePlansUnion)
 	const CellInterval up{0, 1}, down{0, 0};
 	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, at3, &up, m, n, beta), ten);
 	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, at3, &down, m, n, beta), ten);
-	// v < 3 answered as v <= 2: the side below the edge holds no public row.
+	// Refined, halfway through the bin {3, 4}: half the difference of the two halves' shares, both ways; less than
+	// the side a projection moves over.
+	const ShareInterval half = PrivateShareInterval(10, m, n, log_term);
+	const double refined = QueryProjectionBound(axes, at3, nullptr, m, n, beta);
+	EXPECT_DOUBLE_EQ(refined, 0.5 * half.high - 0.5 * half.low);
+	EXPECT_LT(refined, ten);
+	// v < 3 answered as v <= 2: the side below the edge holds no public row; refined, only that gap remains too.
 	const std::vector<ColumnBounds> below3 = {Column({}, Bound(3, false))};
 	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, below3, &down, m, n, beta), none);
-	// refined (nullptr): the larger side of the bin, whichever way the edge moves.
-	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, below3, nullptr, m, n, beta), twenty);
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, below3, nullptr, m, n, beta), none);
+	EXPECT_LT(none, twenty);
 	// a cover query moves no edge
 	const std::vector<ColumnBounds> exact = {Column(Bound(2, false), Bound(4, true))};
 	const CellInterval bin1{1, 1};
@@ -129,6 +136,25 @@ TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeAtThePlansUnion)
 	// an axis the query leaves free adds nothing
 	const std::vector<ColumnBounds> free_axis = {ColumnBounds{}};
 	EXPECT_EQ(QueryProjectionBound(axes, free_axis, nullptr, m, n, beta), 0.0);
+}
+
+// The plan's refinement part is the worst refined bound of one edge: the same function at the same event, taken
+// over every split point of every bin, so no refined answer's own bound exceeds it and the worst one meets it.
+TEST(QueryProjectionBound, RefinedBoundsMeetThePlansRefinementPart)
+{
+	const std::vector<ReleaseAxis> axes = {SixValues()};
+	const std::int64_t m = 60, n = 600;
+	const double beta = 0.05;
+	const double plan = RefinementError({AxisCutOf(axes[0].cuts, axes[0].public_values, axes[0].public_counts)}, {1},
+	                                    false, m, n, DataPartBeta(beta));
+	double worst = 0.0;
+	for (double v = -1.0; v <= 8.0; v += 0.25)
+		for (bool inclusive : {false, true}) {
+			const double own = QueryProjectionBound(axes, {Column({}, Bound(v, inclusive))}, nullptr, m, n, beta);
+			EXPECT_LE(own, plan) << v;
+			worst = std::max(worst, own);
+		}
+	EXPECT_DOUBLE_EQ(worst, plan);
 }
 
 TEST(QueryProjectionBound, AtMostOneAndChecked)

@@ -2317,6 +2317,66 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	EXPECT_EQ(c.parts.projection, 0.0);
 }
 
+// A marginal whose cells the public table does not all show: a query on an unseen cell is answered by another
+// cover query, and the projection part bounds the private share of either (docs/mechanisms.md §10 (a), "Unseen
+// values"). Boolean columns have no value the public table may miss, so with every cell shown the part is 0.
+TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverShows)
+{
+	Table diagonal, spread, text;
+	diagonal.columns = spread.columns = {{"c", ValueType::Boolean, "boolean"}, {"d", ValueType::Boolean, "boolean"}};
+	text.columns = {{"c", ValueType::Text, "text"}, {"d", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++) {
+		diagonal.Add({Bool(v % 2 == 0), Bool(v % 2 == 0)}, 1);
+		spread.Add({Bool(v % 2 == 0), Bool(v % 4 < 2)}, 1);
+		text.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2)}, 1);
+	}
+	const auto projection_of = [](const Table &pub) {
+		const Release r = Define(pub, "marginals(2; c, d)", Granularity::Finest, 0.2);
+		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, 100000, 0.05).projection;
+	};
+	const double beta = DataPartBeta(0.05);
+	// (false, true) and (true, false) have no public row, and the first of them is the empty pattern: both lie below
+	// UnseenCellShareBound at beta / 2, then the private step at beta / 2.
+	const double cell = UnseenCellShareBound(2000, std::log(2.0 / beta));
+	EXPECT_NEAR(projection_of(diagonal),
+	            SampleShareUpperBound(cell, 100000, std::log(2.0 * std::max(4.0, 2.0 / cell) / beta)), 1e-12);
+	EXPECT_EQ(projection_of(spread), 0.0);
+	// A text column may hold values the public table never showed: with every named cell of seen values shown, the
+	// empty pattern is (other, false), in the text column's "other" bin, whose missing mass bounds it.
+	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(16.0 * kUnseenValueSplits / beta));
+	const double quarter = UnseenCellShareBound(2000, std::log(4.0 / beta));
+	EXPECT_NEAR(projection_of(text),
+	            SampleShareUpperBound(std::max(open, quarter), 100000,
+	                                  std::log(2.0 * (std::max(4.0, 2.0 / quarter) + 1.0) / beta)),
+	            1e-12);
+}
+
+// private_only_error is a release over this release's cells declared without the public table: it answers every
+// query of the class at the declared cuts, by projection, so beside the noise of identity or hierarchical it pays
+// the grid's projection part (docs/mechanisms.md §14, "What the public table is worth"), not the noise alone.
+TEST_F(ReleaseEngine, PrivateOnlyErrorAddsTheProjectionOfTheDeclaredGrid)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}};
+	for (int v = 0; v < 5000; v++)
+		pub.Add({Num(v % 1000)}, 1);
+	const Release coarse = Define(pub, "thresholds(x)", Granularity::Alpha, 0.2);
+	PlanRequest request = Plan(coarse, 1.0);
+	request.private_rows = 100000;
+	request.mechanism = "auto";
+	const PlanSummary plan = MakePlan(request);
+	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 5000, 100000, 0.05);
+	ASSERT_GT(modes.projection, 0.0);
+	double noise = 1.0;
+	for (const char *name : {"identity", "hierarchical"}) {
+		const MechanismPrediction &p = plan.predictions[*MechanismIndex(name)];
+		if (p.applies)
+			noise = std::min(noise, p.parts.noise);
+	}
+	EXPECT_NEAR(plan.private_only_error, std::min(1.0, noise + modes.projection), 1e-15);
+	EXPECT_GT(plan.private_only_error, noise);
+}
+
 // A marginal release on a full grid answers from each query's own cells when its mechanism measures every cell
 // (identity, marginal_tables): no projection part in its plan, the mode "refine"; PMW and MWEM correct the cover
 // queries only and keep the projection (docs/mechanisms.md §10, "The answer mode").
