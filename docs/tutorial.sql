@@ -102,7 +102,7 @@ SELECT cell, bounds, round(weight::numeric, 5) AS weight, round(count) AS count
   FROM pap.synthetic('carat_price')
  WHERE columns->'carat'->>'upper' = '0.91'
    AND (columns->'price'->>'lower')::float8 >= 2500 AND (columns->'price'->>'upper')::float8 <= 5500
- ORDER BY cell;
+ ORDER BY weight DESC, cell LIMIT 5;
 SELECT count(*) AS cells_with_weight, round(sum(weight)::numeric, 6) AS total_weight FROM pap.synthetic('carat_price');
 
 
