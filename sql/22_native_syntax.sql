@@ -45,11 +45,13 @@ SELECT abs(pap.answer('ns_marg', $$sex IN ('F', 'M') AND smoker = true$$)
        abs(pap.answer('ns_marg', $$sex IN ('F', 'M', 'U') AND smoker IN (true, false)$$)
            - (SELECT sum(pap.answer('ns_marg', format('sex = %L AND smoker = %L', s, b)))
                 FROM unnest('{F,M,U}'::text[]) s, unnest('{true,false}'::bool[]) b)) < 1e-12 AS product_of_lists;
--- IN on a numeric column, and IS NULL on a marginal, are refused with the reason; IS NOT NULL is a query of the
--- ordered classes (25_nulls_and_boxes).
+-- IN on a numeric column is refused with the reason; IS NULL on a marginal is answered from the NULL bin's own cells
+-- (identity measured every cell of its full grid) and refused by projection; IS NOT NULL is a query of the ordered
+-- classes (25_nulls_and_boxes).
 SELECT pap.answer('ns_age', 'age IN (1, 2)');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.answer('ns_marg', $$sex IS NULL AND smoker = true$$);
+SELECT pap.answer('ns_marg', $$sex IS NULL AND smoker = true$$, refine => false);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.answer('ns_age', 'age IS NOT NULL');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

@@ -111,8 +111,10 @@ private:
 	void Build(const std::vector<std::int32_t> &points, std::size_t max_queries);
 	// The query's conditions as (axis, bin), sorted by axis: exactly k equalities on distinct class columns (the
 	// errors of Project).
-	std::vector<std::pair<std::int32_t, std::int32_t>> Equalities(const QueryText *parsed,
-	                                                              const std::vector<LiteralValue> &literals) const;
+	// null_bins: "column IS NULL" names the column's NULL bin (a query read from its own cells); otherwise it is
+	// refused, since no cover query holds the NULL bin.
+	std::vector<std::pair<std::int32_t, std::int32_t>>
+	Equalities(const QueryText *parsed, const std::vector<LiteralValue> &literals, bool null_bins) const;
 	[[noreturn]] void OutsideClass(const std::string &why) const;
 
 	bool stumps_ = false;
@@ -365,7 +367,7 @@ MarginalCover::OutsideClass(const std::string &why) const
 }
 
 std::vector<std::pair<std::int32_t, std::int32_t>>
-MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValue> &literals) const
+MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValue> &literals, bool null_bins) const
 {
 	if (parsed == nullptr)
 		throw Error(ErrorKind::Internal, "marginal cover needs a parsed query");
@@ -385,13 +387,21 @@ MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValu
 			            {}, "A query may use only the columns of the class.")
 			    .At(c.position);
 		const std::size_t a = std::size_t(column - columns_.begin());
+		if (c.op == Comparison::IsNull && null_bins) {
+			// The NULL bin's cells, as many as any value's: a query of the same shape as the class's.
+			equalities.emplace_back(std::int32_t(a), axes_[a].NullBin());
+			continue;
+		}
 		if (c.op == Comparison::IsNull || c.op == Comparison::IsNotNull)
-			throw Error(ErrorKind::QueryOutsideClass, "query is outside the release's query class " + class_text_,
-			            "NULL is no value of the class: its queries are equalities \"column = value\", which no NULL "
-			            "satisfies, so the release was planned for none of the queries \"" +
-			                QuoteIdentifier(c.column) + " " + ComparisonText(c.op) + "\".",
-			            "Answer the column's values with IN, or count NULL rows of a numeric column with an ordered "
-			            "class such as thresholds.")
+			throw Error(
+			    ErrorKind::QueryOutsideClass, "query is outside the release's query class " + class_text_,
+			    "NULL is no value of the class's cover: its queries are equalities \"column = value\", which no "
+			    "NULL satisfies, so no cover query answers \"" +
+			        QuoteIdentifier(c.column) + " " + ComparisonText(c.op) +
+			        "\". \"column IS NULL\" is answered from the NULL bin's own cells only by a release over a "
+			        "full grid whose mechanism measured every cell (answer mode refine).",
+			    "Answer the column's values with IN, or count NULL rows of a numeric column with an ordered "
+			    "class such as thresholds.")
 			    .At(c.position);
 		if (c.op != Comparison::Equal)
 			OutsideClass("The query compares column " + QuoteIdentifier(c.column) + " with " + ComparisonText(c.op) +
@@ -419,7 +429,7 @@ MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValu
 std::size_t
 MarginalCover::Project(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const
 {
-	const std::vector<std::pair<std::int32_t, std::int32_t>> equalities = Equalities(parsed, literals);
+	const std::vector<std::pair<std::int32_t, std::int32_t>> equalities = Equalities(parsed, literals, false);
 	std::vector<std::int32_t> key;
 	for (const auto &e : equalities)
 		key.push_back(e.first);
@@ -446,7 +456,7 @@ std::vector<AxisConstraint>
 MarginalCover::OwnCells(std::string_view, const QueryText *parsed, const std::vector<LiteralValue> &literals) const
 {
 	std::vector<AxisConstraint> cells;
-	for (const auto &[axis, bin] : Equalities(parsed, literals))
+	for (const auto &[axis, bin] : Equalities(parsed, literals, true))
 		cells.push_back(AxisConstraint{std::uint32_t(axis), CellInterval{bin, bin}});
 	return cells;
 }

@@ -562,6 +562,13 @@ HasInList(const ParsedQuery &q)
 	                               [](const Condition &c) { return c.op == Comparison::In; });
 }
 
+bool
+HasIsNull(const ParsedQuery &q)
+{
+	return q.parsed && std::any_of(q.text.conditions.begin(), q.text.conditions.end(),
+	                               [](const Condition &c) { return c.op == Comparison::IsNull; });
+}
+
 // Expanding IN lists multiplies their lengths; each expanded query costs a projection (a binary search).
 constexpr std::size_t kMaxInExpansion = std::size_t{1} << 20;
 
@@ -673,8 +680,12 @@ ReleaseModel::AnswerQuery(const ParsedQuery &q, const std::vector<LiteralValue> 
 double
 ReleaseModel::AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
 {
-	if (!refine || !cells_answerable_)
-		return Answer(Project(q, values));  // halfspaces and predicates, and every public-support domain, project
+	// Halfspaces and predicates, and every public-support domain, project. So does "col IS NULL" (whose projection
+	// refuses it) unless the run measured every cell: only then does its noise part hold for the NULL bin's cells
+	// as for any value's (docs/mechanisms.md §18).
+	const bool measured_every_cell = error_facts.known && error_facts.refine_mode;
+	if (!refine || !cells_answerable_ || (HasIsNull(q) && !measured_every_cell))
+		return Answer(Project(q, values));
 	const std::vector<AxisConstraint> cells = cover().OwnCells(q.raw, &q.text, values);
 	return Clamp(ConstraintsSum(cells.data(), cells.data() + cells.size()));
 }

@@ -1482,6 +1482,42 @@ TEST_F(ReleaseEngine, MarginalsRefineFromTheirOwnCells)
 	          AnswerText(projected.get(), "city = 'Rome' AND age = 19", false));
 }
 
+// "col IS NULL" on marginals reads the NULL bin's own cells, as many as any value's, but only on a release whose
+// mechanism measured every cell (stored answer mode refine): its noise part holds for them as for any value's. By
+// projection, or on a release of PMW or MWEM, no cover query answers it and it is refused (docs/mechanisms.md §18).
+TEST_F(ReleaseEngine, MarginalIsNullReadsTheNullBinWhereEveryCellWasMeasured)
+{
+	const Release r = Define(PeopleTable(), "marginals(2; city, age)");
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const ReleaseLayout layout = LayoutFromCatalog(r.layout);
+	const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 9);
+	const auto model_of = [&](bool refine_mode) {
+		Model model = LoadModel(r, synthetic);
+		ReleaseErrorFacts facts;
+		facts.known = true;
+		facts.beta = 0.05;
+		facts.public_rows = r.public_rows;
+		facts.refine_mode = refine_mode;
+		ModelSetErrorFacts(model.get(), facts);
+		return model;
+	};
+	const Model measured = model_of(true);
+	const std::int32_t null_city = layout.axes[0].NullBin(), null_age = layout.axes[1].NullBin();
+	EXPECT_NEAR(AnswerText(measured.get(), "city IS NULL AND age = 21", true),
+	            WeightOfBins(r, synthetic, {{0, null_city}, {1, layout.axes[1].CategoryBin("21")}}), 1e-12);
+	EXPECT_NEAR(AnswerText(measured.get(), "age IS NULL AND city IS NULL", true),
+	            WeightOfBins(r, synthetic, {{0, null_city}, {1, null_age}}), 1e-12);
+	EXPECT_NEAR(AnswerText(measured.get(), "city IS NULL AND age IN (21, 22)", true),
+	            AnswerText(measured.get(), "city IS NULL AND age = 21", true) +
+	                AnswerText(measured.get(), "city IS NULL AND age = 22", true),
+	            1e-15);
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(measured.get(), "city IS NULL AND age = 21", false));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(measured.get(), "city IS NOT NULL AND age = 21", true));
+	const Model cover_only = model_of(false);
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, AnswerText(cover_only.get(), "city IS NULL AND age = 21", true));
+	EXPECT_NO_THROW(AnswerText(cover_only.get(), "city = 'Paris' AND age = 21", true));
+}
+
 // An IN list on a categorical column answers the sum of the conjunctions of equalities it expands to, each
 // category bin once (docs/query-classes.md, "IN lists and NULL"); other classes, and a projection onto one cover
 // query, refuse it.
