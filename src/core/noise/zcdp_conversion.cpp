@@ -65,7 +65,7 @@ double
 ZcdpEpsilon(double rho, double delta)
 {
 	if (!(rho >= 0))
-		throw Error(ErrorKind::InvalidParameter, "rho must be non-negative");
+		throw Error(ErrorKind::InvalidParameter, "rho must be a non-negative number");
 	if (!(delta > 0 && delta < 1))
 		throw Error(ErrorKind::InvalidParameter, "delta must be in (0, 1)");
 	if (rho == 0)
