@@ -157,6 +157,33 @@ TEST(QueryProjectionBound, RefinedBoundsMeetThePlansRefinementPart)
 	EXPECT_DOUBLE_EQ(worst, plan);
 }
 
+// Refined answers that spread the gaps (GapSpreadShares) keep their bounds within the same plan part, and the
+// bound of a query whose edge cuts a gap reads the share the answer placed below it.
+TEST(QueryProjectionBound, SpreadGapsStayWithinThePlansRefinementPart)
+{
+	const std::vector<ReleaseAxis> axes = {SixValues()};
+	const std::int64_t m = 60, n = 600;
+	const double beta = 0.05;
+	const AxisCut cut = AxisCutOf(axes[0].cuts, axes[0].public_values, axes[0].public_counts);
+	const double plan = RefinementError({cut}, {1}, false, m, n, DataPartBeta(beta));
+	const std::vector<std::vector<double>> spread = GapSpreadShares({cut}, {1}, m, n, DataPartBeta(beta));
+	double worst = 0.0;
+	bool spread_somewhere = false;
+	for (double v = -1.0; v <= 8.0; v += 0.125)
+		for (bool inclusive : {false, true}) {
+			const ColumnBounds bound = Column({}, Bound(v, inclusive));
+			const double own = QueryProjectionBound(axes, spread, {bound}, nullptr, m, n, beta);
+			EXPECT_LE(own, plan * (1 + 1e-12)) << v;
+			worst = std::max(worst, own);
+			const EdgeSplit with = SplitOfEdge(axes[0], spread[0], bound.upper, true);
+			const EdgeSplit without = SplitOfEdge(axes[0], {}, bound.upper, true);
+			EXPECT_GE(with.interpolated, without.interpolated);
+			spread_somewhere = spread_somewhere || with.interpolated > without.interpolated;
+		}
+	EXPECT_NEAR(worst, plan, 1e-12);
+	EXPECT_TRUE(spread_somewhere);
+}
+
 TEST(QueryProjectionBound, AtMostOneAndChecked)
 {
 	const std::vector<ReleaseAxis> axes = {SixValues(), SixValues()};
