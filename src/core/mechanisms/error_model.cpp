@@ -285,8 +285,8 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 					continue;
 				}
 				// A bound at the top of the gap, theta of the value's row below it: the error f hi(above) - (1 - f)
-				// lo(below) at f = (L + theta) / B rises by theta (hi(above) + lo(below)) / B from its value at L/B; the
-				// other side's error only falls.
+				// lo(below) at f = (L + theta) / B rises by theta (hi(above) + lo(below)) / B from its value at L/B;
+				// the other side's error only falls.
 				const std::int64_t below = splits[i];
 				const ShareInterval &lower = bounds.Of(below), &upper = bounds.Of(bin - below);
 				const double share = double(below) / double(bin);

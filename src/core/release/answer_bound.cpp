@@ -66,9 +66,9 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 	split.split = p;
 	const std::int64_t bin_rows = split.below + split.above;
 	if (bin_rows > 0)
-		split.interpolated =
-		    (SpreadRowsBelow(axis.public_values, spread, p, rows_before_bin + split.below, v) - double(rows_before_bin)) /
-		    double(bin_rows);
+		split.interpolated = (SpreadRowsBelow(axis.public_values, spread, p, rows_before_bin + split.below, v) -
+		                      double(rows_before_bin)) /
+		                     double(bin_rows);
 	return split;
 }
 
@@ -101,9 +101,8 @@ MovedSide(const EdgeSplit &split, std::size_t boundary)
 
 double
 QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
-                     const std::vector<ColumnBounds> &bounds,
-                     const CellInterval *projected, std::int64_t public_rows, std::int64_t private_rows,
-                     double release_beta)
+                     const std::vector<ColumnBounds> &bounds, const CellInterval *projected, std::int64_t public_rows,
+                     std::int64_t private_rows, double release_beta)
 {
 	if (axes.size() != bounds.size())
 		throw Error(ErrorKind::Internal, "answer bound: one column's bounds per axis");

@@ -39,9 +39,8 @@ std::size_t AxisSideCount(const ReleaseAxis &axis);
 // edge moved over; nullptr for a refined answer, whose error at each edge is RefinedEdgeError at the share of the
 // bin it places below the edge (spread: per axis, the gap spreads the answers use, or empty). At most 1.
 double QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
-                            const std::vector<ColumnBounds> &bounds,
-                            const CellInterval *projected, std::int64_t public_rows, std::int64_t private_rows,
-                            double release_beta);
+                            const std::vector<ColumnBounds> &bounds, const CellInterval *projected,
+                            std::int64_t public_rows, std::int64_t private_rows, double release_beta);
 
 }  // namespace pap::core
 

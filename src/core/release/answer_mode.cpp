@@ -194,8 +194,7 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 }
 
 std::vector<std::vector<double>>
-GapSpreadSharesOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
-                  double request_beta)
+GapSpreadSharesOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double request_beta)
 {
 	if (!RefinableClass(layout.spec.kind) || public_rows <= 0 || private_rows <= 0)
 		return std::vector<std::vector<double>>(layout.axes.size());

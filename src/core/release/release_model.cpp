@@ -484,7 +484,9 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	if (rows_hi > rows_lo) {
 		// The public rows below bin `bin`, and the share of its rows between the bounds (every bin below the top
 		// one holds public rows).
-		auto rows_before = [&](std::int32_t bin) { return double(s.PublicRows(0, s.FirstValueOfBin(std::size_t(bin)))); };
+		auto rows_before = [&](std::int32_t bin) {
+			return double(s.PublicRows(0, s.FirstValueOfBin(std::size_t(bin))));
+		};
 		auto share = [&](std::int32_t bin) {
 			const double begin = rows_before(bin), end = rows_before(bin + 1);
 			return (std::min(rows_hi, end) - std::max(rows_lo, begin)) / (end - begin);
@@ -1204,8 +1206,9 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 			// queries that move every edge inward and outward, each within a side of the edge's bin).
 			std::vector<CellInterval> bins;
 			model->ProjectedBins(term.bounds, bins);
-			double part = QueryProjectionBound(layout.axes, model->gap_spread, term.bounds, refine ? nullptr : bins.data(),
-			                                   facts.public_rows, model->private_rows(), facts.beta);
+			double part =
+			    QueryProjectionBound(layout.axes, model->gap_spread, term.bounds, refine ? nullptr : bins.data(),
+			                         facts.public_rows, model->private_rows(), facts.beta);
 			// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md
 			// §18): a query's own bound is never looser than it.
 			if (!refine)
