@@ -244,6 +244,8 @@ public:
 		std::size_t bytes = sizeof(*this) + 8 * (synthetic_.size() + prefix_.size() + answers_.size());
 		for (const OrderedAxisCover &a : axes_)
 			bytes += 8 * a.size() + 28 * a.PublicValues().size();
+		for (const std::vector<double> &shares : gap_spread)
+			bytes += 8 * shares.size();
 		if (cover_)
 			bytes += 20 * cover_->QueryCount();
 		return bytes + layout_.public_points.size() * 4 + layout_.public_point_counts.size() * 8;
