@@ -2426,6 +2426,10 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	EXPECT_TRUE(exact.refine);
 	EXPECT_EQ(exact.refinement, exact.projection);
 	EXPECT_EQ(b.parts.projection, exact.projection);
+	// A class that does not refine within cells ties too, and keeps the projection.
+	const AnswerModeErrors other = AnswerModeErrorsOf(LayoutFromCatalog(marginals.layout), 20000, 1000000, 0.05);
+	EXPECT_EQ(other.refinement, other.projection);
+	EXPECT_FALSE(other.refine);
 	// Marginals move no edge, and a query read from its own cells has no projection part.
 	EXPECT_EQ(c.parts.projection, 0.0);
 }
