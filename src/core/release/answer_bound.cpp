@@ -66,7 +66,8 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 	split.split = p;
 	const std::int64_t bin_rows = split.below + split.above;
 	if (bin_rows > 0)
-		split.interpolated = (SpreadRowsBelow(axis.public_values, spread, p, rows_before_bin + split.below, v) -
+		split.interpolated = (SpreadRowsBelow(axis.public_values, spread, p, rows_before_bin + split.below, v,
+		                                      AxisValueStep(axis.value_type), v_below_edge) -
 		                      double(rows_before_bin)) /
 		                     double(bin_rows);
 	return split;

@@ -478,10 +478,13 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	// (axes/gap_spread.hpp): the rows the query leaves out below, and those it keeps up to its upper bound.
 	static const std::vector<double> kNoSpread;
 	const std::vector<double> &spread = a < gap_spread.size() ? gap_spread[a] : kNoSpread;
-	const double rows_lo =
-	    !b.lower.present ? 0.0 : SpreadRowsBelow(values, spread, pa, s.PublicRows(0, pa), b.lower.value);
+	const double step = AxisValueStep(layout_.axes[a].value_type);
+	const double rows_lo = !b.lower.present ? 0.0
+	                                        : SpreadRowsBelow(values, spread, pa, s.PublicRows(0, pa), b.lower.value,
+	                                                          step, !b.lower.inclusive);
 	const double rows_hi = !b.upper.present ? double(s.PublicRows(0, values.size()))
-	                                        : SpreadRowsBelow(values, spread, pb, s.PublicRows(0, pb), b.upper.value);
+	                                        : SpreadRowsBelow(values, spread, pb, s.PublicRows(0, pb), b.upper.value,
+	                                                          step, b.upper.inclusive);
 	std::vector<BinTerm> raw;
 	if (rows_hi > rows_lo) {
 		// The public rows below bin `bin`, and the share of its rows between the bounds (every bin below the top
