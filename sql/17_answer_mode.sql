@@ -1,6 +1,7 @@
 -- The answer mode (docs/mechanisms.md §10, "The answer mode"): without refine, pap.answer, pap.answer_count and
 -- pap.quantile answer in the mode the run's plan predicted better: within-cell refinement for coarse bins of many
--- public rows, the projection at the finest granularity. refine => true / false still chooses per call.
+-- public rows; at the finest granularity the two predict the same and refinement, which spreads the gaps between
+-- public values (28_gap_spread), is kept. refine => true / false still chooses per call.
 -- Self-contained: its own tables, budget and releases (seeded noise).
 SET pap_release.test_seed = 11;
 SET extra_float_digits = 0;

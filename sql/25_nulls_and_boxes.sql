@@ -7,7 +7,8 @@ SET pap_release.test_seed = 25;
 SET extra_float_digits = 0;
 -- x and y have NULLs in both tables; w has NULLs in the private table only. The public rows (i % 7 = 3) show every
 -- value of x, y and w, so at the finest granularity the projection is exact and the answers differ from the exact
--- counts by the noise only.
+-- counts by the noise, and where a bound falls between two public values (x <= 20: x is never a multiple of 10) by the
+-- spread of that gap, as the releases refine by default (28_gap_spread).
 CREATE TABLE nb_priv AS
 SELECT i, CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 50)::float8 END AS x,
        CASE WHEN i % 9 = 0 THEN NULL ELSE i % 30 END AS y,

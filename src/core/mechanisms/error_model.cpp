@@ -175,57 +175,128 @@ RefinementLogTerm(double sets, double beta)
 }
 
 double
-RefinedEdgeError(std::int64_t below, std::int64_t above, const ShareInterval &below_share,
+RefinedEdgeError(std::int64_t below, std::int64_t above, double interpolated, const ShareInterval &below_share,
                  const ShareInterval &above_share)
 {
-	const std::int64_t bin = below + above;
-	if (bin <= 0)
+	if (below + above <= 0)
 		return std::max(below_share.high, above_share.high);
-	// (L/B) D_bin - D_below = (L/B) D_above - ((B-L)/B) D_below: the parts below and above the split.
-	const double share = double(below) / double(bin);
+	// f D_bin - D_below = f D_above - (1 - f) D_below: the parts below and above the split.
+	const double share = std::clamp(interpolated, 0.0, 1.0);
 	return std::max({0.0, share * above_share.high - (1.0 - share) * below_share.low,
 	                 (1.0 - share) * below_share.high - share * above_share.low});
 }
+
+namespace {
+
+// Refinement's event and bounds, shared by its part and by how far answers may spread a gap: every set bounded (the
+// parts of a bin below and above each split point, both ways, of every moved axis) at one log term; a set's bounds
+// depend on its public row count alone, computed once per count.
+class RefinementBounds {
+public:
+	RefinementBounds(const std::vector<AxisCut> &axes, const std::vector<int> &edges, std::int64_t public_rows,
+	                 std::int64_t private_rows, double beta)
+	    : public_rows_(public_rows), private_rows_(private_rows)
+	{
+		if (axes.size() != edges.size())
+			throw Error(ErrorKind::Internal, "error model: one edge count per axis");
+		for (std::size_t a = 0; a < axes.size(); a++)
+			if (edges[a] > 0)
+				for (const std::vector<std::int64_t> &splits : axes[a].bin_splits)
+					sets_ += 2.0 * double(splits.size());
+		if (sets_ > 0)
+			log_term_ = RefinementLogTerm(sets_, beta);
+	}
+	bool
+	Empty() const
+	{
+		return sets_ == 0;
+	}
+	const ShareInterval &
+	Of(std::int64_t rows)
+	{
+		auto [it, added] = cache_.try_emplace(rows);
+		if (added)
+			it->second = PrivateShareInterval(rows, public_rows_, private_rows_, log_term_);
+		return it->second;
+	}
+	// The worst refined edge error over every split point of every bin of one axis, the answer placing L/B of a bin
+	// below a split with L of its B public rows below.
+	double
+	WorstOfAxis(const AxisCut &axis)
+	{
+		double worst = 0;
+		for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
+			PollInterrupt(steps_, splits.size());
+			const std::int64_t bin = splits.back();
+			for (std::int64_t below : splits) {
+				const double share = bin > 0 ? double(below) / double(bin) : 0.0;
+				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, Of(below), Of(bin - below)));
+			}
+		}
+		return worst;
+	}
+
+private:
+	std::int64_t public_rows_, private_rows_;
+	double sets_ = 0, log_term_ = 0;
+	std::map<std::int64_t, ShareInterval> cache_;
+	std::uint64_t steps_ = 0;
+};
+
+}  // namespace
 
 double
 RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                 std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
-	if (axes.size() != edges.size())
-		throw Error(ErrorKind::Internal, "error model: one edge count per axis");
-	// Every set bounded: the parts of a bin below and above each split point, both ways.
-	double sets = 0;
-	for (std::size_t a = 0; a < axes.size(); a++)
-		if (edges[a] > 0)
-			for (const std::vector<std::int64_t> &splits : axes[a].bin_splits)
-				sets += 2.0 * double(splits.size());
-	if (sets == 0)
+	RefinementBounds bounds(axes, edges, public_rows, private_rows, beta);
+	if (bounds.Empty())
 		return 0.0;
-	const double log_term = RefinementLogTerm(sets, beta);
-	// The bounds depend on a set's public row count alone: computed once per count.
-	std::map<std::int64_t, ShareInterval> bounds;
-	auto bounds_of = [&](std::int64_t rows) -> const ShareInterval & {
-		auto [it, added] = bounds.try_emplace(rows);
-		if (added)
-			it->second = PrivateShareInterval(rows, public_rows, private_rows, log_term);
-		return it->second;
-	};
 	double sum = 0, largest = 0;
-	std::uint64_t steps = 0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		if (edges[a] <= 0)
 			continue;
-		double worst = 0;
-		for (const std::vector<std::int64_t> &splits : axes[a].bin_splits) {
-			PollInterrupt(steps, splits.size());
-			const std::int64_t bin = splits.back();
-			for (std::int64_t below : splits)
-				worst = std::max(worst, RefinedEdgeError(below, bin - below, bounds_of(below), bounds_of(bin - below)));
-		}
+		const double worst = bounds.WorstOfAxis(axes[a]);
 		sum += double(edges[a]) * worst;
 		largest = std::max(largest, double(edges[a]) * worst);
 	}
 	return std::min(1.0, max_over_axes ? largest : sum);
+}
+
+std::vector<std::vector<double>>
+GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges, std::int64_t public_rows,
+                std::int64_t private_rows, double beta)
+{
+	RefinementBounds bounds(axes, edges, public_rows, private_rows, beta);
+	std::vector<std::vector<double>> shares(axes.size());
+	if (bounds.Empty())
+		return shares;
+	for (std::size_t a = 0; a < axes.size(); a++) {
+		if (edges[a] <= 0)
+			continue;
+		const double worst = bounds.WorstOfAxis(axes[a]);
+		for (std::size_t j = 0; j < axes[a].bin_splits.size(); j++) {
+			const std::vector<std::int64_t> &splits = axes[a].bin_splits[j];
+			const std::int64_t bin = splits.back();
+			// The value after split i: the lowest public value has no gap below it.
+			for (std::size_t i = 0; i + 1 < splits.size(); i++) {
+				if (j == 0 && i == 0) {
+					shares[a].push_back(0.0);
+					continue;
+				}
+				// A bound at the top of the gap, theta of the value's row below it: the error f hi(above) - (1 - f)
+				// lo(below) at f = (L + theta) / B rises by theta (hi(above) + lo(below)) / B from its value at L/B;
+				// the other side's error only falls.
+				const std::int64_t below = splits[i];
+				const ShareInterval &lower = bounds.Of(below), &upper = bounds.Of(bin - below);
+				const double share = double(below) / double(bin);
+				const double at_split = share * upper.high - (1.0 - share) * lower.low;
+				const double slope = (upper.high + lower.low) / double(bin);
+				shares[a].push_back(slope > 0.0 ? std::clamp((worst - at_split) / slope, 0.0, 1.0) : 1.0);
+			}
+		}
+	}
+	return shares;
 }
 
 double

@@ -70,21 +70,32 @@ ShareInterval PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, 
 // §18).
 double RefinementLogTerm(double sets, double beta);
 // The data error of one edge answered by refinement inside a bin whose public rows split into `below` and `above`
-// at the edge: max((L/B) hi(above) - ((B-L)/B) lo(below), ((B-L)/B) hi(below) - (L/B) lo(above)) with L = below,
-// B = below + above; a bin without public rows keeps the projection's answer, hi of its (empty) gap. The plan's
-// part (RefinementError, its worst over every split) and a query's own bound (answer_bound.hpp) both use it.
-double RefinedEdgeError(std::int64_t below, std::int64_t above, const ShareInterval &below_share,
+// at the edge, the refined answer placing the share f = `interpolated` of the bin below it (below / (below + above)
+// plus the spread of a gap the edge cuts, axes/gap_spread.hpp): max(f hi(above) - (1 - f) lo(below), (1 - f)
+// hi(below) - f lo(above)); a bin without public rows keeps the projection's answer, hi of its (empty) gap. The
+// plan's part (RefinementError, its worst over every split) and a query's own bound (answer_bound.hpp) both use it.
+double RefinedEdgeError(std::int64_t below, std::int64_t above, double interpolated, const ShareInterval &below_share,
                         const ShareInterval &above_share);
 
 // Part (a) when answers refine within cells (pap.answer's refine): a bound inside a bin (B public rows, L of them
-// below the bound) is answered as (1 - L/B) times the cover answer below the bin plus L/B times the one above it, so
-// beside the noise its error is |(L/B) D_above - ((B-L)/B) D_below| for the private shares D of the bin's parts
-// above and below the bound. Each share lies between a lower and an upper bound from its public share
-// (relative-entropy Chernoff bounds both ways, a union over both parts of every split point of every bin); the part
-// is the largest such error, per edge as in ProjectionError. A bin without public rows keeps the projection's
-// answer (a gap's bound).
+// below the bound) is answered as (1 - f) times the cover answer below the bin plus f times the one above it, f =
+// L/B (plus, inside a gap, the spread below the bound: GapSpreadShares), so beside the noise its error is
+// |f D_above - (1 - f) D_below| for the private shares D of the bin's parts above and below the bound. Each share
+// lies between a lower and an upper bound from its public share (relative-entropy Chernoff bounds both ways, a union
+// over both parts of every split point of every bin); the part is the largest such error at f = L/B, per edge as in
+// ProjectionError. A bin without public rows keeps the projection's answer (a gap's bound).
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
+
+// How much of each public value's first row a refined answer spreads over the gap below it (axes/gap_spread.hpp),
+// per axis and public value in order (empty for an axis no edge moves; 0 for the lowest value, which has no gap
+// below it): the largest theta in [0, 1] that keeps a bound anywhere in the gap, answered with f = (L + t theta) /
+// B for t in [0, 1], within the axis's worst refined edge error at f = L/B (RefinementError's per-axis term). The
+// error is linear in f, so the gap's end decides: the plan's refinement part, pap.plan's output and every refined
+// answer's bound are what they are without spreading, while where the population has a density between the public
+// values the answer follows it (docs/mechanisms.md §10, "The answer mode").
+std::vector<std::vector<double>> GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
+                                                 std::int64_t public_rows, std::int64_t private_rows, double beta);
 
 // Part (a) for the classes answered through the public rows' labelings (marginals, stumps, predicates): a query
 // and its cover query agree on every grid point the public table shows, so they differ only on private rows at

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/axes/gap_spread.hpp"
 #include "core/axes/numeric_axis.hpp"  // PgFloatLess
 #include "core/base/errors.hpp"
 #include "core/mechanisms/error_model.hpp"
@@ -33,7 +34,7 @@ IsCut(const std::vector<double> &cuts, double x)
 }  // namespace
 
 EdgeSplit
-SplitOfEdge(const ReleaseAxis &axis, const ValueBound &bound, bool upper)
+SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const ValueBound &bound, bool upper)
 {
 	if (axis.public_values.size() != axis.public_counts.size())
 		throw Error(ErrorKind::Internal, "answer bound: public values and counts differ in number");
@@ -57,9 +58,18 @@ SplitOfEdge(const ReleaseAxis &axis, const ValueBound &bound, bool upper)
 	const std::size_t p =
 	    std::clamp(v_below_edge ? CountAtMost(axis.public_values, v) : CountBelow(axis.public_values, v), begin,
 	               std::max(begin, end));
+	std::int64_t rows_before_bin = 0;
+	for (std::size_t i = 0; i < begin; i++)
+		rows_before_bin += axis.public_counts[i];
 	for (std::size_t i = begin; i < end; i++)
 		(i < p ? split.below : split.above) += axis.public_counts[i];
 	split.split = p;
+	const std::int64_t bin_rows = split.below + split.above;
+	if (bin_rows > 0)
+		split.interpolated = (SpreadRowsBelow(axis.public_values, spread, p, rows_before_bin + split.below, v,
+		                                      AxisValueStep(axis.value_type), v_below_edge) -
+		                      double(rows_before_bin)) /
+		                     double(bin_rows);
 	return split;
 }
 
@@ -91,9 +101,9 @@ MovedSide(const EdgeSplit &split, std::size_t boundary)
 }
 
 double
-QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<ColumnBounds> &bounds,
-                     const CellInterval *projected, std::int64_t public_rows, std::int64_t private_rows,
-                     double release_beta)
+QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
+                     const std::vector<ColumnBounds> &bounds, const CellInterval *projected, std::int64_t public_rows,
+                     std::int64_t private_rows, double release_beta)
 {
 	if (axes.size() != bounds.size())
 		throw Error(ErrorKind::Internal, "answer bound: one column's bounds per axis");
@@ -116,11 +126,12 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<Col
 			const ValueBound &b = upper ? bounds[a].upper : bounds[a].lower;
 			if (!b.present)
 				continue;
-			const EdgeSplit split = SplitOfEdge(axes[a], b, upper);
+			static const std::vector<double> kNoSpread;
+			const EdgeSplit split = SplitOfEdge(axes[a], a < spread.size() ? spread[a] : kNoSpread, b, upper);
 			if (split.exact)
 				continue;
 			if (projected == nullptr) {
-				sum += RefinedEdgeError(split.below, split.above,
+				sum += RefinedEdgeError(split.below, split.above, split.interpolated,
 				                        PrivateShareInterval(split.below, public_rows, private_rows, log_term),
 				                        PrivateShareInterval(split.above, public_rows, private_rows, log_term));
 				continue;

@@ -19,8 +19,13 @@ struct EdgeSplit {
 	bool exact = false;
 	std::int64_t below = 0, above = 0;
 	std::size_t split = 0;  // the public values below the edge (indexes into axis.public_values)
+	// The share of the bin's public rows a refined answer places below the edge: below / (below + above) plus the
+	// share of the spread row of the value above the edge that lies below it (axes/gap_spread.hpp); 0 in a bin
+	// without public rows.
+	double interpolated = 0.0;
 };
-EdgeSplit SplitOfEdge(const ReleaseAxis &axis, const ValueBound &bound, bool upper);
+// spread: the axis's GapSpreadShares (one theta per public value), or empty when refined answers do not spread.
+EdgeSplit SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const ValueBound &bound, bool upper);
 
 // The sides every bin of an ordered axis has (AxisCutOf's count, 2 (values + cuts + 1), in closed form): the
 // union bound of the projection part runs over them.
@@ -31,11 +36,11 @@ std::size_t AxisSideCount(const ReleaseAxis &axis);
 // public share (PrivateShareBound) at the plan's union over the sides of every ordered axis of the release and
 // beta / 6 (DataPartBeta). bounds: one per axis, as CollectColumnBounds gives them. projected: the bins of the
 // cover query answered, one interval per axis (an empty one: the empty query), whose edges show the side each
-// edge moved over; nullptr for a refined answer, which lies between the cover queries that move every edge
-// inward and outward: the larger side of each edge. At most 1.
-double QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<ColumnBounds> &bounds,
-                            const CellInterval *projected, std::int64_t public_rows, std::int64_t private_rows,
-                            double release_beta);
+// edge moved over; nullptr for a refined answer, whose error at each edge is RefinedEdgeError at the share of the
+// bin it places below the edge (spread: per axis, the gap spreads the answers use, or empty). At most 1.
+double QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
+                            const std::vector<ColumnBounds> &bounds, const CellInterval *projected,
+                            std::int64_t public_rows, std::int64_t private_rows, double release_beta);
 
 }  // namespace pap::core
 

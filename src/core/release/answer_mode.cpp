@@ -159,6 +159,17 @@ LabellingClass(ClassKind kind)
 	return kind == ClassKind::Marginals || kind == ClassKind::Stumps || kind == ClassKind::Predicates;
 }
 
+std::vector<AxisCut>
+AxisCutsOf(const ReleaseLayout &layout)
+{
+	std::vector<AxisCut> cuts;
+	for (const ReleaseAxis &axis : layout.axes)
+		cuts.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear
+		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts)
+		                   : AxisCut{});
+	return cuts;
+}
+
 }  // namespace
 
 AnswerModeErrors
@@ -166,11 +177,7 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
                    double request_beta)
 {
 	const double beta = DataPartBeta(request_beta);
-	std::vector<AxisCut> cuts;
-	for (const ReleaseAxis &axis : layout.axes)
-		cuts.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear
-		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts)
-		                   : AxisCut{});
+	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	AnswerModeErrors out;
@@ -180,8 +187,20 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	out.refinement = RefinableClass(layout.spec.kind)
 	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)
 	                     : out.projection;
-	out.refine = out.refinement < out.projection;
+	// A tie (the finest granularity: every split leaves one side of its bin empty) goes to refinement, whose answers
+	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.
+	out.refine = RefinableClass(layout.spec.kind) && out.refinement <= out.projection;
 	return out;
+}
+
+std::vector<std::vector<double>>
+GapSpreadSharesOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double request_beta)
+{
+	if (!RefinableClass(layout.spec.kind) || public_rows <= 0 || private_rows <= 0)
+		return std::vector<std::vector<double>>(layout.axes.size());
+	bool one_axis = false;
+	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
+	return GapSpreadShares(AxisCutsOf(layout), edges, public_rows, private_rows, DataPartBeta(request_beta));
 }
 
 }  // namespace pap::core

@@ -27,7 +27,8 @@ bool RefinableClass(ClassKind kind);
 bool CellsAnswerable(const ReleaseLayout &layout);
 
 // Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError), at the data
-// parts' beta (DataPartBeta of request_beta). refine: refinement predicts strictly less (ties keep the projection).
+// parts' beta (DataPartBeta of request_beta). refine: an ordered class whose refinement predicts no more than the
+// projection (ties refine: within the same bound, refined answers spread the gaps between public values).
 struct AnswerModeErrors {
 	double projection = 0;
 	double refinement = 0;
@@ -45,6 +46,12 @@ struct AnswerModeErrors {
 };
 AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                     double request_beta);
+
+// How much of each public value's first row refined answers spread over the gap below it, per axis and public value
+// (error_model.hpp's GapSpreadShares on the layout's ordered axes, at the data parts' beta): empty vectors for a
+// class that does not refine within cells, or without rows to bound (m or n of 0).
+std::vector<std::vector<double>> GapSpreadSharesOf(const ReleaseLayout &layout, std::int64_t public_rows,
+                                                   std::int64_t private_rows, double request_beta);
 
 }  // namespace pap::core
 

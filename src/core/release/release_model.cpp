@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/api/release_api.hpp"
+#include "core/axes/gap_spread.hpp"
 #include "core/axes/numeric_axis.hpp"  // CountBelowSorted, PgFloatLess
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
@@ -234,12 +235,17 @@ public:
 	double unseen_points_mass = 1.0;  // bound of the private share of grid points no public row has (from the facts)
 	// The plan's projection part in projection mode (the run stores the answer mode's, possibly refinement's).
 	double event_projection = 1.0;
+	// Per axis and public value, the share of the value's first row refined answers spread over the gap below it
+	// (answer_mode.hpp, GapSpreadSharesOf; from the facts): empty until they are known, answering by public rows.
+	std::vector<std::vector<double>> gap_spread;
 	std::size_t
 	MemoryBytes() const
 	{
 		std::size_t bytes = sizeof(*this) + 8 * (synthetic_.size() + prefix_.size() + answers_.size());
 		for (const OrderedAxisCover &a : axes_)
 			bytes += 8 * a.size() + 28 * a.PublicValues().size();
+		for (const std::vector<double> &shares : gap_spread)
+			bytes += 8 * shares.size();
 		if (cover_)
 			bytes += 20 * cover_->QueryCount();
 		return bytes + layout_.public_points.size() * 4 + layout_.public_point_counts.size() * 8;
@@ -468,21 +474,39 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	                          ? std::upper_bound(values.begin(), values.end(), b.upper.value, PgFloatLess) -
 	                                values.begin()
 	                          : CountBelowSorted(values.data(), values.size(), b.upper.value));
+	// The public rows below each bound, each value's spread row counted by its share below the bound
+	// (axes/gap_spread.hpp): the rows the query leaves out below, and those it keeps up to its upper bound.
+	static const std::vector<double> kNoSpread;
+	const std::vector<double> &spread = a < gap_spread.size() ? gap_spread[a] : kNoSpread;
+	const double step = AxisValueStep(layout_.axes[a].value_type);
+	const double rows_lo = !b.lower.present ? 0.0
+	                                        : SpreadRowsBelow(values, spread, pa, s.PublicRows(0, pa), b.lower.value,
+	                                                          step, !b.lower.inclusive);
+	const double rows_hi = !b.upper.present ? double(s.PublicRows(0, values.size()))
+	                                        : SpreadRowsBelow(values, spread, pb, s.PublicRows(0, pb), b.upper.value,
+	                                                          step, b.upper.inclusive);
 	std::vector<BinTerm> raw;
-	// The share of a bin's public rows that the query selects (every bin below the top one holds public rows).
-	auto share = [&](std::int32_t bin, std::size_t from, std::size_t to) {
-		const std::size_t begin = s.FirstValueOfBin(std::size_t(bin)), end = s.FirstValueOfBin(std::size_t(bin) + 1);
-		return double(s.PublicRows(from, to)) / double(s.PublicRows(begin, end));
-	};
-	if (pb > pa) {
-		const std::int32_t lo = s.ValueBin(pa), hi = s.ValueBin(pb - 1);
+	if (rows_hi > rows_lo) {
+		// The public rows below bin `bin`, and the share of its rows between the bounds (every bin below the top
+		// one holds public rows).
+		auto rows_before = [&](std::int32_t bin) {
+			return double(s.PublicRows(0, s.FirstValueOfBin(std::size_t(bin))));
+		};
+		auto share = [&](std::int32_t bin) {
+			const double begin = rows_before(bin), end = rows_before(bin + 1);
+			return (std::min(rows_hi, end) - std::max(rows_lo, begin)) / (end - begin);
+		};
+		// The lowest bin holds the value whose rows the lower bound cuts; the highest the value whose spread row the
+		// upper bound cuts, or else the last value it keeps whole.
+		const std::int32_t lo = s.ValueBin(pa);
+		const std::int32_t hi = rows_hi > double(s.PublicRows(0, pb)) ? s.ValueBin(pb) : s.ValueBin(pb - 1);
 		if (lo == hi) {
-			raw.push_back({{lo, lo}, share(lo, pa, pb)});
-		} else {
-			raw.push_back({{lo, lo}, share(lo, pa, s.FirstValueOfBin(std::size_t(lo) + 1))});
+			raw.push_back({{lo, lo}, share(lo)});
+		} else if (lo < hi) {
+			raw.push_back({{lo, lo}, share(lo)});
 			if (lo + 1 <= hi - 1)
 				raw.push_back({{lo + 1, hi - 1}, 1.0});
-			raw.push_back({{hi, hi}, share(hi, s.FirstValueOfBin(std::size_t(hi)), pb)});
+			raw.push_back({{hi, hi}, share(hi)});
 		}
 	}
 	// The top bin (above the highest cut) holds no public row: it keeps the projection's choice.
@@ -1133,6 +1157,7 @@ ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 		                                             model->private_rows(), DataPartBeta(facts.beta));
 		model->event_projection =
 		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta).projection;
+		model->gap_spread = GapSpreadSharesOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta);
 	}
 }
 
@@ -1186,8 +1211,9 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 			// queries that move every edge inward and outward, each within a side of the edge's bin).
 			std::vector<CellInterval> bins;
 			model->ProjectedBins(term.bounds, bins);
-			double part = QueryProjectionBound(layout.axes, term.bounds, refine ? nullptr : bins.data(),
-			                                   facts.public_rows, model->private_rows(), facts.beta);
+			double part =
+			    QueryProjectionBound(layout.axes, model->gap_spread, term.bounds, refine ? nullptr : bins.data(),
+			                         facts.public_rows, model->private_rows(), facts.beta);
 			// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md
 			// §18): a query's own bound is never looser than it.
 			if (!refine)

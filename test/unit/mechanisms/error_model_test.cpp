@@ -123,7 +123,7 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RefinementError({halves}, {}, false, 100, 1000, 0.1));
 
 	// Coarse bins of a large public sample: refinement's error shrinks as 1 / sqrt(rows per bin), the
-	// projection's does not; at the finest cover both are a gap's bound on the same event (a tie, kept by projection).
+	// projection's does not; at the finest cover both are a gap's bound on the same event (a tie, which refines).
 	std::vector<double> values;
 	std::vector<std::int64_t> counts;
 	for (int v = 0; v < 20000; v++) {
@@ -140,6 +140,65 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	          ProjectionError({coarse}, {1}, false, 20000, 1000000, 0.01));
 	EXPECT_DOUBLE_EQ(RefinementError({finest}, {1}, false, 20000, 1000000, 0.01),
 	                 ProjectionError({finest}, {1}, false, 20000, 1000000, 0.01));
+}
+
+// How far refined answers may spread the gap below each public value: as far as keeps a bound at the gap's top
+// (f = (L + theta) / B) within the axis's worst refined error at f = L/B, the plan's part, which is what it was;
+// one-row values at the finest granularity spread less than their whole row (a row seen once may be a point), a
+// value seen often spreads all of its first row, and the lowest value none.
+TEST(ErrorModel, GapSpreadSharesKeepTheRefinementPart)
+{
+	std::vector<double> values;
+	std::vector<std::int64_t> counts;
+	for (int v = 0; v < 400; v++) {
+		values.push_back(v);
+		counts.push_back(v % 50 == 7 ? 40 : 1);
+	}
+	std::int64_t m = 0;
+	for (std::int64_t c : counts)
+		m += c;
+	const std::int64_t n = 100000;
+	const double beta = 0.01;
+	std::vector<double> every_tenth;
+	for (int v = 9; v < 400; v += 10)
+		every_tenth.push_back(v);
+	for (const std::vector<double> &cuts : {values, every_tenth}) {
+		const AxisCut axis = AxisCutOf(cuts, values, counts);
+		const double part = RefinementError({axis}, {1}, false, m, n, beta);
+		const std::vector<std::vector<double>> theta = GapSpreadShares({axis}, {1}, m, n, beta);
+		ASSERT_EQ(theta.size(), 1u);
+		ASSERT_EQ(theta[0].size(), values.size());
+		EXPECT_EQ(theta[0][0], 0.0);
+		// Every bound at the top of every gap, with the sets' bounds at refinement's log term.
+		double sets = 0;
+		for (const std::vector<std::int64_t> &splits : axis.bin_splits)
+			sets += 2.0 * double(splits.size());
+		const double log_term = RefinementLogTerm(sets, beta);
+		std::size_t value = 0;
+		for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
+			const std::int64_t bin = splits.back();
+			for (std::size_t i = 0; i + 1 < splits.size(); i++, value++) {
+				const std::int64_t below = splits[i];
+				const double top = RefinedEdgeError(below, bin - below, (double(below) + theta[0][value]) / double(bin),
+				                                    PrivateShareInterval(below, m, n, log_term),
+				                                    PrivateShareInterval(bin - below, m, n, log_term));
+				EXPECT_LE(top, part * (1 + 1e-12)) << value;
+				// Each gap spreads its whole row, or up to the bound.
+				if (value > 0 && theta[0][value] < 1.0) {
+					EXPECT_NEAR(top, part, 1e-12) << value;
+				}
+			}
+		}
+	}
+	const std::vector<std::vector<double>> finest =
+	    GapSpreadShares({AxisCutOf(values, values, counts)}, {1}, m, n, beta);
+	EXPECT_GT(finest[0][1], 0.5);
+	EXPECT_LT(finest[0][1], 1.0);
+	EXPECT_EQ(finest[0][7], 1.0);
+	// An axis no edge moves spreads nothing; no axis, no shares.
+	EXPECT_TRUE(GapSpreadShares({AxisCutOf(values, values, counts)}, {0}, m, n, beta)[0].empty());
+	EXPECT_TRUE(GapSpreadShares({}, {}, m, n, beta).empty());
+	EXPECT_PAP_ERROR(ErrorKind::Internal, GapSpreadShares({AxisCutOf(values, values, counts)}, {}, m, n, beta));
 }
 
 TEST(ErrorModel, OutsideMassIsGoodTuringPlusItsDeviations)

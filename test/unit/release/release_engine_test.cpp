@@ -1288,12 +1288,36 @@ TEST_F(ReleaseEngine, RunReportsASmallerStoredCoverAsInternal)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunOn(r, PrivateScan(r, pub), 1, p));
 }
 
+// The share of the gap (lo, hi) between two public values that a query's conditions on one column keep, by
+// intersecting the gap with the interval they bound (strict or not alike: the spread has no atom).
+double
+GapShareKept(const QueryText &query, const std::string &column, double lo, double hi)
+{
+	double from = lo, to = hi;
+	for (const Condition &c : query.conditions) {
+		if (c.column != column)
+			continue;
+		const double v = ReadFloat(c.value.text);
+		if (c.op == Comparison::Less || c.op == Comparison::LessEqual)
+			to = std::min(to, v);
+		else if (c.op == Comparison::Greater || c.op == Comparison::GreaterEqual)
+			from = std::max(from, v);
+		else if (c.op == Comparison::Between) {
+			from = std::max(from, v);
+			to = std::min(to, ReadFloat(c.upper.text));
+		}
+	}
+	return std::max(0.0, to - from) / (hi - lo);
+}
+
 // Within-cell refinement, brute force: each cell weighs its synthetic weight times, per mentioned axis, the
-// share of its bin's public rows (finest public marginal) that satisfy the query's bounds on that axis; the
-// top bin (no public rows) counts as the projection takes it, the NULL bin never.
+// share of its bin's public rows (finest public marginal) that satisfy the query's bounds on that axis, where a
+// value with a spread share theta (spread: per axis and value, or empty) counts theta of a row by the share of
+// the gap below it the query keeps and the rest at the value; the top bin (no public rows) counts as the
+// projection takes it, the NULL bin never.
 double
 RefinedByBruteForce(const Release &r, const ReleaseModel *model, const std::vector<double> &synthetic,
-                    const std::string &text)
+                    const std::string &text, const std::vector<std::vector<double>> &spread = {})
 {
 	const std::vector<AxisInfo> axes = Axes(r.layout);
 	const auto cells = Cells(r.layout);
@@ -1317,9 +1341,13 @@ RefinedByBruteForce(const Release &r, const ReleaseModel *model, const std::vect
 					mentioned[a] = true;
 					holds = holds && Compare(c.op, v, ReadFloat(c.value.text), ReadFloat(c.upper.text));
 				}
-			all[std::size_t(bin)] += double(r.layout.public_value_rows[i]);
+			const double rows = double(r.layout.public_value_rows[i]);
+			const double theta = a < spread.size() && i - value_at < spread[a].size() ? spread[a][i - value_at] : 0.0;
+			all[std::size_t(bin)] += rows;
 			if (holds)
-				in[std::size_t(bin)] += double(r.layout.public_value_rows[i]);
+				in[std::size_t(bin)] += rows - theta;
+			if (theta > 0.0)
+				in[std::size_t(bin)] += theta * GapShareKept(query, axes[a].label, r.layout.public_values[i - 1], v);
 		}
 		value_at += m;
 		for (const Condition &c : query.conditions)
@@ -1415,6 +1443,54 @@ TEST_F(ReleaseEngine, WithinCellRefinement)
 	const Release h = Define(pub, "halfspaces(x, y; [1, 1])");
 	const Model halfspaces = LoadModel(h, RandomDistribution(std::size_t(h.summary.cell_count), 3));
 	EXPECT_EQ(AnswerText(halfspaces.get(), "x + y <= 10", true), AnswerText(halfspaces.get(), "x + y <= 10", false));
+}
+
+// With the run's facts known, refined answers spread each public value's first row over the gap below it, by the
+// shares GapSpreadSharesOf gives (docs/mechanisms.md §10, "The answer mode"): checked against the brute force that
+// spreads them by hand. At the finest granularity refining now moves answers off the projection's, inside the gaps.
+TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
+{
+	const Table pub = NumericTable();
+	std::mt19937_64 gen(7);
+	std::uniform_int_distribution<int> pick(0, 1000);
+	auto literal = [&]() { return std::to_string(pick(gen) / 20.0 - 2.0); };  // -2 .. 48, halves and quarters
+	for (const char *cls : {"thresholds(x)", "ranges(x)", "boxes(x, y)"})
+		for (Granularity granularity : {Granularity::Alpha, Granularity::Finest}) {
+			SCOPED_TRACE(std::string(cls) + (granularity == Granularity::Finest ? " finest" : " alpha"));
+			const Release r = Define(pub, cls, granularity, 0.9);
+			const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 23);
+			const std::int64_t n = 100000;
+			Model model = LoadModel(r, synthetic, n);
+			ReleaseErrorFacts facts;
+			facts.known = true;
+			facts.beta = 0.05;
+			facts.public_rows = r.public_rows;
+			ModelSetErrorFacts(model.get(), facts);
+			const std::vector<std::vector<double>> spread =
+			    GapSpreadSharesOf(LayoutFromCatalog(r.layout), r.public_rows, n, facts.beta);
+			double largest = 0.0;
+			for (double theta : spread[0]) {
+				EXPECT_GE(theta, 0.0);
+				EXPECT_LE(theta, 1.0);
+				largest = std::max(largest, theta);
+			}
+			EXPECT_EQ(spread[0].front(), 0.0);  // the lowest value has no gap below it
+			EXPECT_GT(largest, 0.0);
+			double moved = 0.0;
+			for (int i = 0; i < 200; i++) {
+				const bool upper_only = std::string(cls) == "thresholds(x)";
+				const std::string text =
+				    upper_only || i % 2 == 0 ? "x <= " + literal() : "x > " + literal() + " AND x <= " + literal();
+				const double refined = AnswerText(model.get(), text, true);
+				EXPECT_NEAR(refined, RefinedByBruteForce(r, model.get(), synthetic, text, spread), 1e-9) << text;
+				moved = std::max(moved, std::fabs(refined - AnswerText(model.get(), text, false)));
+			}
+			EXPECT_GT(moved, 1e-4);
+			// A bound at a public value keeps its rows where they are: "x <= 10" is a cut at the finest granularity.
+			if (granularity == Granularity::Finest) {
+				EXPECT_NEAR(AnswerText(model.get(), "x <= 10", true), AnswerText(model.get(), "x <= 10", false), 1e-12);
+			}
+		}
 }
 
 // The weight of the full grid's cells whose bin on each named axis is the given one: a marginal query's own cells.
@@ -2339,7 +2415,7 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	const Release marginals = Define(pub, "marginals(1; c)", Granularity::Finest, 0.2);
 	const PlanSummary a = plan_of(coarse), b = plan_of(finest), c = plan_of(marginals);
 	EXPECT_STREQ(a.answer_mode, "refine");
-	EXPECT_STREQ(b.answer_mode, "projection");
+	EXPECT_STREQ(b.answer_mode, "refine");  // a tie: refined answers spread the gaps within the same bound
 	EXPECT_STREQ(c.answer_mode, "refine");  // auto's mechanism measures every cell of the full grid
 	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 20000, 1000000, 0.05);
 	EXPECT_TRUE(modes.refine);
@@ -2347,8 +2423,13 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	EXPECT_EQ(a.parts.projection, modes.refinement);
 	EXPECT_EQ(std::string(modes.Name()), "refine");
 	const AnswerModeErrors exact = AnswerModeErrorsOf(LayoutFromCatalog(finest.layout), 20000, 1000000, 0.05);
-	EXPECT_FALSE(exact.refine);
+	EXPECT_TRUE(exact.refine);
+	EXPECT_EQ(exact.refinement, exact.projection);
 	EXPECT_EQ(b.parts.projection, exact.projection);
+	// A class that does not refine within cells ties too, and keeps the projection.
+	const AnswerModeErrors other = AnswerModeErrorsOf(LayoutFromCatalog(marginals.layout), 20000, 1000000, 0.05);
+	EXPECT_EQ(other.refinement, other.projection);
+	EXPECT_FALSE(other.refine);
 	// Marginals move no edge, and a query read from its own cells has no projection part.
 	EXPECT_EQ(c.parts.projection, 0.0);
 }

@@ -1,0 +1,44 @@
+#include "core/axes/gap_spread.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pap::core {
+
+double
+AxisValueStep(ValueType type)
+{
+	return type == ValueType::Date ? 86400.0 * 1e6 : 0.0;
+}
+
+double
+GapSpreadBelow(double lower, double upper, double x, double step, bool inclusive)
+{
+	const double width = upper - lower;
+	if (!std::isfinite(lower) || !std::isfinite(upper) || !std::isfinite(width) || !(width > 0.0))
+		return 0.0;
+	if (std::isnan(x))  // NaN sorts above every value
+		return 1.0;
+	if (step > 0.0) {
+		const double values = std::round(width / step);
+		if (values >= 1.0 && std::fabs(values * step - width) <= 1e-9 * width) {
+			const double offset = (x - lower) / step;
+			const double below = inclusive ? std::floor(offset) : std::ceil(offset) - 1.0;
+			return std::clamp(below / values, 0.0, 1.0);
+		}
+	}
+	return std::clamp((x - lower) / width, 0.0, 1.0);
+}
+
+double
+SpreadRowsBelow(const std::vector<double> &values, const std::vector<double> &spread, std::size_t index,
+                std::int64_t rows_below, double x, double step, bool inclusive)
+{
+	const double rows = double(rows_below);
+	if (index == 0 || index >= values.size() || index >= spread.size())
+		return rows;
+	return rows +
+	       std::clamp(spread[index], 0.0, 1.0) * GapSpreadBelow(values[index - 1], values[index], x, step, inclusive);
+}
+
+}  // namespace pap::core
