@@ -230,8 +230,10 @@ PmwConvergedError(const PmwParameters &p, std::size_t cover_size, double beta, s
 double
 PublicOnlyError(const PlanInput &in)
 {
-	return PriorSamplingError(in.public_rows, in.private_rows, in.cover_size, in.cdf_count,
-	                          DataPartBeta(in.RequestBeta()));
+	const double bound =
+	    PriorSamplingError(in.public_rows, in.private_rows, in.cover_size, in.cdf_count, DataPartBeta(in.RequestBeta()));
+	// The public sample's own estimate, where there is one: never above the union bound (docs/mechanisms.md §10 (d)).
+	return in.prior_sampling_estimate >= 0.0 ? std::min(bound, in.prior_sampling_estimate) : bound;
 }
 
 double
