@@ -291,7 +291,8 @@ PlanPmw(const PlanInput &in)
 		best = BestCutoff(in, std::max(bound_count, kUninformedPriorError * n), bound_count);
 		best.predicted_error = plan.prior_error;
 	} else {
-		best.predicted_error = PredictedFrom(best.parameters, in, plan.prior_error * n);
+		// Never above e0' itself (counts and back may differ in the last bit).
+		best.predicted_error = std::min(plan.prior_error, PredictedFrom(best.parameters, in, plan.prior_error * n));
 	}
 	plan.parameters = best.parameters;
 	plan.epsilon_threshold = best.e_threshold;
