@@ -9,6 +9,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/mechanisms/error_model.hpp"
 
 namespace pap::core {
 
@@ -67,10 +68,14 @@ BootstrapPriorSamplingError(const std::vector<std::int64_t> &public_histogram, c
 	std::sort(sups.begin(), sups.end());
 	const double widen = std::sqrt(1.0 + m / n);
 	const double rank = std::ceil((1.0 - beta) * double(resamples + 1));
-	if (rank <= double(resamples))
-		return std::min(1.0, widen * sups[std::size_t(rank) - 1]);
 	const double mean = std::accumulate(sups.begin(), sups.end(), 0.0) / double(resamples);
-	return std::min(1.0, widen * mean + std::sqrt(std::log(1.0 / beta) * (1.0 / m + 1.0 / n) / 2.0));
+	const double quantile = rank <= double(resamples)
+	                            ? widen * sups[std::size_t(rank) - 1]
+	                            : widen * mean + std::sqrt(std::log(1.0 / beta) * (1.0 / m + 1.0 / n) / 2.0);
+	// Resamples never show what the sample lacks (a sample of one value resamples to itself): never below the
+	// private share of a set without public rows (error_model.hpp, PrivateShareBound).
+	const double unseen = PrivateShareBound(0.0, m, n, std::log(2.0 / beta));
+	return std::min(1.0, std::max(quantile, unseen));
 }
 
 }  // namespace pap::core

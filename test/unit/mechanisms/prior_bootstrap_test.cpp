@@ -87,6 +87,15 @@ TEST(PriorBootstrap, BeyondTheResamplesTakesMcDiarmidsDeviationFromTheMean)
 	          std::sqrt(std::log(1.0 / 0.01) * (1.0 / m + 1.0 / n) / 2.0) + 0.2);
 }
 
+TEST(PriorBootstrap, ASampleOfOneValueIsNotExact)
+{
+	// Every resample of 1000 rows at one value is the sample itself; the population may still hold other values.
+	const CellDomain domain = CellDomain::Dense({3}, kNoLimit);
+	const double estimate = BootstrapPriorSamplingError({0, 1000, 0}, Thresholds(domain, 3), 5000, 0.01);
+	EXPECT_DOUBLE_EQ(estimate, PrivateShareBound(0.0, 1000, 5000, std::log(2.0 / 0.01)));
+	EXPECT_GT(estimate, 0.004);
+}
+
 TEST(PriorBootstrap, ResamplesFollowTheCostBudget)
 {
 	EXPECT_EQ(BootstrapResamples(10, 10), kBootstrapMaxResamples);
