@@ -31,9 +31,10 @@ int BootstrapResamples(std::size_t cells, std::size_t queries);
 // shares add). The quantile: the order statistic of rank ceil((1 - beta) (B + 1)) when B resolves it, else the
 // resamples' mean plus McDiarmid's deviation sqrt(ln(1 / beta) (1/m + 1/n) / 2) (one row moves the sup by at most
 // 1/m, one private row by 1/n). Never below PrivateShareBound(0, m, n, ln(2 / beta)): a set the public sample
-// shows no row of, which no resample shows either (a public table of one value). Returns a negative value when the budget allows fewer than
-// kBootstrapMinResamples resamples (the caller keeps its union bound). Error(Internal) for a histogram whose size
-// is not the workload's or without rows, or n <= 0; Error(Cancelled) when interrupted (polled per cell and draw).
+// shows no row of, which no resample shows either (a public table of one value). Returns a negative value when the
+// budget allows fewer than kBootstrapMinResamples resamples (the caller keeps its union bound). Error(Internal) for a
+// histogram whose size is not the workload's or without rows, or n <= 0; Error(Cancelled) when interrupted (polled per
+// cell and draw).
 double BootstrapPriorSamplingError(const std::vector<std::int64_t> &public_histogram, const Workload &workload,
                                    std::int64_t private_rows, double beta);
 

@@ -180,8 +180,8 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
 	// The prior's sampling error from the public sample, once for every planner that starts from it.
 	if (listed && !in.uniform_prior)
-		in.prior_sampling_estimate = BootstrapPriorSamplingError(context.public_histogram(), workload, r.private_rows,
-		                                                         DataPartBeta(r.beta));
+		in.prior_sampling_estimate =
+		    BootstrapPriorSamplingError(context.public_histogram(), workload, r.private_rows, DataPartBeta(r.beta));
 	SetDataParts(r, release.layout, context, modes);
 	return context;
 }

@@ -101,8 +101,7 @@ TEST(PriorBootstrap, ResamplesFollowTheCostBudget)
 	EXPECT_EQ(BootstrapResamples(10, 10), kBootstrapMaxResamples);
 	EXPECT_EQ(BootstrapResamples(std::size_t(kBootstrapCostBudget / 100), 0), 100);
 	EXPECT_EQ(BootstrapResamples(std::size_t(kBootstrapCostBudget), 0), 0);
-	EXPECT_EQ(BootstrapResamples(std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max()),
-	          0);
+	EXPECT_EQ(BootstrapResamples(std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max()), 0);
 }
 
 TEST(PriorBootstrap, RefusesWhatDoesNotFit)
