@@ -7,6 +7,7 @@
 #include "core/base/errors.hpp"
 #include "core/cells/cell_domain.hpp"
 #include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/public_stand_in.hpp"
 #include "core/workloads/product_workload.hpp"
 
 namespace pap::core {
@@ -131,7 +132,7 @@ IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t
 double
 IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise)
 {
-	const std::vector<double> stand_in = PublicPrior(context.public_histogram());
+	const std::vector<double> stand_in = PublicStandIn(context.public_histogram(), *context.domain);
 	const std::int64_t n = context.input.private_rows;
 	return context.cover != nullptr
 	           ? IdentityProjectionBias(stand_in, n, noise, ProductWorkload(*context.domain, *context.cover),

@@ -55,6 +55,10 @@ struct PlanInput {
 	// How many CDF values answer a query of the class (thresholds 1, ranges 2; 0 for other classes): the prior's
 	// sampling error is then Dvoretzky-Kiefer-Wolfowitz's rather than a union over the cover.
 	int cdf_count = 0;
+	// The prior's sampling error estimated from the public sample (prior_bootstrap.hpp, fraction), which
+	// PublicOnlyError takes when below its union bound; negative when not estimated (a uniform prior, a cover too
+	// large to list or to resample within the bootstrap's budget).
+	double prior_sampling_estimate = -1.0;
 	double
 	RequestBeta() const
 	{

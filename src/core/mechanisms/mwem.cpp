@@ -294,7 +294,10 @@ MwemPlan
 PlanMwem(const PlanInput &in)
 {
 	ValidatePlanInput(in);
+	// The rounds are sized for the prior's error bound and the prediction takes the public sample's estimate, as
+	// PMW's parameters and prediction (docs/mechanisms.md §8, "Choosing the rounds").
 	const double prior_error = PriorError(in);
+	const double sizing_error = in.uniform_prior ? kUninformedPriorError : PublicOnlyBound(in);
 	const double ln_cells = std::log(std::max<double>(2.0, double(in.cells)));
 	// KL(data || prior) drives MW's rounds. HLM bound it by ln|X~| for a uniform start, far too loosely at
 	// practical sizes (docs/mechanisms.md, "MWEM"). We take e0^2 / 2, so that 2 sqrt(kl / T) = e0 sqrt(2 / T) is
@@ -302,7 +305,7 @@ PlanMwem(const PlanInput &in)
 	// never above ln|X~|. e0 is PriorError (pmw_plan.hpp), as for PMW: the public prior's sampling error, or 1/2
 	// for the uniform prior.
 	auto kl_for = [&](double e0) { return std::min(ln_cells, e0 * e0 / 2.0); };
-	const double kl = kl_for(prior_error);
+	const double kl = kl_for(sizing_error);
 	MwemPlan best;
 	best.predicted_error = INFINITY;
 	const int max_rounds = int(std::min<std::size_t>(in.cover_size, kMwemMaxRounds));
@@ -332,6 +335,7 @@ PlanMwem(const PlanInput &in)
 	}
 	if (!(best.predicted_error < INFINITY))
 		throw too_small ? *too_small : Error(ErrorKind::Internal, "MWEM planned no round");
+	best.predicted_error = std::min(best.predicted_error, MwemPredictedError(best.parameters, in, kl_for(prior_error)));
 	best.prior_error = prior_error;
 	best.used = MwemPrivacyUsed(best.parameters, in.epsilon, in.delta, &best.rho);
 	return best;

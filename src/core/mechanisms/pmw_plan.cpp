@@ -28,11 +28,29 @@ DecidingNoise(const PmwParameters &p, const PlanInput &in)
 	       p.threshold_noise.value() * std::log(1.0 / in.beta);
 }
 
+// What the updates of scheduled parameters leave of a start's error (counts): c updates leave start sqrt(2/c)
+// (equal to tau exactly when c = 2 (start / tau)^2), never less than the threshold, plus the (1-beta) quantile of
+// the noise at the deciding comparison (docs/mechanisms.md §5).
+double
+UpdatedCount(const PmwParameters &p, const PlanInput &in, double start_count)
+{
+	const double residual = start_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
+	return std::max(p.threshold, residual) + DecidingNoise(p, in);
+}
+
+// The predicted max error (fraction) from a start's error: what the updates leave, and never more than the start's
+// error itself (a threshold above it makes no update at all).
+double
+PredictedFrom(const PmwParameters &p, const PlanInput &in, double start_count)
+{
+	return std::min(1.0, std::min(start_count, UpdatedCount(p, in, start_count)) / double(in.private_rows));
+}
+
 // The error model (docs/mechanisms.md §5): updates move an answer by half the threshold; an error curve of height
 // start (counts) needs about 2 (start / tau)^2 of them (pins of a Brownian bridge, each worth half a step). Once
 // they fit under the cut-off, the max error is tau plus the (1-beta) quantile of the noise at the deciding
 // comparison. guard (counts) is added to the noise quantile in the threshold: 0 when PMW refines the prior, the
-// prior's predicted error when it guards it.
+// prior's error bound when it guards it.
 Candidate
 Evaluate(PmwParameters p, const PlanInput &in, double start_count, double guard_count)
 {
@@ -41,14 +59,8 @@ Evaluate(PmwParameters p, const PlanInput &in, double start_count, double guard_
 	const double tau = p.threshold;
 	const double needed = 2.0 * (start_count / tau) * (start_count / tau);
 	c.converges = double(p.cutoff) >= needed;
-	const double n = double(in.private_rows);
-	// What c updates leave of the start's error (start sqrt(2/c), equal to tau exactly when c = needed) ...
-	const double residual = start_count * std::min(1.0, std::sqrt(2.0 / double(p.cutoff)));
-	// ... and never more than the start's error itself: a threshold above it makes no update at all. The noise at
-	// the deciding comparison comes on top of whichever of the two is larger.
-	const double refined = std::max(tau, residual) + DecidingNoise(p, in);
-	c.beats_start = refined < start_count;
-	c.predicted_error = std::min(1.0, std::min(start_count, refined) / n);
+	c.beats_start = UpdatedCount(p, in, start_count) < start_count;
+	c.predicted_error = PredictedFrom(p, in, start_count);
 	c.parameters = p;
 	return c;
 }
@@ -228,10 +240,18 @@ PmwConvergedError(const PmwParameters &p, std::size_t cover_size, double beta, s
 }
 
 double
-PublicOnlyError(const PlanInput &in)
+PublicOnlyBound(const PlanInput &in)
 {
 	return PriorSamplingError(in.public_rows, in.private_rows, in.cover_size, in.cdf_count,
 	                          DataPartBeta(in.RequestBeta()));
+}
+
+double
+PublicOnlyError(const PlanInput &in)
+{
+	// The public sample's own estimate, where there is one: never above the bound (docs/mechanisms.md §10 (d)).
+	const double bound = PublicOnlyBound(in);
+	return in.prior_sampling_estimate >= 0.0 ? std::min(bound, in.prior_sampling_estimate) : bound;
 }
 
 double
@@ -249,22 +269,30 @@ PlanPmw(const PlanInput &in)
 	plan.public_only_error = PublicOnlyError(in);
 	plan.prior_error = PriorError(in);
 	const double n = double(in.private_rows);
-	const double e0_count = plan.prior_error * n;
+	// The parameters are sized for the prior's error bound, which holds for every population (the union bound, or
+	// 1/2 for the uniform prior); the prediction takes the public sample's estimate where it is smaller. A cut-off
+	// sized for an estimate would leave a sample off by more than its estimate without the updates to correct it
+	// (docs/mechanisms.md §5, "The prior's error").
+	const double bound_count = (in.uniform_prior ? kUninformedPriorError : PublicOnlyBound(in)) * n;
 
 	// Refine: the threshold is the noise quantile alone, and the cut-off is sized for the prior's error; the
 	// updates bring the answers from e0 down to about the threshold plus the noise (docs/mechanisms.md §5).
-	Candidate best = BestCutoff(in, e0_count, 0.0);
+	Candidate best = BestCutoff(in, bound_count, 0.0);
 	plan.noise_beta = in.beta;
 	plan.guards_prior = !best.beats_start;
 	if (plan.guards_prior) {
 		// Guard: no refinement beats the prior's own error, so an update is worth making only where the prior is
-		// off by more than its sampling error can explain. The threshold adds e0 to the noise quantile: a public
-		// sample within its predicted error makes no update w.p. 1 - beta and keeps its answers, which is the
-		// prediction (e0). What the cut-off serves is a shifted sample, off by an amount no public number shows:
-		// it is sized for a start that knows nothing (PriorError's 1/2 for the uniform prior), which costs the
-		// good sample nothing, its threshold only gating.
-		best = BestCutoff(in, std::max(e0_count, kUninformedPriorError * n), e0_count);
+		// off by more than its sampling error can explain. The threshold adds the bound to the noise quantile: a
+		// public sample within it makes no update w.p. 1 - beta and keeps its answers (error e0). What the cut-off
+		// serves is a shifted sample, off by an amount no public number shows: it is sized for a start that knows
+		// nothing (PriorError's 1/2 for the uniform prior), which costs the good sample nothing, its threshold only
+		// gating. The prediction is the good sample's, e0: a shifted one is outside the model, as for MWEM
+		// (docs/mechanisms.md §10, "A shifted public sample").
+		best = BestCutoff(in, std::max(bound_count, kUninformedPriorError * n), bound_count);
 		best.predicted_error = plan.prior_error;
+	} else {
+		// Never above e0' itself (counts and back may differ in the last bit).
+		best.predicted_error = std::min(plan.prior_error, PredictedFrom(best.parameters, in, plan.prior_error * n));
 	}
 	plan.parameters = best.parameters;
 	plan.epsilon_threshold = best.e_threshold;

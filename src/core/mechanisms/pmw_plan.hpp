@@ -52,7 +52,10 @@ struct PmwPlan {
 
 // How far the public table's answers to the cover queries may be from the private table's (fraction), both tables
 // samples of one population, at confidence 1 - beta / 6 of the request (error_model.hpp, PriorSamplingError).
+// The public sample's estimate (PlanInput::prior_sampling_estimate) where it is below PublicOnlyBound.
 double PublicOnlyError(const PlanInput &input);
+// The same at every population: PriorSamplingError's union bound (or DKW). PMW sizes its parameters for it.
+double PublicOnlyBound(const PlanInput &input);
 // The error the MW planners (PlanPmw, PlanMwem) plan their threshold, cut-off and rounds for and predict with
 // (fraction): PublicOnlyError for the public prior, 1/2 for the uniform one. A public sample shifted from the
 // private table's population is not visible in public information: the plan is for an unshifted one, and the

@@ -21,6 +21,7 @@
 #include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
+#include "core/mechanisms/prior_bootstrap.hpp"
 #include "core/mechanisms/registry.hpp"
 #include "core/noise/zcdp_conversion.hpp"
 #include "core/release/answer_mode.hpp"
@@ -177,6 +178,10 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	context.shape = ShapeOf(release.layout);
 	context.domain = &release.domain;
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
+	// The prior's sampling error from the public sample, once for every planner that starts from it.
+	if (listed && !in.uniform_prior)
+		in.prior_sampling_estimate =
+		    BootstrapPriorSamplingError(context.public_histogram(), workload, r.private_rows, DataPartBeta(r.beta));
 	SetDataParts(r, release.layout, context, modes);
 	return context;
 }

@@ -548,6 +548,23 @@ TEST(PlanMwem, RoundsWithinBoundsAndDeterministic)
 	          PlanMwem(Input(0.1, 0, true, 100000, 1000, 1000)).parameters.rounds);
 }
 
+// The public sample's estimate of the prior's error lowers the prediction, never the rounds: they stay sized for
+// the bound (docs/mechanisms.md §8, "Choosing the rounds").
+TEST(PlanMwem, PredictsFromTheEstimateAndSizesForTheBound)
+{
+	for (double epsilon : {0.1, 1.0, 10.0}) {
+		SCOPED_TRACE(epsilon);
+		PlanInput in = Input(epsilon, 1e-6, false);
+		const MwemPlan bound = PlanMwem(in);
+		in.prior_sampling_estimate = bound.prior_error / 4.0;
+		const MwemPlan estimated = PlanMwem(in);
+		EXPECT_EQ(estimated.parameters.rounds, bound.parameters.rounds);
+		EXPECT_EQ(estimated.parameters.accounting, bound.parameters.accounting);
+		EXPECT_DOUBLE_EQ(estimated.prior_error, bound.prior_error / 4.0);
+		EXPECT_LT(estimated.predicted_error, bound.predicted_error);
+	}
+}
+
 TEST(PlanMwem, RejectsInvalidParameters)
 {
 	for (double epsilon : {0.0, -1.0, test::kNaN, test::kInf})

@@ -737,3 +737,40 @@ TEST(SetPmwSchedule, FirstPassAtHalfTheRowsAndEnoughPasses)
 
 }  // namespace
 }  // namespace pap::core
+
+namespace pap::core {
+namespace {
+
+// The public sample's estimate of the prior's error (prior_bootstrap.hpp) sets the prediction where it is below the
+// bound; PMW's parameters stay sized for the bound, so that a sample off by more than its estimate still has the
+// updates to be corrected (docs/mechanisms.md §5, "The prior's error").
+TEST(PlanPmw, PredictsFromTheEstimateAndSizesForTheBound)
+{
+	for (double epsilon : {0.05, 1.0, 50.0}) {
+		SCOPED_TRACE(epsilon);
+		PlanInput in = BaseInput();
+		in.epsilon = epsilon;
+		const PmwPlan bound = PlanPmw(in);
+		in.prior_sampling_estimate = bound.prior_error / 3.0;
+		const PmwPlan estimated = PlanPmw(in);
+		EXPECT_DOUBLE_EQ(estimated.prior_error, bound.prior_error / 3.0);
+		EXPECT_DOUBLE_EQ(estimated.public_only_error, bound.prior_error / 3.0);
+		EXPECT_DOUBLE_EQ(PublicOnlyBound(in), bound.prior_error);
+		EXPECT_EQ(estimated.parameters.cutoff, bound.parameters.cutoff);
+		EXPECT_EQ(estimated.parameters.threshold, bound.parameters.threshold);
+		EXPECT_EQ(estimated.guards_prior, bound.guards_prior);
+		EXPECT_LE(estimated.predicted_error, bound.predicted_error);
+		EXPECT_LE(estimated.predicted_error, estimated.prior_error);
+		// An estimate above the bound is not taken.
+		in.prior_sampling_estimate = 2.0 * bound.prior_error;
+		EXPECT_DOUBLE_EQ(PlanPmw(in).prior_error, bound.prior_error);
+	}
+	// The uniform prior knows nothing: an estimate does not apply to it.
+	PlanInput in = BaseInput();
+	in.uniform_prior = true;
+	in.prior_sampling_estimate = 0.001;
+	EXPECT_DOUBLE_EQ(PlanPmw(in).prior_error, kUninformedPriorError);
+}
+
+}  // namespace
+}  // namespace pap::core
