@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <boost/math/special_functions/erf.hpp>
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
+#include <utility>
 
 #include "core/base/errors.hpp"
 #include "core/language/value_format.hpp"
@@ -90,6 +93,53 @@ MaxErrorOverCover(double variance, std::size_t cover_size, double beta)
 	// P[|Z| > t] = erfc(t / sqrt 2) = beta / |H~|.
 	const double p = std::min(1.0, beta / double(std::max<std::size_t>(cover_size, 1)));
 	return std::sqrt(2.0) * boost::math::erfc_inv(p) * std::sqrt(variance);
+}
+
+namespace {
+
+// Relative precision of the minimising lambda: the bound is flat at its minimum, so half a double's bits suffice.
+constexpr int kChernoffBits = 26;
+
+// min over s in (0, 1) of (L + Psi(s / b)) b / s, Psi the cumulant generating function of `unit_draws` unit-weight
+// Laplace draws of scale b, one of weight^2 `rest`, and a normal of variance normal_variance: the t with
+// 2 exp(-lambda t) E exp(lambda S) = e^-L at the best lambda = s / b < 1 / b.
+double
+LaplaceChernoff(double b, double unit_draws, double rest, double normal_variance, double log_inverse_tail)
+{
+	const double normal = normal_variance / (b * b);
+	const auto bound = [&](double s) {
+		const double s2 = s * s;
+		if (!(s > 0.0) || !(s2 < 1.0))
+			return std::numeric_limits<double>::infinity();
+		// Continuous Laplace of scale a b: E exp(lambda X) = 1 / (1 - a^2 b^2 lambda^2).
+		const double cumulant = -unit_draws * std::log1p(-s2) - std::log1p(-rest * s2) + 0.5 * normal * s2;
+		return (log_inverse_tail + cumulant) * b / s;
+	};
+	// The bound is unimodal in s: its derivative has the sign of lambda Psi'(lambda) - Psi(lambda) - L, which
+	// rises with lambda (its derivative is lambda Psi'' >= 0).
+	const std::pair<double, double> minimum = boost::math::tools::brent_find_minima(bound, 0.0, 1.0, kChernoffBits);
+	return minimum.second;
+}
+
+}  // namespace
+
+double
+MaxErrorOverCover(const HistogramNoise &noise, double draws, std::size_t cover_size, double beta,
+                  double normal_variance)
+{
+	if (!(std::isfinite(draws) && draws >= 0.0 && std::isfinite(normal_variance) && normal_variance >= 0.0))
+		throw Error(ErrorKind::Internal, "a query's noise needs a finite non-negative number of draws and variance");
+	if (noise.gaussian)
+		return MaxErrorOverCover(draws * noise.Variance() + normal_variance, cover_size, beta);
+	const double b = noise.laplace.value();
+	if (draws == 0.0 || !(b > 0.0))
+		return MaxErrorOverCover(normal_variance, cover_size, beta);
+	// Two-sided union bound: P[|S| >= t] <= 2 exp(-lambda t) E exp(lambda S) per query (S symmetric), beta / |H~| in
+	// all. A cover of one query at beta >= 1 still pays log 2: the bound never reaches 0 with noise drawn.
+	const double queries = double(std::max<std::size_t>(cover_size, 1));
+	const double log_inverse_tail = std::max(std::log(2.0 * queries / beta), std::log(2.0));
+	const double unit_draws = std::floor(draws);
+	return LaplaceChernoff(b, unit_draws, draws - unit_draws, normal_variance, log_inverse_tail);
 }
 
 void
