@@ -4,6 +4,7 @@
 #include <boost/math/special_functions/erf.hpp>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "core/base/errors.hpp"
@@ -434,12 +435,21 @@ StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::
 	return used;
 }
 
+struct VarianceBucket {
+	double count = 0;
+	double smallest = std::numeric_limits<double>::infinity();
+	double largest = 0;
+};
+
+// Buckets per octave of v: the cells of a bucket differ in v by at most 2^(1/4).
+constexpr double kBucketsPerOctave = 4.0;
+
 // What the prediction reads of the public prior over the k-way tables (all from public information).
 struct PublicTables {
-	// The largest variance of the public sample's share of one cell (counts of n): the combined estimate's
-	// variance grows with it, so this cell's bounds every cell's.
-	double largest_variance = 0;
-	double smallest_variance = 0;  // of the same, the smallest (0 without a public sample)
+	// The variances v of the public sample's share of the k-way cells (counts of n), in buckets of a quarter of an
+	// octave: each bucket's count and range (none without a public sample). The prediction's union bound goes bucket
+	// by bucket, each bucket's cells taken at the worst v of its range.
+	std::map<int, VarianceBucket> buckets;
 	// The largest share of a k-way cell within a 1-way cell it lies in: fitting a 1-way table scales every k-way
 	// cell inside one of its cells by one factor, so a k-way cell moves by at most this times the 1-way cell's move.
 	double largest_ratio = 0;
@@ -454,7 +464,6 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 	for (std::size_t a = 0; a < radices.size(); a++)
 		one_way.push_back(MarginalTable(radices, {int(a)}).Of(prior, CurrentInterruptCheck()));
 	PublicTables result;
-	result.smallest_variance = public_rows > 0 ? std::numeric_limits<double>::infinity() : 0.0;
 	for (const std::vector<int> &set : sets) {
 		const MarginalTable table(radices, set);
 		result.cells += table.size();
@@ -463,8 +472,10 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 			const double p = shares[t];
 			if (public_rows > 0) {
 				const double v = PublicVariance(p, n, public_rows);
-				result.smallest_variance = std::min(result.smallest_variance, v);
-				result.largest_variance = std::max(result.largest_variance, v);
+				VarianceBucket &bucket = result.buckets[int(std::floor(kBucketsPerOctave * std::log2(v)))];
+				bucket.count += 1.0;
+				bucket.smallest = std::min(bucket.smallest, v);
+				bucket.largest = std::max(bucket.largest, v);
 			}
 			// The table cell's coordinates, last axis fastest (MarginalTable's order).
 			std::size_t rest = t;
@@ -481,35 +492,39 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 }
 
 // The k-way part of the prediction (counts): per cell the combination w Z + (1 - w) S of one noise draw Z and the
-// public sample's sampling error S (about normal, variance v), w = v / (v + s2). The Laplace part's weight w grows
-// with v, so the largest v bounds it; the normal part's variance (1 - w)^2 v = s2^2 v / (v + s2)^2 is largest at
-// v = s2, so the v of the public cells nearest s2 bounds it. A union bound over the k-way cells.
+// public sample's sampling error S (about normal, variance v), w = v / (v + s2). In a bucket of v the Laplace part's
+// weight w is largest at the bucket's largest v; the normal part's variance (1 - w)^2 v = s2^2 v / (v + s2)^2 at the
+// v of the bucket nearest s2 (it is largest at v = s2). A union bound over the k-way cells, bucket by bucket.
 double
 CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
 {
-	const double s2 = noise.Variance(), v = public_tables.largest_variance;
-	if (!(v > 0.0))
+	if (public_tables.buckets.empty())
 		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
-	const double w = v / (v + s2);
-	const double peak = std::clamp(s2, public_tables.smallest_variance, v);
-	const double sampling = s2 * s2 * peak / ((peak + s2) * (peak + s2));
-	return MaxErrorOverCover(noise, w * w, public_tables.cells, beta, sampling);
+	const double s2 = noise.Variance();
+	std::vector<NoiseGroup> groups;
+	for (const auto &[key, bucket] : public_tables.buckets) {
+		const double w = bucket.largest / (bucket.largest + s2);
+		const double peak = std::clamp(s2, bucket.smallest, bucket.largest);
+		groups.push_back({bucket.count, w * w, s2 * s2 * peak / ((peak + s2) * (peak + s2)), 0.0});
+	}
+	return MaxErrorOverCells(noise, groups, beta);
 }
 
 // The part of k = 1 (counts): a cell that takes its noisy count alone is off by its noise Z; a cell the test keeps
 // with the prior is off by z - x = w y + (1 - w) n p - x = Z - (1 - w) (y - n p), whatever the public sample's shift,
 // and the test kept it because |y - n p| <= z_c sqrt(s2 + v). So every cell is within |Z| + (1 - w) z_c sqrt(s2 +
-// v) = |Z| + z_c s2 / sqrt(s2 + v): the noise's tail with a union bound over the cells, plus that term at the
-// smallest v. It does not assume the public sample is a sample of the private rows' population.
+// v) = |Z| + z_c s2 / sqrt(s2 + v), the offset largest at the smallest v of the cell's bucket: a union bound over the
+// cells, bucket by bucket. It does not assume the public sample is a sample of the private rows' population.
 double
 TestedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
 {
-	const double noise_part = MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
-	if (!(public_tables.largest_variance > 0.0))
-		return noise_part;
-	const double s2 = noise.Variance();
-	return noise_part +
-	       CellTestQuantile(beta, public_tables.cells) * s2 / std::sqrt(s2 + public_tables.smallest_variance);
+	if (public_tables.buckets.empty())
+		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
+	const double s2 = noise.Variance(), z = CellTestQuantile(beta, public_tables.cells);
+	std::vector<NoiseGroup> groups;
+	for (const auto &[key, bucket] : public_tables.buckets)
+		groups.push_back({bucket.count, 1.0, 0.0, z * s2 / std::sqrt(s2 + bucket.smallest)});
+	return MaxErrorOverCells(noise, groups, beta);
 }
 
 // The predicted max error (fraction of n) of a plan whose noises are set: the tables the queries read (k = 1:

@@ -49,6 +49,21 @@ double MaxErrorOverCover(double variance, std::size_t cover_size, double beta);
 double MaxErrorOverCover(const HistogramNoise &noise, double draws, std::size_t cover_size, double beta,
                          double normal_variance = 0.0);
 
+// Cells that share a noise for MaxErrorOverCells: `count` cells, each off by noise as MaxErrorOverCover describes
+// (draws, normal_variance) plus at most `offset` (a bias bounded for certain).
+struct NoiseGroup {
+	double count = 0;
+	double draws = 0;
+	double normal_variance = 0;
+	double offset = 0;
+};
+
+// The smallest t (counts) with sum over the groups of count P[|noise| + offset >= t] <= beta, each tail bounded as in
+// MaxErrorOverCover: a union bound cell by cell, for cells whose noise differs (MaxErrorOverCover with the worst
+// cell's noise for every cell bounds it from above). Error(Internal) for a group with a negative or non-finite
+// number, or no cell at all.
+double MaxErrorOverCells(const HistogramNoise &noise, const std::vector<NoiseGroup> &groups, double beta);
+
 // Counts `count` steps of a loop over cells or nodes; each time the total passes a multiple of 2^16, throws
 // Error(Cancelled) when interrupted() returns true.
 void CountSteps(InterruptCheck interrupted, std::uint64_t &steps, std::uint64_t count = 1);

@@ -408,6 +408,39 @@ TEST(MaxErrorOverCover, GaussianNoiseKeepsTheNormalQuantileOfTheTotalVariance)
 	            MaxErrorOverCover(3.0 * noise.Variance() + 5.0, 50, 0.05), 1e-9);
 }
 
+TEST(MaxErrorOverCells, OneGroupIsTheCoverBoundAndGroupsLieBetween)
+{
+	HistogramNoise gaussian;
+	gaussian.gaussian = true;
+	gaussian.variance = VarianceAtLeast(9.0);
+	for (const HistogramNoise &noise : {LaplaceNoise(5.0), gaussian}) {
+		const double one = MaxErrorOverCover(noise, 1.0, 1000, 0.05, 4.0);
+		EXPECT_NEAR(MaxErrorOverCells(noise, {{1000, 1.0, 4.0, 0.0}}, 0.05), one, 1e-4 * one);
+		// Half the cells with a quarter of the noise: below every cell at the worst, above the worst half alone.
+		const double mixed = MaxErrorOverCells(noise, {{500, 1.0, 4.0, 0.0}, {500, 0.25, 1.0, 0.0}}, 0.05);
+		EXPECT_LT(mixed, one);
+		EXPECT_GT(mixed, MaxErrorOverCover(noise, 1.0, 500, 0.05, 4.0));
+		// An offset adds at most itself.
+		const double offset = MaxErrorOverCells(noise, {{1000, 1.0, 4.0, 7.0}}, 0.05);
+		EXPECT_NEAR(offset, one + 7.0, 1e-4 * one);
+	}
+	// No noise at all: the offset alone.
+	EXPECT_NEAR(MaxErrorOverCells(LaplaceNoise(5.0), {{10, 0.0, 0.0, 3.0}}, 0.05), 3.0, 1e-9);
+}
+
+TEST(MaxErrorOverCells, RejectsBadGroups)
+{
+	const HistogramNoise noise = LaplaceNoise(1.0);
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {}, 0.05); }), "Internal");
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{0, 1.0, 0.0, 0.0}}, 0.05); }), "Internal");
+	for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{bad, 1.0, 0.0, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{1, bad, 0.0, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{1, 1.0, bad, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{1, 1.0, 0.0, bad}}, 0.05); }), "Internal");
+	}
+}
+
 TEST(MaxErrorOverCover, RejectsBadDraws)
 {
 	const HistogramNoise noise = LaplaceNoise(1.0);
