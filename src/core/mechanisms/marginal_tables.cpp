@@ -370,8 +370,8 @@ PublicSampleShifted(const std::vector<double> &noisy, const std::vector<double> 
 }
 
 std::vector<bool>
-CellsOffThePrior(const std::vector<double> &noisy, const std::vector<double> &model, double n,
-                 std::int64_t public_rows, double noise_variance, double z)
+CellsOffThePrior(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                 double noise_variance, double z)
 {
 	RequireSameSize(noisy, model, n);
 	std::vector<bool> off(noisy.size(), true);
@@ -538,9 +538,8 @@ PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables
 	const double tables = plan.calibrate ? CombinedTablesError(plan.tables, public_tables, beta)
 	                                     : TestedTablesError(plan.tables, public_tables, beta);
 	const double calibration =
-	    plan.calibrate
-	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration, 1.0, calibration_cells, beta)
-	        : 0.0;
+	    plan.calibrate ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration, 1.0, calibration_cells, beta)
+	                   : 0.0;
 	return std::min(1.0, std::hypot(tables, calibration) / n);
 }
 

@@ -151,7 +151,8 @@ NoiseTail(const HistogramNoise &noise, double draws, double normal_variance, dou
 	const double b = noise.laplace.value();
 	// The exponent -lambda t + Psi(lambda) is convex in lambda: Brent's method finds its minimum.
 	const auto exponent = [&](double s) { return -s * t / b + LaplaceCumulant(s, b, draws, normal_variance); };
-	return std::min(1.0, 2.0 * std::exp(boost::math::tools::brent_find_minima(exponent, 0.0, 1.0, kChernoffBits).second));
+	return std::min(1.0,
+	                2.0 * std::exp(boost::math::tools::brent_find_minima(exponent, 0.0, 1.0, kChernoffBits).second));
 }
 
 }  // namespace

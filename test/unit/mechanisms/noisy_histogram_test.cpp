@@ -357,8 +357,8 @@ TEST(MaxErrorOverCover, LaplaceTailOfOneDrawIsNeverBelowTheExactTailAndNotFarAbo
 				const double t = MaxErrorOverCover(noise, 1.0, cover, beta);
 				// Closed form: P[|X| > t] = P[|X| >= floor(t) + 1] = 2 q^(floor(t) + 1) / (1 + q).
 				EXPECT_LE(2.0 * std::pow(q, std::floor(t) + 1.0) / (1.0 + q), p) << b << " " << cover << " " << beta;
-				// The Chernoff bound's minimum is near b (L + ln(L / 2) + 1), L = ln(2 / p), where the exact quantile of
-				// the continuous Laplace is b ln(1 / p): a slack logarithmic in L.
+				// The Chernoff bound's minimum is near b (L + ln(L / 2) + 1), L = ln(2 / p), where the exact quantile
+				// of the continuous Laplace is b ln(1 / p): a slack logarithmic in L.
 				const double L = std::log(2.0 / p);
 				EXPECT_LE(t, noise.laplace.value() * (L + std::log(L) + 1.5) + 1.0) << b << " " << cover;
 			}
@@ -385,7 +385,7 @@ TEST(MaxErrorOverCover, LaplaceTailOfFewDrawsIsNeverBelowTheConvolution)
 TEST(MaxErrorOverCover, LaplaceTailIsHeavierThanTheNormalForOneDrawAndNearItForMany)
 {
 	const HistogramNoise noise = LaplaceNoise(10.0);
-	// One cell of 3,000, beta 0.05: b ln(2 K / beta) against sqrt(2 b^2) times the normal quantile, about 1.6x.
+	// One cell of 3,000, beta 0.05: the exact quantile b ln(K / beta) is 1.8x the normal one of the same variance.
 	const double one = MaxErrorOverCover(noise, 1.0, 3000, 0.05);
 	EXPECT_GT(one / MaxErrorOverCover(noise.Variance(), 3000, 0.05), 1.5);
 	// 10,000 draws: close to normal, the Chernoff bound a little above the normal quantile.
@@ -404,8 +404,8 @@ TEST(MaxErrorOverCover, GaussianNoiseKeepsTheNormalQuantileOfTheTotalVariance)
 	HistogramNoise noise;
 	noise.gaussian = true;
 	noise.variance = VarianceAtLeast(25.0);
-	EXPECT_NEAR(MaxErrorOverCover(noise, 3.0, 50, 0.05, 5.0),
-	            MaxErrorOverCover(3.0 * noise.Variance() + 5.0, 50, 0.05), 1e-9);
+	EXPECT_NEAR(MaxErrorOverCover(noise, 3.0, 50, 0.05, 5.0), MaxErrorOverCover(3.0 * noise.Variance() + 5.0, 50, 0.05),
+	            1e-9);
 }
 
 TEST(MaxErrorOverCells, OneGroupIsTheCoverBoundAndGroupsLieBetween)
