@@ -492,9 +492,9 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 }
 
 // The k-way part of the prediction (counts): per cell the combination w Z + (1 - w) S of one noise draw Z and the
-// public sample's sampling error S (about normal, variance v), w = v / (v + s2). In a bucket of v the Laplace part's
-// weight w is largest at the bucket's largest v; the normal part's variance (1 - w)^2 v = s2^2 v / (v + s2)^2 at the
-// v of the bucket nearest s2 (it is largest at v = s2). A union bound over the k-way cells, bucket by bucket.
+// public sample's sampling error S, w = v / (v + s2), of variance v s2 / (v + s2), taken as normal (the Laplace part
+// of weight w has a heavier tail: docs/mechanisms.md §13 says what this leaves out); it grows with v, so each bucket
+// of v is taken at its largest. A union bound over the k-way cells, bucket by bucket.
 double
 CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
 {
@@ -502,11 +502,8 @@ CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tabl
 		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
 	const double s2 = noise.Variance();
 	std::vector<NoiseGroup> groups;
-	for (const auto &[key, bucket] : public_tables.buckets) {
-		const double w = bucket.largest / (bucket.largest + s2);
-		const double peak = std::clamp(s2, bucket.smallest, bucket.largest);
-		groups.push_back({bucket.count, w * w, s2 * s2 * peak / ((peak + s2) * (peak + s2)), 0.0});
-	}
+	for (const auto &[key, bucket] : public_tables.buckets)
+		groups.push_back({bucket.count, 0.0, bucket.largest * s2 / (bucket.largest + s2), 0.0});
 	return MaxErrorOverCells(noise, groups, beta);
 }
 
@@ -529,8 +526,8 @@ TestedTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 
 // The predicted max error (fraction of n) of a plan whose noises are set: the tables the queries read (k = 1:
 // TestedTablesError; k > 1: CombinedTablesError); and, with a 1-way stage, what its noise leaves where it corrects
-// a shifted public sample (its noisy tables alone, a union bound over their cells, times the largest share of a
-// k-way cell in its 1-way cell); the two added in quadrature (independent noises).
+// a shifted public sample (its noisy tables alone, a union bound over their cells with the normal quantile, times
+// the largest share of a k-way cell in its 1-way cell); the two added in quadrature (independent noises).
 double
 PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables, std::size_t calibration_cells,
                double n, double beta)
@@ -538,8 +535,9 @@ PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables
 	const double tables = plan.calibrate ? CombinedTablesError(plan.tables, public_tables, beta)
 	                                     : TestedTablesError(plan.tables, public_tables, beta);
 	const double calibration =
-	    plan.calibrate ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration, 1.0, calibration_cells, beta)
-	                   : 0.0;
+	    plan.calibrate
+	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta)
+	        : 0.0;
 	return std::min(1.0, std::hypot(tables, calibration) / n);
 }
 
