@@ -248,9 +248,10 @@ PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radice
 			continue;
 		}
 		// The least-squares answer has at most the variance of any unbiased linear estimate (Gauss-Markov), in
-		// particular of the sum of the nodes that decompose the range: nodes_per_query draws.
-		const double error = MaxErrorOverCover(nodes_per_query * plan.noise.Variance(), input.cover_size, input.beta) /
-		                     double(input.private_rows);
+		// particular of the sum of the nodes that decompose the range: nodes_per_query draws. Its tail is taken as
+		// that sum's (coefficients 1): the least-squares answer spreads no more variance over more nodes.
+		const double error =
+		    MaxErrorOverCover(plan.noise, nodes_per_query, input.cover_size, input.beta) / double(input.private_rows);
 		if (error < best_error) {
 			best_error = error;
 			plan.predicted_error = std::min(1.0, error);

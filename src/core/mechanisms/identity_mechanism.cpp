@@ -27,9 +27,9 @@ PlanIdentity(const PlanInput &input, std::size_t max_query_cells)
 	// not credited (it lowers the error in practice but has no simple per-query bound).
 	const double cells = double(input.cells);
 	const double k = std::min(double(max_query_cells), std::floor(cells / 2.0));
-	const double variance = k * (cells - k) / cells * plan.noise.Variance();
+	const double draws = k * (cells - k) / cells;  // a query's noise: coefficients 1 - k/N and -k/N, at most 1
 	plan.predicted_error =
-	    std::min(1.0, MaxErrorOverCover(variance, input.cover_size, input.beta) / double(input.private_rows));
+	    std::min(1.0, MaxErrorOverCover(plan.noise, draws, input.cover_size, input.beta) / double(input.private_rows));
 	return plan;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/math/special_functions/erf.hpp>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <optional>
 
 #include "core/base/errors.hpp"
@@ -223,10 +225,19 @@ std::vector<double>
 CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
                 double noise_variance, bool trust_noisy)
 {
+	return CombinedTargets(noisy, model, n, public_rows, noise_variance, std::vector<bool>(noisy.size(), trust_noisy));
+}
+
+std::vector<double>
+CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                double noise_variance, const std::vector<bool> &trusted)
+{
 	RequireSameSize(noisy, model, n);
+	if (trusted.size() != noisy.size())
+		throw Error(ErrorKind::Internal, "a marginal table's noisy counts and model disagree");
 	std::vector<double> combined(noisy.size());
 	for (std::size_t i = 0; i < noisy.size(); i++) {
-		const double w = trust_noisy ? 1.0 : BlendOf(model[i], n, public_rows, noise_variance).weight;
+		const double w = trusted[i] ? 1.0 : BlendOf(model[i], n, public_rows, noise_variance).weight;
 		combined[i] = w * noisy[i] + (1.0 - w) * n * model[i];
 	}
 	// The nearest non-negative table of n rows (identity's consistency step): a common shift, rather than clipping
@@ -358,6 +369,27 @@ PublicSampleShifted(const std::vector<double> &noisy, const std::vector<double> 
 	return distance > mean + z * std::sqrt(variance);
 }
 
+std::vector<bool>
+CellsOffThePrior(const std::vector<double> &noisy, const std::vector<double> &model, double n, std::int64_t public_rows,
+                 double noise_variance, double z)
+{
+	RequireSameSize(noisy, model, n);
+	std::vector<bool> off(noisy.size(), true);
+	if (public_rows <= 0)
+		return off;
+	for (std::size_t i = 0; i < noisy.size(); i++) {
+		const double spread = std::sqrt(noise_variance + PublicVariance(model[i], n, public_rows));
+		off[i] = std::abs(noisy[i] - n * model[i]) > z * spread;
+	}
+	return off;
+}
+
+double
+CellTestQuantile(double beta, std::size_t cells)
+{
+	return MaxErrorOverCover(1.0, cells, std::clamp(beta, kMinBeta, 1.0));
+}
+
 namespace {
 
 // The noise of every table of one stage: `tables` tables, each of l1 = l2^2 = 2 under replace-one (a row moves
@@ -403,11 +435,21 @@ StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::
 	return used;
 }
 
+struct VarianceBucket {
+	double count = 0;
+	double smallest = std::numeric_limits<double>::infinity();
+	double largest = 0;
+};
+
+// Buckets per octave of v: the cells of a bucket differ in v by at most 2^(1/4).
+constexpr double kBucketsPerOctave = 4.0;
+
 // What the prediction reads of the public prior over the k-way tables (all from public information).
 struct PublicTables {
-	// The largest variance of the public sample's share of one cell (counts of n): the combined estimate's
-	// variance grows with it, so this cell's bounds every cell's.
-	double largest_variance = 0;
+	// The variances v of the public sample's share of the k-way cells (counts of n), in buckets of a quarter of an
+	// octave: each bucket's count and range (none without a public sample). The prediction's union bound goes bucket
+	// by bucket, each bucket's cells taken at the worst v of its range.
+	std::map<int, VarianceBucket> buckets;
 	// The largest share of a k-way cell within a 1-way cell it lies in: fitting a 1-way table scales every k-way
 	// cell inside one of its cells by one factor, so a k-way cell moves by at most this times the 1-way cell's move.
 	double largest_ratio = 0;
@@ -428,8 +470,13 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 		const std::vector<double> shares = table.Of(prior, CurrentInterruptCheck());
 		for (std::size_t t = 0; t < shares.size(); t++) {
 			const double p = shares[t];
-			if (public_rows > 0)
-				result.largest_variance = std::max(result.largest_variance, PublicVariance(p, n, public_rows));
+			if (public_rows > 0) {
+				const double v = PublicVariance(p, n, public_rows);
+				VarianceBucket &bucket = result.buckets[int(std::floor(kBucketsPerOctave * std::log2(v)))];
+				bucket.count += 1.0;
+				bucket.smallest = std::min(bucket.smallest, v);
+				bucket.largest = std::max(bucket.largest, v);
+			}
 			// The table cell's coordinates, last axis fastest (MarginalTable's order).
 			std::size_t rest = t;
 			for (std::size_t i = set.size(); i-- > 0;) {
@@ -444,20 +491,49 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 	return result;
 }
 
-// The predicted max error (fraction of n) of a plan whose noises are set: the k-way part, the combined estimate's
-// largest variance (the public sample's and the noise's, inverse-variance weighted; the noise's alone without a
-// public sample) with a union bound over the k-way cells; and, with a 1-way stage, what its noise leaves where it
-// corrects a shifted public sample (its noisy tables alone, a union bound over their cells, times the largest share
-// of a k-way cell in its 1-way cell); the two added in quadrature (independent noises).
+// The k-way part of the prediction (counts): per cell the combination w Z + (1 - w) S of one noise draw Z and the
+// public sample's sampling error S, w = v / (v + s2), of variance v s2 / (v + s2), taken as normal (the Laplace part
+// of weight w has a heavier tail: docs/mechanisms.md §13 says what this leaves out); it grows with v, so each bucket
+// of v is taken at its largest. A union bound over the k-way cells, bucket by bucket.
+double
+CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
+{
+	if (public_tables.buckets.empty())
+		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
+	const double s2 = noise.Variance();
+	std::vector<NoiseGroup> groups;
+	for (const auto &[key, bucket] : public_tables.buckets)
+		groups.push_back({bucket.count, 0.0, bucket.largest * s2 / (bucket.largest + s2), 0.0});
+	return MaxErrorOverCells(noise, groups, beta);
+}
+
+// The part of k = 1 (counts): a cell that takes its noisy count alone is off by its noise Z; a cell the test keeps
+// with the prior is off by z - x = w y + (1 - w) n p - x = Z - (1 - w) (y - n p), whatever the public sample's shift,
+// and the test kept it because |y - n p| <= z_c sqrt(s2 + v). So every cell is within |Z| + (1 - w) z_c sqrt(s2 +
+// v) = |Z| + z_c s2 / sqrt(s2 + v), the offset largest at the smallest v of the cell's bucket: a union bound over the
+// cells, bucket by bucket. It does not assume the public sample is a sample of the private rows' population.
+double
+TestedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
+{
+	if (public_tables.buckets.empty())
+		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
+	const double s2 = noise.Variance(), z = CellTestQuantile(beta, public_tables.cells);
+	std::vector<NoiseGroup> groups;
+	for (const auto &[key, bucket] : public_tables.buckets)
+		groups.push_back({bucket.count, 1.0, 0.0, z * s2 / std::sqrt(s2 + bucket.smallest)});
+	return MaxErrorOverCells(noise, groups, beta);
+}
+
+// The predicted max error (fraction of n) of a plan whose noises are set: the tables the queries read (k = 1:
+// TestedTablesError; k > 1: CombinedTablesError); and, with a 1-way stage, what its noise leaves where it corrects
+// a shifted public sample (its noisy tables alone, a union bound over their cells with the normal quantile, times
+// the largest share of a k-way cell in its 1-way cell); the two added in quadrature (independent noises).
 double
 PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables, std::size_t calibration_cells,
                double n, double beta)
 {
-	const double public_variance = public_tables.largest_variance;
-	const std::size_t cells = public_tables.cells;
-	const double s2 = plan.tables.Variance();
-	const double combined = public_variance > 0.0 ? public_variance * s2 / (public_variance + s2) : s2;
-	const double tables = MaxErrorOverCover(combined, cells, beta);
+	const double tables = plan.calibrate ? CombinedTablesError(plan.tables, public_tables, beta)
+	                                     : TestedTablesError(plan.tables, public_tables, beta);
 	const double calibration =
 	    plan.calibrate
 	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta)
@@ -557,17 +633,28 @@ Measure(const std::vector<std::vector<int>> &sets, const std::vector<std::int32_
 
 // Moves the model onto one stage's tables: targets from the model at the stage's start, then iterative
 // proportional fitting, kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target).
+// How a stage tests the public prior against its noisy tables: the 1-way stage before k-way tables tests each table
+// as a whole; the only stage of k = 1 tests each cell, which bounds what a shift it misses moves a released cell.
+enum class ShiftTest { PerTable, PerCell };
+
 void
-Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, bool test_shift, const MarginalTablesPlan &plan,
+Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTest test, const MarginalTablesPlan &plan,
     double n, std::vector<double> &model, InterruptCheck interrupted)
 {
 	std::vector<std::vector<double>> targets;
 	const double beta = plan.beta / double(std::max<std::size_t>(stage.size(), 1));
+	std::size_t cells = 0;
+	for (const Measurement &m : stage)
+		cells += m.table.size();
+	const double z = CellTestQuantile(plan.beta, cells);
 	for (const Measurement &m : stage) {
 		const std::vector<double> shares = m.table.Of(model, interrupted);
-		const bool shifted =
-		    test_shift && PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta);
-		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), shifted));
+		const std::vector<bool> trusted =
+		    test == ShiftTest::PerCell
+		        ? CellsOffThePrior(m.noisy, shares, n, plan.public_rows, noise.Variance(), z)
+		        : std::vector<bool>(m.noisy.size(),
+		                            PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta));
+		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), trusted));
 	}
 	for (int sweep = 0; sweep < kFittingSweeps; sweep++) {
 		double largest_gap = 0.0;
@@ -627,9 +714,9 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
 	std::vector<double> model = prior;
 	const double rows = double(n);
 	if (plan.calibrate)
-		Fit(calibration, plan.calibration, true, plan, rows, model, interrupted);
+		Fit(calibration, plan.calibration, ShiftTest::PerTable, plan, rows, model, interrupted);
 	if (plan.order == 1)
-		Fit(tables, plan.tables, false, plan, rows, model, interrupted);  // 1-way tables share no axis
+		Fit(tables, plan.tables, ShiftTest::PerCell, plan, rows, model, interrupted);  // 1-way tables share no axis
 	else
 		FitOverlapping(tables, radices, plan, rows, model, interrupted);
 	return model;

@@ -139,11 +139,24 @@ double FitLeastSquares(const MarginalTableSet &tables, const std::vector<TableEs
 // every cell keeps some weight), normalised. Error(Internal) for sizes that disagree or n <= 0.
 std::vector<double> CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n,
                                     std::int64_t public_rows, double noise_variance, bool trust_noisy);
+// The same with the choice made cell by cell: w = 1 where trusted[i] (the cells CellsOffThePrior flags).
+std::vector<double> CombinedTargets(const std::vector<double> &noisy, const std::vector<double> &model, double n,
+                                    std::int64_t public_rows, double noise_variance, const std::vector<bool> &trusted);
 // The 1-way stage's test: true when sum |y - n p| exceeds its mean under an unshifted public sample by more than
 // the normal quantile at beta times its standard deviation (each cell's difference taken as normal with the
 // variance s2 + v above).
 bool PublicSampleShifted(const std::vector<double> &noisy, const std::vector<double> &model, double n,
                          std::int64_t public_rows, double noise_variance, double beta);
+
+// The test of a stage without a 1-way stage before it (k = 1), cell by cell: true for a cell whose |y - n p| exceeds
+// z sqrt(s2 + v) (v the public sample's sampling variance above), which then takes its noisy count alone; every cell
+// without a public sample. A test per cell bounds what a shift it misses can move the cell, |y - n p| <= z sqrt(s2 +
+// v), which the prediction uses (docs/mechanisms.md §13, "Predicted error"). Errors as CombinedTargets.
+std::vector<bool> CellsOffThePrior(const std::vector<double> &noisy, const std::vector<double> &model, double n,
+                                   std::int64_t public_rows, double noise_variance, double z);
+// The z of that test for a stage of `cells` cells: the two-sided normal quantile at beta / cells, so that an
+// unshifted public sample sends about beta of the stage's cells to their noisy counts alone (none, mostly).
+double CellTestQuantile(double beta, std::size_t cells);
 
 // From public inputs only: radices of the dense grid (D axes), k = order, the public histogram over its cells. The
 // 1-way share (kCalibrationShares) and the noise (Laplace, or with delta > 0 the discrete Gaussian) are those of

@@ -294,8 +294,9 @@ MwemPlan
 PlanMwem(const PlanInput &in)
 {
 	ValidatePlanInput(in);
-	// The rounds are sized for the prior's error bound and the prediction takes the public sample's estimate, as
-	// PMW's parameters and prediction (docs/mechanisms.md §8, "Choosing the rounds").
+	// The rounds are sized for the prior's error bound, and so is the prediction: MWEM has no test that sees a
+	// shifted public sample, so a prediction from the public sample's own estimate would hold only for a sample
+	// that is not shifted (docs/mechanisms.md §8, "Choosing the rounds").
 	const double prior_error = PriorError(in);
 	const double sizing_error = in.uniform_prior ? kUninformedPriorError : PublicOnlyBound(in);
 	const double ln_cells = std::log(std::max<double>(2.0, double(in.cells)));
@@ -335,7 +336,6 @@ PlanMwem(const PlanInput &in)
 	}
 	if (!(best.predicted_error < INFINITY))
 		throw too_small ? *too_small : Error(ErrorKind::Internal, "MWEM planned no round");
-	best.predicted_error = std::min(best.predicted_error, MwemPredictedError(best.parameters, in, kl_for(prior_error)));
 	best.prior_error = prior_error;
 	best.used = MwemPrivacyUsed(best.parameters, in.epsilon, in.delta, &best.rho);
 	return best;

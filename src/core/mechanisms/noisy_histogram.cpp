@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <boost/math/special_functions/erf.hpp>
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
+#include <utility>
 
 #include "core/base/errors.hpp"
 #include "core/language/value_format.hpp"
@@ -90,6 +93,118 @@ MaxErrorOverCover(double variance, std::size_t cover_size, double beta)
 	// P[|Z| > t] = erfc(t / sqrt 2) = beta / |H~|.
 	const double p = std::min(1.0, beta / double(std::max<std::size_t>(cover_size, 1)));
 	return std::sqrt(2.0) * boost::math::erfc_inv(p) * std::sqrt(variance);
+}
+
+namespace {
+
+// Relative precision of the minimising lambda: the bound is flat at its minimum, so half a double's bits suffice.
+constexpr int kChernoffBits = 26;
+// Halvings of MaxErrorOverCells' bracket: 2^-60 of the bracket is below double's resolution of the error.
+constexpr int kBisections = 60;
+
+void
+RequireNoiseShape(double draws, double normal_variance)
+{
+	if (!(std::isfinite(draws) && draws >= 0.0 && std::isfinite(normal_variance) && normal_variance >= 0.0))
+		throw Error(ErrorKind::Internal, "a query's noise needs a finite non-negative number of draws and variance");
+}
+
+// The cumulant generating function, at lambda = s / b (0 <= s < 1), of the worst combination MaxErrorOverCover
+// describes: floor(draws) continuous Laplace draws of scale b, one of scale b sqrt(draws - floor(draws)), and a
+// normal of variance normal_variance. Continuous Laplace of scale a b: E exp(lambda X) = 1 / (1 - a^2 b^2 lambda^2).
+double
+LaplaceCumulant(double s, double b, double draws, double normal_variance)
+{
+	const double s2 = s * s, unit_draws = std::floor(draws);
+	if (!(s >= 0.0) || !(s2 < 1.0))
+		return std::numeric_limits<double>::infinity();
+	return -unit_draws * std::log1p(-s2) - std::log1p(-(draws - unit_draws) * s2) +
+	       0.5 * normal_variance / (b * b) * s2;
+}
+
+// min over s in (0, 1) of (L + Psi(s / b)) b / s: the t with 2 exp(-lambda t) E exp(lambda S) = e^-L at the best
+// lambda = s / b < 1 / b.
+double
+LaplaceChernoff(double b, double draws, double normal_variance, double log_inverse_tail)
+{
+	const auto bound = [&](double s) {
+		return s > 0.0 ? (log_inverse_tail + LaplaceCumulant(s, b, draws, normal_variance)) * b / s
+		               : std::numeric_limits<double>::infinity();
+	};
+	// The bound is unimodal in s: its derivative has the sign of lambda Psi'(lambda) - Psi(lambda) - L, which
+	// rises with lambda (its derivative is lambda Psi'' >= 0).
+	return boost::math::tools::brent_find_minima(bound, 0.0, 1.0, kChernoffBits).second;
+}
+
+// A bound on P[|S| >= t] for one cell's noise S (as MaxErrorOverCover's): the normal tail for the Gaussian (and for
+// the normal part alone), Chernoff's min over lambda of 2 exp(-lambda t) E exp(lambda S) for the Laplace.
+double
+NoiseTail(const HistogramNoise &noise, double draws, double normal_variance, double t)
+{
+	if (!(t > 0.0))
+		return 1.0;
+	const bool laplace = !noise.gaussian && draws > 0.0 && noise.laplace.value() > 0.0;
+	if (!laplace) {
+		const double variance = (noise.gaussian ? draws * noise.Variance() : 0.0) + normal_variance;
+		return variance > 0.0 ? std::erfc(t / std::sqrt(2.0 * variance)) : 0.0;
+	}
+	const double b = noise.laplace.value();
+	// The exponent -lambda t + Psi(lambda) is convex in lambda: Brent's method finds its minimum.
+	const auto exponent = [&](double s) { return -s * t / b + LaplaceCumulant(s, b, draws, normal_variance); };
+	return std::min(1.0,
+	                2.0 * std::exp(boost::math::tools::brent_find_minima(exponent, 0.0, 1.0, kChernoffBits).second));
+}
+
+}  // namespace
+
+double
+MaxErrorOverCover(const HistogramNoise &noise, double draws, std::size_t cover_size, double beta,
+                  double normal_variance)
+{
+	RequireNoiseShape(draws, normal_variance);
+	if (noise.gaussian)
+		return MaxErrorOverCover(draws * noise.Variance() + normal_variance, cover_size, beta);
+	const double b = noise.laplace.value();
+	if (draws == 0.0 || !(b > 0.0))
+		return MaxErrorOverCover(normal_variance, cover_size, beta);
+	// Two-sided union bound: P[|S| >= t] <= 2 exp(-lambda t) E exp(lambda S) per query (S symmetric), beta / |H~| in
+	// all. A cover of one query at beta >= 1 still pays log 2: the bound never reaches 0 with noise drawn.
+	const double queries = double(std::max<std::size_t>(cover_size, 1));
+	const double log_inverse_tail = std::max(std::log(2.0 * queries / beta), std::log(2.0));
+	return LaplaceChernoff(b, draws, normal_variance, log_inverse_tail);
+}
+
+double
+MaxErrorOverCells(const HistogramNoise &noise, const std::vector<NoiseGroup> &groups, double beta)
+{
+	double cells = 0.0;
+	for (const NoiseGroup &g : groups) {
+		RequireNoiseShape(g.draws, g.normal_variance);
+		if (!(std::isfinite(g.count) && g.count >= 0.0 && std::isfinite(g.offset) && g.offset >= 0.0))
+			throw Error(ErrorKind::Internal, "a group of cells needs a finite non-negative count and offset");
+		cells += g.count;
+	}
+	if (!(cells >= 1.0))
+		throw Error(ErrorKind::Internal, "the union bound needs at least one cell");
+	// Bracket: at each group's own bound for beta over all the cells, every group's share is at most count beta /
+	// cells, so the sum is at most beta.
+	const auto cover = std::size_t(std::ceil(cells));
+	double low = 0.0, high = 0.0;
+	for (const NoiseGroup &g : groups)
+		if (g.count > 0.0)
+			high = std::max(high, g.offset + MaxErrorOverCover(noise, g.draws, cover, beta, g.normal_variance));
+	const auto failure = [&](double t) {
+		double sum = 0.0;
+		for (const NoiseGroup &g : groups)
+			if (g.count > 0.0)
+				sum += g.count * NoiseTail(noise, g.draws, g.normal_variance, t - g.offset);
+		return sum;
+	};
+	for (int i = 0; i < kBisections && high - low > 1e-12 * high; i++) {
+		const double middle = 0.5 * (low + high);
+		(failure(middle) <= beta ? high : low) = middle;
+	}
+	return high;
 }
 
 void

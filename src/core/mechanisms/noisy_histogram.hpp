@@ -38,6 +38,32 @@ PrivacyUsed HistogramNoiseUsed(const HistogramNoise &noise, double l1, double l2
 // the two-sided normal quantile for beta / cover_size (a union bound over the cover) times the standard deviation.
 double MaxErrorOverCover(double variance, std::size_t cover_size, double beta);
 
+// The predicted max error (counts) over cover_size queries whose noise is the noise actually drawn: a linear
+// combination of independent draws of `noise` with coefficients at most 1 in absolute value whose squares sum to at
+// most `draws` (identity after consistency: k (N - k) / N; a sum of m draws: m), plus an independent normal part of
+// variance normal_variance. With probability at least 1 - beta no query's noise exceeds it (a union bound over the
+// cover). Gaussian noise: MaxErrorOverCover above on the total variance. Laplace noise: the Chernoff bound with the
+// moment generating function of the continuous Laplace of the same scale, which dominates the discrete one's, at
+// the worst coefficients (floor(draws) of 1 and one of the rest), minimised over lambda (docs/mechanisms.md §9,
+// "Predicted error"). Error(Internal) for draws or normal_variance negative or not finite.
+double MaxErrorOverCover(const HistogramNoise &noise, double draws, std::size_t cover_size, double beta,
+                         double normal_variance = 0.0);
+
+// Cells that share a noise for MaxErrorOverCells: `count` cells, each off by noise as MaxErrorOverCover describes
+// (draws, normal_variance) plus at most `offset` (a bias bounded for certain).
+struct NoiseGroup {
+	double count = 0;
+	double draws = 0;
+	double normal_variance = 0;
+	double offset = 0;
+};
+
+// The smallest t (counts) with sum over the groups of count P[|noise| + offset >= t] <= beta, each tail bounded as in
+// MaxErrorOverCover: a union bound cell by cell, for cells whose noise differs (MaxErrorOverCover with the worst
+// cell's noise for every cell bounds it from above). Error(Internal) for a group with a negative or non-finite
+// number, or no cell at all.
+double MaxErrorOverCells(const HistogramNoise &noise, const std::vector<NoiseGroup> &groups, double beta);
+
 // Counts `count` steps of a loop over cells or nodes; each time the total passes a multiple of 2^16, throws
 // Error(Cancelled) when interrupted() returns true.
 void CountSteps(InterruptCheck interrupted, std::uint64_t &steps, std::uint64_t count = 1);

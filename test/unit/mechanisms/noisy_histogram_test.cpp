@@ -307,5 +307,148 @@ TEST(MaxErrorOverCover, IsTheTwoSidedNormalQuantileForBetaOverTheCover)
 	EXPECT_NEAR(MaxErrorOverCover(4.0, 50, 0.05), 2 * 3.290527, 1e-5);
 }
 
+HistogramNoise
+LaplaceNoise(double b)
+{
+	HistogramNoise noise;
+	noise.laplace = ScaleAtLeast(b);
+	return noise;
+}
+
+// The exact distribution of the sum of `draws` discrete Laplace draws of parameter q, on [-reach, reach] (the mass
+// beyond is below double's precision for the reach the test uses): a convolution.
+std::vector<double>
+DiscreteLaplaceSum(double q, int draws, int reach)
+{
+	std::vector<double> one(std::size_t(2 * reach + 1)), sum(one.size(), 0.0);
+	for (int x = -reach; x <= reach; x++)
+		one[std::size_t(x + reach)] = (1 - q) / (1 + q) * std::pow(q, std::abs(x));
+	sum[std::size_t(reach)] = 1.0;
+	for (int d = 0; d < draws; d++) {
+		std::vector<double> next(one.size(), 0.0);
+		for (int x = -reach; x <= reach; x++)
+			for (int y = -reach; y <= reach; y++)
+				if (std::abs(x + y) <= reach)
+					next[std::size_t(x + y + reach)] += sum[std::size_t(x + reach)] * one[std::size_t(y + reach)];
+		sum.swap(next);
+	}
+	return sum;
+}
+
+// P[|S| > t] from the distribution on [-reach, reach].
+double
+TwoSidedTail(const std::vector<double> &distribution, double t)
+{
+	const int reach = int(distribution.size() / 2);
+	double tail = 0.0;
+	for (int x = -reach; x <= reach; x++)
+		if (std::abs(double(x)) > t)
+			tail += distribution[std::size_t(x + reach)];
+	return tail;
+}
+
+TEST(MaxErrorOverCover, LaplaceTailOfOneDrawIsNeverBelowTheExactTailAndNotFarAbove)
+{
+	for (double b : {0.3, 1.0, 3.0, 20.0, 320.0})
+		for (std::size_t cover : {std::size_t(1), std::size_t(10), std::size_t(3000), std::size_t(1) << 20})
+			for (double beta : {0.05, 0.5, 1e-6}) {
+				const HistogramNoise noise = LaplaceNoise(b);
+				const double q = std::exp(-1.0 / noise.laplace.value()), p = beta / double(cover);
+				const double t = MaxErrorOverCover(noise, 1.0, cover, beta);
+				// Closed form: P[|X| > t] = P[|X| >= floor(t) + 1] = 2 q^(floor(t) + 1) / (1 + q).
+				EXPECT_LE(2.0 * std::pow(q, std::floor(t) + 1.0) / (1.0 + q), p) << b << " " << cover << " " << beta;
+				// The Chernoff bound's minimum is near b (L + ln(L / 2) + 1), L = ln(2 / p), where the exact quantile
+				// of the continuous Laplace is b ln(1 / p): a slack logarithmic in L.
+				const double L = std::log(2.0 / p);
+				EXPECT_LE(t, noise.laplace.value() * (L + std::log(L) + 1.5) + 1.0) << b << " " << cover;
+			}
+}
+
+TEST(MaxErrorOverCover, LaplaceTailOfFewDrawsIsNeverBelowTheConvolution)
+{
+	for (double b : {1.0, 4.0})
+		for (int draws : {2, 3, 5}) {
+			const HistogramNoise noise = LaplaceNoise(b);
+			const std::vector<double> sum =
+			    DiscreteLaplaceSum(std::exp(-1.0 / noise.laplace.value()), draws, int(60 * b * draws));
+			for (std::size_t cover : {std::size_t(1), std::size_t(100), std::size_t(100000)}) {
+				const double t = MaxErrorOverCover(noise, double(draws), cover, 0.05);
+				EXPECT_LE(TwoSidedTail(sum, t), 0.05 / double(cover)) << b << " " << draws << " " << cover;
+				// A fraction of a draw lies between the whole numbers around it.
+				EXPECT_LT(MaxErrorOverCover(noise, draws - 0.5, cover, 0.05), t);
+				EXPECT_GT(MaxErrorOverCover(noise, draws - 0.5, cover, 0.05),
+				          MaxErrorOverCover(noise, draws - 1.0, cover, 0.05));
+			}
+		}
+}
+
+TEST(MaxErrorOverCover, LaplaceTailIsHeavierThanTheNormalForOneDrawAndNearItForMany)
+{
+	const HistogramNoise noise = LaplaceNoise(10.0);
+	// One cell of 3,000, beta 0.05: the exact quantile b ln(K / beta) is 1.8x the normal one of the same variance.
+	const double one = MaxErrorOverCover(noise, 1.0, 3000, 0.05);
+	EXPECT_GT(one / MaxErrorOverCover(noise.Variance(), 3000, 0.05), 1.5);
+	// 10,000 draws: close to normal, the Chernoff bound a little above the normal quantile.
+	const double many = MaxErrorOverCover(noise, 10000.0, 3000, 0.05);
+	const double normal = MaxErrorOverCover(10000.0 * noise.Variance(), 3000, 0.05);
+	EXPECT_GE(many, normal);
+	EXPECT_LT(many, 1.15 * normal);
+	// A normal part adds to the tail; none and no draw is no error.
+	EXPECT_GT(MaxErrorOverCover(noise, 1.0, 3000, 0.05, 100.0), one);
+	EXPECT_EQ(MaxErrorOverCover(noise, 0.0, 3000, 0.05), 0.0);
+	EXPECT_NEAR(MaxErrorOverCover(noise, 0.0, 3000, 0.05, 4.0), MaxErrorOverCover(4.0, 3000, 0.05), 1e-12);
+}
+
+TEST(MaxErrorOverCover, GaussianNoiseKeepsTheNormalQuantileOfTheTotalVariance)
+{
+	HistogramNoise noise;
+	noise.gaussian = true;
+	noise.variance = VarianceAtLeast(25.0);
+	EXPECT_NEAR(MaxErrorOverCover(noise, 3.0, 50, 0.05, 5.0), MaxErrorOverCover(3.0 * noise.Variance() + 5.0, 50, 0.05),
+	            1e-9);
+}
+
+TEST(MaxErrorOverCells, OneGroupIsTheCoverBoundAndGroupsLieBetween)
+{
+	HistogramNoise gaussian;
+	gaussian.gaussian = true;
+	gaussian.variance = VarianceAtLeast(9.0);
+	for (const HistogramNoise &noise : {LaplaceNoise(5.0), gaussian}) {
+		const double one = MaxErrorOverCover(noise, 1.0, 1000, 0.05, 4.0);
+		EXPECT_NEAR(MaxErrorOverCells(noise, {{1000, 1.0, 4.0, 0.0}}, 0.05), one, 1e-4 * one);
+		// Half the cells with a quarter of the noise: below every cell at the worst, above the worst half alone.
+		const double mixed = MaxErrorOverCells(noise, {{500, 1.0, 4.0, 0.0}, {500, 0.25, 1.0, 0.0}}, 0.05);
+		EXPECT_LT(mixed, one);
+		EXPECT_GT(mixed, MaxErrorOverCover(noise, 1.0, 500, 0.05, 4.0));
+		// An offset adds at most itself.
+		const double offset = MaxErrorOverCells(noise, {{1000, 1.0, 4.0, 7.0}}, 0.05);
+		EXPECT_NEAR(offset, one + 7.0, 1e-4 * one);
+	}
+	// No noise at all: the offset alone.
+	EXPECT_NEAR(MaxErrorOverCells(LaplaceNoise(5.0), {{10, 0.0, 0.0, 3.0}}, 0.05), 3.0, 1e-9);
+}
+
+TEST(MaxErrorOverCells, RejectsBadGroups)
+{
+	const HistogramNoise noise = LaplaceNoise(1.0);
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {}, 0.05); }), "Internal");
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{0, 1.0, 0.0, 0.0}}, 0.05); }), "Internal");
+	for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{bad, 1.0, 0.0, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{1, bad, 0.0, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{1, 1.0, bad, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCells(noise, {{1, 1.0, 0.0, bad}}, 0.05); }), "Internal");
+	}
+}
+
+TEST(MaxErrorOverCover, RejectsBadDraws)
+{
+	const HistogramNoise noise = LaplaceNoise(1.0);
+	for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCover(noise, bad, 10, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverCover(noise, 1.0, 10, 0.05, bad); }), "Internal");
+	}
+}
+
 }  // namespace
 }  // namespace pap::core
