@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <boost/random/binomial_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
@@ -29,40 +29,58 @@ BootstrapPriorSamplingError(const std::vector<std::int64_t> &public_histogram, c
 {
 	if (public_histogram.size() != workload.CellCount() || private_rows <= 0 || !(beta > 0.0 && beta < 1.0))
 		throw Error(ErrorKind::Internal, "prior bootstrap: histogram, workload or rows disagree");
-	std::vector<std::size_t> row_cells;  // one entry per public row: the cell a resample's draw lands in
+	// The occupied cells and their rows: a resample is drawn cell by cell (below), so its cost follows the cells,
+	// not the public rows (a public table of millions of rows over a few thousand cells).
+	std::vector<std::size_t> occupied;
+	std::int64_t rows = 0;
 	for (std::size_t cell = 0; cell < public_histogram.size(); cell++) {
 		if (public_histogram[cell] < 0)
 			throw Error(ErrorKind::Internal, "prior bootstrap: a negative row count");
-		row_cells.insert(row_cells.end(), std::size_t(public_histogram[cell]), cell);
+		if (public_histogram[cell] > 0) {
+			occupied.push_back(cell);
+			rows += public_histogram[cell];
+		}
 	}
-	if (row_cells.empty())
+	if (occupied.empty())
 		throw Error(ErrorKind::Internal, "prior bootstrap: no public row");
 	const int resamples = BootstrapResamples(workload.CellCount(), workload.QueryCount());
 	if (resamples == 0)
 		return -1.0;
 
-	const double m = double(row_cells.size()), n = double(private_rows);
+	const double m = double(rows), n = double(private_rows);
 	// The resample's share minus the public share per cell: -public / m, plus 1 / m per draw.
 	std::vector<double> base(public_histogram.size());
 	for (std::size_t cell = 0; cell < base.size(); cell++)
 		base[cell] = -double(public_histogram[cell]) / m;
 	std::vector<double> difference = base, answers;
 	boost::random::mt19937_64 generator(kBootstrapSeed);
-	boost::random::uniform_int_distribution<std::size_t> draw(0, row_cells.size() - 1);
 	std::vector<double> sups;
 	std::uint64_t steps = 0;
 	for (int b = 0; b < resamples; b++) {
 		PollInterrupt(steps, base.size() + workload.QueryCount());
-		for (std::size_t i = 0; i < row_cells.size(); i++) {
+		// m draws with replacement from the public rows, as a multinomial over the occupied cells: each cell takes
+		// a binomial share of the draws left, with its rows' share of the rows not yet passed (the chain rule of
+		// the multinomial), the last cell all that remain.
+		std::int64_t draws_left = rows, rows_left = rows;
+		for (std::size_t cell : occupied) {
 			PollInterrupt(steps);
-			difference[row_cells[draw(generator)]] += 1.0 / m;
+			const std::int64_t count = public_histogram[cell];
+			std::int64_t drawn = draws_left;
+			if (count < rows_left && draws_left > 0) {
+				boost::random::binomial_distribution<std::int64_t, double> share(draws_left,
+				                                                                 double(count) / double(rows_left));
+				drawn = share(generator);
+			}
+			difference[cell] += double(drawn) / m;
+			draws_left -= drawn;
+			rows_left -= count;
 		}
 		workload.Evaluate(difference, answers);
 		double sup = 0.0;
 		for (double a : answers)
 			sup = std::max(sup, std::abs(a));
 		sups.push_back(sup);
-		for (std::size_t cell : row_cells)  // only drawn cells moved: reset them
+		for (std::size_t cell : occupied)  // only occupied cells moved: reset them
 			difference[cell] = base[cell];
 	}
 	std::sort(sups.begin(), sups.end());
