@@ -631,12 +631,12 @@ Measure(const std::vector<std::vector<int>> &sets, const std::vector<std::int32_
 	return measured;
 }
 
-// Moves the model onto one stage's tables: targets from the model at the stage's start, then iterative
-// proportional fitting, kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target).
 // How a stage tests the public prior against its noisy tables: the 1-way stage before k-way tables tests each table
 // as a whole; the only stage of k = 1 tests each cell, which bounds what a shift it misses moves a released cell.
 enum class ShiftTest { PerTable, PerCell };
 
+// Moves the model onto one stage's tables: targets from the model at the stage's start, then iterative
+// proportional fitting, kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target).
 void
 Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTest test, const MarginalTablesPlan &plan,
     double n, std::vector<double> &model, InterruptCheck interrupted)
