@@ -39,6 +39,25 @@ BranchlessCountBelow(const double *cuts, std::size_t count, double x) noexcept
 	return std::size_t(base - cuts) + std::size_t(*base < x);
 }
 
+// The number of cuts at most x (std::upper_bound in PostgreSQL's order) without branches in the loop: for x not NaN,
+// "cut at most x" is the IEEE cut <= x (a NaN cut sorts last and is at most no number), true on a prefix.
+inline std::size_t
+BranchlessCountAtMost(const double *cuts, std::size_t count, double x) noexcept
+{
+	if (__builtin_expect(std::isnan(x), 0))
+		return count;  // NaN sorts last: every cut is at most it
+	if (count == 0)
+		return 0;
+	const double *base = cuts;
+	std::size_t n = count;
+	while (n > 1) {
+		const std::size_t half = n / 2;
+		base = base[half] <= x ? base + half : base;  // everything before base is at most x
+		n -= half;
+	}
+	return std::size_t(base - cuts) + std::size_t(*base <= x);
+}
+
 class CutLookup {
 public:
 	static constexpr std::size_t kWindow = 4;  // cuts compared per lookup on the fast path

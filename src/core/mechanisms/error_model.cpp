@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "core/base/errors.hpp"
@@ -110,24 +111,22 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 	AxisCut out;
 	std::size_t v = 0;
 	// Bins (cuts[j-1], cuts[j]] for j = 0..M, the first open below and the last open above.
+	out.bin_splits.reserve(cuts.size() + 1);
 	for (std::size_t j = 0; j <= cuts.size(); j++) {
-		std::vector<std::int64_t> inside;
+		// The bin's public values are values[first, v).
+		const std::size_t first = v;
 		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
-			inside.push_back(counts[v++]);
-		std::int64_t total = 0;
-		for (std::int64_t c : inside)
-			total += c;
+			v++;
+		std::vector<std::int64_t> splits;
+		splits.reserve(v - first + 1);
+		splits.push_back(0);
+		for (std::size_t i = first; i < v; i++)
+			splits.push_back(splits.back() + counts[i]);
 		// A bound between two public values (or before the first) leaves `below` public rows on its lower side.
-		std::int64_t below = 0;
-		out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
-		for (std::int64_t c : inside) {
-			below += c;
+		const std::int64_t total = splits.back();
+		for (std::int64_t below : splits)
 			out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
-		}
-		out.sides += 2 * (inside.size() + 1);
-		std::vector<std::int64_t> splits{0};
-		for (std::int64_t c : inside)
-			splits.push_back(splits.back() + c);
+		out.sides += 2 * splits.size();
 		out.bin_splits.push_back(std::move(splits));
 	}
 	return out;
@@ -195,7 +194,8 @@ class RefinementBounds {
 public:
 	RefinementBounds(const std::vector<AxisCut> &axes, const std::vector<int> &edges, std::int64_t public_rows,
 	                 std::int64_t private_rows, double beta)
-	    : public_rows_(public_rows), private_rows_(private_rows)
+	    : public_rows_(public_rows), private_rows_(private_rows),
+	      small_(std::size_t(std::clamp<std::int64_t>(public_rows + 1, 0, kSmallRows)))
 	{
 		if (axes.size() != edges.size())
 			throw Error(ErrorKind::Internal, "error model: one edge count per axis");
@@ -214,6 +214,13 @@ public:
 	const ShareInterval &
 	Of(std::int64_t rows)
 	{
+		// Most sets hold few public rows: their bounds sit in a table sized once, so that references stay valid.
+		if (rows >= 0 && rows < std::int64_t(small_.size())) {
+			std::optional<ShareInterval> &known = small_[std::size_t(rows)];
+			if (!known)
+				known = PrivateShareInterval(rows, public_rows_, private_rows_, log_term_);
+			return *known;
+		}
 		auto [it, added] = cache_.try_emplace(rows);
 		if (added)
 			it->second = PrivateShareInterval(rows, public_rows_, private_rows_, log_term_);
@@ -237,8 +244,10 @@ public:
 	}
 
 private:
+	static constexpr std::int64_t kSmallRows = 4096;
 	std::int64_t public_rows_, private_rows_;
 	double sets_ = 0, log_term_ = 0;
+	std::vector<std::optional<ShareInterval>> small_;
 	std::map<std::int64_t, ShareInterval> cache_;
 	std::uint64_t steps_ = 0;
 };

@@ -8,6 +8,7 @@
 #include "core/base/errors.hpp"
 #include "core/cells/cell_domain.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
+#include "core/mechanisms/isotonic_cdf.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/workloads/product_workload.hpp"
@@ -71,6 +72,15 @@ RangeNodes(const AxisTree &tree, std::int32_t radix)
 	if (tree.levels == 0)
 		return 1.0;
 	return std::min(double(tree.branching - 1) * double(2 * tree.levels - 1), double(radix));
+}
+
+// Nodes a prefix (the bins up to one) needs at most: b - 1 left siblings per level below the root.
+double
+PrefixNodes(const AxisTree &tree, std::int32_t radix)
+{
+	if (tree.levels == 0)
+		return 1.0;
+	return std::min(double(tree.branching - 1) * double(tree.levels), double(radix));
 }
 
 }  // namespace
@@ -214,12 +224,16 @@ PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radice
 	// Every branching is tried; the lowest prediction wins (the smaller branching on ties). Qardaji, Yang & Li 2013
 	// find b about 16 optimal for 1-D ranges with Laplace noise; the same trade-off (fewer levels against more
 	// nodes per level) decides here, with the noise and the cover size of this release.
+	// One axis under a class whose queries read one or two CDF values: the run makes the CDF monotone (no bias), and
+	// a query's error is at most cdf_count times the largest prefix error of the least-squares estimate.
+	const bool monotone_cdf = radices.size() == 1 && (input.cdf_count == 1 || input.cdf_count == 2);
 	std::optional<HierarchicalPlan> best;
 	double best_error = INFINITY;
 	std::optional<Error> limit;
 	for (int b = 2; b <= kMaxBranching; b++) {
 		HierarchicalPlan plan;
 		plan.branching = b;
+		plan.monotone_cdf = monotone_cdf;
 		double nodes_per_query = 1;
 		bool padded_too_much = false;
 		for (std::int32_t r : radices) {
@@ -251,7 +265,11 @@ PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radice
 		// particular of the sum of the nodes that decompose the range: nodes_per_query draws. Its tail is taken as
 		// that sum's (coefficients 1): the least-squares answer spreads no more variance over more nodes.
 		const double error =
-		    MaxErrorOverCover(plan.noise, nodes_per_query, input.cover_size, input.beta) / double(input.private_rows);
+		    (monotone_cdf ? double(input.cdf_count) *
+		                        MaxErrorOverCover(plan.noise, PrefixNodes(AxisTreeFor(radices[0], b), radices[0]),
+		                                          std::size_t(std::max(1, radices[0] - 1)), input.beta)
+		                  : MaxErrorOverCover(plan.noise, nodes_per_query, input.cover_size, input.beta)) /
+		    double(input.private_rows);
 		if (error < best_error) {
 			best_error = error;
 			plan.predicted_error = std::min(1.0, error);
@@ -290,7 +308,8 @@ RunHierarchical(const std::vector<std::int64_t> &cell_histogram, const std::vect
 	for (std::int64_t i = 0; i < r0; i++)
 		for (std::int64_t j = 0; j < r1; j++)
 			cells[std::size_t(i * r1 + j)] = leaves[std::size_t(i * second.leaves + j)];
-	std::vector<double> synthetic = ProjectOntoSimplex(cells, double(n));
+	std::vector<double> synthetic =
+	    plan.monotone_cdf ? MonotoneCdfCells(cells, double(n)) : ProjectOntoSimplex(cells, double(n));
 	for (double &x : synthetic)
 		x /= double(n);
 	return synthetic;
@@ -306,6 +325,7 @@ struct HierarchicalParameters {
 	int branching = 2;
 	int levels[2] = {0, 0};
 	std::size_t axes = 0;
+	bool monotone_cdf = false;
 	HistogramNoise noise;
 	double predicted_error = 0;
 };
@@ -339,13 +359,14 @@ public:
 		parameters.axes = planned->levels.size();
 		for (std::size_t a = 0; a < planned->levels.size() && a < 2; a++)
 			parameters.levels[a] = planned->levels[a];
+		parameters.monotone_cdf = planned->monotone_cdf;
 		parameters.noise = planned->noise;
 		parameters.predicted_error = planned->predicted_error;
-		// The run ends with the same projection onto non-negative weights as identity's, biased where most cells
-		// are (nearly) empty: the prediction adds that bias as identity's plan computes it, with the noise of one
-		// node standing in for a leaf's (least squares lowers a leaf's variance: the stand-in errs towards more
-		// clipping).
-		const double bias = IdentityProjectionBiasOnCover(context, planned->noise);
+		// Without a monotone CDF the run ends with the same projection onto non-negative weights as identity's,
+		// biased where most cells are (nearly) empty: the prediction adds that bias as identity's plan computes it,
+		// with the noise of one node standing in for a leaf's (least squares lowers a leaf's variance: the stand-in
+		// errs towards more clipping). The monotone CDF adds none.
+		const double bias = planned->monotone_cdf ? 0.0 : IdentityProjectionBiasOnCover(context, planned->noise);
 		MechanismPlan plan;
 		plan.applies = true;
 		SetErrorParts(plan, context, std::min(1.0, planned->predicted_error + bias), 0.0, false);
@@ -363,6 +384,7 @@ public:
 		HierarchicalPlan plan;
 		plan.branching = parameters.branching;
 		plan.levels.assign(parameters.levels, parameters.levels + std::min<std::size_t>(parameters.axes, 2));
+		plan.monotone_cdf = parameters.monotone_cdf;
 		plan.noise = parameters.noise;
 		plan.predicted_error = parameters.predicted_error;
 		MechanismRun run;

@@ -1,9 +1,10 @@
 // The hierarchical mechanism (docs/architecture.md step 5; Hay et al. 2010, Qardaji, Yang & Li 2013): a tree of
 // intervals over one ordered axis, or the product of two such trees over two ordered axes, with exact integer
-// noise on every node's count, then consistency post-processing (least squares over the tree, then the nearest
-// non-negative histogram summing to n). Applies to dense grids of one or two ordered axes (numeric or linear;
-// the caller decides which axes are ordered). A range query is answered from O(log) nodes per axis, so its error
-// grows polylogarithmically with the bins instead of with the square root of the cells it spans.
+// noise on every node's count, then consistency post-processing (least squares over the tree, then a monotone CDF
+// on one axis under thresholds or ranges, else the nearest non-negative histogram summing to n). Applies to dense grids
+// of one or two ordered axes (numeric or linear; the caller decides which axes are ordered). A range query is answered
+// from O(log) nodes per axis, so its error grows polylogarithmically with the bins instead of with the square root of
+// the cells it spans.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +21,11 @@ struct HierarchicalPlan {
 	std::vector<int> levels;     // per axis: tree levels below the root
 	HistogramNoise noise;        // per node; sensitivity from the number of (level, level) node sets a row is in
 	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
-	PrivacyUsed used;            // HistogramNoiseUsed for the node sets' sensitivity; nothing for a single cell
+	// One axis under thresholds or ranges (PlanInput::cdf_count 1 or 2): the run's last step makes the CDF monotone
+	// (isotonic_cdf.hpp) instead of projecting onto the simplex, and the prediction is cdf_count times the largest
+	// prefix error.
+	bool monotone_cdf = false;
+	PrivacyUsed used;  // HistogramNoiseUsed for the node sets' sensitivity; nothing for a single cell
 };
 // radices: the dense grid's bins per axis (1 or 2 axes; Error(InvalidParameter) otherwise). The branching is the
 // one in [2, kMaxBranching] that minimises the predicted error (public: from the radices, epsilon, delta, beta and

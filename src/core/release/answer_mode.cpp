@@ -172,6 +172,22 @@ AxisCutsOf(const ReleaseLayout &layout)
 
 }  // namespace
 
+namespace {
+
+// Part (a) in projection mode on the given cuts: ProjectionError, plus the unseen values' part for the labelling
+// classes.
+double
+ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, const std::vector<int> &edges,
+                 bool one_axis, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
+	if (LabellingClass(layout.spec.kind))
+		projection = std::min(1.0, projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
+	return projection;
+}
+
+}  // namespace
+
 AnswerModeErrors
 AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                    double request_beta)
@@ -181,9 +197,7 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	AnswerModeErrors out;
-	out.projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
-	if (LabellingClass(layout.spec.kind))
-		out.projection = std::min(1.0, out.projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
+	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
 	out.refinement = RefinableClass(layout.spec.kind)
 	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)
 	                     : out.projection;
@@ -193,14 +207,20 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	return out;
 }
 
-std::vector<std::vector<double>>
-GapSpreadSharesOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double request_beta)
+LoadedAnswerFacts
+LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
+                    double request_beta)
 {
-	if (!RefinableClass(layout.spec.kind) || public_rows <= 0 || private_rows <= 0)
-		return std::vector<std::vector<double>>(layout.axes.size());
+	const double beta = DataPartBeta(request_beta);
+	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
-	return GapSpreadShares(AxisCutsOf(layout), edges, public_rows, private_rows, DataPartBeta(request_beta));
+	LoadedAnswerFacts out;
+	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
+	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0
+	                     ? GapSpreadShares(cuts, edges, public_rows, private_rows, beta)
+	                     : std::vector<std::vector<double>>(layout.axes.size());
+	return out;
 }
 
 }  // namespace pap::core

@@ -47,11 +47,17 @@ struct AnswerModeErrors {
 AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                     double request_beta);
 
-// How much of each public value's first row refined answers spread over the gap below it, per axis and public value
-// (error_model.hpp's GapSpreadShares on the layout's ordered axes, at the data parts' beta): empty vectors for a
-// class that does not refine within cells, or without rows to bound (m or n of 0).
-std::vector<std::vector<double>> GapSpreadSharesOf(const ReleaseLayout &layout, std::int64_t public_rows,
-                                                   std::int64_t private_rows, double request_beta);
+// What a loaded release's answers need from the error model, from one derivation of the axes' cuts: the projection
+// part (AnswerModeErrorsOf's, which answer bounds read) and how much of each public value's first row refined
+// answers spread over the gap below it, per axis and public value (error_model.hpp's GapSpreadShares at the data
+// parts' beta; empty vectors for a class that does not refine within cells, or without rows to bound). The
+// refinement part itself is not recomputed: the stored answer mode already holds its choice.
+struct LoadedAnswerFacts {
+	double projection = 0;
+	std::vector<std::vector<double>> gap_spread;
+};
+LoadedAnswerFacts LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
+                                      double request_beta);
 
 }  // namespace pap::core
 

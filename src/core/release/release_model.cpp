@@ -6,6 +6,9 @@
 // is read from a prefix-sum table over the grid, 2^k reads for k bounded axes; a public-support domain whose grid
 // is too large for the table scans its cells, or reads every cover answer computed at load when the cover is no
 // larger than the table would have been.
+#include <boost/container/small_vector.hpp>
+#include <boost/container/static_vector.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -17,15 +20,15 @@
 #include <vector>
 
 #include "core/api/release_api.hpp"
+#include "core/axes/cut_lookup.hpp"  // BranchlessCountBelow, BranchlessCountAtMost
 #include "core/axes/gap_spread.hpp"
-#include "core/axes/numeric_axis.hpp"  // CountBelowSorted, PgFloatLess
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/interval_cover.hpp"  // NumericLiteralValue, OrderedAxisCover, CollectColumnBounds
 #include "core/language/value_format.hpp"
 #include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
 #include "core/release/answer_bound.hpp"
-#include "core/release/answer_mode.hpp"  // CellsAnswerable, AnswerModeErrorsOf
+#include "core/release/answer_mode.hpp"  // CellsAnswerable, LoadedAnswerFactsOf
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/release/release_model.hpp"
@@ -38,6 +41,9 @@ struct BinTerm {
 	CellInterval bins;
 	double coefficient;
 };
+// One axis's terms: at most three runs between the bounds and the top bin. Held inline, as every refined answer
+// builds them (no heap allocation per answer).
+using AxisTerms = boost::container::static_vector<BinTerm, 4>;
 
 // One term of a query of an ordered class with "col IS NULL" conditions (docs/query-classes.md, "NULL values"):
 // "col IS NULL" is TRUE minus "col IS NOT NULL", so a query with IS NULL on the columns N is the signed sum over
@@ -236,7 +242,7 @@ public:
 	// The plan's projection part in projection mode (the run stores the answer mode's, possibly refinement's).
 	double event_projection = 1.0;
 	// Per axis and public value, the share of the value's first row refined answers spread over the gap below it
-	// (answer_mode.hpp, GapSpreadSharesOf; from the facts): empty until they are known, answering by public rows.
+	// (answer_mode.hpp, LoadedAnswerFactsOf; from the facts): empty until they are known, answering by public rows.
 	std::vector<std::vector<double>> gap_spread;
 	std::size_t
 	MemoryBytes() const
@@ -290,10 +296,10 @@ private:
 	double BoxSum(const CellInterval *box) const;
 	double ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const;
 	double DigitsSum(const std::vector<std::size_t> &digits) const;
-	double TermsSum(const std::vector<std::vector<BinTerm>> &terms) const;
+	double TermsSum(const std::vector<AxisTerms> &terms) const;
 	void DigitsOf(const std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const;
 	double AnswerBounds(const std::vector<ColumnBounds> &bounds, bool refine) const;
-	std::vector<BinTerm> RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const;
+	AxisTerms RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const;
 
 	ReleaseLayout layout_;
 	CellDomain domain_;
@@ -433,12 +439,12 @@ ReleaseModel::DigitsSum(const std::vector<std::size_t> &digits) const
 }
 
 double
-ReleaseModel::TermsSum(const std::vector<std::vector<BinTerm>> &terms) const
+ReleaseModel::TermsSum(const std::vector<AxisTerms> &terms) const
 {
 	// Every product of one term per axis (at most 3 terms per axis): an odometer.
 	const std::size_t d = terms.size();
-	std::vector<std::size_t> at(d, 0);
-	std::vector<CellInterval> box(d);
+	boost::container::small_vector<std::size_t, 8> at(d, 0);
+	boost::container::small_vector<CellInterval, 8> box(d);
 	double sum = 0.0;
 	for (;;) {
 		double coefficient = 1.0;
@@ -455,25 +461,18 @@ ReleaseModel::TermsSum(const std::vector<std::vector<BinTerm>> &terms) const
 	}
 }
 
-std::vector<BinTerm>
+AxisTerms
 ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const
 {
 	const OrderedAxisCover &s = axes_[a];
 	const std::vector<double> &values = s.PublicValues();
-	const std::size_t pa =
-	    !b.lower.present
-	        ? 0
-	        : std::size_t(b.lower.inclusive
-	                          ? CountBelowSorted(values.data(), values.size(), b.lower.value)
-	                          : std::upper_bound(values.begin(), values.end(), b.lower.value, PgFloatLess) -
-	                                values.begin());
-	const std::size_t pb =
-	    !b.upper.present
-	        ? values.size()
-	        : std::size_t(b.upper.inclusive
-	                          ? std::upper_bound(values.begin(), values.end(), b.upper.value, PgFloatLess) -
-	                                values.begin()
-	                          : CountBelowSorted(values.data(), values.size(), b.upper.value));
+	// Every answer searches the public values twice: the branchless searches (axes/cut_lookup.hpp).
+	const std::size_t pa = !b.lower.present    ? 0
+	                       : b.lower.inclusive ? BranchlessCountBelow(values.data(), values.size(), b.lower.value)
+	                                           : BranchlessCountAtMost(values.data(), values.size(), b.lower.value);
+	const std::size_t pb = !b.upper.present    ? values.size()
+	                       : b.upper.inclusive ? BranchlessCountAtMost(values.data(), values.size(), b.upper.value)
+	                                           : BranchlessCountBelow(values.data(), values.size(), b.upper.value);
 	// The public rows below each bound, each value's spread row counted by its share below the bound
 	// (axes/gap_spread.hpp): the rows the query leaves out below, and those it keeps up to its upper bound.
 	static const std::vector<double> kNoSpread;
@@ -485,7 +484,7 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	const double rows_hi = !b.upper.present ? double(s.PublicRows(0, values.size()))
 	                                        : SpreadRowsBelow(values, spread, pb, s.PublicRows(0, pb), b.upper.value,
 	                                                          step, b.upper.inclusive);
-	std::vector<BinTerm> raw;
+	AxisTerms raw;
 	if (rows_hi > rows_lo) {
 		// The public rows below bin `bin`, and the share of its rows between the bounds (every bin below the top
 		// one holds public rows).
@@ -514,7 +513,7 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	const CellInterval projected = axes_[a].Bins(digit);
 	if (!projected.empty() && projected.lo <= top && top <= projected.hi)
 		raw.push_back({{top, top}, 1.0});
-	std::vector<BinTerm> terms;
+	AxisTerms terms;
 	for (const BinTerm &t : raw) {
 		if (!(t.coefficient > 0.0))
 			continue;
@@ -747,7 +746,7 @@ ReleaseModel::AnswerBounds(const std::vector<ColumnBounds> &bounds, bool refine)
 	if (!refine)
 		return Clamp(DigitsSum(digits));
 	const std::vector<std::int32_t> &radices = domain_.radices();
-	std::vector<std::vector<BinTerm>> terms(axes_.size());
+	std::vector<AxisTerms> terms(axes_.size());
 	bool constrained = false;
 	for (std::size_t a = 0; a < axes_.size(); a++) {
 		if (!bounds[a].mentioned) {
@@ -794,6 +793,7 @@ bool
 ParseSimpleQueryText(std::string_view text, QueryText &out)
 {
 	out.conditions.clear();
+	out.conditions.reserve(4);  // a query names a few columns: one allocation, no Condition moved as it grows
 	if (text.size() > 4096)
 		return false;  // long texts take the full parser, which enforces the length limit
 	std::size_t i = 0;
@@ -1155,9 +1155,10 @@ ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0) {
 		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
 		                                             model->private_rows(), DataPartBeta(facts.beta));
-		model->event_projection =
-		    AnswerModeErrorsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta).projection;
-		model->gap_spread = GapSpreadSharesOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta);
+		LoadedAnswerFacts loaded =
+		    LoadedAnswerFactsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta);
+		model->event_projection = loaded.projection;
+		model->gap_spread = std::move(loaded.gap_spread);
 	}
 }
 

@@ -54,7 +54,8 @@ Probes(const std::vector<double> &cuts)
 	return xs;
 }
 
-// Every probe (and extra values) through the lookup and the branchless search against CountBelowSorted.
+// Every probe (and extra values) through the lookup and the branchless searches against CountBelowSorted and
+// std::upper_bound in PostgreSQL's order.
 void
 ExpectSameBins(const std::vector<double> &cuts, const std::vector<double> &extra = {})
 {
@@ -66,6 +67,9 @@ ExpectSameBins(const std::vector<double> &cuts, const std::vector<double> &extra
 		const std::size_t expected = CountBelowSorted(cuts.data(), cuts.size(), x);
 		ASSERT_EQ(owned.lookup->Index(x), expected) << "x = " << x << " among " << cuts.size() << " cuts";
 		ASSERT_EQ(BranchlessCountBelow(cuts.data(), cuts.size(), x), expected) << "x = " << x;
+		const std::size_t at_most =
+		    std::size_t(std::upper_bound(cuts.begin(), cuts.end(), x, PgFloatLess) - cuts.begin());
+		ASSERT_EQ(BranchlessCountAtMost(cuts.data(), cuts.size(), x), at_most) << "x = " << x;
 	}
 }
 

@@ -1446,7 +1446,7 @@ TEST_F(ReleaseEngine, WithinCellRefinement)
 }
 
 // With the run's facts known, refined answers spread each public value's first row over the gap below it, by the
-// shares GapSpreadSharesOf gives (docs/mechanisms.md §10, "The answer mode"): checked against the brute force that
+// shares LoadedAnswerFactsOf gives (docs/mechanisms.md §10, "The answer mode"): checked against the brute force that
 // spreads them by hand. At the finest granularity refining now moves answers off the projection's, inside the gaps.
 TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 {
@@ -1466,8 +1466,12 @@ TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 			facts.beta = 0.05;
 			facts.public_rows = r.public_rows;
 			ModelSetErrorFacts(model.get(), facts);
-			const std::vector<std::vector<double>> spread =
-			    GapSpreadSharesOf(LayoutFromCatalog(r.layout), r.public_rows, n, facts.beta);
+			const LoadedAnswerFacts loaded =
+			    LoadedAnswerFactsOf(LayoutFromCatalog(r.layout), r.public_rows, n, facts.beta);
+			const std::vector<std::vector<double>> &spread = loaded.gap_spread;
+			// The loaded projection part is the answer mode's (one derivation of the cuts serves both).
+			EXPECT_EQ(loaded.projection,
+			          AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, n, facts.beta).projection);
 			double largest = 0.0;
 			for (double theta : spread[0]) {
 				EXPECT_GE(theta, 0.0);
