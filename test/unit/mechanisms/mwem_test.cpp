@@ -603,8 +603,8 @@ TEST(PlanMwem, MoreEpsilonNeverPlansFewerRoundsNorPredictsMoreForThem)
 					if (plan.parameters.accounting == previous.parameters.accounting) {
 						EXPECT_GE(plan.parameters.rounds, previous.parameters.rounds) << "epsilon " << epsilon;
 					}
-					const MwemParameters same = MwemNoiseFor(previous.parameters.accounting,
-					                                         previous.parameters.rounds, epsilon, delta);
+					const MwemParameters same =
+					    MwemNoiseFor(previous.parameters.accounting, previous.parameters.rounds, epsilon, delta);
 					const double e0 = plan.prior_error;
 					EXPECT_LE(MwemPredictedError(same, in, e0 * e0 / 4.0), previous.predicted_error)
 					    << "epsilon " << epsilon;
