@@ -307,10 +307,10 @@ PlanMwem(const PlanInput &in)
 	// measurement, a full pin, so T rounds leave e0 / sqrt(T), KL = e0^2 / 4 (the measurement's own noise is
 	// MwemPredictedError's measurement term). e0 is PriorError (pmw_plan.hpp) for the prediction, the bound for the
 	// sizing: the public prior's sampling error, or 1/2 for the uniform prior.
-	const double kl = std::min(ln_cells, sizing_error * sizing_error / 2.0);
+	const double sizing_kl = std::min(ln_cells, sizing_error * sizing_error / 2.0);
 	const double predicted_kl = std::min(ln_cells, prior_error * prior_error / 4.0);
 	MwemPlan best;
-	best.predicted_error = INFINITY;
+	double best_sizing = INFINITY;  // the sizing model's value of the best rounds so far
 	const int max_rounds = int(std::min<std::size_t>(in.cover_size, kMwemMaxRounds));
 	std::optional<Error> too_small;
 	for (MwemAccounting accounting : {MwemAccounting::Pure, MwemAccounting::Zcdp}) {
@@ -329,14 +329,14 @@ PlanMwem(const PlanInput &in)
 					too_small = e;
 				break;
 			}
-			const double predicted = MwemPredictedError(p, in, kl);
-			if (predicted < best.predicted_error) {  // ties: fewer rounds, then pure accounting
+			const double sizing = MwemPredictedError(p, in, sizing_kl);
+			if (sizing < best_sizing) {  // ties: fewer rounds, then pure accounting
 				best.parameters = p;
-				best.predicted_error = predicted;
+				best_sizing = sizing;
 			}
 		}
 	}
-	if (!(best.predicted_error < INFINITY))
+	if (!(best_sizing < INFINITY))
 		throw too_small ? *too_small : Error(ErrorKind::Internal, "MWEM planned no round");
 	best.prior_error = prior_error;
 	best.predicted_error = MwemPredictedError(best.parameters, in, predicted_kl);
