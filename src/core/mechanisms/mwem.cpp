@@ -294,21 +294,23 @@ MwemPlan
 PlanMwem(const PlanInput &in)
 {
 	ValidatePlanInput(in);
-	// The rounds are sized for the prior's error bound, and so is the prediction: MWEM has no test that sees a
-	// shifted public sample, so a prediction from the public sample's own estimate would hold only for a sample
-	// that is not shifted (docs/mechanisms.md §8, "Choosing the rounds").
+	// The rounds are sized for the prior's error bound, which holds for every population; the prediction takes the
+	// public sample's estimate, as PMW's does (docs/mechanisms.md §8, "Choosing the rounds").
 	const double prior_error = PriorError(in);
 	const double sizing_error = in.uniform_prior ? kUninformedPriorError : PublicOnlyBound(in);
 	const double ln_cells = std::log(std::max<double>(2.0, double(in.cells)));
 	// KL(data || prior) drives MW's rounds. HLM bound it by ln|X~| for a uniform start, far too loosely at
-	// practical sizes (docs/mechanisms.md, "MWEM"). We take e0^2 / 2, so that 2 sqrt(kl / T) = e0 sqrt(2 / T) is
-	// exactly PlanPmw's residual after T updates: one error model for both MW mechanisms (a model, not a bound),
-	// never above ln|X~|. e0 is PriorError (pmw_plan.hpp), as for PMW: the public prior's sampling error, or 1/2
-	// for the uniform prior.
-	auto kl_for = [&](double e0) { return std::min(ln_cells, e0 * e0 / 2.0); };
-	const double kl = kl_for(sizing_error);
+	// practical sizes (docs/mechanisms.md, "MWEM"). The model is PlanPmw's pinned error curve of height e0 (a model,
+	// not a bound), never above ln|X~|. The rounds are sized with PMW's half steps, KL = e0^2 / 2 (2 sqrt(kl / T) =
+	// e0 sqrt(2 / T), PlanPmw's residual after T updates), which asks for more rounds than full pins: room for a
+	// shifted sample, which no public number shows. The prediction takes what a round does: the replay fits its
+	// measurement, a full pin, so T rounds leave e0 / sqrt(T), KL = e0^2 / 4 (the measurement's own noise is
+	// MwemPredictedError's measurement term). e0 is PriorError (pmw_plan.hpp) for the prediction, the bound for the
+	// sizing: the public prior's sampling error, or 1/2 for the uniform prior.
+	const double sizing_kl = std::min(ln_cells, sizing_error * sizing_error / 2.0);
+	const double predicted_kl = std::min(ln_cells, prior_error * prior_error / 4.0);
 	MwemPlan best;
-	best.predicted_error = INFINITY;
+	double best_sizing = INFINITY;  // the sizing model's value of the best rounds so far
 	const int max_rounds = int(std::min<std::size_t>(in.cover_size, kMwemMaxRounds));
 	std::optional<Error> too_small;
 	for (MwemAccounting accounting : {MwemAccounting::Pure, MwemAccounting::Zcdp}) {
@@ -327,16 +329,17 @@ PlanMwem(const PlanInput &in)
 					too_small = e;
 				break;
 			}
-			const double predicted = MwemPredictedError(p, in, kl);
-			if (predicted < best.predicted_error) {  // ties: fewer rounds, then pure accounting
+			const double sizing = MwemPredictedError(p, in, sizing_kl);
+			if (sizing < best_sizing) {  // ties: fewer rounds, then pure accounting
 				best.parameters = p;
-				best.predicted_error = predicted;
+				best_sizing = sizing;
 			}
 		}
 	}
-	if (!(best.predicted_error < INFINITY))
+	if (!(best_sizing < INFINITY))
 		throw too_small ? *too_small : Error(ErrorKind::Internal, "MWEM planned no round");
 	best.prior_error = prior_error;
+	best.predicted_error = MwemPredictedError(best.parameters, in, predicted_kl);
 	best.used = MwemPrivacyUsed(best.parameters, in.epsilon, in.delta, &best.rho);
 	return best;
 }

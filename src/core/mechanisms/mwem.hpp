@@ -77,14 +77,16 @@ std::int64_t MeasureCount(std::int64_t truth, const MwemParameters &parameters, 
 
 struct MwemPlan {
 	MwemParameters parameters;
-	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n (what T minimises)
-	double prior_error = 0;      // the prior's max error the rounds are planned for (e0), fraction
+	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n, from prior_error
+	double prior_error = 0;      // the prior's error the prediction starts from (e0, PriorError), fraction
 	double rho = 0;              // Zcdp: the total rho spent, rounded up (0 for Pure)
 	PrivacyUsed used;            // MwemPrivacyUsed of the parameters
 };
 // Chooses the accounting and the rounds from public information only (the input's sizes, epsilon, delta, the prior
-// kind) by the lowest predicted error over T = 1 .. min(cover_size, kMwemMaxRounds); validates with ValidatePlanInput
-// (same Error(InvalidParameter) / Error(DataException)), whose prior-error model it shares. Deterministic.
+// kind) by the lowest error the model predicts from the prior's error bound over T = 1 .. min(cover_size,
+// kMwemMaxRounds), and predicts the error of those rounds from PriorError (docs/mechanisms.md §8); validates with
+// ValidatePlanInput (same Error(InvalidParameter) / Error(DataException)), whose prior-error model it shares.
+// Deterministic.
 MwemPlan PlanMwem(const PlanInput &input);
 
 // The parameters for T rounds at (epsilon, delta) (delta only for Zcdp, where rho is LargestZcdpRho(epsilon,

@@ -548,10 +548,11 @@ TEST(PlanMwem, RoundsWithinBoundsAndDeterministic)
 	          PlanMwem(Input(0.1, 0, true, 100000, 1000, 1000)).parameters.rounds);
 }
 
-// The public sample's estimate of the prior's error changes neither the rounds nor the prediction: MWEM sees no
-// shift, so both stay sized for the bound (docs/mechanisms.md §8, "Choosing the rounds"); only the reported
-// prior_error is the estimate.
-TEST(PlanMwem, RoundsAndPredictionStaySizedForTheBound)
+// The public sample's estimate of the prior's error leaves the rounds sized for the bound (MWEM makes them whatever
+// the answers, so they keep room for a sample off by more than its estimate), and the prediction is what those rounds
+// leave of the estimate: each round's measurement is fitted by the replay, a full pin of the error curve, so T rounds
+// leave e0 / sqrt(T), KL = e0^2 / 4 (docs/mechanisms.md §8, "Choosing the rounds").
+TEST(PlanMwem, RoundsSizedForTheBoundPredictionFromTheEstimate)
 {
 	for (double epsilon : {0.1, 1.0, 10.0}) {
 		SCOPED_TRACE(epsilon);
@@ -562,7 +563,13 @@ TEST(PlanMwem, RoundsAndPredictionStaySizedForTheBound)
 		EXPECT_EQ(estimated.parameters.rounds, bound.parameters.rounds);
 		EXPECT_EQ(estimated.parameters.accounting, bound.parameters.accounting);
 		EXPECT_DOUBLE_EQ(estimated.prior_error, bound.prior_error / 4.0);
-		EXPECT_EQ(estimated.predicted_error, bound.predicted_error);
+		const double e0 = estimated.prior_error;
+		EXPECT_EQ(estimated.predicted_error, MwemPredictedError(estimated.parameters, in, e0 * e0 / 4.0));
+		EXPECT_LT(estimated.predicted_error, bound.predicted_error);
+		// Without an estimate, the full pins' prediction of the bound's rounds: below the half steps' that sized them.
+		const double e0_bound = bound.prior_error;
+		EXPECT_EQ(bound.predicted_error, MwemPredictedError(bound.parameters, in, e0_bound * e0_bound / 4.0));
+		EXPECT_LT(bound.predicted_error, MwemPredictedError(bound.parameters, in, e0_bound * e0_bound / 2.0));
 	}
 }
 
@@ -580,16 +587,28 @@ TEST(PlanMwem, RejectsInvalidParameters)
 	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, PlanMwem(in));
 }
 
-TEST(PlanMwem, MoreEpsilonNeverPredictsALargerError)
+// More epsilon never plans fewer rounds, and never predicts a larger error for the same rounds and accounting. The
+// prediction of the planned rounds may still rise a little where the rounds step up: they minimise the sizing model
+// (the bound, half steps), not the prediction (docs/mechanisms.md §8, "Search").
+TEST(PlanMwem, MoreEpsilonNeverPlansFewerRoundsNorPredictsMoreForThem)
 {
 	for (double delta : {0.0, 1e-6})
 		for (bool uniform : {false, true})
 			for (std::int64_t n : {100, 10000, 1000000}) {
-				double previous = INFINITY;
-				for (double epsilon = 0.001; epsilon < 200; epsilon *= 1.13) {
-					const double e = PlanMwem(Input(epsilon, delta, uniform, 3000, 2000, n)).predicted_error;
-					EXPECT_LE(e, previous) << "epsilon " << epsilon << " n " << n;
-					previous = e;
+				SCOPED_TRACE(testing::Message() << "delta " << delta << " uniform " << uniform << " n " << n);
+				MwemPlan previous = PlanMwem(Input(0.001, delta, uniform, 3000, 2000, n));
+				for (double epsilon = 0.001 * 1.13; epsilon < 200; epsilon *= 1.13) {
+					const PlanInput in = Input(epsilon, delta, uniform, 3000, 2000, n);
+					const MwemPlan plan = PlanMwem(in);
+					if (plan.parameters.accounting == previous.parameters.accounting) {
+						EXPECT_GE(plan.parameters.rounds, previous.parameters.rounds) << "epsilon " << epsilon;
+					}
+					const MwemParameters same =
+					    MwemNoiseFor(previous.parameters.accounting, previous.parameters.rounds, epsilon, delta);
+					const double e0 = plan.prior_error;
+					EXPECT_LE(MwemPredictedError(same, in, e0 * e0 / 4.0), previous.predicted_error)
+					    << "epsilon " << epsilon;
+					previous = plan;
 				}
 			}
 }
