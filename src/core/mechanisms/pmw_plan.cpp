@@ -16,7 +16,8 @@ struct Candidate {
 	double e_threshold = 0, e_compare = 0;
 	double predicted_error = INFINITY;  // what the planner ranks the candidates by (fraction)
 	bool converges = false;
-	bool beats_start = false;  // the updates are predicted to leave less than the start's error
+	bool beats_start = false;         // the updates are predicted to leave less than the start's error
+	double updated_count = INFINITY;  // UpdatedCount, not capped at the start: breaks ties of capped predictions
 };
 
 // The (1-beta) quantile of the noise at a query's deciding comparison after the last pass: its own comparison
@@ -59,7 +60,8 @@ Evaluate(PmwParameters p, const PlanInput &in, double start_count, double guard_
 	const double tau = p.threshold;
 	const double needed = 2.0 * (start_count / tau) * (start_count / tau);
 	c.converges = double(p.cutoff) >= needed;
-	c.beats_start = UpdatedCount(p, in, start_count) < start_count;
+	c.updated_count = UpdatedCount(p, in, start_count);
+	c.beats_start = c.updated_count < start_count;
 	c.predicted_error = PredictedFrom(p, in, start_count);
 	c.parameters = p;
 	return c;
@@ -93,8 +95,10 @@ BestAccounting(std::int64_t c, const PlanInput &in, double start_count, double g
 }
 
 // The threshold grows with c and the updates needed shrink: the predicted error is lowest near the smallest
-// cut-off whose updates fit. Every cut-off on a grid growing by 2% is tried; the lowest prediction wins (the
-// smaller cut-off on ties).
+// cut-off whose updates fit. Every cut-off on a grid growing by 2% is tried; the lowest prediction wins. Where
+// predictions tie at the start's error (no cut-off is predicted to lower it), the lowest count before that cap wins,
+// so that the choice, and a guarding plan's prediction, still fall as epsilon and the rows grow; then the smaller
+// cut-off.
 Candidate
 BestCutoff(const PlanInput &in, double start_count, double guard_count)
 {
@@ -111,7 +115,8 @@ BestCutoff(const PlanInput &in, double start_count, double guard_count)
 				throw;
 			break;
 		}
-		if (chosen.predicted_error < best.predicted_error)
+		if (chosen.predicted_error < best.predicted_error ||
+		    (chosen.predicted_error == best.predicted_error && chosen.updated_count < best.updated_count))
 			best = chosen;
 	}
 	return best;
@@ -286,10 +291,11 @@ PlanPmw(const PlanInput &in)
 		// public sample within it makes no update w.p. 1 - beta and keeps its answers (error e0). What the cut-off
 		// serves is a shifted sample, off by an amount no public number shows: it is sized for a start that knows
 		// nothing (PriorError's 1/2 for the uniform prior), which costs the good sample nothing, its threshold only
-		// gating. The prediction is the good sample's, e0: a shifted one is outside the model, as for MWEM
-		// (docs/mechanisms.md §10, "A shifted public sample").
+		// gating. The prediction is the larger of the good sample's e0 and what the search minimised, what the updates
+		// leave of that start: no public number tells a good sample from a shifted one, and the threshold hides any
+		// shift below it (docs/mechanisms.md §5, "Predicted error").
 		best = BestCutoff(in, std::max(bound_count, kUninformedPriorError * n), bound_count);
-		best.predicted_error = plan.prior_error;
+		best.predicted_error = std::max(plan.prior_error, best.predicted_error);
 	} else {
 		// Never above e0' itself (counts and back may differ in the last bit).
 		best.predicted_error = std::min(plan.prior_error, PredictedFrom(best.parameters, in, plan.prior_error * n));

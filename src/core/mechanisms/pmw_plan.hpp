@@ -34,7 +34,9 @@ struct PmwPlan {
 	double epsilon_threshold = 0, epsilon_compare = 0;  // the split of epsilon (pure accounting; 0 for zCDP)
 	double rho = 0;                                     // zCDP: c eps0^2 / 2 of the scales drawn (0 for pure)
 	PrivacyUsed used;                                   // PmwPrivacyUsed of the parameters
-	double predicted_error = 0;    // predicted max error over the cover queries, fraction of n, w.p. 1 - beta
+	// Predicted max error over the cover queries, fraction of n, w.p. 1 - beta; when PMW guards the prior, also of a
+	// shifted public sample (docs/mechanisms.md §5, "Predicted error").
+	double predicted_error = 0;
 	double public_only_error = 0;  // PublicOnlyError: the public table's answers on the cover, fraction
 	double prior_error = 0;        // PriorError: the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
@@ -58,8 +60,8 @@ double PublicOnlyError(const PlanInput &input);
 double PublicOnlyBound(const PlanInput &input);
 // The error the MW planners (PlanPmw, PlanMwem) plan their threshold, cut-off and rounds for and predict with
 // (fraction): PublicOnlyError for the public prior, 1/2 for the uniform one. A public sample shifted from the
-// private table's population is not visible in public information: the plan is for an unshifted one, and the
-// run's updates correct a shift as far as its cut-off allows (docs/mechanisms.md §10).
+// private table's population is not visible in public information: the run's updates correct a shift as far as its
+// cut-off allows, and a guarding plan's prediction covers it (docs/mechanisms.md §10).
 double PriorError(const PlanInput &input);
 // The error assumed for a start that knows nothing (a fair coin's guess): the uniform prior's PriorError, and the
 // start a guarding PMW sizes its cut-off for (no public number shows how far a shifted sample is off).
