@@ -186,25 +186,26 @@ PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t p
 	// Both tables samples of one population: the pooled rows are exchangeable, so the public rows are a uniformly
 	// random m of them and the private rows between consecutive public rows (pooled order, ties broken at random)
 	// are the m + 1 spacings of a random m-subset of N, an exchangeable vector. j consecutive spacings hold at
-	// least g private rows when the first g + j - 1 pooled rows hold at most j - 1 public ones, a hypergeometric
-	// tail, within Chernoff's exp(-k KL(share || q)) for k draws at the public share q = m / N (Hoeffding 1963: a
-	// draw without replacement is more concentrated). Draws are counted as shares k / N of the pooled rows.
-	// Upper: a set holding l public rows lies within l + 1 spacings (the gaps beside them included); k of them
-	// miss the l + 1st public row with at most exp(-k KL(l / k || q)), increasing in k from k = l / q.
-	const double high_draws =
-	    pooled * LargestWithin(l / m, log_term / pooled, [&](double x) { return x * BernoulliKl(l / (x * pooled), q); });
+	// least g private rows when the first g + j - 1 pooled rows hold at most j - 1 public ones: a hypergeometric
+	// tail, the public rows among k pooled ones or (the same law) the first k among m public ones, within both
+	// Chernoff bounds exp(-k KL(j' / k || m / N)) and exp(-m KL(j' / m || k / N)) (Hoeffding 1963: drawing without
+	// replacement is more concentrated). Draws are counted as shares x = k / N of the pooled rows.
+	const auto exponent = [&](double hits, double x) {
+		return std::max(x * BernoulliKl(hits / (x * pooled), q), q * BernoulliKl(hits / m, x));
+	};
+	// Upper: a set holding l public rows lies within l + 1 spacings (the gaps beside them included); k pooled rows
+	// miss the l + 1st public row with probability at most exp(-N exponent), which grows with k from k = l / q.
+	const double high_draws = pooled * LargestWithin(l / m, log_term / pooled, [&](double x) { return exponent(l, x); });
 	ShareInterval out{0.0, std::clamp((high_draws - l) / n, 0.0, 1.0)};
 	// Lower: it holds the l - 1 spacings between its first and last public row. Their private rows number at most
-	// k - (l - 1) when the first k pooled rows hold l - 1 public ones, at most exp(-k KL((l - 1) / k || q)) for k
-	// <= (l - 1) / q, falling in k; t runs k from (l - 1) / q down to l - 1.
+	// k - (l - 1) when the first k pooled rows hold l - 1 public ones, for k <= (l - 1) / q at most exp(-N
+	// exponent), which falls as k grows; s runs k from (l - 1) / q down to l - 1.
 	const double inner = l - 1.0;
 	if (inner >= 1.0) {
 		const double top = inner / q;
-		const double t = LargestWithin(0.0, log_term, [&](double s) {
-			const double k = top - s * (top - inner);
-			return k * BernoulliKl(inner / k, q);
-		});
-		out.low = std::clamp((top - t * (top - inner) - inner) / n, 0.0, out.high);
+		const auto draws = [&](double s) { return top - s * (top - inner); };
+		const double s = LargestWithin(0.0, log_term / pooled, [&](double t) { return exponent(inner, draws(t) / pooled); });
+		out.low = std::clamp((draws(s) - inner) / n, 0.0, out.high);
 	}
 	return out;
 }

@@ -77,10 +77,11 @@ TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 	// 0.0544848... of n (the two-step bound, population then private table: 0.0935...).
 	const AxisCut gap{0, 18, {}};
 	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.05448480803993373, 1e-9);
-	// A side of 10 of 100 public rows: 11 spacings, the k with k KL(10 / k || 1/11) = ln 180, less 10, 0.245922...
-	// of n (an independent bisection; the two-step bound: 0.2916...).
+	// A side of 10 of 100 public rows: 11 spacings, the k whose larger exponent, k KL(10 / k || 1/11) or
+	// 100 KL(10 / 100 || k / 1100), is ln 180, less 10: 0.235099... of n (an independent bisection; the two-step
+	// bound: 0.2916...).
 	const AxisCut coarse{10, 18, {}};
-	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.24592276892753398, 1e-9);
+	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.23509963536095976, 1e-9);
 	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
 	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.05448480803993373, 1e-9);
 	const double both = ProjectionError({gap, coarse}, {1, 1}, false, 100, 1000, 0.1);
@@ -111,9 +112,9 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 		    std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
 	}
 	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound
-	// (the bounds of 25 rows: 0.114509... and 0.442882..., an independent bisection).
-	EXPECT_NEAR(lo(25), 0.11450948650422828, 1e-9);
-	EXPECT_NEAR(hi(25), 0.44288212837408547, 1e-9);
+	// (the bounds of 25 rows: 0.117169... and 0.408179..., an independent bisection).
+	EXPECT_NEAR(lo(25), 0.11716976466511864, 1e-9);
+	EXPECT_NEAR(hi(25), 0.40817969415582894, 1e-9);
 	EXPECT_NEAR(expected, std::max(hi(0), 0.5 * (hi(25) - lo(25))), 1e-15);
 	EXPECT_NEAR(RefinementError({halves}, {1}, false, 100, 1000, 0.1), expected, 1e-12);
 	EXPECT_NEAR(RefinementError({halves}, {2}, false, 100, 1000, 0.1), 2 * expected, 1e-12);
@@ -147,6 +148,88 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	          ProjectionError({coarse}, {1}, false, 20000, 1000000, 0.01));
 	EXPECT_DOUBLE_EQ(RefinementError({finest}, {1}, false, 20000, 1000000, 0.01),
 	                 ProjectionError({finest}, {1}, false, 20000, 1000000, 0.01));
+}
+
+// The pooled bound against the truth: a population with atoms (integers) and a density, pooled samples split at
+// random into m public and n private rows (the model's assumption), and every set refinement's event bounds (the
+// parts of every bin below and above every split point) checked against its private rows. At most a beta share of
+// the splits may break some bound; a bound too tight (a spacing left out of a set, the wrong tail) breaks many.
+TEST(ErrorModel, PrivateShareIntervalHoldsOnRandomSplitsOfOnePopulation)
+{
+	const std::int64_t m = 100, n = 1100;
+	const double beta = 0.2;
+	const int trials = 200;
+	std::mt19937_64 rng(20261125);
+	std::uniform_real_distribution<double> uniform(0.0, 20.0);
+	std::bernoulli_distribution atom(0.4);
+	int broken = 0;
+	for (int t = 0; t < trials; t++) {
+		std::vector<double> pooled;
+		for (std::int64_t i = 0; i < m + n; i++)
+			pooled.push_back(atom(rng) ? std::floor(uniform(rng)) : uniform(rng));
+		std::shuffle(pooled.begin(), pooled.end(), rng);
+		const std::vector<double> pub(pooled.begin(), pooled.begin() + m), priv(pooled.begin() + m, pooled.end());
+		std::vector<double> values;
+		std::vector<std::int64_t> counts;
+		std::vector<double> sorted = pub;
+		std::sort(sorted.begin(), sorted.end());
+		for (double v : sorted) {
+			if (values.empty() || values.back() < v) {
+				values.push_back(v);
+				counts.push_back(0);
+			}
+			counts.back()++;
+		}
+		std::vector<double> every_fifth;
+		for (std::size_t i = 4; i < values.size(); i += 5)
+			every_fifth.push_back(values[i]);
+		bool holds = true;
+		for (const std::vector<double> &cuts : {values, every_fifth}) {
+			const AxisCut axis = AxisCutOf(cuts, values, counts);
+			const double log_term = RefinementLogTerm(double(axis.sides), DataPartBeta(6 * beta));
+			// The private share of (lo, hi), its ends open or closed.
+			auto share = [&](double lo, bool lo_closed, double hi, bool hi_closed) {
+				double rows = 0;
+				for (double v : priv)
+					rows += ((lo_closed ? v >= lo : v > lo) && (hi_closed ? v <= hi : v < hi)) ? 1.0 : 0.0;
+				return rows / double(n);
+			};
+			auto within = [&](double x, std::int64_t rows) {
+				const ShareInterval bound = PrivateShareInterval(rows, m, n, log_term);
+				return bound.low <= x && x <= bound.high;
+			};
+			std::size_t value = 0;
+			for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
+				const double lo = j == 0 ? -INFINITY : cuts[j - 1], hi = j < cuts.size() ? cuts[j] : INFINITY;
+				const std::vector<std::int64_t> &splits = axis.bin_splits[j];
+				const std::int64_t bin = splits.back();
+				const std::size_t inside = splits.size() - 1;
+				for (std::size_t i = 0; i <= inside; i++) {
+					// Below a bound between the i-th and the next public value of the bin: up to that value, open.
+					const double next = i < inside ? values[value + i] : hi;
+					holds = holds && within(share(lo, false, next, i == inside), splits[i]);
+					// Above it: from the i-th value, open, to the bin's upper cut.
+					const double from = i == 0 ? lo : values[value + i - 1];
+					holds = holds && within(share(from, false, hi, true), bin - splits[i]);
+				}
+				value += inside;
+			}
+		}
+		broken += holds ? 0 : 1;
+	}
+	EXPECT_LE(broken, int(beta * trials));
+	// Tighter than bounding the population's share first and the private table's from it, at the same log term.
+	EXPECT_LT(PrivateShareInterval(0, 100, 1100, std::log(1000.0)).high,
+	          PrivateShareBound(0.0, 100, 1100, std::log(1000.0)));
+	EXPECT_LT(PrivateShareInterval(30, 100, 1100, std::log(1000.0)).high,
+	          PrivateShareBound(0.3, 100, 1100, std::log(1000.0)));
+	// No public row: no lower bound; all of them: the private share's upper bound is 1 at most.
+	EXPECT_EQ(PrivateShareInterval(0, 100, 1100, 5.0).low, 0.0);
+	EXPECT_EQ(PrivateShareInterval(1, 100, 1100, 5.0).low, 0.0);
+	EXPECT_LE(PrivateShareInterval(100, 100, 1100, 5.0).high, 1.0);
+	EXPECT_GT(PrivateShareInterval(100, 100, 1100, 5.0).low, 0.5);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, PrivateShareInterval(1, 0, 1100, 5.0));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, PrivateShareInterval(1, 100, 1100, NAN));
 }
 
 // How far refined answers may spread the gap below each public value: as far as keeps a bound at the gap's top
