@@ -195,7 +195,8 @@ PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t p
 	};
 	// Upper: a set holding l public rows lies within l + 1 spacings (the gaps beside them included); k pooled rows
 	// miss the l + 1st public row with probability at most exp(-N exponent), which grows with k from k = l / q.
-	const double high_draws = pooled * LargestWithin(l / m, log_term / pooled, [&](double x) { return exponent(l, x); });
+	const double high_draws =
+	    pooled * LargestWithin(l / m, log_term / pooled, [&](double x) { return exponent(l, x); });
 	ShareInterval out{0.0, std::clamp((high_draws - l) / n, 0.0, 1.0)};
 	// Lower: it holds the l - 1 spacings between its first and last public row. Their private rows number at most
 	// k - (l - 1) when the first k pooled rows hold l - 1 public ones, for k <= (l - 1) / q at most exp(-N
@@ -204,7 +205,8 @@ PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t p
 	if (inner >= 1.0) {
 		const double top = inner / q;
 		const auto draws = [&](double s) { return top - s * (top - inner); };
-		const double s = LargestWithin(0.0, log_term / pooled, [&](double t) { return exponent(inner, draws(t) / pooled); });
+		const double s =
+		    LargestWithin(0.0, log_term / pooled, [&](double t) { return exponent(inner, draws(t) / pooled); });
 		out.low = std::clamp((draws(s) - inner) / n, 0.0, out.high);
 	}
 	return out;
