@@ -162,8 +162,8 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			sides += double(axes[a].sides);
 	if (sides == 0)
 		return 0.0;
-	// Every side of every bin at once, bounded both ways: refinement's event, so that the part in either answer mode
-	// holds on one event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
+	// Every bound refinement's event takes (AxisEventCount), so that the part in either answer mode holds on one
+	// event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
 	const double log_term = RefinementLogTerm(sides, beta);
 	double sum = 0, largest = 0;
 	for (std::size_t a = 0; a < axes.size(); a++) {

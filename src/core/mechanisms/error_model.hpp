@@ -69,9 +69,11 @@ double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // them, and the private rows between consecutive public rows in the pooled order are the spacings of a random
 // m-subset, an exchangeable vector. The set lies within rows + 1 consecutive spacings and holds the rows - 1 between
 // its first and last public row; a sum of j spacings reaches g when the first g + j - 1 pooled rows hold at most
-// j - 1 public ones, a hypergeometric tail within Chernoff's exp(-k KL(j' / k || m / N)) for k rows drawn (Hoeffding
-// 1963). Each bound fails with probability at most exp(-log_term); one step from the public rows to the private
-// ones, where bounding the population's share first and then the private table's would pay twice.
+// j - 1 public ones, a hypergeometric tail within the larger of Chernoff's exp(-k KL(j' / k || m / N)) for k pooled
+// rows drawn and exp(-m KL(j' / m || k / N)) for the m public ones (Hoeffding 1963). Each bound fails with
+// probability at most exp(-log_term); one step from the public rows to the private ones, where bounding the
+// population's share first and then the private table's would pay twice (docs/mechanisms.md §10, "The pooled
+// bound").
 struct ShareInterval {
 	double low = 0, high = 1;
 };

@@ -110,8 +110,8 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std
 	double sides = 0;
 	for (const ReleaseAxis &axis : axes)
 		sides += double(AxisSideCount(axis));
-	// One event for every answer, refined or not (docs/mechanisms.md §18): both bounds of every part of every bin
-	// of every ordered axis at once, refinement's event (those parts are the sides AxisSideCount counts).
+	// One event for every answer, refined or not (docs/mechanisms.md §18): every bound refinement's event takes on
+	// every ordered axis at once (AxisSideCount).
 	const double log_term = RefinementLogTerm(sides, DataPartBeta(release_beta));
 	double sum = 0.0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
