@@ -94,10 +94,27 @@ PrivateShareBound(double public_share, double public_rows, double private_rows, 
 	return SampleShareUpperBound(ShareUpperBound(public_share, public_rows, log_term), private_rows, log_term);
 }
 
-double
-PrivateShareLowerBound(double public_share, double public_rows, double private_rows, double log_term)
+std::size_t
+AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &values)
 {
-	return 1.0 - PrivateShareBound(1.0 - std::clamp(public_share, 0.0, 1.0), public_rows, private_rows, log_term);
+	std::size_t events = 0, v = 0;
+	for (std::size_t j = 0; j <= cuts.size(); j++) {
+		const std::size_t first = v;
+		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
+			v++;
+		const std::size_t inside = v - first;
+		if (inside == 0) {
+			events += 1;  // the bin itself, a gap: its upper bound
+			continue;
+		}
+		// The gap below the first value and the whole bin (the parts a split with every public row on one side
+		// leaves: an upper bound each), both bounds of both parts at every split between two values, and the
+		// part above the last value unless the bin's upper cut is that value (an empty set).
+		events += 2 + 4 * (inside - 1);
+		if (j == cuts.size() || !(values[v - 1] == cuts[j]))
+			events += 1;
+	}
+	return events;
 }
 
 AxisCut
@@ -109,6 +126,7 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 		if (!(values[i - 1] < values[i]))
 			throw Error(ErrorKind::Internal, "error model: public values are not sorted and distinct");
 	AxisCut out;
+	out.sides = AxisEventCount(cuts, values);
 	std::size_t v = 0;
 	// Bins (cuts[j-1], cuts[j]] for j = 0..M, the first open below and the last open above.
 	out.bin_splits.reserve(cuts.size() + 1);
@@ -126,7 +144,6 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 		const std::int64_t total = splits.back();
 		for (std::int64_t below : splits)
 			out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
-		out.sides += 2 * splits.size();
 		out.bin_splits.push_back(std::move(splits));
 	}
 	return out;
@@ -144,15 +161,14 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			sides += double(axes[a].sides);
 	if (sides == 0)
 		return 0.0;
-	// Every side of every bin at once, bounded both ways: refinement's event, so that the part in either answer mode
-	// holds on one event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
+	// Every bound refinement's event takes (AxisEventCount), so that the part in either answer mode holds on one
+	// event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
 	const double log_term = RefinementLogTerm(sides, beta);
-	const double m = double(public_rows), n = double(private_rows);
 	double sum = 0, largest = 0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		if (edges[a] <= 0)
 			continue;
-		const double side = PrivateShareBound(double(axes[a].largest_side_rows) / m, m, n, log_term);
+		const double side = PrivateShareInterval(axes[a].largest_side_rows, public_rows, private_rows, log_term).high;
 		sum += double(edges[a]) * side;
 		largest = std::max(largest, double(edges[a]) * side);
 	}
@@ -163,14 +179,42 @@ ShareInterval
 PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows, double log_term)
 {
 	const double m = double(public_rows), n = double(private_rows);
-	return {PrivateShareLowerBound(double(rows) / m, m, n, log_term),
-	        PrivateShareBound(double(rows) / m, m, n, log_term)};
+	RequireRows(m, log_term);
+	RequireRows(n, log_term);
+	const double pooled = m + n, q = m / pooled, l = std::clamp(double(rows), 0.0, m);
+	// Both tables samples of one population: the pooled rows are exchangeable, so the public rows are a uniformly
+	// random m of them and the private rows between consecutive public rows (pooled order, ties broken at random)
+	// are the m + 1 spacings of a random m-subset of N, an exchangeable vector. j consecutive spacings hold at
+	// least g private rows when the first g + j - 1 pooled rows hold at most j - 1 public ones: a hypergeometric
+	// tail, the public rows among k pooled ones or (the same law) the first k among m public ones, within both
+	// Chernoff bounds exp(-k KL(j' / k || m / N)) and exp(-m KL(j' / m || k / N)) (Hoeffding 1963: drawing without
+	// replacement is more concentrated). Draws are counted as shares x = k / N of the pooled rows.
+	const auto exponent = [&](double hits, double x) {
+		return std::max(x * BernoulliKl(hits / (x * pooled), q), q * BernoulliKl(hits / m, x));
+	};
+	// Upper: a set holding l public rows lies within l + 1 spacings (the gaps beside them included); k pooled rows
+	// miss the l + 1st public row with probability at most exp(-N exponent), which grows with k from k = l / q.
+	const double high_draws =
+	    pooled * LargestWithin(l / m, log_term / pooled, [&](double x) { return exponent(l, x); });
+	ShareInterval out{0.0, std::clamp((high_draws - l) / n, 0.0, 1.0)};
+	// Lower: it holds the l - 1 spacings between its first and last public row. Their private rows number at most
+	// k - (l - 1) when the first k pooled rows hold l - 1 public ones, for k <= (l - 1) / q at most exp(-N
+	// exponent), which falls as k grows; s runs k from (l - 1) / q down to l - 1.
+	const double inner = l - 1.0;
+	if (inner >= 1.0) {
+		const double top = inner / q;
+		const auto draws = [&](double s) { return top - s * (top - inner); };
+		const double s =
+		    LargestWithin(0.0, log_term / pooled, [&](double t) { return exponent(inner, draws(t) / pooled); });
+		out.low = std::clamp((draws(s) - inner) / n, 0.0, out.high);
+	}
+	return out;
 }
 
 double
-RefinementLogTerm(double sets, double beta)
+RefinementLogTerm(double events, double beta)
 {
-	return std::log(4.0 * sets / beta);  // two directions, each a public and a private step
+	return std::log(events / beta);
 }
 
 double
@@ -201,8 +245,7 @@ public:
 			throw Error(ErrorKind::Internal, "error model: one edge count per axis");
 		for (std::size_t a = 0; a < axes.size(); a++)
 			if (edges[a] > 0)
-				for (const std::vector<std::int64_t> &splits : axes[a].bin_splits)
-					sets_ += 2.0 * double(splits.size());
+				sets_ += double(axes[a].sides);
 		if (sets_ > 0)
 			log_term_ = RefinementLogTerm(sets_, beta);
 	}

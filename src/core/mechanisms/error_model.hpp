@@ -34,13 +34,11 @@ double SampleShareUpperBound(double p, double rows, double log_term);
 // A private share bounded from a public one, both tables samples of one population: the population's share at
 // most ShareUpperBound(public_share, m), the private table's at most SampleShareUpperBound of that at n.
 double PrivateShareBound(double public_share, double public_rows, double private_rows, double log_term);
-// The same, from below: 1 - PrivateShareBound of the complement (KL(q || p) = KL(1 - q || 1 - p)).
-double PrivateShareLowerBound(double public_share, double public_rows, double private_rows, double log_term);
 
 // What one ordered axis lets a query cut: over the bins of the cut points (b_{j-1}, b_j], with the public values
 // and row counts sorted (release_axis.hpp), the most public rows a bound inside a bin can leave on the side its
-// projection moves over (the side with fewer public rows, docs/query-classes.md), and how many such sides there
-// are (each bin's split points, both sides: the union bound's count).
+// projection moves over (the side with fewer public rows, docs/query-classes.md), and how many bounds refinement's
+// event takes on the axis (AxisEventCount: the union bound's count).
 struct AxisCut {
 	std::int64_t largest_side_rows = 0;
 	std::size_t sides = 0;
@@ -50,25 +48,41 @@ struct AxisCut {
 };
 AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &public_values,
                   const std::vector<std::int64_t> &public_counts);
+// The bounds refinement's event takes on one axis, one per set and direction an answer's error reads: per bin, the
+// upper bounds of the gap below its first public value and of the whole bin (a split with every public row on one
+// side reads one upper bound), both bounds of both parts at every split between two of its values, and the upper
+// bound of the part above its last value unless its upper cut is that value (an empty set); a bin without public
+// rows, its own upper bound. Depends on the cuts and the values alone.
+std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values);
 
 // Part (a): edges[a] query edges may move on axis a (their cuts from AxisCutOf); each adds the private share of one
-// side, bounded from its public share on refinement's event (RefinementLogTerm over the sides). A query's edges on one
+// side, bounded from its public rows on refinement's event (PrivateShareInterval at RefinementLogTerm over the
+// events of the moved axes). A query's edges on one
 // axis that can only be one at a time (a stump's or a halfspace's one threshold) are passed as max_over_axes = true:
 // the largest axis's term alone.
 double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 
-// A private share between a lower and an upper bound from its public rows (PrivateShareLowerBound and
-// PrivateShareBound at one log term).
+// The private share of a set of values the public sample delimits (a gap between public values, a bin, the part
+// of a bin below or above a split point) holding `rows` public rows, between a lower and an upper bound. Both tables
+// samples of one population, the pooled N = m + n rows are exchangeable: the public rows are a uniformly random m of
+// them, and the private rows between consecutive public rows in the pooled order are the spacings of a random
+// m-subset, an exchangeable vector. The set lies within rows + 1 consecutive spacings and holds the rows - 1 between
+// its first and last public row; a sum of j spacings reaches g when the first g + j - 1 pooled rows hold at most
+// j - 1 public ones, a hypergeometric tail within the larger of Chernoff's exp(-k KL(j' / k || m / N)) for k pooled
+// rows drawn and exp(-m KL(j' / m || k / N)) for the m public ones (Hoeffding 1963). Each bound fails with
+// probability at most exp(-log_term); one step from the public rows to the private ones, where bounding the
+// population's share first and then the private table's would pay twice (docs/mechanisms.md §10, "The pooled
+// bound").
 struct ShareInterval {
 	double low = 0, high = 1;
 };
 ShareInterval PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows,
                                    double log_term);
-// The log term of refinement's event over `sets` sets of public rows, each bounded both ways, each bound a public and
-// a private step: ln(4 sets / beta). The answer bound's event for every answer, refined or not (docs/mechanisms.md
-// §18).
-double RefinementLogTerm(double sets, double beta);
+// The log term of refinement's event over `events` bounds (AxisEventCount's, summed over the axes), each failing
+// with probability exp(-log_term): ln(events / beta). The answer bound's event for every answer, refined or not
+// (docs/mechanisms.md §18).
+double RefinementLogTerm(double events, double beta);
 // The data error of one edge answered by refinement inside a bin whose public rows split into `below` and `above`
 // at the edge, the refined answer placing the share f = `interpolated` of the bin below it (below / (below + above)
 // plus the spread of a gap the edge cuts, axes/gap_spread.hpp): max(f hi(above) - (1 - f) lo(below), (1 - f)
@@ -81,8 +95,8 @@ double RefinedEdgeError(std::int64_t below, std::int64_t above, double interpola
 // below the bound) is answered as (1 - f) times the cover answer below the bin plus f times the one above it, f =
 // L/B (plus, inside a gap, the spread below the bound: GapSpreadShares), so beside the noise its error is
 // |f D_above - (1 - f) D_below| for the private shares D of the bin's parts above and below the bound. Each share
-// lies between a lower and an upper bound from its public share (relative-entropy Chernoff bounds both ways, a union
-// over both parts of every split point of every bin); the part is the largest such error at f = L/B, per edge as in
+// lies between a lower and an upper bound from its public rows (PrivateShareInterval, a union over the bounds
+// AxisEventCount counts); the part is the largest such error at f = L/B, per edge as in
 // ProjectionError. A bin without public rows keeps the projection's answer (a gap's bound).
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);

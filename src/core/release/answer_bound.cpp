@@ -76,7 +76,7 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 std::size_t
 AxisSideCount(const ReleaseAxis &axis)
 {
-	return 2 * (axis.public_values.size() + axis.cuts.size() + 1);
+	return AxisEventCount(axis.cuts, axis.public_values);
 }
 
 // The public values the bins [lo, hi] of an ordered axis hold: [first, last).
@@ -110,10 +110,9 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std
 	double sides = 0;
 	for (const ReleaseAxis &axis : axes)
 		sides += double(AxisSideCount(axis));
-	// One event for every answer, refined or not (docs/mechanisms.md §18): both bounds of every part of every bin
-	// of every ordered axis at once, refinement's event (those parts are the sides AxisSideCount counts).
+	// One event for every answer, refined or not (docs/mechanisms.md §18): every bound refinement's event takes on
+	// every ordered axis at once (AxisSideCount).
 	const double log_term = RefinementLogTerm(sides, DataPartBeta(release_beta));
-	const double m = double(public_rows), n = double(private_rows);
 	double sum = 0.0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		if (!bounds[a].mentioned)
@@ -141,7 +140,7 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std
 				side = upper ? split.below : split.above;  // the rows the query keeps next to this edge
 			else
 				side = MovedSide(split, upper ? last : first);
-			sum += PrivateShareBound(double(side) / m, m, n, log_term);
+			sum += PrivateShareInterval(side, public_rows, private_rows, log_term).high;
 		}
 	}
 	return std::min(1.0, sum);

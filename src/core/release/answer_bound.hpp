@@ -27,13 +27,13 @@ struct EdgeSplit {
 // spread: the axis's GapSpreadShares (one theta per public value), or empty when refined answers do not spread.
 EdgeSplit SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const ValueBound &bound, bool upper);
 
-// The sides every bin of an ordered axis has (AxisCutOf's count, 2 (values + cuts + 1), in closed form): the
-// union bound of the projection part runs over them.
+// The bounds refinement's event takes on an ordered axis (AxisEventCount, AxisCutOf's count): the union bound of
+// the projection part runs over them.
 std::size_t AxisSideCount(const ReleaseAxis &axis);
 
 // The projection part of one query of an ordered class (thresholds, ranges, boxes, orthants): for every edge
 // that is not exact, the private share of the side of its bin that the answer may miss, bounded from that side's
-// public share (PrivateShareBound) at the plan's union over the sides of every ordered axis of the release and
+// public rows (PrivateShareInterval) at the plan's union over the events of every ordered axis of the release and
 // beta / 6 (DataPartBeta). bounds: one per axis, as CollectColumnBounds gives them. projected: the bins of the
 // cover query answered, one interval per axis (an empty one: the empty query), whose edges show the side each
 // edge moved over; nullptr for a refined answer, whose error at each edge is RefinedEdgeError at the share of the

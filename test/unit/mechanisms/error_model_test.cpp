@@ -49,15 +49,20 @@ TEST(ErrorModel, AxisCutOfFindsTheLargestSideAProjectionMovesOver)
 {
 	// Bins (-inf, 2], (2, 5], (5, inf). The first holds values 1 and 2 (10 and 20 rows): a bound between them leaves
 	// 10 on the smaller side. The second holds 3, 4, 5 (5, 5, 30): between 4 and 5, min(10, 30) = 10. The third
-	// holds 7 alone: no bound splits its public rows. Sides: 2 (values + 1) per bin = 6 + 8 + 4.
+	// holds 7 alone: no bound splits its public rows. Refinement's event: per bin the gap below its first value and
+	// the whole bin (2), 4 per split between two values, the part above the last value unless the upper cut is that
+	// value: 2 + 4 + 0, 2 + 8 + 0, 2 + 0 + 1 (the last bin is open above).
 	const AxisCut cut = AxisCutOf({2, 5}, {1, 2, 3, 4, 5, 7}, {10, 20, 5, 5, 30, 8});
 	EXPECT_EQ(cut.largest_side_rows, 10);
-	EXPECT_EQ(cut.sides, 18u);
+	EXPECT_EQ(cut.sides, 19u);
 	EXPECT_EQ(cut.bin_splits, (std::vector<std::vector<std::int64_t>>{{0, 10, 30}, {0, 5, 10, 40}, {0, 8}}));
 	// The finest cover (a cut at every public value): no bound splits public rows.
 	const AxisCut finest = AxisCutOf({1, 2, 3}, {1, 2, 3}, {4, 5, 6});
 	EXPECT_EQ(finest.largest_side_rows, 0);
-	EXPECT_EQ(finest.sides, 2u * (2 + 2 + 2 + 1));
+	EXPECT_EQ(finest.sides, 2u + 2 + 2 + 1);  // the gap below each value and its bin; the bin above them all
+	// A cut that is no public value leaves a part above the bin's last value; a bin without values, itself.
+	EXPECT_EQ(AxisEventCount({2.5}, {1, 2, 3}), (2u + 4 + 1) + (2 + 0 + 1));
+	EXPECT_EQ(AxisEventCount({1, 2}, {}), 3u);
 	// One coarse bin of four equal values: the middle split, 2 of 4.
 	EXPECT_EQ(AxisCutOf({4}, {1, 2, 3, 4}, {1, 1, 1, 1}).largest_side_rows, 2);
 	EXPECT_PAP_ERROR(ErrorKind::Internal, AxisCutOf({1}, {2, 1}, {1, 1}));
@@ -66,17 +71,19 @@ TEST(ErrorModel, AxisCutOfFindsTheLargestSideAProjectionMovesOver)
 
 TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 {
-	// One axis, 18 sides, beta 0.1, both ways (refinement's event): L = ln(4 * 18 / 0.1) = ln 720. At the finest
-	// cover the public side is empty: the population's share is at most 1 - 720^(-1/100) = 0.0636748..., the private
-	// table's (1000 rows) at most the q with 1000 KL(q || 0.0636748) = ln 720, 0.0935101... (an independent
-	// bisection).
+	// One axis, 18 events, beta 0.1: L = ln(18 / 0.1) = ln 180. m = 100 public and n = 1000 private rows, pooled
+	// N = 1100, public share q = 1/11. At the finest cover the side holds no public row: the k pooled rows after a
+	// public row are all private with probability at most (1 - q)^k, so k = ln 180 / -ln(1 - 1/11) = 54.48...,
+	// 0.0544848... of n (the two-step bound, population then private table: 0.0935...).
 	const AxisCut gap{0, 18, {}};
-	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.09351011414566482, 1e-9);
-	// A side of 10 of 100 public rows: 0.291685... (the same two inversions).
+	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.05448480803993373, 1e-9);
+	// A side of 10 of 100 public rows: 11 spacings, the k whose larger exponent, k KL(10 / k || 1/11) or
+	// 100 KL(10 / 100 || k / 1100), is ln 180, less 10: 0.235099... of n (an independent bisection; the two-step
+	// bound: 0.2916...).
 	const AxisCut coarse{10, 18, {}};
-	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.29168555985936306, 1e-9);
+	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.23509963536095976, 1e-9);
 	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
-	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.09351011414566482, 1e-9);
+	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.05448480803993373, 1e-9);
 	const double both = ProjectionError({gap, coarse}, {1, 1}, false, 100, 1000, 0.1);
 	const double largest = ProjectionError({gap, coarse}, {1, 1}, true, 100, 1000, 0.1);
 	EXPECT_GT(both, largest);
@@ -89,33 +96,34 @@ TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 
 TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 {
-	// Lower bounds mirror the upper ones; nothing observed has no lower bound above 0.
-	EXPECT_NEAR(PrivateShareLowerBound(0.25, 100, 1000, 3.0), 1.0 - PrivateShareBound(0.75, 100, 1000, 3.0), 1e-15);
-	EXPECT_LE(PrivateShareLowerBound(0.25, 100, 1000, 3.0), 0.25);
-	EXPECT_NEAR(PrivateShareLowerBound(0.0, 100, 1000, 3.0), 0.0, 1e-15);
-	// Two bins of 50 public rows (m = 100, n = 1000, beta 0.1), the first split at 25: 5 split points, each with a
-	// part below and one above, L = ln(4 * 10 / 0.1). A bound with L/B = s of the bin's public rows below errs by
-	// at most max(s hi(above) - (1 - s) lo(below), (1 - s) hi(below) - s lo(above)).
+	// Two bins of 50 public rows (m = 100, n = 1000, beta 0.1), the first split at 25, 10 events: L = ln(10 / 0.1). A
+	// bound with L/B = s of the bin's public rows below errs by at most max(s hi(above) - (1 - s) lo(below),
+	// (1 - s) hi(below) - s lo(above)).
 	AxisCut halves;
+	halves.sides = 10;
 	halves.bin_splits = {{0, 25, 50}, {0, 50}};
-	const double L = std::log(400.0);
-	auto hi = [&](double rows) { return PrivateShareBound(rows / 100, 100, 1000, L); };
-	auto lo = [&](double rows) { return PrivateShareLowerBound(rows / 100, 100, 1000, L); };
+	const double L = std::log(100.0);
+	auto hi = [&](std::int64_t rows) { return PrivateShareInterval(rows, 100, 1000, L).high; };
+	auto lo = [&](std::int64_t rows) { return PrivateShareInterval(rows, 100, 1000, L).low; };
 	double expected = 0;
-	for (double below : {0.0, 25.0, 50.0}) {
-		const double s = below / 50;
+	for (std::int64_t below : {0, 25, 50}) {
+		const double s = double(below) / 50;
 		expected =
 		    std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
 	}
-	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound.
+	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound
+	// (the bounds of 25 rows: 0.117169... and 0.408179..., an independent bisection).
+	EXPECT_NEAR(lo(25), 0.11716976466511864, 1e-9);
+	EXPECT_NEAR(hi(25), 0.40817969415582894, 1e-9);
 	EXPECT_NEAR(expected, std::max(hi(0), 0.5 * (hi(25) - lo(25))), 1e-15);
 	EXPECT_NEAR(RefinementError({halves}, {1}, false, 100, 1000, 0.1), expected, 1e-12);
 	EXPECT_NEAR(RefinementError({halves}, {2}, false, 100, 1000, 0.1), 2 * expected, 1e-12);
-	// A bin without public rows answers as the projection does: a gap's bound.
+	// A bin without public rows answers as the projection does: a gap's bound, one event.
 	AxisCut empty;
+	empty.sides = 1;
 	empty.bin_splits = {{0}};
-	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1), PrivateShareBound(0.0, 100, 1000, std::log(80.0)),
-	            1e-12);
+	EXPECT_NEAR(RefinementError({empty}, {1}, false, 100, 1000, 0.1),
+	            PrivateShareInterval(0, 100, 1000, std::log(10.0)).high, 1e-12);
 	// Two axes add, or the largest counts alone; no edge, no error.
 	EXPECT_GT(RefinementError({halves, empty}, {1, 1}, false, 100, 1000, 0.1),
 	          RefinementError({halves, empty}, {1, 1}, true, 100, 1000, 0.1));
@@ -140,6 +148,88 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	          ProjectionError({coarse}, {1}, false, 20000, 1000000, 0.01));
 	EXPECT_DOUBLE_EQ(RefinementError({finest}, {1}, false, 20000, 1000000, 0.01),
 	                 ProjectionError({finest}, {1}, false, 20000, 1000000, 0.01));
+}
+
+// The pooled bound against the truth: a population with atoms (integers) and a density, pooled samples split at
+// random into m public and n private rows (the model's assumption), and every set refinement's event bounds (the
+// parts of every bin below and above every split point) checked against its private rows. At most a beta share of
+// the splits may break some bound; a bound too tight (a spacing left out of a set, the wrong tail) breaks many.
+TEST(ErrorModel, PrivateShareIntervalHoldsOnRandomSplitsOfOnePopulation)
+{
+	const std::int64_t m = 100, n = 1100;
+	const double beta = 0.2;
+	const int trials = 200;
+	std::mt19937_64 rng(20261125);
+	std::uniform_real_distribution<double> uniform(0.0, 20.0);
+	std::bernoulli_distribution atom(0.4);
+	int broken = 0;
+	for (int t = 0; t < trials; t++) {
+		std::vector<double> pooled;
+		for (std::int64_t i = 0; i < m + n; i++)
+			pooled.push_back(atom(rng) ? std::floor(uniform(rng)) : uniform(rng));
+		std::shuffle(pooled.begin(), pooled.end(), rng);
+		const std::vector<double> pub(pooled.begin(), pooled.begin() + m), priv(pooled.begin() + m, pooled.end());
+		std::vector<double> values;
+		std::vector<std::int64_t> counts;
+		std::vector<double> sorted = pub;
+		std::sort(sorted.begin(), sorted.end());
+		for (double v : sorted) {
+			if (values.empty() || values.back() < v) {
+				values.push_back(v);
+				counts.push_back(0);
+			}
+			counts.back()++;
+		}
+		std::vector<double> every_fifth;
+		for (std::size_t i = 4; i < values.size(); i += 5)
+			every_fifth.push_back(values[i]);
+		bool holds = true;
+		for (const std::vector<double> &cuts : {values, every_fifth}) {
+			const AxisCut axis = AxisCutOf(cuts, values, counts);
+			const double log_term = RefinementLogTerm(double(axis.sides), DataPartBeta(6 * beta));
+			// The private share of (lo, hi), its ends open or closed.
+			auto share = [&](double lo, bool lo_closed, double hi, bool hi_closed) {
+				double rows = 0;
+				for (double v : priv)
+					rows += ((lo_closed ? v >= lo : v > lo) && (hi_closed ? v <= hi : v < hi)) ? 1.0 : 0.0;
+				return rows / double(n);
+			};
+			auto within = [&](double x, std::int64_t rows) {
+				const ShareInterval bound = PrivateShareInterval(rows, m, n, log_term);
+				return bound.low <= x && x <= bound.high;
+			};
+			std::size_t value = 0;
+			for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
+				const double lo = j == 0 ? -INFINITY : cuts[j - 1], hi = j < cuts.size() ? cuts[j] : INFINITY;
+				const std::vector<std::int64_t> &splits = axis.bin_splits[j];
+				const std::int64_t bin = splits.back();
+				const std::size_t inside = splits.size() - 1;
+				for (std::size_t i = 0; i <= inside; i++) {
+					// Below a bound between the i-th and the next public value of the bin: up to that value, open.
+					const double next = i < inside ? values[value + i] : hi;
+					holds = holds && within(share(lo, false, next, i == inside), splits[i]);
+					// Above it: from the i-th value, open, to the bin's upper cut.
+					const double from = i == 0 ? lo : values[value + i - 1];
+					holds = holds && within(share(from, false, hi, true), bin - splits[i]);
+				}
+				value += inside;
+			}
+		}
+		broken += holds ? 0 : 1;
+	}
+	EXPECT_LE(broken, int(beta * trials));
+	// Tighter than bounding the population's share first and the private table's from it, at the same log term.
+	EXPECT_LT(PrivateShareInterval(0, 100, 1100, std::log(1000.0)).high,
+	          PrivateShareBound(0.0, 100, 1100, std::log(1000.0)));
+	EXPECT_LT(PrivateShareInterval(30, 100, 1100, std::log(1000.0)).high,
+	          PrivateShareBound(0.3, 100, 1100, std::log(1000.0)));
+	// No public row: no lower bound; all of them: the private share's upper bound is 1 at most.
+	EXPECT_EQ(PrivateShareInterval(0, 100, 1100, 5.0).low, 0.0);
+	EXPECT_EQ(PrivateShareInterval(1, 100, 1100, 5.0).low, 0.0);
+	EXPECT_LE(PrivateShareInterval(100, 100, 1100, 5.0).high, 1.0);
+	EXPECT_GT(PrivateShareInterval(100, 100, 1100, 5.0).low, 0.5);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, PrivateShareInterval(1, 0, 1100, 5.0));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, PrivateShareInterval(1, 100, 1100, NAN));
 }
 
 // How far refined answers may spread the gap below each public value: as far as keeps a bound at the gap's top
@@ -170,10 +260,7 @@ TEST(ErrorModel, GapSpreadSharesKeepTheRefinementPart)
 		ASSERT_EQ(theta[0].size(), values.size());
 		EXPECT_EQ(theta[0][0], 0.0);
 		// Every bound at the top of every gap, with the sets' bounds at refinement's log term.
-		double sets = 0;
-		for (const std::vector<std::int64_t> &splits : axis.bin_splits)
-			sets += 2.0 * double(splits.size());
-		const double log_term = RefinementLogTerm(sets, beta);
+		const double log_term = RefinementLogTerm(double(axis.sides), beta);
 		std::size_t value = 0;
 		for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
 			const std::int64_t bin = splits.back();

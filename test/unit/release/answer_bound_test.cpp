@@ -105,9 +105,9 @@ TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeOnRefinementsEvent)
 	const double beta = 0.05;
 	// One event for refined and unrefined answers: both bounds of every part of every bin (docs/mechanisms.md §18).
 	const double log_term = RefinementLogTerm(double(AxisSideCount(axes[0])), DataPartBeta(beta));
-	const double ten = PrivateShareBound(10.0 / 60.0, 60, 600, log_term);
-	const double twenty = PrivateShareBound(20.0 / 60.0, 60, 600, log_term);
-	const double none = PrivateShareBound(0.0, 60, 600, log_term);
+	const double ten = PrivateShareInterval(10, m, n, log_term).high;
+	const double twenty = PrivateShareInterval(20, m, n, log_term).high;
+	const double none = PrivateShareInterval(0, m, n, log_term).high;
 	// v <= 3 answered as v <= 4 (bins 0..1): it moved up over {4}.
 	const std::vector<ColumnBounds> at3 = {Column({}, Bound(3, true))};
 	const CellInterval up{0, 1}, down{0, 0};
