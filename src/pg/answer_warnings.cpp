@@ -149,6 +149,11 @@ PapCheckRequestedMechanism(const char *release, const char *requested, const pap
 	PAP_CORE(choice = pap::core::ParseMechanism(requested));
 	if (choice == pap::core::MechanismChoice::Auto || !(plan.predicted_error > plan.public_only_error))
 		return;
+	// A guarding PMW keeps the public table's answers unless one is off by more than its threshold: its prediction
+	// is higher because it covers a shifted public sample, which public_only_error assumes away, not because it
+	// answers worse (docs/mechanisms.md §10, "A shifted public sample").
+	if (plan.pmw_guards_prior && strcmp(pap::core::MechanismName(plan.chosen), "pmw") == 0)
+		return;
 	// auto's choice: the smallest prediction among the mechanisms that apply (ties to the first).
 	const char *best = nullptr;
 	double best_error = 0.0;

@@ -181,6 +181,10 @@ struct PlanSummary {
 	double noise_scales[2];       // threshold and comparison noise scales in counts (the exact values used)
 	double first_pass_factor;
 	int max_passes;
+	// PMW guards the public prior (docs/mechanisms.md §5, "Refine or guard"): it keeps the public answers unless a
+	// query is off by more than its threshold, and its prediction covers a shifted sample, which public_only_error
+	// does not.
+	bool pmw_guards_prior;
 	// Every registered mechanism's prediction (indexed by MechanismChoice, the first Mechanisms().size()), and the
 	// one the request resolves to: the request itself, or for auto the applicable mechanism with the smallest
 	// prediction. predicted_error above is the chosen mechanism's; the PMW fields describe PMW's plan whatever is

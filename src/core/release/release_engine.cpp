@@ -250,6 +250,7 @@ DescribePmw(const std::vector<MechanismPlan> &plans, PlanSummary &s)
 	s.noise_scales[1] = plan.parameters.compare_noise.value();
 	s.first_pass_factor = plan.parameters.first_pass_factor;
 	s.max_passes = plan.parameters.max_passes;
+	s.pmw_guards_prior = plan.guards_prior;
 }
 
 // What the same request would predict without the public table (docs/mechanisms.md §14): the mechanisms that start
