@@ -19,6 +19,24 @@
 
 namespace pap::core {
 
+// The length of the prefix of sorted cuts on which in_prefix(cut) holds (a predicate true on a prefix), found
+// without branches in the loop: the shared search of the two counts below.
+template <typename InPrefix>
+inline std::size_t
+BranchlessPrefixLength(const double *cuts, std::size_t count, InPrefix in_prefix) noexcept
+{
+	if (count == 0)
+		return 0;
+	const double *base = cuts;
+	std::size_t n = count;
+	while (n > 1) {
+		const std::size_t half = n / 2;
+		base = in_prefix(base[half]) ? base + half : base;  // everything before base is in the prefix
+		n -= half;
+	}
+	return std::size_t(base - cuts) + std::size_t(in_prefix(*base));
+}
+
 // CountBelowSorted without branches in the loop. For x not NaN, "cut below x" in PostgreSQL's order is the IEEE
 // cut < x (a NaN cut sorts last and is below nothing; -0.0 equals 0.0 in both), a predicate true on a prefix of
 // the sorted cuts, so a plain comparison finds the same count; NaN takes the general path.
@@ -27,16 +45,7 @@ BranchlessCountBelow(const double *cuts, std::size_t count, double x) noexcept
 {
 	if (__builtin_expect(std::isnan(x), 0))
 		return CountBelowSorted(cuts, count, x);
-	if (count == 0)
-		return 0;
-	const double *base = cuts;
-	std::size_t n = count;
-	while (n > 1) {
-		const std::size_t half = n / 2;
-		base = base[half] < x ? base + half : base;  // everything before base is below x
-		n -= half;
-	}
-	return std::size_t(base - cuts) + std::size_t(*base < x);
+	return BranchlessPrefixLength(cuts, count, [x](double cut) { return cut < x; });
 }
 
 // The number of cuts at most x (std::upper_bound in PostgreSQL's order) without branches in the loop: for x not NaN,
@@ -46,16 +55,7 @@ BranchlessCountAtMost(const double *cuts, std::size_t count, double x) noexcept
 {
 	if (__builtin_expect(std::isnan(x), 0))
 		return count;  // NaN sorts last: every cut is at most it
-	if (count == 0)
-		return 0;
-	const double *base = cuts;
-	std::size_t n = count;
-	while (n > 1) {
-		const std::size_t half = n / 2;
-		base = base[half] <= x ? base + half : base;  // everything before base is at most x
-		n -= half;
-	}
-	return std::size_t(base - cuts) + std::size_t(*base <= x);
+	return BranchlessPrefixLength(cuts, count, [x](double cut) { return cut <= x; });
 }
 
 class CutLookup {
