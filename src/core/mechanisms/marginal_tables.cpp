@@ -635,27 +635,12 @@ Measure(const std::vector<std::vector<int>> &sets, const std::vector<std::int32_
 // as a whole; the only stage of k = 1 tests each cell, which bounds what a shift it misses moves a released cell.
 enum class ShiftTest { PerTable, PerCell };
 
-// Moves the model onto one stage's tables: targets from the model at the stage's start, then iterative
-// proportional fitting, kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target).
+// Iterative proportional fitting of the model to one target per table (fractions, each table's summing to 1),
+// kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target), then normalised.
 void
-Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTest test, const MarginalTablesPlan &plan,
-    double n, std::vector<double> &model, InterruptCheck interrupted)
+FitTargets(const std::vector<Measurement> &stage, const std::vector<std::vector<double>> &targets,
+           std::vector<double> &model, InterruptCheck interrupted)
 {
-	std::vector<std::vector<double>> targets;
-	const double beta = plan.beta / double(std::max<std::size_t>(stage.size(), 1));
-	std::size_t cells = 0;
-	for (const Measurement &m : stage)
-		cells += m.table.size();
-	const double z = CellTestQuantile(plan.beta, cells);
-	for (const Measurement &m : stage) {
-		const std::vector<double> shares = m.table.Of(model, interrupted);
-		const std::vector<bool> trusted =
-		    test == ShiftTest::PerCell
-		        ? CellsOffThePrior(m.noisy, shares, n, plan.public_rows, noise.Variance(), z)
-		        : std::vector<bool>(m.noisy.size(),
-		                            PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta));
-		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), trusted));
-	}
 	for (int sweep = 0; sweep < kFittingSweeps; sweep++) {
 		double largest_gap = 0.0;
 		for (std::size_t t = 0; t < stage.size(); t++) {
@@ -677,8 +662,34 @@ Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTes
 		w /= sum;
 }
 
+// Moves the model onto one stage's tables: targets from the model at the stage's start, then FitTargets.
+void
+Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTest test, const MarginalTablesPlan &plan,
+    double n, std::vector<double> &model, InterruptCheck interrupted)
+{
+	std::vector<std::vector<double>> targets;
+	const double beta = plan.beta / double(std::max<std::size_t>(stage.size(), 1));
+	std::size_t cells = 0;
+	for (const Measurement &m : stage)
+		cells += m.table.size();
+	const double z = CellTestQuantile(plan.beta, cells);
+	for (const Measurement &m : stage) {
+		const std::vector<double> shares = m.table.Of(model, interrupted);
+		const std::vector<bool> trusted =
+		    test == ShiftTest::PerCell
+		        ? CellsOffThePrior(m.noisy, shares, n, plan.public_rows, noise.Variance(), z)
+		        : std::vector<bool>(m.noisy.size(),
+		                            PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta));
+		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), trusted));
+	}
+	FitTargets(stage, targets, model, interrupted);
+}
+
 // The k-way stage: every table's combined estimate from the model at the stage's start, then one least-squares fit
-// of the model to all of them.
+// of the model to all of them. The fit starts from the model fitted (FitTargets) to each table's estimate projected
+// onto the non-negative tables of n rows: mirror descent's multiplicative steps grow a cell the prior barely weighs
+// (one the public sample never shows) by a small factor each, and from the prior itself its steps ran out far from
+// such cells' counts (docs/mechanisms.md §13); the start changes where the fit begins, not what it minimises.
 void
 FitOverlapping(const std::vector<Measurement> &stage, const std::vector<std::int32_t> &radices,
                const MarginalTablesPlan &plan, double n, std::vector<double> &model, InterruptCheck interrupted)
@@ -686,8 +697,13 @@ FitOverlapping(const std::vector<Measurement> &stage, const std::vector<std::int
 	const MarginalTableSet tables(radices, AttributeSets(plan.axes, plan.order));
 	const std::vector<std::vector<double>> shares = tables.Of(model, interrupted);
 	std::vector<TableEstimate> estimates;
-	for (std::size_t t = 0; t < stage.size(); t++)
+	std::vector<std::vector<double>> targets;
+	for (std::size_t t = 0; t < stage.size(); t++) {
 		estimates.push_back(CombinedEstimate(stage[t].noisy, shares[t], n, plan.public_rows, plan.tables.Variance()));
+		targets.push_back(
+		    CombinedTargets(stage[t].noisy, shares[t], n, plan.public_rows, plan.tables.Variance(), false));
+	}
+	FitTargets(stage, targets, model, interrupted);
 	FitLeastSquares(tables, estimates, kLeastSquaresSteps, model, interrupted);
 }
 
