@@ -659,7 +659,7 @@ Measure(const std::vector<std::vector<int>> &sets, const std::vector<std::int32_
 }
 
 // How a stage tests the public prior against its noisy tables: the 1-way stage before k-way tables tests each table
-// as a whole; the only stage of k = 1 tests each cell, which bounds what a shift it misses moves a released cell.
+// as a whole; the only stage of k = 1 tests each cell, the cells the queries read.
 enum class ShiftTest { PerTable, PerCell };
 
 // Iterative proportional fitting of the model to one target per table (fractions, each table's summing to 1),
