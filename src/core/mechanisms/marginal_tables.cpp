@@ -453,6 +453,8 @@ struct PublicTables {
 	// The largest share of a k-way cell within a 1-way cell it lies in: fitting a 1-way table scales every k-way
 	// cell inside one of its cells by one factor, so a k-way cell moves by at most this times the 1-way cell's move.
 	double largest_ratio = 0;
+	// k = 1, per cell: v and the number of cells of its table (OneWayTablesError).
+	std::vector<double> sampling_variance, table_cells;
 	std::size_t cells = 0;  // of the k-way tables
 };
 
@@ -476,6 +478,10 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 				bucket.count += 1.0;
 				bucket.smallest = std::min(bucket.smallest, v);
 				bucket.largest = std::max(bucket.largest, v);
+				if (set.size() == 1) {
+					result.sampling_variance.push_back(v);
+					result.table_cells.push_back(double(shares.size()));
+				}
 			}
 			// The table cell's coordinates, last axis fastest (MarginalTable's order).
 			std::size_t rest = t;
@@ -507,25 +513,46 @@ CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tabl
 	return MaxErrorOverCells(noise, groups, beta);
 }
 
-// The part of k = 1 (counts): a cell that takes its noisy count alone is off by its noise Z; a cell the test keeps
-// with the prior is off by z - x = w y + (1 - w) n p - x = Z - (1 - w) (y - n p), whatever the public sample's shift,
-// and the test kept it because |y - n p| <= z_c sqrt(s2 + v). So every cell is within |Z| + (1 - w) z_c sqrt(s2 +
-// v) = |Z| + z_c s2 / sqrt(s2 + v), the offset largest at the smallest v of the cell's bucket: a union bound over the
-// cells, bucket by bucket. It does not assume the public sample is a sample of the private rows' population.
-double
-TestedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
+// The key of a quarter of an octave of a non-negative number (0 has its own).
+int
+OctaveKey(double x)
 {
-	if (public_tables.buckets.empty())
+	return x > 0.0 ? int(std::floor(kBucketsPerOctave * std::log2(x))) : std::numeric_limits<int>::min();
+}
+
+// The part of k = 1 (counts), for a public sample of the private rows' population. The per-cell test then sends no
+// cell to its noisy count alone, except with probability about beta / 2 (its normal quantile; docs/mechanisms.md §13
+// says what the Laplace's heavier tail leaves out), so every cell's target is w y + (1 - w) n p, off by e = w Z - (1 -
+// w) S (Z its noise, S the public sample's sampling error, of variance v; w = v / (v + s2)). A table's projection onto
+// the tables of n rows subtracts the mean of its K cells' errors, so a cell is off by (1 - 1/K) e_i - sum over the
+// others e_j / K: the noise's coefficients have squares summing to at most (K - 1) / K w^2 (every w of the table taken
+// at the cell's; for K = 2 both cells' v are equal, n^2 p (1 - p) (...), and so are their weights), and the sampling
+// part is (1 - w) S_i for K = 2 (S_0 = -S_1), bounded by the cell's (1 - w)^2 v. A union bound over the cells at beta /
+// 2, grouped by weight and sampling part (a quarter of an octave each, each group at its largest), the noise with its
+// own tail; a table of two cells counts once, its cells being off by opposite amounts.
+double
+OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
+{
+	if (public_tables.sampling_variance.empty())
 		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
-	const double s2 = noise.Variance(), z = CellTestQuantile(beta, public_tables.cells);
-	std::vector<NoiseGroup> groups;
-	for (const auto &[key, bucket] : public_tables.buckets)
-		groups.push_back({bucket.count, 1.0, 0.0, z * s2 / std::sqrt(s2 + bucket.smallest)});
-	return MaxErrorOverCells(noise, groups, beta);
+	const double s2 = noise.Variance();
+	std::map<std::pair<int, int>, NoiseGroup> groups;
+	for (std::size_t c = 0; c < public_tables.sampling_variance.size(); c++) {
+		const double v = public_tables.sampling_variance[c], k = public_tables.table_cells[c];
+		const double w = v / (v + s2), draws = w * w * (k - 1.0) / k, sampling = (1.0 - w) * (1.0 - w) * v;
+		NoiseGroup &group = groups[{OctaveKey(draws), OctaveKey(sampling)}];
+		group.count += k == 2.0 ? 0.5 : 1.0;
+		group.draws = std::max(group.draws, draws);
+		group.normal_variance = std::max(group.normal_variance, sampling);
+	}
+	std::vector<NoiseGroup> list;
+	for (const auto &[key, group] : groups)
+		list.push_back(group);
+	return MaxErrorOverCells(noise, list, beta / 2.0);
 }
 
 // The predicted max error (fraction of n) of a plan whose noises are set: the tables the queries read (k = 1:
-// TestedTablesError; k > 1: CombinedTablesError); and, with a 1-way stage, what its noise leaves where it corrects
+// OneWayTablesError; k > 1: CombinedTablesError); and, with a 1-way stage, what its noise leaves where it corrects
 // a shifted public sample (its noisy tables alone, a union bound over their cells with the normal quantile, times
 // the largest share of a k-way cell in its 1-way cell); the two added in quadrature (independent noises).
 double
@@ -533,7 +560,7 @@ PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables
                double n, double beta)
 {
 	const double tables = plan.calibrate ? CombinedTablesError(plan.tables, public_tables, beta)
-	                                     : TestedTablesError(plan.tables, public_tables, beta);
+	                                     : OneWayTablesError(plan.tables, public_tables, beta);
 	const double calibration =
 	    plan.calibrate
 	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta)
@@ -632,30 +659,15 @@ Measure(const std::vector<std::vector<int>> &sets, const std::vector<std::int32_
 }
 
 // How a stage tests the public prior against its noisy tables: the 1-way stage before k-way tables tests each table
-// as a whole; the only stage of k = 1 tests each cell, which bounds what a shift it misses moves a released cell.
+// as a whole; the only stage of k = 1 tests each cell, the cells the queries read.
 enum class ShiftTest { PerTable, PerCell };
 
-// Moves the model onto one stage's tables: targets from the model at the stage's start, then iterative
-// proportional fitting, kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target).
+// Iterative proportional fitting of the model to one target per table (fractions, each table's summing to 1),
+// kFittingSweeps sweeps (fewer once every table is within a relative 1e-9 of its target), then normalised.
 void
-Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTest test, const MarginalTablesPlan &plan,
-    double n, std::vector<double> &model, InterruptCheck interrupted)
+FitTargets(const std::vector<Measurement> &stage, const std::vector<std::vector<double>> &targets,
+           std::vector<double> &model, InterruptCheck interrupted)
 {
-	std::vector<std::vector<double>> targets;
-	const double beta = plan.beta / double(std::max<std::size_t>(stage.size(), 1));
-	std::size_t cells = 0;
-	for (const Measurement &m : stage)
-		cells += m.table.size();
-	const double z = CellTestQuantile(plan.beta, cells);
-	for (const Measurement &m : stage) {
-		const std::vector<double> shares = m.table.Of(model, interrupted);
-		const std::vector<bool> trusted =
-		    test == ShiftTest::PerCell
-		        ? CellsOffThePrior(m.noisy, shares, n, plan.public_rows, noise.Variance(), z)
-		        : std::vector<bool>(m.noisy.size(),
-		                            PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta));
-		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), trusted));
-	}
 	for (int sweep = 0; sweep < kFittingSweeps; sweep++) {
 		double largest_gap = 0.0;
 		for (std::size_t t = 0; t < stage.size(); t++) {
@@ -677,8 +689,35 @@ Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTes
 		w /= sum;
 }
 
+// Moves the model onto one stage's tables: targets from the model at the stage's start, then FitTargets.
+void
+Fit(const std::vector<Measurement> &stage, const HistogramNoise &noise, ShiftTest test, const MarginalTablesPlan &plan,
+    double n, std::vector<double> &model, InterruptCheck interrupted)
+{
+	std::vector<std::vector<double>> targets;
+	const double beta = plan.beta / double(std::max<std::size_t>(stage.size(), 1));
+	std::size_t cells = 0;
+	for (const Measurement &m : stage)
+		cells += m.table.size();
+	// The per-cell test at half of beta: the prediction's union bound takes the other half (OneWayTablesError).
+	const double z = CellTestQuantile(plan.beta / 2.0, cells);
+	for (const Measurement &m : stage) {
+		const std::vector<double> shares = m.table.Of(model, interrupted);
+		const std::vector<bool> trusted =
+		    test == ShiftTest::PerCell
+		        ? CellsOffThePrior(m.noisy, shares, n, plan.public_rows, noise.Variance(), z)
+		        : std::vector<bool>(m.noisy.size(),
+		                            PublicSampleShifted(m.noisy, shares, n, plan.public_rows, noise.Variance(), beta));
+		targets.push_back(CombinedTargets(m.noisy, shares, n, plan.public_rows, noise.Variance(), trusted));
+	}
+	FitTargets(stage, targets, model, interrupted);
+}
+
 // The k-way stage: every table's combined estimate from the model at the stage's start, then one least-squares fit
-// of the model to all of them.
+// of the model to all of them. The fit starts from the model fitted (FitTargets) to each table's estimate projected
+// onto the non-negative tables of n rows: mirror descent's multiplicative steps grow a cell the prior barely weighs
+// (one the public sample never shows) by a small factor each, and from the prior itself its steps ran out far from
+// such cells' counts (docs/mechanisms.md §13); the start changes where the fit begins, not what it minimises.
 void
 FitOverlapping(const std::vector<Measurement> &stage, const std::vector<std::int32_t> &radices,
                const MarginalTablesPlan &plan, double n, std::vector<double> &model, InterruptCheck interrupted)
@@ -686,8 +725,13 @@ FitOverlapping(const std::vector<Measurement> &stage, const std::vector<std::int
 	const MarginalTableSet tables(radices, AttributeSets(plan.axes, plan.order));
 	const std::vector<std::vector<double>> shares = tables.Of(model, interrupted);
 	std::vector<TableEstimate> estimates;
-	for (std::size_t t = 0; t < stage.size(); t++)
+	std::vector<std::vector<double>> targets;
+	for (std::size_t t = 0; t < stage.size(); t++) {
 		estimates.push_back(CombinedEstimate(stage[t].noisy, shares[t], n, plan.public_rows, plan.tables.Variance()));
+		targets.push_back(
+		    CombinedTargets(stage[t].noisy, shares[t], n, plan.public_rows, plan.tables.Variance(), false));
+	}
+	FitTargets(stage, targets, model, interrupted);
 	FitLeastSquares(tables, estimates, kLeastSquaresSteps, model, interrupted);
 }
 

@@ -150,8 +150,8 @@ bool PublicSampleShifted(const std::vector<double> &noisy, const std::vector<dou
 
 // The test of a stage without a 1-way stage before it (k = 1), cell by cell: true for a cell whose |y - n p| exceeds
 // z sqrt(s2 + v) (v the public sample's sampling variance above), which then takes its noisy count alone; every cell
-// without a public sample. A test per cell bounds what a shift it misses can move the cell, |y - n p| <= z sqrt(s2 +
-// v), which the prediction uses (docs/mechanisms.md §13, "Predicted error"). Errors as CombinedTargets.
+// without a public sample. A test per cell sees a shift of the cell itself, where a test of the whole table sees
+// only the table's summed distance (docs/mechanisms.md §13). Errors as CombinedTargets.
 std::vector<bool> CellsOffThePrior(const std::vector<double> &noisy, const std::vector<double> &model, double n,
                                    std::int64_t public_rows, double noise_variance, double z);
 // The z of that test for a stage of `cells` cells: the two-sided normal quantile at beta / cells, so that an
