@@ -94,31 +94,72 @@ PrivateShareBound(double public_share, double public_rows, double private_rows, 
 	return SampleShareUpperBound(ShareUpperBound(public_share, public_rows, log_term), private_rows, log_term);
 }
 
-std::size_t
-AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &values)
+bool
+NoValueBetween(double lower, double upper, double step)
 {
-	std::size_t events = 0, v = 0;
+	if (!(step > 0.0) || !std::isfinite(step) || !std::isfinite(lower) || !std::isfinite(upper))
+		return false;
+	// fmod is exact: both ends are whole multiples of step exactly when it leaves 0. Their difference is then k step
+	// for a whole k, and for k >= 2 it rounds to at least 2 step (a multiple of a double by 2 is exact), never to
+	// step: so upper - lower <= step holds exactly when k <= 1.
+	return std::fmod(lower, step) == 0.0 && std::fmod(upper, step) == 0.0 && upper - lower <= step;
+}
+
+namespace {
+
+// One bin (cuts[j-1], cuts[j]] of an ordered axis (the first open below, the last open above) and its public values
+// values[first, last).
+struct AxisBin {
+	std::size_t first = 0, last = 0;
+	bool empty_below = false, empty_above = false;  // AxisCut's: no value below the first (above the last) public one
+};
+
+// The bins of the cut points in order, with what a step leaves empty at their ends.
+std::vector<AxisBin>
+AxisBinsOf(const std::vector<double> &cuts, const std::vector<double> &values, double step)
+{
+	std::vector<AxisBin> bins;
+	bins.reserve(cuts.size() + 1);
+	std::size_t v = 0;
 	for (std::size_t j = 0; j <= cuts.size(); j++) {
-		const std::size_t first = v;
+		AxisBin bin;
+		bin.first = v;
 		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
 			v++;
-		const std::size_t inside = v - first;
+		bin.last = v;
+		if (bin.last > bin.first) {
+			bin.empty_below = j > 0 && NoValueBetween(cuts[j - 1], values[bin.first], step);
+			bin.empty_above = j < cuts.size() && (values[bin.last - 1] == cuts[j] ||
+			                                      NoValueBetween(values[bin.last - 1], cuts[j], step));
+		}
+		bins.push_back(bin);
+	}
+	return bins;
+}
+
+}  // namespace
+
+std::size_t
+AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &values, double step)
+{
+	std::size_t events = 0;
+	for (const AxisBin &bin : AxisBinsOf(cuts, values, step)) {
+		const std::size_t inside = bin.last - bin.first;
 		if (inside == 0) {
 			events += 1;  // the bin itself, a gap: its upper bound
 			continue;
 		}
-		// The gap below the first value and the whole bin (the parts a split with every public row on one side
-		// leaves: an upper bound each), both bounds of both parts at every split between two values, and the
-		// part above the last value unless the bin's upper cut is that value (an empty set).
-		events += 2 + 4 * (inside - 1);
-		if (j == cuts.size() || !(values[v - 1] == cuts[j]))
-			events += 1;
+		// The gap below the first value unless it is empty and the whole bin (the parts a split with every public
+		// row on one side leaves: an upper bound each), both bounds of both parts at every split between two
+		// values, and the part above the last value unless it is empty.
+		events += (bin.empty_below ? 1 : 2) + 4 * (inside - 1) + (bin.empty_above ? 0 : 1);
 	}
 	return events;
 }
 
 AxisCut
-AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts)
+AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts,
+          double step)
 {
 	if (values.size() != counts.size())
 		throw Error(ErrorKind::Internal, "error model: public values and counts differ in number");
@@ -126,25 +167,22 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 		if (!(values[i - 1] < values[i]))
 			throw Error(ErrorKind::Internal, "error model: public values are not sorted and distinct");
 	AxisCut out;
-	out.sides = AxisEventCount(cuts, values);
-	std::size_t v = 0;
-	// Bins (cuts[j-1], cuts[j]] for j = 0..M, the first open below and the last open above.
-	out.bin_splits.reserve(cuts.size() + 1);
-	for (std::size_t j = 0; j <= cuts.size(); j++) {
-		// The bin's public values are values[first, v).
-		const std::size_t first = v;
-		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
-			v++;
+	out.sides = AxisEventCount(cuts, values, step);
+	const std::vector<AxisBin> bins = AxisBinsOf(cuts, values, step);
+	out.bin_splits.reserve(bins.size());
+	for (const AxisBin &bin : bins) {
 		std::vector<std::int64_t> splits;
-		splits.reserve(v - first + 1);
+		splits.reserve(bin.last - bin.first + 1);
 		splits.push_back(0);
-		for (std::size_t i = first; i < v; i++)
+		for (std::size_t i = bin.first; i < bin.last; i++)
 			splits.push_back(splits.back() + counts[i]);
 		// A bound between two public values (or before the first) leaves `below` public rows on its lower side.
 		const std::int64_t total = splits.back();
 		for (std::int64_t below : splits)
 			out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
 		out.bin_splits.push_back(std::move(splits));
+		out.empty_below.push_back(bin.empty_below);
+		out.empty_above.push_back(bin.empty_above);
 	}
 	return out;
 }
@@ -269,18 +307,36 @@ public:
 			it->second = PrivateShareInterval(rows, public_rows_, private_rows_, log_term_);
 		return it->second;
 	}
+	// The bounds of the parts of bin j below and above its split i: those of their public rows, or exactly 0 for a
+	// part without public rows that can hold no value (AxisCut's empty_below and empty_above).
+	const ShareInterval &
+	PartBelow(const AxisCut &axis, std::size_t j, std::size_t i)
+	{
+		const bool empty = i == 0 && j < axis.empty_below.size() && axis.empty_below[j];
+		return empty ? kNone : Of(axis.bin_splits[j][i]);
+	}
+	const ShareInterval &
+	PartAbove(const AxisCut &axis, std::size_t j, std::size_t i)
+	{
+		const std::vector<std::int64_t> &splits = axis.bin_splits[j];
+		const bool empty = i + 1 == splits.size() && j < axis.empty_above.size() && axis.empty_above[j];
+		return empty ? kNone : Of(splits.back() - splits[i]);
+	}
 	// The worst refined edge error over every split point of every bin of one axis, the answer placing L/B of a bin
 	// below a split with L of its B public rows below.
 	double
 	WorstOfAxis(const AxisCut &axis)
 	{
 		double worst = 0;
-		for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
+		for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
+			const std::vector<std::int64_t> &splits = axis.bin_splits[j];
 			PollInterrupt(steps_, splits.size());
 			const std::int64_t bin = splits.back();
-			for (std::int64_t below : splits) {
+			for (std::size_t i = 0; i < splits.size(); i++) {
+				const std::int64_t below = splits[i];
 				const double share = bin > 0 ? double(below) / double(bin) : 0.0;
-				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, Of(below), Of(bin - below)));
+				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, PartBelow(axis, j, i),
+				                                         PartAbove(axis, j, i)));
 			}
 		}
 		return worst;
@@ -288,6 +344,7 @@ public:
 
 private:
 	static constexpr std::int64_t kSmallRows = 4096;
+	static constexpr ShareInterval kNone{0.0, 0.0};
 	std::int64_t public_rows_, private_rows_;
 	double sets_ = 0, log_term_ = 0;
 	std::vector<std::optional<ShareInterval>> small_;
@@ -340,7 +397,7 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 				// lo(below) at f = (L + theta) / B rises by theta (hi(above) + lo(below)) / B from its value at L/B;
 				// the other side's error only falls.
 				const std::int64_t below = splits[i];
-				const ShareInterval &lower = bounds.Of(below), &upper = bounds.Of(bin - below);
+				const ShareInterval &lower = bounds.PartBelow(axes[a], j, i), &upper = bounds.PartAbove(axes[a], j, i);
 				const double share = double(below) / double(bin);
 				const double at_split = share * upper.high - (1.0 - share) * lower.low;
 				const double slope = (upper.high + lower.low) / double(bin);
