@@ -237,9 +237,9 @@ StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::c
 	    {"cover_size", INT8OID, Int64GetDatum(summary.cover_size)},
 	    {"cell_count", INT8OID, Int64GetDatum(summary.cell_count)},
 	    {"defined_by", TEXTOID, CStringGetTextDatum(user)},
-	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},  // now()
-	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                  // since 0.2
-	    {"axis_value_steps", FLOAT8ARRAYOID, ArrayDatum(l.axis_value_steps, axes, FLOAT8OID), true},   // since 0.2
+	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},   // now()
+	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                   // since 0.2
+	    {"axis_value_steps", FLOAT8ARRAYOID, ArrayDatum(l.axis_value_steps, axes, FLOAT8OID), true},  // since 0.2
 	};
 	// A release over a declared domain has no public table (NULL) and keeps its declaration instead.
 	PapCatalogValue *values = (PapCatalogValue *)palloc(sizeof(row) + 2 * sizeof(PapCatalogValue));

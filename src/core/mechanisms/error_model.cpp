@@ -129,8 +129,8 @@ AxisBinsOf(const std::vector<double> &cuts, const std::vector<double> &values, d
 		bin.last = v;
 		if (bin.last > bin.first) {
 			bin.empty_below = j > 0 && NoValueBetween(cuts[j - 1], values[bin.first], step);
-			bin.empty_above = j < cuts.size() && (values[bin.last - 1] == cuts[j] ||
-			                                      NoValueBetween(values[bin.last - 1], cuts[j], step));
+			bin.empty_above = j < cuts.size() &&
+			                  (values[bin.last - 1] == cuts[j] || NoValueBetween(values[bin.last - 1], cuts[j], step));
 		}
 		bins.push_back(bin);
 	}
@@ -335,8 +335,8 @@ public:
 			for (std::size_t i = 0; i < splits.size(); i++) {
 				const std::int64_t below = splits[i];
 				const double share = bin > 0 ? double(below) / double(bin) : 0.0;
-				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, PartBelow(axis, j, i),
-				                                         PartAbove(axis, j, i)));
+				worst = std::max(
+				    worst, RefinedEdgeError(below, bin - below, share, PartBelow(axis, j, i), PartAbove(axis, j, i)));
 			}
 		}
 		return worst;
