@@ -18,8 +18,9 @@ SELECT pap.define_release('di_int', 'di_priv', 'di_pub', 'ranges(age)', granular
 SELECT pap.define_release('di_float', 'di_priv_f', 'di_pub_f', 'ranges(age)', granularity => 'finest');
 SELECT name, axis_value_steps FROM pap.release_data WHERE name LIKE 'di\_%' ORDER BY name;
 -- The same public values and sizes: the integer axis's projection part is smaller (fewer sets on its event).
-SELECT (SELECT projection_error FROM pap.plan('di_int', 1) WHERE mechanism = 'identity') <
-       (SELECT projection_error FROM pap.plan('di_float', 1) WHERE mechanism = 'identity') AS integer_smaller;
+SELECT round(i.projection_error::numeric, 5) AS integer_part, round(f.projection_error::numeric, 5) AS float_part,
+       i.projection_error < f.projection_error AS integer_smaller
+  FROM pap.plan('di_int', 1, mechanism => 'identity') i, pap.plan('di_float', 1, mechanism => 'identity') f;
 CALL pap.run_release('di_int', 1, mechanism => 'identity');
 
 -- A bound between two integers selects what the integer below it selects: the same answer, and an exact edge
@@ -38,8 +39,8 @@ SELECT a.error_bound > b.error_bound AS tail_not_exact
 UPDATE pap.release_data SET axis_value_steps = NULL WHERE name = 'di_float';
 SELECT pap.define_release('di_old', 'di_priv', 'di_pub', 'ranges(age)', granularity => 'finest');
 UPDATE pap.release_data SET axis_value_steps = NULL WHERE name = 'di_old';
-SELECT (SELECT projection_error FROM pap.plan('di_old', 1) WHERE mechanism = 'identity') =
-       (SELECT projection_error FROM pap.plan('di_float', 1) WHERE mechanism = 'identity') AS old_is_continuous;
+SELECT o.projection_error = f.projection_error AS old_is_continuous
+  FROM pap.plan('di_old', 1, mechanism => 'identity') o, pap.plan('di_float', 1, mechanism => 'identity') f;
 
 -- A column that can now hold values between the integers is refused before the charge.
 SELECT pap.define_release('di_altered', 'di_priv', 'di_pub', 'ranges(age)', granularity => 'finest');

@@ -187,13 +187,14 @@ RequireColumnTypes(const PapRelease *r)
 		// (integer to double precision) would break the plan's discrete bounds (docs/mechanisms.md §10).
 		if (l.axis_value_steps != nullptr && strcmp(l.axis_kinds[a], "numeric") == 0 &&
 		    l.axis_value_steps[a] != PapValueStepOfType(type))
-			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-			                errmsg("column \"%s\" of the private table now has type %s", l.axis_labels[a],
-			                       format_type_be(type)),
-			                errdetail("Release \"%s\" was defined over a column whose values are multiples of %g "
-			                          "(in its axis units), and a column of type %s holds multiples of %g.",
-			                          r->name, l.axis_value_steps[a], format_type_be(type), PapValueStepOfType(type)),
-			                errhint("Define the release again.")));
+			ereport(
+			    ERROR,
+			    (errcode(ERRCODE_DATATYPE_MISMATCH),
+			     errmsg("column \"%s\" of the private table now has type %s", l.axis_labels[a], format_type_be(type)),
+			     errdetail("Release \"%s\" was planned for a column whose values are whole multiples of %g (in axis "
+			               "units), which type %s changes.",
+			               r->name, l.axis_value_steps[a], format_type_be(type)),
+			     errhint("Define the release again.")));
 	}
 }
 

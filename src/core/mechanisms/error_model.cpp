@@ -129,8 +129,7 @@ AxisBinsOf(const std::vector<double> &cuts, const std::vector<double> &values, d
 		bin.last = v;
 		if (bin.last > bin.first) {
 			bin.empty_below = j > 0 && NoValueBetween(cuts[j - 1], values[bin.first], step);
-			bin.empty_above = j < cuts.size() &&
-			                  (values[bin.last - 1] == cuts[j] || NoValueBetween(values[bin.last - 1], cuts[j], step));
+			bin.empty_above = j < cuts.size() && values[bin.last - 1] == cuts[j];  // (v, v] holds nothing
 		}
 		bins.push_back(bin);
 	}
@@ -149,10 +148,10 @@ AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &value
 			events += 1;  // the bin itself, a gap: its upper bound
 			continue;
 		}
-		// The gap below the first value unless it is empty and the whole bin (the parts a split with every public
-		// row on one side leaves: an upper bound each), both bounds of both parts at every split between two
-		// values, and the part above the last value unless it is empty.
-		events += (bin.empty_below ? 1 : 2) + 4 * (inside - 1) + (bin.empty_above ? 0 : 1);
+		// The gap below the first value and the whole bin (the parts a split with every public row on one side
+		// leaves: an upper bound each; neither when the gap is empty, as a bound there is exact), both bounds of
+		// both parts at every split between two values, and the part above the last value unless it is empty.
+		events += (bin.empty_below ? 0 : 2) + 4 * (inside - 1) + (bin.empty_above ? 0 : 1);
 	}
 	return events;
 }
@@ -269,6 +268,16 @@ RefinedEdgeError(std::int64_t below, std::int64_t above, double interpolated, co
 
 namespace {
 
+// Whether split i of bin j leaves its side without public rows empty of values (AxisCut's empty_below and
+// empty_above): a bound there selects what the bin's cut selects, so it is exact and its error 0.
+bool
+ExactSplit(const AxisCut &axis, std::size_t j, std::size_t i)
+{
+	const bool first = i == 0, last = i + 1 == axis.bin_splits[j].size();
+	return (first && j < axis.empty_below.size() && axis.empty_below[j]) ||
+	       (last && j < axis.empty_above.size() && axis.empty_above[j]);
+}
+
 // Refinement's event and bounds, shared by its part and by how far answers may spread a gap: every set bounded (the
 // parts of a bin below and above each split point, both ways, of every moved axis) at one log term; a set's bounds
 // depend on its public row count alone, computed once per count.
@@ -307,21 +316,6 @@ public:
 			it->second = PrivateShareInterval(rows, public_rows_, private_rows_, log_term_);
 		return it->second;
 	}
-	// The bounds of the parts of bin j below and above its split i: those of their public rows, or exactly 0 for a
-	// part without public rows that can hold no value (AxisCut's empty_below and empty_above).
-	const ShareInterval &
-	PartBelow(const AxisCut &axis, std::size_t j, std::size_t i)
-	{
-		const bool empty = i == 0 && j < axis.empty_below.size() && axis.empty_below[j];
-		return empty ? kNone : Of(axis.bin_splits[j][i]);
-	}
-	const ShareInterval &
-	PartAbove(const AxisCut &axis, std::size_t j, std::size_t i)
-	{
-		const std::vector<std::int64_t> &splits = axis.bin_splits[j];
-		const bool empty = i + 1 == splits.size() && j < axis.empty_above.size() && axis.empty_above[j];
-		return empty ? kNone : Of(splits.back() - splits[i]);
-	}
 	// The worst refined edge error over every split point of every bin of one axis, the answer placing L/B of a bin
 	// below a split with L of its B public rows below.
 	double
@@ -333,10 +327,11 @@ public:
 			PollInterrupt(steps_, splits.size());
 			const std::int64_t bin = splits.back();
 			for (std::size_t i = 0; i < splits.size(); i++) {
+				if (ExactSplit(axis, j, i))
+					continue;
 				const std::int64_t below = splits[i];
 				const double share = bin > 0 ? double(below) / double(bin) : 0.0;
-				worst = std::max(
-				    worst, RefinedEdgeError(below, bin - below, share, PartBelow(axis, j, i), PartAbove(axis, j, i)));
+				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, Of(below), Of(bin - below)));
 			}
 		}
 		return worst;
@@ -344,7 +339,6 @@ public:
 
 private:
 	static constexpr std::int64_t kSmallRows = 4096;
-	static constexpr ShareInterval kNone{0.0, 0.0};
 	std::int64_t public_rows_, private_rows_;
 	double sets_ = 0, log_term_ = 0;
 	std::vector<std::optional<ShareInterval>> small_;
@@ -389,7 +383,7 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			const std::int64_t bin = splits.back();
 			// The value after split i: the lowest public value has no gap below it.
 			for (std::size_t i = 0; i + 1 < splits.size(); i++) {
-				if (j == 0 && i == 0) {
+				if ((j == 0 && i == 0) || ExactSplit(axes[a], j, i)) {  // no gap, or one that holds no value
 					shares[a].push_back(0.0);
 					continue;
 				}
@@ -397,7 +391,7 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 				// lo(below) at f = (L + theta) / B rises by theta (hi(above) + lo(below)) / B from its value at L/B;
 				// the other side's error only falls.
 				const std::int64_t below = splits[i];
-				const ShareInterval &lower = bounds.PartBelow(axes[a], j, i), &upper = bounds.PartAbove(axes[a], j, i);
+				const ShareInterval &lower = bounds.Of(below), &upper = bounds.Of(bin - below);
 				const double share = double(below) / double(bin);
 				const double at_split = share * upper.high - (1.0 - share) * lower.low;
 				const double slope = (upper.high + lower.low) / double(bin);

@@ -53,8 +53,9 @@ struct AxisCut {
 	// the last is the bin's public rows).
 	std::vector<std::vector<std::int64_t>> bin_splits;
 	// Per bin: its part below the first public value (above the last) can hold no value of the column (the
-	// NoValueBetween of its lower cut and that value; the upper cut is that value or NoValueBetween), so its private
-	// share is 0 with certainty and needs no bound. False for a bin without public values.
+	// NoValueBetween of its lower cut and that value; the upper cut is that value, on every axis: the part above
+	// (v, b] holds b itself otherwise), so a bound there selects what the cut selects: exact, with no error and no
+	// bound to take. False for a bin without public values.
 	std::vector<bool> empty_below, empty_above;
 };
 AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &public_values,
@@ -62,9 +63,9 @@ AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &pu
 // The bounds refinement's event takes on one axis, one per set and direction an answer's error reads: per bin, the
 // upper bounds of the gap below its first public value and of the whole bin (a split with every public row on one
 // side reads one upper bound), both bounds of both parts at every split between two of its values, and the upper
-// bound of the part above its last value unless that part is empty (the bin's upper cut is that value, or a step
-// leaves no value between them); a gap below the first value that a step leaves empty takes none; a bin without
-// public rows, its own upper bound. Depends on the cuts, the values and the step alone.
+// bound of the part above its last value unless that part is empty (the bin's upper cut is that value); when a step
+// leaves the gap below the first value empty, neither of its two (a bound there is exact); a bin without public rows,
+// its own upper bound. Depends on the cuts, the values and the step alone.
 std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values,
                            double step = 0.0);
 

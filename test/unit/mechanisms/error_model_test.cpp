@@ -100,16 +100,17 @@ TEST(ErrorModel, DiscreteAxesBoundOnlyTheSetsThatCanHoldValues)
 	const std::vector<std::int64_t> counts{4, 5, 6, 7};
 	// Continuous: per bin the gap below its value and the bin (2 each), the bin above them all (1).
 	EXPECT_EQ(AxisEventCount(values, values), 2u * 4 + 1);
-	// Integers: the gaps (1, 2) and (2, 3) are empty; (-inf, 1), (3, 5) (which holds 4) and (5, inf) are not.
-	EXPECT_EQ(AxisEventCount(values, values, 1.0), 2u + 1 + 1 + 2 + 1);
+	// Integers: the gaps (1, 2) and (2, 3) are empty, so a bound there is exact and their bins need no bound;
+	// (-inf, 1), (3, 5) (which holds 4) and (5, inf) are not.
+	EXPECT_EQ(AxisEventCount(values, values, 1.0), 2u + 0 + 0 + 2 + 1);
 	const AxisCut discrete = AxisCutOf(values, values, counts, 1.0);
-	EXPECT_EQ(discrete.sides, 7u);
+	EXPECT_EQ(discrete.sides, 5u);
 	EXPECT_EQ(discrete.empty_below, (std::vector<bool>{false, true, true, false, false}));
 	EXPECT_EQ(discrete.empty_above, (std::vector<bool>{true, true, true, true, false}));
 	// A coarse bin (1, 5] of the integers 2, 3, 5: the part below 2 is empty, the part above 5 too (its cut).
 	const AxisCut coarse = AxisCutOf({1, 5}, values, counts, 1.0);
 	EXPECT_EQ(coarse.empty_below, (std::vector<bool>{false, true, false}));
-	EXPECT_EQ(coarse.sides, AxisEventCount({1, 5}, values) - 1);
+	EXPECT_EQ(coarse.sides, AxisEventCount({1, 5}, values) - 2);
 	// Fewer events, the same worst set (a tail without public rows): a smaller part, in both answer modes.
 	const AxisCut continuous = AxisCutOf(values, values, counts);
 	EXPECT_LT(ProjectionError({discrete}, {2}, false, 100, 1000, 0.1),
@@ -118,7 +119,7 @@ TEST(ErrorModel, DiscreteAxesBoundOnlyTheSetsThatCanHoldValues)
 	          RefinementError({continuous}, {2}, false, 100, 1000, 0.1));
 	// The part is the upper bound of one set without public rows on the smaller event.
 	EXPECT_DOUBLE_EQ(RefinementError({discrete}, {1}, false, 100, 1000, 0.1),
-	                 PrivateShareInterval(0, 100, 1000, RefinementLogTerm(7, 0.1)).high);
+	                 PrivateShareInterval(0, 100, 1000, RefinementLogTerm(5, 0.1)).high);
 	// A step that no value is a multiple of changes nothing.
 	EXPECT_EQ(AxisCutOf({1.5, 2.5}, {1.5, 2.5}, {1, 1}, 1.0).sides, AxisEventCount({1.5, 2.5}, {1.5, 2.5}));
 }
