@@ -438,3 +438,8 @@ CREATE OR REPLACE FUNCTION pap.define_release(name pg_catalog.text, private_tabl
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_catalog.regclass, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.text) IS
 	'defines a release: builds the axes, cover and cells of a query class from the public table only (granularity auto: the cuts and domain with the smallest predicted error at pap_release.layout_epsilon, planned with count(*) of the private table; alpha: public quantiles as coarse as alpha allows; finest: every public value); spends nothing';
+
+-- Discrete columns (docs/mechanisms.md §10): the step between the values of each axis's column. The releases of 0.1
+-- keep NULL, and with it how they answered (their value types' steps: a date's day, 0 for numbers).
+ALTER TABLE pap.release_data ADD COLUMN axis_value_steps pg_catalog.float8[];
+COMMENT ON COLUMN pap.release_data.axis_value_steps IS 'per axis, the distance between consecutive values its column can hold, in axis units (1 for an integer column, a day for a date, 0 for any other; docs/mechanisms.md §10, "Discrete columns"); NULL for a release defined before, whose axes take their value types'' steps';

@@ -118,7 +118,9 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
 			                       PapQualifiedRelationName(private_table), format_type_be(public_type), public_name)));
-		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type)));
+		// The private column's type says which values its rows can hold (a public float8 column may cut between them).
+		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type));
+		         pap::core::DraftSetColumnValueStep(draft, i, PapValueStepOfType(private_type)));
 	}
 	if (predicates > 0) {
 		for (size_t i = 0; i < predicates; i++) {
@@ -235,8 +237,9 @@ StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::c
 	    {"cover_size", INT8OID, Int64GetDatum(summary.cover_size)},
 	    {"cell_count", INT8OID, Int64GetDatum(summary.cell_count)},
 	    {"defined_by", TEXTOID, CStringGetTextDatum(user)},
-	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},  // now()
-	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                  // since 0.2
+	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},   // now()
+	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                   // since 0.2
+	    {"axis_value_steps", FLOAT8ARRAYOID, ArrayDatum(l.axis_value_steps, axes, FLOAT8OID), true},  // since 0.2
 	};
 	// A release over a declared domain has no public table (NULL) and keeps its declaration instead.
 	PapCatalogValue *values = (PapCatalogValue *)palloc(sizeof(row) + 2 * sizeof(PapCatalogValue));
@@ -384,7 +387,8 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 		PAP_CORE(column = pap::core::DraftColumn(draft, c));
 		Oid type;
 		const pap::core::ValueType value_type = PapValueTypeOfColumn(private_table, column, &type);
-		PAP_CORE(pap::core::DraftSetColumnType(draft, c, value_type, format_type_be(type)));
+		PAP_CORE(pap::core::DraftSetColumnType(draft, c, value_type, format_type_be(type));
+		         pap::core::DraftSetColumnValueStep(draft, c, PapValueStepOfType(type)));
 	}
 	size_t axes = 0;
 	PAP_CORE(axes = pap::core::DraftAxisCount(draft));

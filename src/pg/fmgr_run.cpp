@@ -183,6 +183,18 @@ RequireColumnTypes(const PapRelease *r)
 			                errdetail("Release \"%s\" was defined over a column of value type %s.", r->name,
 			                          l.axis_value_types[a]),
 			                errhint("Define the release again.")));
+		// Number covers integers and floats alike: a column that can now hold values between the ones it could
+		// (integer to double precision) would break the plan's discrete bounds (docs/mechanisms.md §10).
+		if (l.axis_value_steps != nullptr && strcmp(l.axis_kinds[a], "numeric") == 0 &&
+		    l.axis_value_steps[a] != PapValueStepOfType(type))
+			ereport(
+			    ERROR,
+			    (errcode(ERRCODE_DATATYPE_MISMATCH),
+			     errmsg("column \"%s\" of the private table now has type %s", l.axis_labels[a], format_type_be(type)),
+			     errdetail("Release \"%s\" was planned for a column whose values are whole multiples of %g (in axis "
+			               "units), which type %s changes.",
+			               r->name, l.axis_value_steps[a], format_type_be(type)),
+			     errhint("Define the release again.")));
 	}
 }
 

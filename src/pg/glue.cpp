@@ -63,6 +63,18 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 }
 
 double
+PapValueStepOfType(Oid type)
+{
+	switch (type) {
+	case INT2OID:
+	case INT4OID:
+	case INT8OID: return 1.0;
+	case DATEOID: return double(USECS_PER_DAY);  // PapDateToAxis's unit
+	default: return 0.0;
+	}
+}
+
+double
 PapDateToAxis(DateADT d)
 {
 	if (DATE_IS_NOBEGIN(d))
@@ -405,10 +417,14 @@ PapLoadRelease(const char *name, bool for_update)
 	l.public_point_rows = CatalogValues<int64>(column("public_point_rows"), INT8OID, &l.public_point_count);
 	l.domain = TextDatumGetCString(column("domain"));
 	l.axis_count = n[0];
+	// Since 0.2; NULL (a release stored before, or a 0.1 table): the axes take their value types' steps.
+	size_t step_count = n[0];
+	const Datum steps = PapCatalogGet(&row, "axis_value_steps", true, &isnull);
+	l.axis_value_steps = isnull ? nullptr : CatalogValues<double>(steps, FLOAT8OID, &step_count);
 	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
 	size_t cuts = 0, categories = 0, marginal = 0;
 	bool consistent = n[1] == n[0] && n[2] == n[0] && n[3] == n[0] && n[5] == n[0] && n[7] == n[0] &&
-	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8];
+	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8] && step_count == n[0];
 	for (size_t a = 0; consistent && a < l.axis_count; a++) {
 		consistent = l.cut_counts[a] >= 0 && l.category_counts[a] >= 0 && l.public_value_counts[a] >= 0;
 		cuts += size_t(l.cut_counts[a]);

@@ -21,6 +21,10 @@ extern "C" {
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
 pap::core::ValueType PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out);
+// The distance between consecutive values a column of this base type can hold, in axis units (ReleaseAxis::value_step,
+// docs/mechanisms.md §10, "Discrete columns"): 1 for smallint, integer and bigint, a day for date, 0 for every other
+// type (any value may lie between two others).
+double PapValueStepOfType(Oid type);
 
 // Axis positions of temporal values: microseconds since 2000-01-01, exact in a double for +-285 years.
 double PapDateToAxis(DateADT d);

@@ -41,13 +41,18 @@ struct CatalogLayout {
 	const std::int32_t *public_points;
 	const std::int64_t *public_point_rows;
 	const char *domain;  // "full grid" or "public support"
+	// Per axis, the distance between consecutive values its column can hold (ReleaseAxis::value_step: 1 for an
+	// integer column); nullptr for a release stored without them (before 0.2's axis_value_steps), whose axes take
+	// their value type's (a date's day, else 0).
+	const double *axis_value_steps;
 };
 
 // --- defining a release ----------------------------------------------------------------------------------------
 // A release being defined: the glue feeds it what only PostgreSQL can read (column types, the public table),
 // step by step, in this order:
 //   1. BeginReleaseDraft parses the class; DraftColumnCount/DraftColumn name the columns it reads.
-//   2. DraftSetColumnType for every column (Error(InvalidParameter) when the class cannot use that type).
+//   2. DraftSetColumnType for every column (Error(InvalidParameter) when the class cannot use that type), and
+//      DraftSetColumnValueStep for those whose values are discrete.
 //   3. predicates only: the glue checks each predicate (DraftPredicate) is one boolean expression, runs
 //      DraftPredicateLabelSql on the public table and passes the rows to DraftMergePredicates.
 //   4. for every axis a with DraftAxisMarginalSql(a) != nullptr: the glue runs
@@ -68,6 +73,10 @@ const char *DraftCanonicalClass(const ReleaseDraft *draft);
 std::size_t DraftColumnCount(const ReleaseDraft *draft);
 const char *DraftColumn(const ReleaseDraft *draft, std::size_t i);
 void DraftSetColumnType(ReleaseDraft *draft, std::size_t i, ValueType type, const char *type_name);
+// After DraftSetColumnType, for a column whose values are whole multiples of step in axis units (an integer column:
+// 1; docs/mechanisms.md §10, "Discrete columns"); without it a column takes its value type's (a date's day, else 0).
+// Error(Internal) for a step that is negative or not finite.
+void DraftSetColumnValueStep(ReleaseDraft *draft, std::size_t i, double step);
 std::size_t DraftPredicateCount(const ReleaseDraft *draft);
 const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
 const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)

@@ -11,6 +11,23 @@ AxisValueStep(ValueType type)
 	return type == ValueType::Date ? 86400.0 * 1e6 : 0.0;
 }
 
+std::optional<double>
+StepFloor(double x, double step, bool inclusive)
+{
+	constexpr double kExactLimit = 4503599627370496.0;  // 2^52: whole numbers up to a step beyond it are doubles
+	if (!(step > 0.0) || !std::isfinite(step) || !std::isfinite(x) || !(std::fabs(x) <= kExactLimit))
+		return std::nullopt;
+	// fmod is exact and has the sign of x: x - r is the multiple of step nearest 0 from x, a whole number below
+	// 2^52 (exact) for the integer and date steps.
+	const double r = std::fmod(x, step);
+	double floor = x - r;
+	if (r < 0.0)
+		floor -= step;
+	if (!inclusive && floor == x)
+		floor -= step;
+	return floor;
+}
+
 double
 GapSpreadBelow(double lower, double upper, double x, double step, bool inclusive)
 {

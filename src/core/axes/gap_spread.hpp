@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/axes/release_axis.hpp"
@@ -17,6 +18,14 @@ namespace pap::core {
 // The distance between consecutive values of an axis whose values are discrete: a date's axis position is in
 // microseconds, whole days apart (USECS_PER_DAY, as the glue places it); 0 for the others, spread continuously.
 double AxisValueStep(ValueType type);
+
+// A bound of a column whose values are whole multiples of `step` (an integer column's 1, a date's day), in the form
+// that keeps the values equal to it below: "c <= x" (inclusive) is "c <= v" and "c < x" is "c <= v" for v the largest
+// multiple at most x (below x), and so are the lower bounds "c > x" and "c >= x" as "c > v". Both select the same
+// values of the column, so a query is the same query with its bounds moved so (docs/mechanisms.md §10, "Discrete
+// columns"). Empty when there is nothing to move: step 0, x not finite, or beyond 2^52 in magnitude, where whole
+// multiples (and one step below them) are no longer exact doubles.
+std::optional<double> StepFloor(double x, double step, bool inclusive);
 
 // The share of the spread row of the public value `upper` (its gap (lower, upper), lower the public value below
 // it) that lies below a bound x with lower <= x <= upper, the values equal to x counted below it when `inclusive`.

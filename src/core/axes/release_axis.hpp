@@ -36,6 +36,12 @@ struct ReleaseAxis {
 	// their row counts). Projection onto coarse cuts uses it to pick the cut with the fewest public disagreements.
 	std::vector<double> public_values;
 	std::vector<std::int64_t> public_counts;
+	// Numeric: the distance between consecutive values the column can hold, from its type (public: the catalog),
+	// 1 for an integer column and a day for a date (in axis units, gap_spread.hpp's AxisValueStep); 0 when any value
+	// may lie between two others (float8, numeric, timestamps, Linear axes). Every value of the column is then a
+	// whole multiple of it, so an open interval between two such multiples one step apart holds no value
+	// (docs/mechanisms.md §10, "Discrete columns").
+	double value_step = 0;
 
 	std::int32_t Radix() const;
 	bool

@@ -94,31 +94,71 @@ PrivateShareBound(double public_share, double public_rows, double private_rows, 
 	return SampleShareUpperBound(ShareUpperBound(public_share, public_rows, log_term), private_rows, log_term);
 }
 
-std::size_t
-AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &values)
+bool
+NoValueBetween(double lower, double upper, double step)
 {
-	std::size_t events = 0, v = 0;
+	if (!(step > 0.0) || !std::isfinite(step) || !std::isfinite(lower) || !std::isfinite(upper))
+		return false;
+	// fmod is exact: both ends are whole multiples of step exactly when it leaves 0. Their difference is then k step
+	// for a whole k, and for k >= 2 it rounds to at least 2 step (a multiple of a double by 2 is exact), never to
+	// step: so upper - lower <= step holds exactly when k <= 1.
+	return std::fmod(lower, step) == 0.0 && std::fmod(upper, step) == 0.0 && upper - lower <= step;
+}
+
+namespace {
+
+// One bin (cuts[j-1], cuts[j]] of an ordered axis (the first open below, the last open above) and its public values
+// values[first, last).
+struct AxisBin {
+	std::size_t first = 0, last = 0;
+	bool empty_below = false, empty_above = false;  // AxisCut's: no value below the first (above the last) public one
+};
+
+// The bins of the cut points in order, with what a step leaves empty at their ends.
+std::vector<AxisBin>
+AxisBinsOf(const std::vector<double> &cuts, const std::vector<double> &values, double step)
+{
+	std::vector<AxisBin> bins;
+	bins.reserve(cuts.size() + 1);
+	std::size_t v = 0;
 	for (std::size_t j = 0; j <= cuts.size(); j++) {
-		const std::size_t first = v;
+		AxisBin bin;
+		bin.first = v;
 		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
 			v++;
-		const std::size_t inside = v - first;
+		bin.last = v;
+		if (bin.last > bin.first) {
+			bin.empty_below = j > 0 && NoValueBetween(cuts[j - 1], values[bin.first], step);
+			bin.empty_above = j < cuts.size() && values[bin.last - 1] == cuts[j];  // (v, v] holds nothing
+		}
+		bins.push_back(bin);
+	}
+	return bins;
+}
+
+}  // namespace
+
+std::size_t
+AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &values, double step)
+{
+	std::size_t events = 0;
+	for (const AxisBin &bin : AxisBinsOf(cuts, values, step)) {
+		const std::size_t inside = bin.last - bin.first;
 		if (inside == 0) {
 			events += 1;  // the bin itself, a gap: its upper bound
 			continue;
 		}
 		// The gap below the first value and the whole bin (the parts a split with every public row on one side
-		// leaves: an upper bound each), both bounds of both parts at every split between two values, and the
-		// part above the last value unless the bin's upper cut is that value (an empty set).
-		events += 2 + 4 * (inside - 1);
-		if (j == cuts.size() || !(values[v - 1] == cuts[j]))
-			events += 1;
+		// leaves: an upper bound each; neither when the gap is empty, as a bound there is exact), both bounds of
+		// both parts at every split between two values, and the part above the last value unless it is empty.
+		events += (bin.empty_below ? 0 : 2) + 4 * (inside - 1) + (bin.empty_above ? 0 : 1);
 	}
 	return events;
 }
 
 AxisCut
-AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts)
+AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts,
+          double step)
 {
 	if (values.size() != counts.size())
 		throw Error(ErrorKind::Internal, "error model: public values and counts differ in number");
@@ -126,25 +166,22 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 		if (!(values[i - 1] < values[i]))
 			throw Error(ErrorKind::Internal, "error model: public values are not sorted and distinct");
 	AxisCut out;
-	out.sides = AxisEventCount(cuts, values);
-	std::size_t v = 0;
-	// Bins (cuts[j-1], cuts[j]] for j = 0..M, the first open below and the last open above.
-	out.bin_splits.reserve(cuts.size() + 1);
-	for (std::size_t j = 0; j <= cuts.size(); j++) {
-		// The bin's public values are values[first, v).
-		const std::size_t first = v;
-		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
-			v++;
+	out.sides = AxisEventCount(cuts, values, step);
+	const std::vector<AxisBin> bins = AxisBinsOf(cuts, values, step);
+	out.bin_splits.reserve(bins.size());
+	for (const AxisBin &bin : bins) {
 		std::vector<std::int64_t> splits;
-		splits.reserve(v - first + 1);
+		splits.reserve(bin.last - bin.first + 1);
 		splits.push_back(0);
-		for (std::size_t i = first; i < v; i++)
+		for (std::size_t i = bin.first; i < bin.last; i++)
 			splits.push_back(splits.back() + counts[i]);
 		// A bound between two public values (or before the first) leaves `below` public rows on its lower side.
 		const std::int64_t total = splits.back();
 		for (std::int64_t below : splits)
 			out.largest_side_rows = std::max(out.largest_side_rows, std::min(below, total - below));
 		out.bin_splits.push_back(std::move(splits));
+		out.empty_below.push_back(bin.empty_below);
+		out.empty_above.push_back(bin.empty_above);
 	}
 	return out;
 }
@@ -231,6 +268,16 @@ RefinedEdgeError(std::int64_t below, std::int64_t above, double interpolated, co
 
 namespace {
 
+// Whether split i of bin j leaves its side without public rows empty of values (AxisCut's empty_below and
+// empty_above): a bound there selects what the bin's cut selects, so it is exact and its error 0.
+bool
+ExactSplit(const AxisCut &axis, std::size_t j, std::size_t i)
+{
+	const bool first = i == 0, last = i + 1 == axis.bin_splits[j].size();
+	return (first && j < axis.empty_below.size() && axis.empty_below[j]) ||
+	       (last && j < axis.empty_above.size() && axis.empty_above[j]);
+}
+
 // Refinement's event and bounds, shared by its part and by how far answers may spread a gap: every set bounded (the
 // parts of a bin below and above each split point, both ways, of every moved axis) at one log term; a set's bounds
 // depend on its public row count alone, computed once per count.
@@ -275,10 +322,14 @@ public:
 	WorstOfAxis(const AxisCut &axis)
 	{
 		double worst = 0;
-		for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
+		for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
+			const std::vector<std::int64_t> &splits = axis.bin_splits[j];
 			PollInterrupt(steps_, splits.size());
 			const std::int64_t bin = splits.back();
-			for (std::int64_t below : splits) {
+			for (std::size_t i = 0; i < splits.size(); i++) {
+				if (ExactSplit(axis, j, i))
+					continue;
+				const std::int64_t below = splits[i];
 				const double share = bin > 0 ? double(below) / double(bin) : 0.0;
 				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, Of(below), Of(bin - below)));
 			}
@@ -332,7 +383,7 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			const std::int64_t bin = splits.back();
 			// The value after split i: the lowest public value has no gap below it.
 			for (std::size_t i = 0; i + 1 < splits.size(); i++) {
-				if (j == 0 && i == 0) {
+				if ((j == 0 && i == 0) || ExactSplit(axes[a], j, i)) {  // no gap, or one that holds no value
 					shares[a].push_back(0.0);
 					continue;
 				}

@@ -35,25 +35,39 @@ double SampleShareUpperBound(double p, double rows, double log_term);
 // most ShareUpperBound(public_share, m), the private table's at most SampleShareUpperBound of that at n.
 double PrivateShareBound(double public_share, double public_rows, double private_rows, double log_term);
 
+// Whether the open interval (lower, upper) can hold no value of a column whose values are whole multiples of
+// `step` (an integer column: 1; a date: a day in axis units; 0: any value may lie anywhere): lower and upper are
+// finite multiples of step at most one step apart (docs/mechanisms.md §10, "Discrete columns"). Exact in floating
+// point (fmod is exact, and two multiples two or more steps apart never round to one step); false for step 0.
+bool NoValueBetween(double lower, double upper, double step);
+
 // What one ordered axis lets a query cut: over the bins of the cut points (b_{j-1}, b_j], with the public values
 // and row counts sorted (release_axis.hpp), the most public rows a bound inside a bin can leave on the side its
 // projection moves over (the side with fewer public rows, docs/query-classes.md), and how many bounds refinement's
-// event takes on the axis (AxisEventCount: the union bound's count).
+// event takes on the axis (AxisEventCount: the union bound's count). step: the axis's value step
+// (release_axis.hpp), 0 for a continuous axis.
 struct AxisCut {
 	std::int64_t largest_side_rows = 0;
 	std::size_t sides = 0;
 	// Refinement's part: per bin in order, the public rows below each split point (0, then after each public value;
 	// the last is the bin's public rows).
 	std::vector<std::vector<std::int64_t>> bin_splits;
+	// Per bin: its part below the first public value (above the last) can hold no value of the column (the
+	// NoValueBetween of its lower cut and that value; the upper cut is that value, on every axis: the part above
+	// (v, b] holds b itself otherwise), so a bound there selects what the cut selects: exact, with no error and no
+	// bound to take. False for a bin without public values.
+	std::vector<bool> empty_below, empty_above;
 };
 AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &public_values,
-                  const std::vector<std::int64_t> &public_counts);
+                  const std::vector<std::int64_t> &public_counts, double step = 0.0);
 // The bounds refinement's event takes on one axis, one per set and direction an answer's error reads: per bin, the
 // upper bounds of the gap below its first public value and of the whole bin (a split with every public row on one
 // side reads one upper bound), both bounds of both parts at every split between two of its values, and the upper
-// bound of the part above its last value unless its upper cut is that value (an empty set); a bin without public
-// rows, its own upper bound. Depends on the cuts and the values alone.
-std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values);
+// bound of the part above its last value unless that part is empty (the bin's upper cut is that value); when a step
+// leaves the gap below the first value empty, neither of its two (a bound there is exact); a bin without public rows,
+// its own upper bound. Depends on the cuts, the values and the step alone.
+std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values,
+                           double step = 0.0);
 
 // Part (a): edges[a] query edges may move on axis a (their cuts from AxisCutOf); each adds the private share of one
 // side, bounded from its public rows on refinement's event (PrivateShareInterval at RefinementLogTerm over the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/axes/gap_spread.hpp"
 #include "core/axes/numeric_axis.hpp"  // PgFloatLess
@@ -41,10 +42,18 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 	EdgeSplit split;
 	if (!bound.present)
 		return split;
-	const double v = bound.value;
+	double v = bound.value;
+	// "col <= v" and "col > v" put the rows equal to v below the edge.
+	bool v_below_edge = upper == bound.inclusive;
+	// On a discrete axis the bound selects the values of the one at the largest multiple of the step at most v
+	// (below v) that keeps them below: a query is the same query with its edges there (docs/mechanisms.md §10).
+	if (const std::optional<double> floor = StepFloor(v, axis.value_step, v_below_edge)) {
+		v = *floor;
+		v_below_edge = true;
+	}
 	// "col <= b_j" and "col > b_j" keep the cover's own edge; "col < b_j" and "col >= b_j" differ from it by the
 	// rows equal to b_j.
-	if (upper == bound.inclusive && IsCut(axis.cuts, v)) {
+	if (v_below_edge && IsCut(axis.cuts, v)) {
 		split.exact = true;
 		return split;
 	}
@@ -54,7 +63,6 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 	const std::size_t begin = j == 0 ? 0 : CountAtMost(axis.public_values, axis.cuts[j - 1]);
 	const std::size_t end =
 	    j == axis.cuts.size() ? axis.public_values.size() : CountAtMost(axis.public_values, axis.cuts[j]);
-	const bool v_below_edge = upper == bound.inclusive;  // "col <= v" and "col > v" put the rows equal to v below
 	const std::size_t p =
 	    std::clamp(v_below_edge ? CountAtMost(axis.public_values, v) : CountBelow(axis.public_values, v), begin,
 	               std::max(begin, end));
@@ -67,7 +75,7 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 	const std::int64_t bin_rows = split.below + split.above;
 	if (bin_rows > 0)
 		split.interpolated = (SpreadRowsBelow(axis.public_values, spread, p, rows_before_bin + split.below, v,
-		                                      AxisValueStep(axis.value_type), v_below_edge) -
+		                                      axis.value_step, v_below_edge) -
 		                      double(rows_before_bin)) /
 		                     double(bin_rows);
 	return split;
@@ -76,7 +84,7 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 std::size_t
 AxisSideCount(const ReleaseAxis &axis)
 {
-	return AxisEventCount(axis.cuts, axis.public_values);
+	return AxisEventCount(axis.cuts, axis.public_values, axis.value_step);
 }
 
 // The public values the bins [lo, hi] of an ordered axis hold: [first, last).

@@ -165,7 +165,7 @@ AxisCutsOf(const ReleaseLayout &layout)
 	std::vector<AxisCut> cuts;
 	for (const ReleaseAxis &axis : layout.axes)
 		cuts.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear
-		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts)
+		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts, axis.value_step)
 		                   : AxisCut{});
 	return cuts;
 }

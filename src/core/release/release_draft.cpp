@@ -13,6 +13,7 @@
 
 #include "core/api/release_api.hpp"
 #include "core/axes/categorical_axis.hpp"
+#include "core/axes/gap_spread.hpp"  // AxisValueStep
 #include "core/axes/numeric_axis.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
@@ -45,6 +46,7 @@ public:
 		layout_.spec = ParseClassSpec(class_text);
 		canonical_ = layout_.spec.CanonicalText();
 		column_types_.resize(layout_.spec.columns.size());
+		column_steps_.resize(layout_.spec.columns.size());
 	}
 
 	const ClassSpec &
@@ -90,6 +92,14 @@ public:
 		case ClassKind::Predicates: break;
 		}
 		column_types_[i] = type;
+	}
+
+	void
+	SetColumnValueStep(std::size_t i, double step)
+	{
+		if (!(step >= 0.0) || !std::isfinite(step))
+			throw Error(ErrorKind::Internal, "a column's value step must be finite and not negative");
+		column_steps_.at(i) = step;
 	}
 
 	void
@@ -147,6 +157,8 @@ public:
 					ReleaseAxis axis;
 					axis.kind = categorical ? AxisKind::Categorical : AxisKind::Numeric;
 					axis.value_type = *column_types_[i];
+					if (!categorical)
+						axis.value_step = column_steps_[i].value_or(AxisValueStep(axis.value_type));
 					axis.label = spec.columns[i];
 					if (categorical && axis.value_type == ValueType::Boolean)
 						axis.categories = CategoricalAxis::Boolean().categories();
@@ -486,12 +498,13 @@ private:
 	MakeCatalogView()
 	{
 		const std::vector<ReleaseAxis> &axes = layout_.axes;
-		kinds_.clear(), types_.clear(), labels_.clear(), category_ptrs_.clear();
+		kinds_.clear(), types_.clear(), labels_.clear(), category_ptrs_.clear(), steps_.clear();
 		cut_counts_.clear(), cuts_.clear(), category_counts_.clear();
 		value_counts_.clear(), values_.clear(), value_rows_.clear();
 		for (const ReleaseAxis &axis : axes) {
 			kinds_.push_back(AxisKindName(axis.kind));
 			types_.push_back(ValueTypeName(axis.value_type));
+			steps_.push_back(axis.value_step);
 			labels_.push_back(axis.label.c_str());
 			cut_counts_.push_back(std::int32_t(axis.cuts.size()));
 			cuts_.insert(cuts_.end(), axis.cuts.begin(), axis.cuts.end());
@@ -519,7 +532,8 @@ private:
 		                         layout_.public_point_counts.size(),
 		                         layout_.public_points.data(),
 		                         layout_.public_point_counts.data(),
-		                         layout_.domain_kind == DomainKind::Dense ? "full grid" : "public support"};
+		                         layout_.domain_kind == DomainKind::Dense ? "full grid" : "public support",
+		                         steps_.data()};
 	}
 
 	ReleaseLayout layout_;
@@ -529,6 +543,7 @@ private:
 	LayoutPlanning planning_;
 	bool planning_set_ = false;
 	std::vector<std::optional<ValueType>> column_types_;
+	std::vector<std::optional<double>> column_steps_;  // DraftSetColumnValueStep's; else the value type's
 	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false, declared_ = false;
 	std::vector<bool> learned_;
 	std::int64_t public_rows_ = 0;
@@ -540,7 +555,7 @@ private:
 	// The catalog view's storage.
 	std::vector<const char *> kinds_, types_, labels_, category_ptrs_;
 	std::vector<std::int32_t> cut_counts_, category_counts_, value_counts_;
-	std::vector<double> cuts_, values_;
+	std::vector<double> cuts_, values_, steps_;
 	std::vector<std::int64_t> value_rows_;
 	CatalogLayout catalog_{};
 };
@@ -594,6 +609,12 @@ void
 DraftSetColumnType(ReleaseDraft *d, std::size_t i, ValueType type, const char *type_name)
 {
 	d->SetColumnType(i, type, type_name);
+}
+
+void
+DraftSetColumnValueStep(ReleaseDraft *d, std::size_t i, double step)
+{
+	d->SetColumnValueStep(i, step);
 }
 
 std::size_t

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/axes/gap_spread.hpp"  // AxisValueStep
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/base/progress_scope.hpp"
@@ -391,6 +392,10 @@ LayoutFromCatalog(const CatalogLayout &c)
 		ReleaseAxis axis;
 		axis.kind = AxisKindFromName(c.axis_kinds[a]);
 		axis.value_type = ValueTypeFromName(c.axis_value_types[a]);
+		// A release stored without steps keeps how it answered: its value type's (a date's day, an integer's 0).
+		axis.value_step = c.axis_value_steps != nullptr ? c.axis_value_steps[a] : AxisValueStep(axis.value_type);
+		if (!(axis.value_step >= 0.0) || !std::isfinite(axis.value_step))
+			throw Error(ErrorKind::Internal, "a value step in the release catalog is negative or not finite");
 		axis.label = c.axis_labels[a];
 		axis.cuts.assign(c.cuts + cut, c.cuts + cut + c.cut_counts[a]);
 		cut += std::size_t(c.cut_counts[a]);

@@ -477,7 +477,7 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	// (axes/gap_spread.hpp): the rows the query leaves out below, and those it keeps up to its upper bound.
 	static const std::vector<double> kNoSpread;
 	const std::vector<double> &spread = a < gap_spread.size() ? gap_spread[a] : kNoSpread;
-	const double step = AxisValueStep(layout_.axes[a].value_type);
+	const double step = layout_.axes[a].value_step;
 	const double rows_lo = !b.lower.present ? 0.0
 	                                        : SpreadRowsBelow(values, spread, pa, s.PublicRows(0, pa), b.lower.value,
 	                                                          step, !b.lower.inclusive);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -70,6 +71,27 @@ TEST(GapSpread, DatesSpreadOverTheDaysOfTheGap)
 	EXPECT_DOUBLE_EQ(GapSpreadBelow(lower, upper, 100.5 * day, day, true), 0.0);
 	// a gap that is no whole number of steps is spread continuously
 	EXPECT_DOUBLE_EQ(GapSpreadBelow(0.0, 1.5 * day, 0.75 * day, day, true), 0.5);
+}
+
+// A bound of a discrete column moves to the largest multiple of its step that selects the same values, in the
+// form that keeps the values equal to it below ("c <= v", "c > v").
+TEST(GapSpread, StepFloorMovesABoundToTheValuesItSelects)
+{
+	EXPECT_EQ(StepFloor(5.5, 1, true), 5.0);   // c <= 5.5 is c <= 5
+	EXPECT_EQ(StepFloor(5.5, 1, false), 5.0);  // c < 5.5 is c <= 5
+	EXPECT_EQ(StepFloor(6, 1, true), 6.0);     // c <= 6
+	EXPECT_EQ(StepFloor(6, 1, false), 5.0);    // c < 6 is c <= 5
+	EXPECT_EQ(StepFloor(-0.5, 1, true), -1.0);
+	EXPECT_EQ(StepFloor(-1, 1, false), -2.0);
+	const double day = AxisValueStep(ValueType::Date);
+	EXPECT_EQ(StepFloor(101.75 * day, day, true), 101 * day);  // a date <= 18:00 on day 101: up to day 101
+	EXPECT_EQ(StepFloor(101.75 * day, day, false), 101 * day);
+	EXPECT_EQ(StepFloor(101 * day, day, false), 100 * day);
+	// Nothing to move: a continuous axis, a value that is no number, or one beyond 2^52.
+	EXPECT_FALSE(StepFloor(5.5, 0, true).has_value());
+	EXPECT_FALSE(StepFloor(INFINITY, 1, true).has_value());
+	EXPECT_FALSE(StepFloor(NAN, 1, true).has_value());
+	EXPECT_FALSE(StepFloor(std::ldexp(1.0, 60), 1, true).has_value());
 }
 
 }  // namespace

@@ -69,18 +69,73 @@ TEST(ErrorModel, AxisCutOfFindsTheLargestSideAProjectionMovesOver)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, AxisCutOf({1}, {1}, {1, 1}));
 }
 
+// Discrete columns (docs/mechanisms.md §10): an open interval between two whole multiples of the step one step apart
+// holds no value of the column.
+TEST(ErrorModel, NoValueBetweenConsecutiveMultiplesOfTheStep)
+{
+	EXPECT_TRUE(NoValueBetween(5, 6, 1));
+	EXPECT_TRUE(NoValueBetween(-3, -2, 1));
+	EXPECT_FALSE(NoValueBetween(5, 7, 1));    // 6 may lie between
+	EXPECT_FALSE(NoValueBetween(5, 6, 0));    // a continuous column
+	EXPECT_FALSE(NoValueBetween(5.5, 6, 1));  // not a value of an integer column: nothing is known
+	EXPECT_FALSE(NoValueBetween(-INFINITY, 1, 1));
+	EXPECT_FALSE(NoValueBetween(1, INFINITY, 1));
+	EXPECT_FALSE(NoValueBetween(1, NAN, 1));
+	EXPECT_FALSE(NoValueBetween(1, 2, NAN));
+	EXPECT_FALSE(NoValueBetween(1, 2, -1));
+	const double day = 86400.0 * 1e6;  // a date's step in axis units (microseconds)
+	EXPECT_TRUE(NoValueBetween(9000 * day, 9001 * day, day));
+	EXPECT_FALSE(NoValueBetween(9000 * day, 9002 * day, day));
+	EXPECT_FALSE(NoValueBetween(9000 * day, 9000.5 * day, day));
+	// Beyond 2^53 consecutive doubles are more than one apart: a bigint may lie between them, never reported empty.
+	const double big = std::ldexp(1.0, 60);
+	EXPECT_FALSE(NoValueBetween(big, std::nextafter(big, INFINITY), 1));
+}
+
+// The sets a discrete axis leaves empty need no bound: at the finest cuts of consecutive integers only the tails
+// (below the lowest and above the highest public value) and the unseen integers can hold private rows.
+TEST(ErrorModel, DiscreteAxesBoundOnlyTheSetsThatCanHoldValues)
+{
+	const std::vector<double> values{1, 2, 3, 5};
+	const std::vector<std::int64_t> counts{4, 5, 6, 7};
+	// Continuous: per bin the gap below its value and the bin (2 each), the bin above them all (1).
+	EXPECT_EQ(AxisEventCount(values, values), 2u * 4 + 1);
+	// Integers: the gaps (1, 2) and (2, 3) are empty, so a bound there is exact and their bins need no bound;
+	// (-inf, 1), (3, 5) (which holds 4) and (5, inf) are not.
+	EXPECT_EQ(AxisEventCount(values, values, 1.0), 2u + 0 + 0 + 2 + 1);
+	const AxisCut discrete = AxisCutOf(values, values, counts, 1.0);
+	EXPECT_EQ(discrete.sides, 5u);
+	EXPECT_EQ(discrete.empty_below, (std::vector<bool>{false, true, true, false, false}));
+	EXPECT_EQ(discrete.empty_above, (std::vector<bool>{true, true, true, true, false}));
+	// A coarse bin (1, 5] of the integers 2, 3, 5: the part below 2 is empty, the part above 5 too (its cut).
+	const AxisCut coarse = AxisCutOf({1, 5}, values, counts, 1.0);
+	EXPECT_EQ(coarse.empty_below, (std::vector<bool>{false, true, false}));
+	EXPECT_EQ(coarse.sides, AxisEventCount({1, 5}, values) - 2);
+	// Fewer events, the same worst set (a tail without public rows): a smaller part, in both answer modes.
+	const AxisCut continuous = AxisCutOf(values, values, counts);
+	EXPECT_LT(ProjectionError({discrete}, {2}, false, 100, 1000, 0.1),
+	          ProjectionError({continuous}, {2}, false, 100, 1000, 0.1));
+	EXPECT_LT(RefinementError({discrete}, {2}, false, 100, 1000, 0.1),
+	          RefinementError({continuous}, {2}, false, 100, 1000, 0.1));
+	// The part is the upper bound of one set without public rows on the smaller event.
+	EXPECT_DOUBLE_EQ(RefinementError({discrete}, {1}, false, 100, 1000, 0.1),
+	                 PrivateShareInterval(0, 100, 1000, RefinementLogTerm(5, 0.1)).high);
+	// A step that no value is a multiple of changes nothing.
+	EXPECT_EQ(AxisCutOf({1.5, 2.5}, {1.5, 2.5}, {1, 1}, 1.0).sides, AxisEventCount({1.5, 2.5}, {1.5, 2.5}));
+}
+
 TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 {
 	// One axis, 18 events, beta 0.1: L = ln(18 / 0.1) = ln 180. m = 100 public and n = 1000 private rows, pooled
 	// N = 1100, public share q = 1/11. At the finest cover the side holds no public row: the k pooled rows after a
 	// public row are all private with probability at most (1 - q)^k, so k = ln 180 / -ln(1 - 1/11) = 54.48...,
 	// 0.0544848... of n (the two-step bound, population then private table: 0.0935...).
-	const AxisCut gap{0, 18, {}};
+	const AxisCut gap{0, 18, {}, {}, {}};
 	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.05448480803993373, 1e-9);
 	// A side of 10 of 100 public rows: 11 spacings, the k whose larger exponent, k KL(10 / k || 1/11) or
 	// 100 KL(10 / 100 || k / 1100), is ln 180, less 10: 0.235099... of n (an independent bisection; the two-step
 	// bound: 0.2916...).
-	const AxisCut coarse{10, 18, {}};
+	const AxisCut coarse{10, 18, {}, {}, {}};
 	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.23509963536095976, 1e-9);
 	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
 	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.05448480803993373, 1e-9);

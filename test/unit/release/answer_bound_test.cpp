@@ -46,6 +46,23 @@ TEST(SplitOfEdge, AnEdgeOnACutIsExact)
 	EXPECT_FALSE(SplitOfEdge(axis, {}, Bound(3, true), true).exact);
 }
 
+// On an integer axis (step 1) a bound between two integers selects the same rows as the integer below it: "v <= 4.5"
+// and "v < 5" are "v <= 4", exact at the cut 4, where a continuous axis moves them over a gap.
+TEST(SplitOfEdge, ABoundOfAnIntegerAxisIsTheIntegerItSelects)
+{
+	ReleaseAxis axis = SixValues();
+	EXPECT_FALSE(SplitOfEdge(axis, {}, Bound(4.5, true), true).exact);
+	axis.value_step = 1.0;
+	EXPECT_TRUE(SplitOfEdge(axis, {}, Bound(4.5, true), true).exact);    // v <= 4.5
+	EXPECT_TRUE(SplitOfEdge(axis, {}, Bound(5, false), true).exact);     // v < 5
+	EXPECT_TRUE(SplitOfEdge(axis, {}, Bound(4.5, false), false).exact);  // v > 4.5 is v > 4
+	EXPECT_TRUE(SplitOfEdge(axis, {}, Bound(5, true), false).exact);     // v >= 5 is v > 4
+	EXPECT_FALSE(SplitOfEdge(axis, {}, Bound(4, false), true).exact);    // v < 4 is v <= 3, inside (2, 4]
+	const EdgeSplit s = SplitOfEdge(axis, {}, Bound(3.5, false), true);  // v < 3.5 is v <= 3
+	EXPECT_EQ(s.below, 10);
+	EXPECT_EQ(s.above, 10);
+}
+
 TEST(SplitOfEdge, SidesWithinTheEdgesBin)
 {
 	const ReleaseAxis axis = SixValues();
