@@ -444,6 +444,13 @@ struct VarianceBucket {
 // Buckets per octave of v: the cells of a bucket differ in v by at most 2^(1/4).
 constexpr double kBucketsPerOctave = 4.0;
 
+// The key of a quarter of an octave of a non-negative number (0 has its own).
+int
+OctaveKey(double x)
+{
+	return x > 0.0 ? int(std::floor(kBucketsPerOctave * std::log2(x))) : std::numeric_limits<int>::min();
+}
+
 // What the prediction reads of the public prior over the k-way tables (all from public information).
 struct PublicTables {
 	// The variances v of the public sample's share of the k-way cells (counts of n), in buckets of a quarter of an
@@ -474,7 +481,7 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 			const double p = shares[t];
 			if (public_rows > 0) {
 				const double v = PublicVariance(p, n, public_rows);
-				VarianceBucket &bucket = result.buckets[int(std::floor(kBucketsPerOctave * std::log2(v)))];
+				VarianceBucket &bucket = result.buckets[OctaveKey(v)];
 				bucket.count += 1.0;
 				bucket.smallest = std::min(bucket.smallest, v);
 				bucket.largest = std::max(bucket.largest, v);
@@ -511,13 +518,6 @@ CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tabl
 	for (const auto &[key, bucket] : public_tables.buckets)
 		groups.push_back({bucket.count, 0.0, bucket.largest * s2 / (bucket.largest + s2), 0.0});
 	return MaxErrorOverCells(noise, groups, beta);
-}
-
-// The key of a quarter of an octave of a non-negative number (0 has its own).
-int
-OctaveKey(double x)
-{
-	return x > 0.0 ? int(std::floor(kBucketsPerOctave * std::log2(x))) : std::numeric_limits<int>::min();
 }
 
 // The part of k = 1 (counts), for a public sample of the private rows' population. The per-cell test then sends no
