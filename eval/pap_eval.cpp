@@ -57,6 +57,7 @@ struct Config {
 	std::map<std::string, DatasetPlan> plans;
 	std::vector<Workload> workloads;
 	std::vector<std::string> adult_columns;
+	std::set<std::string> methods;  // PAP_EVAL_METHODS: only these (empty: all)
 };
 
 // Methods, in table order. "public" spends nothing; "margtables" is computed in SQL; the others are pap
@@ -88,7 +89,7 @@ const std::set<std::string> kBaselines{"public",     "identity", "hierarchical",
 
 const char *kHeader = "dataset,workload,class,public_frac,regime,epsilon,rep,method,mechanism,prior,status,max_error,"
                       "mean_error,predicted_error,chosen,queries,cover_size,cell_count,domain,alpha,n,m,"
-                      "grid_per_axis,seed,seconds";
+                      "grid_per_axis,seed,seconds,projection_error,outside_mass_error,noise_error,prior_error,answer_mode";
 
 struct Result {
 	PGresult *res;
@@ -232,6 +233,7 @@ SqlArray(Db &db, const std::vector<std::string> &v)
 // One run of one method on one cell; fills the CSV fields it knows.
 struct Row {
 	std::string status = "ok", max_e, mean_e, pred, chosen, csize, cells, domain, alpha;
+	std::string parts = ",,,,";  // pap.plan's projection, outside mass, noise and prior parts and answer mode
 	int grid_m = 0;
 	bool refine = false;  // a grid release whose cells hold several grid points: answer with refinement
 };
@@ -393,6 +395,8 @@ Run(const Config &cfg, const std::string &out_path)
 							const int seed = SeedOf(cell);
 							for (const Method &meth : kMethods) {
 								const std::string mname = meth.name, table = meth.table;
+								if (!cfg.methods.empty() && !cfg.methods.count(mname))
+									continue;
 								const std::string key = cell + "|" + mname;
 								Row row;
 								auto start = std::chrono::steady_clock::now();
@@ -465,12 +469,16 @@ Run(const Config &cfg, const std::string &out_path)
 										const std::string named_prior =
 										    *meth.prior ? ", prior => " + db.Quote(meth.prior) : std::string();
 										Result p =
-										    db.Try("SELECT predicted_error, chosen_mechanism FROM pap.plan('r', " +
+										    db.Try("SELECT predicted_error, chosen_mechanism, concat(projection_error, ',', "
+										           "outside_mass_error, ',', noise_error, ',', prior_error, ',', "
+										           "answer_mode) "
+										           "FROM pap.plan('r', " +
 										           Num(eps) + ", 0, " + db.Quote(meth.mechanism) + prior_arg + ")");
 										if (p.ok && PQntuples(p.res) == 1) {
 											if (!PQgetisnull(p.res, 0, 0))
 												row.pred = PQgetvalue(p.res, 0, 0);
 											row.chosen = PQgetvalue(p.res, 0, 1);
+											row.parts = PQgetvalue(p.res, 0, 2);
 										}
 										PQclear(p.res);
 										db.Must("SET pap_release.test_seed = " + std::to_string(seed));
@@ -530,7 +538,7 @@ Run(const Config &cfg, const std::string &out_path)
 								    << meth.prior << "," << row.status << "," << row.max_e << "," << row.mean_e << ","
 								    << row.pred << "," << row.chosen << "," << nq << "," << row.csize << ","
 								    << row.cells << "," << row.domain << "," << row.alpha << "," << n << "," << m << ","
-								    << row.grid_m << "," << seed << "," << Num(secs) << "\n";
+								    << row.grid_m << "," << seed << "," << Num(secs) << "," << row.parts << "\n";
 								out.flush();
 								runs++;
 								if (row.status == "error")
@@ -1007,6 +1015,14 @@ main(int argc, char **argv)
 			cfg.workloads = kept;
 			for (auto it = cfg.plans.begin(); it != cfg.plans.end();)
 				it = datasets.count(it->first) ? std::next(it) : cfg.plans.erase(it);
+		}
+		// PAP_EVAL_METHODS=name,name,...: only these methods (a quick look at auto's plans; the report then
+		// compares with the methods that ran).
+		if (const char *only = std::getenv("PAP_EVAL_METHODS")) {
+			std::stringstream ss(only);
+			std::string name;
+			while (std::getline(ss, name, ','))
+				cfg.methods.insert(name);
 		}
 		if (const char *r = std::getenv("PAP_EVAL_REPS"))
 			cfg.reps = std::atoi(r);
