@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "core/base/errors.hpp"
@@ -13,7 +14,7 @@
 namespace pap::core {
 
 IdentityPlan
-PlanIdentity(const PlanInput &input, std::size_t max_query_cells)
+PlanIdentity(const PlanInput &input, std::size_t max_query_cells, const std::vector<std::int64_t> &query_cells)
 {
 	ValidatePlanInput(input);
 	if (max_query_cells > input.cells)
@@ -22,14 +23,31 @@ PlanIdentity(const PlanInput &input, std::size_t max_query_cells)
 	plan.noise = HistogramNoiseFor(2.0, 2.0, input.epsilon, input.delta, input.rho);
 	plan.used = HistogramNoiseUsed(plan.noise, 2.0, 2.0, input.epsilon, input.delta);
 	// Before the non-negativity step, consistency is the least-squares fit with the known total: every cell moves
-	// by the same amount, and a query over k of N cells gets variance k (N - k) / N times one cell's. The worst
-	// query with at most max_query_cells cells has k = min(max_query_cells, floor(N / 2)). The clipping to >= 0 is
-	// not credited (it lowers the error in practice but has no simple per-query bound).
+	// by the same amount, and a query over k of N cells gets variance k (N - k) / N times one cell's. The clipping
+	// to >= 0 is not credited (it lowers the error in practice but has no simple per-query bound).
 	const double cells = double(input.cells);
-	const double k = std::min(double(max_query_cells), std::floor(cells / 2.0));
-	const double draws = k * (cells - k) / cells;  // a query's noise: coefficients 1 - k/N and -k/N, at most 1
-	plan.predicted_error =
-	    std::min(1.0, MaxErrorOverCover(plan.noise, draws, input.cover_size, input.beta) / double(input.private_rows));
+	const auto draws = [cells](double k) { return k * (cells - k) / cells; };  // coefficients 1 - k/N and -k/N
+	double error = 0.0;
+	if (query_cells.empty()) {
+		// The worst query with at most max_query_cells cells has k = min(max_query_cells, floor(N / 2)).
+		const double k = std::min(double(max_query_cells), std::floor(cells / 2.0));
+		error = MaxErrorOverCover(plan.noise, draws(k), input.cover_size, input.beta);
+	} else {
+		// The listed cover: a union bound with each query's own k and the exact law of its noise (k draws at 1 -
+		// k/N, N - k at k/N), the queries of one k sharing a group.
+		std::map<std::int64_t, double> queries_per_size;
+		for (std::int64_t k : query_cells) {
+			if (k < 0 || std::uint64_t(k) > input.cells)
+				throw Error(ErrorKind::Internal, "a cover query spans more cells than the domain has");
+			queries_per_size[k] += 1.0;
+		}
+		const auto n_cells = std::int64_t(input.cells);
+		std::vector<DrawSums> groups;
+		for (const auto &[k, count] : queries_per_size)
+			groups.push_back({count, k, 1.0 - double(k) / cells, n_cells - k, double(k) / cells});
+		error = MaxErrorOverSums(plan.noise, groups, input.beta);
+	}
+	plan.predicted_error = std::min(1.0, error / double(input.private_rows));
 	return plan;
 }
 
@@ -177,7 +195,7 @@ public:
 	Plan(const PlanContext &context) const override
 	{
 		const std::optional<IdentityPlan> planned =
-		    UnlessLimitExceeded([&] { return PlanIdentity(context.input, context.max_query_cells); });
+		    UnlessLimitExceeded([&] { return PlanIdentity(context.input, context.max_query_cells, context.cover_query_cells); });
 		if (!planned)
 			return NotApplicable(kNoiseTooLarge);
 		// The non-negativity step is biased where most cells are (nearly) empty: the prediction adds that bias,

@@ -20,9 +20,12 @@ struct IdentityPlan {
 	double predicted_error = 0;  // predicted max error over the cover queries, fraction of n
 	PrivacyUsed used;            // HistogramNoiseUsed for l1 = l2^2 = 2
 };
-// max_query_cells: the most cells any cover query spans (public: a property of the cover and the domain).
-// Errors as ValidatePlanInput; Error(Internal) for max_query_cells > input.cells.
-IdentityPlan PlanIdentity(const PlanInput &input, std::size_t max_query_cells);
+// max_query_cells: the most cells any cover query spans; query_cells: the cells each cover query spans, when the
+// cover is listed (public: properties of the cover and the domain). With query_cells, the prediction is a union
+// bound with each query's own noise; without, every query takes the worst noise of max_query_cells cells.
+// Errors as ValidatePlanInput; Error(Internal) for max_query_cells, or an entry of query_cells, > input.cells.
+IdentityPlan PlanIdentity(const PlanInput &input, std::size_t max_query_cells,
+                          const std::vector<std::int64_t> &query_cells = {});
 
 // The bias the non-negativity step adds to the cover queries' answers, predicted from public information only:
 // the public histogram (stand-in: n times stand_in, a distribution over the cells, e.g. PublicPrior) plus the

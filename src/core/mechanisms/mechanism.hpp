@@ -103,6 +103,9 @@ struct PlanContext {
 	PlanInput input;
 	ReleaseShape shape;
 	std::size_t max_query_cells = 0;     // the most cells one cover query spans
+	// The cells each listed cover query spans, in the cover's order (empty when the cover is too large to list: the
+	// widest queries then stand for all, through max_query_cells).
+	std::vector<std::int64_t> cover_query_cells;
 	const CellDomain *domain = nullptr;  // the release's cells
 	// Its cover queries over them, or nullptr when the cover has more than pap_release.max_cover_queries queries
 	// (input.cover_size): a mechanism that reads every cover query then does not apply (kCoverTooLarge), the

@@ -64,6 +64,25 @@ struct NoiseGroup {
 // number, or no cell at all.
 double MaxErrorOverCells(const HistogramNoise &noise, const std::vector<NoiseGroup> &groups, double beta);
 
+// `count` cover queries whose noise is first_coefficient times a sum of `first` draws of the noise minus
+// second_coefficient times an independent sum of `second` draws (identity after consistency, a query over k of N
+// cells: k and N - k draws, coefficients 1 - k/N and k/N; a plain sum of m draws: m, 1, 0, 0). Coefficients in
+// [0, 1].
+struct DrawSums {
+	double count = 0;
+	std::int64_t first = 0;
+	double first_coefficient = 1;
+	std::int64_t second = 0;
+	double second_coefficient = 0;
+};
+
+// The smallest t (counts) with sum over the groups of count P[|noise| >= t] <= beta (a union bound over the queries).
+// Discrete Laplace noise: each query's tail from the exact laws of its two sums (LaplaceSumLaw, conditioning on the
+// narrower), when every table fits a budget of 2^26 products (about 0.1 s); never above MaxErrorOverCells with
+// draws = first_coefficient^2 first + second_coefficient^2 second, which it returns otherwise and for the discrete
+// Gaussian. Error(Internal) for a negative or non-finite count or draws, a coefficient outside [0, 1], or no query.
+double MaxErrorOverSums(const HistogramNoise &noise, const std::vector<DrawSums> &sums, double beta);
+
 // Counts `count` steps of a loop over cells or nodes; each time the total passes a multiple of 2^16, throws
 // Error(Cancelled) when interrupted() returns true.
 void CountSteps(InterruptCheck interrupted, std::uint64_t &steps, std::uint64_t count = 1);

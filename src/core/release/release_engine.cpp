@@ -176,6 +176,8 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	workload.EvaluateCounts(std::vector<std::int64_t>(cells, 1), sizes);
 	for (std::int64_t q : sizes)
 		context.max_query_cells = std::max(context.max_query_cells, std::size_t(q));
+	if (listed)
+		context.cover_query_cells = sizes;
 	context.shape = ShapeOf(release.layout);
 	context.domain = &release.domain;
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };

@@ -172,6 +172,49 @@ TEST(PlanIdentity, PredictionHoldsWithProbabilityAboutOneMinusBeta)
 	EXPECT_GT(worst, plan.predicted_error / 10) << "prediction far too loose";
 }
 
+// The listed cover: each prefix with its own k and the exact law of its noise. Below the worst-k Chernoff bound, and
+// still calibrated on the 99 prefixes of 100 cells (the same runs as above).
+TEST(PlanIdentity, ListedCoverPredictsLessAndStillHolds)
+{
+	const std::size_t cells = 100;
+	const std::int64_t n = 10000;
+	PlanInput in = Input(1.0, 0.0, cells);
+	in.cover_size = cells - 1;
+	in.private_rows = n;
+	std::vector<std::int64_t> prefix_cells(cells - 1);
+	std::iota(prefix_cells.begin(), prefix_cells.end(), 1);
+	const IdentityPlan worst = PlanIdentity(in, cells - 1);
+	const IdentityPlan plan = PlanIdentity(in, cells - 1, prefix_cells);
+	EXPECT_LT(plan.predicted_error, 0.9 * worst.predicted_error);
+	// A cover of one query over k cells: the listed bound never exceeds the unlisted one of the same k.
+	for (std::int64_t k : {1, 10, 50}) {
+		PlanInput one = in;
+		one.cover_size = 1;
+		EXPECT_LE(PlanIdentity(one, std::size_t(k), {k}).predicted_error,
+		          PlanIdentity(one, std::size_t(k)).predicted_error);
+	}
+	const std::vector<std::int64_t> h = RandomHistogram(cells, n, 6);
+	SeededRandomSource rng(8);
+	int exceeded = 0;
+	const int runs = 200;
+	double worst_error = 0;
+	for (int run = 0; run < runs; run++) {
+		const std::vector<double> x = RunIdentity(h, n, plan.noise, rng);
+		double truth = 0, estimate = 0, max_error = 0;
+		for (std::size_t i = 0; i + 1 < cells; i++) {
+			truth += double(h[i]) / double(n);
+			estimate += x[i];
+			max_error = std::max(max_error, std::abs(truth - estimate));
+		}
+		worst_error = std::max(worst_error, max_error);
+		exceeded += max_error > plan.predicted_error;
+	}
+	std::printf("[ identity, listed ] predicted %.5f (worst k: %.5f), worst of %d runs %.5f, exceeded %d\n",
+	            plan.predicted_error, worst.predicted_error, runs, worst_error, exceeded);
+	EXPECT_LE(exceeded, int(runs * in.beta * 2));
+	EXPECT_EQ(OutcomeOf([&] { PlanIdentity(in, cells - 1, {std::int64_t(cells) + 1}); }), "Internal");
+}
+
 TEST(PlanIdentity, RejectsInvalidInput)
 {
 	const auto plan = [](auto modify) {

@@ -450,5 +450,85 @@ TEST(MaxErrorOverCover, RejectsBadDraws)
 	}
 }
 
+// The exact law of one draw: the smallest t with cover P[|X| >= t] <= beta is the whole number m with cover 2 q^m /
+// (1 + q) <= beta < cover 2 q^(m - 1) / (1 + q); Chernoff's bound lies a constant factor of b above it.
+TEST(MaxErrorOverSums, OneDrawIsTheExactQuantileBelowChernoff)
+{
+	for (double b : {1.0, 4.0, 20.0})
+		for (double cover : {1.0, 100.0, 100000.0}) {
+			const HistogramNoise noise = LaplaceNoise(b);
+			const double q = std::exp(-1.0 / noise.laplace.value());
+			const double t = MaxErrorOverSums(noise, {{cover, 1, 1.0, 0, 0.0}}, 0.05);
+			const double m = std::ceil(t);
+			EXPECT_LE(cover * 2.0 * std::pow(q, m) / (1.0 + q), 0.05 * (1.0 + 1e-6)) << b << " " << cover;
+			EXPECT_GT(cover * 2.0 * std::pow(q, m - 1.0) / (1.0 + q), 0.05) << b << " " << cover;
+			EXPECT_LT(t, MaxErrorOverCover(noise, 1.0, std::size_t(cover), 0.05)) << b << " " << cover;
+		}
+	// 10^5 queries at beta 0.05, b = 20: the exact quantile is b ln(4 x 10^6 / (1 + q)) = 14.5 b, Chernoff's 18.5 b.
+	const HistogramNoise noise = LaplaceNoise(20.0);
+	EXPECT_NEAR(MaxErrorOverSums(noise, {{100000, 1, 1.0, 0, 0.0}}, 0.05) / 20.0, 14.5, 0.05);
+	EXPECT_NEAR(MaxErrorOverCover(noise, 1.0, 100000, 0.05) / 20.0, 18.45, 0.05);
+}
+
+// Identity after consistency, a query over 3 of 8 cells: 5/8 of a sum of 3 draws minus 3/8 of a sum of 5, on the
+// lattice of eighths; its exact law by convolution. The bound is sound and tight to the lattice.
+TEST(MaxErrorOverSums, IdentityQueryMatchesTheConvolution)
+{
+	for (double b : {1.5, 4.0}) {
+		const HistogramNoise noise = LaplaceNoise(b);
+		const double q = std::exp(-1.0 / noise.laplace.value());
+		const int reach = int(60 * b * 5);
+		const std::vector<double> first = DiscreteLaplaceSum(q, 3, reach), second = DiscreteLaplaceSum(q, 5, reach);
+		// P[|5 A - 3 B| >= 8 t].
+		const auto tail = [&](double t) {
+			double sum = 0.0;
+			for (int a = -reach; a <= reach; a++)
+				for (int c = -reach; c <= reach; c++)
+					if (std::abs(5.0 * a - 3.0 * c) >= 8.0 * t)
+						sum += first[std::size_t(a + reach)] * second[std::size_t(c + reach)];
+			return sum;
+		};
+		for (double count : {1.0, 50.0}) {
+			const std::vector<DrawSums> sums = {{count, 3, 5.0 / 8.0, 5, 3.0 / 8.0}};
+			const double t = MaxErrorOverSums(noise, sums, 0.05);
+			EXPECT_LE(count * tail(t), 0.05) << b << " " << count;
+			EXPECT_GT(count * tail(t * (1.0 - 1e-7)), 0.05) << b << " " << count;
+			// Chernoff at the worst coefficients: 15/8 draws.
+			EXPECT_LT(t, MaxErrorOverCells(noise, {{count, 15.0 / 8.0, 0.0, 0.0}}, 0.05)) << b << " " << count;
+		}
+	}
+}
+
+TEST(MaxErrorOverSums, FallsBackToChernoffForTheGaussianAndBeyondTheBudget)
+{
+	HistogramNoise gaussian;
+	gaussian.gaussian = true;
+	gaussian.variance = VarianceAtLeast(9.0);
+	EXPECT_EQ(MaxErrorOverSums(gaussian, {{10, 4, 0.5, 12, 0.25}}, 0.05),
+	          MaxErrorOverCells(gaussian, {{10, 0.25 * 4 + 0.0625 * 12, 0.0, 0.0}}, 0.05));
+	// 10^5 draws at b = 200: a table of about 10^12 products.
+	const HistogramNoise wide = LaplaceNoise(200.0);
+	EXPECT_EQ(MaxErrorOverSums(wide, {{10, 100000, 1.0, 0, 0.0}}, 0.05),
+	          MaxErrorOverCells(wide, {{10, 100000.0, 0.0, 0.0}}, 0.05));
+	// No draw at all, or coefficients 0: no error.
+	EXPECT_EQ(MaxErrorOverSums(wide, {{10, 0, 1.0, 0, 0.0}, {5, 7, 0.0, 3, 0.0}}, 0.05), 0.0);
+}
+
+TEST(MaxErrorOverSums, RejectsBadSums)
+{
+	const HistogramNoise noise = LaplaceNoise(1.0);
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {}, 0.05); }), "Internal");
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {{0, 1, 1.0, 0, 0.0}}, 0.05); }), "Internal");
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {{1, -1, 1.0, 0, 0.0}}, 0.05); }), "Internal");
+	EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {{1, 1, 1.0, -2, 0.0}}, 0.05); }), "Internal");
+	for (double bad : {-1.0, 1.5, std::nan(""), HUGE_VAL}) {
+		if (bad != 1.5) {  // a count, unlike a coefficient, may exceed 1
+			EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {{bad, 1, 1.0, 0, 0.0}}, 0.05); }), "Internal");
+		}
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {{1, 1, bad, 0, 0.0}}, 0.05); }), "Internal");
+		EXPECT_EQ(test::OutcomeOf([&] { MaxErrorOverSums(noise, {{1, 1, 1.0, 1, bad}}, 0.05); }), "Internal");
+	}
+}
+
 }  // namespace
 }  // namespace pap::core
