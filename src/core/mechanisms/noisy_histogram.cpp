@@ -211,8 +211,8 @@ MaxErrorOverCells(const HistogramNoise &noise, const std::vector<NoiseGroup> &gr
 
 namespace {
 
-// The products every exact law of one MaxErrorOverSums may cost in all, tables and bisection (about 0.1 s).
-constexpr double kMaxExactWork = double(1 << 26);
+// The products every exact law of one MaxErrorOverSums may cost in all, tables and bisection (about 20 ms).
+constexpr double kMaxExactWork = double(1 << 24);
 // The largest magnitude a threshold is held within before it becomes an integer: far beyond every table's radius.
 constexpr double kThresholdLimit = 0x1p62;
 
@@ -257,14 +257,22 @@ double
 MaxErrorOverSums(const HistogramNoise &noise, const std::vector<DrawSums> &sums, double beta)
 {
 	RequireDrawSums(sums);
+	// Chernoff at the worst coefficients bounds every combination of these squares (MaxErrorOverCover), and more
+	// draws only raise it: the sums are taken in buckets of a sixteenth of an octave of draws, each at its largest,
+	// so that a cover of thousands of distinct sums costs a few hundred groups. A bound the exact tails below can
+	// only lower.
+	std::map<int, NoiseGroup> buckets;
+	for (const DrawSums &g : sums) {
+		const double draws = g.first_coefficient * g.first_coefficient * double(g.first) +
+		                     g.second_coefficient * g.second_coefficient * double(g.second);
+		NoiseGroup &bucket =
+		    buckets[draws > 0.0 ? int(std::floor(16.0 * std::log2(draws))) : std::numeric_limits<int>::min()];
+		bucket.count += g.count;
+		bucket.draws = std::max(bucket.draws, draws);
+	}
 	std::vector<NoiseGroup> groups;
-	for (const DrawSums &g : sums)
-		groups.push_back({g.count,
-		                  g.first_coefficient * g.first_coefficient * double(g.first) +
-		                      g.second_coefficient * g.second_coefficient * double(g.second),
-		                  0.0, 0.0});
-	// Chernoff at the worst coefficients bounds every combination of these squares (MaxErrorOverCover): a bound the
-	// exact tails below can only lower.
+	for (const auto &[key, bucket] : buckets)
+		groups.push_back(bucket);
 	const double chernoff = MaxErrorOverCells(noise, groups, beta);
 	if (noise.gaussian || chernoff == 0.0)
 		return chernoff;
@@ -282,17 +290,19 @@ MaxErrorOverSums(const HistogramNoise &noise, const std::vector<DrawSums> &sums,
 		Part x{g.first_coefficient > 0.0 ? g.first : 0, g.first_coefficient};
 		Part y{g.second_coefficient > 0.0 ? g.second : 0, g.second_coefficient};
 		for (const Part &part : {x, y})
-			table_work.emplace(part.draws, LaplaceSumLaw::WorkFor(b, part.draws));
+			if (table_work.count(part.draws) == 0) {
+				const double cost = LaplaceSumLaw::WorkFor(b, part.draws, kMaxExactWork - work);
+				table_work.emplace(part.draws, cost);
+				work += cost;
+			}
 		if (y.draws > x.draws || x.draws == 0)
 			std::swap(x, y);
 		// The bisection's work: one pass over Y's table per step.
 		work += double(kBisections) * std::sqrt(2.0 * table_work[y.draws]);
+		if (!(work <= kMaxExactWork))
+			return chernoff;
 		parts.emplace_back(x, y);
 	}
-	for (const auto &[draws, cost] : table_work)
-		work += cost;
-	if (work > kMaxExactWork)
-		return chernoff;
 	std::map<std::int64_t, LaplaceSumLaw> laws;
 	for (const auto &[draws, cost] : table_work)
 		laws.emplace(draws, LaplaceSumLaw(b, draws, kMaxExactWork));

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <boost/math/distributions/negative_binomial.hpp>
 #include <cmath>
-#include <utility>
+#include <limits>
 
 #include "core/base/errors.hpp"
 
@@ -19,46 +19,71 @@ constexpr double kRelativeMargin = 1e-9;
 // The absolute rounding error of 1 minus the tabulated mass.
 constexpr double kMissingMargin = 1e-15;
 
-using NegativeBinomial = boost::math::negative_binomial_distribution<double>;
-
-// The negative binomials' support [low, high] outside which each has mass below kLeftOut (on each side).
-std::pair<std::int64_t, std::int64_t>
-Spread(double b, std::int64_t draws)
+// The pmf of NB(draws, 1 - q) over the span outside which each side holds less than kLeftOut: Boost's pmf at the
+// mode, then the ratios P[j + 1] / P[j] = q (j + m) / (j + 1) outwards, one product a term. Past the mode each ratio
+// is below 1 and falls further out, so a side's mass beyond a term g of ratio r < 1 is at most g r / (1 - r). Empty
+// when the span would be wider than max_width (its standard deviation already is, or the walk passes it).
+std::vector<double>
+NegativeBinomialSpan(double b, std::int64_t draws, double max_width)
 {
 	if (!(std::isfinite(b) && b > 0.0) || draws < 0)
 		throw Error(ErrorKind::Internal, "a sum of discrete Laplace draws needs a finite scale > 0 and draws >= 0");
 	if (draws == 0)
-		return {0, 0};
-	const NegativeBinomial nb(double(draws), -std::expm1(-1.0 / b));
-	return {std::int64_t(std::floor(quantile(nb, kLeftOut))),
-	        std::int64_t(std::ceil(quantile(complement(nb, kLeftOut))))};
+		return {1.0};
+	const double q = std::exp(-1.0 / b), m = double(draws), p = -std::expm1(-1.0 / b);
+	if (!(std::sqrt(m * q) / p <= max_width))
+		return {};
+	const auto mode = std::int64_t(std::floor(q * (m - 1.0) / p));
+	const double at_mode = pdf(boost::math::negative_binomial_distribution<double>(m, p), double(mode));
+	std::vector<double> lower;  // P[mode - 1], P[mode - 2], ...
+	for (std::int64_t j = mode; j > 0;) {
+		const double ratio = double(j) / (q * (double(j) - 1.0 + m));  // P[j - 1] / P[j]
+		const double next = (lower.empty() ? at_mode : lower.back()) * ratio;
+		lower.push_back(next);
+		j--;
+		if (ratio < 1.0 && next * ratio / (1.0 - ratio) < kLeftOut)
+			break;
+		if (double(lower.size()) > max_width)
+			return {};
+	}
+	std::vector<double> span(lower.rbegin(), lower.rend());
+	span.push_back(at_mode);
+	for (std::int64_t j = mode;; j++) {
+		const double ratio = q * (double(j) + m) / (double(j) + 1.0);  // P[j + 1] / P[j]
+		span.push_back(span.back() * ratio);
+		if (ratio < 1.0 && span.back() * ratio / (1.0 - ratio) < kLeftOut)
+			break;
+		if (double(span.size()) > max_width)
+			return {};
+	}
+	return span;
+}
+
+// The widest span a table of max_work products allows (a table costs half the span's square).
+double
+WidthWithin(double max_work)
+{
+	return std::sqrt(2.0 * std::max(max_work, 0.0));
 }
 
 }  // namespace
 
 double
-LaplaceSumLaw::WorkFor(double b, std::int64_t draws)
+LaplaceSumLaw::WorkFor(double b, std::int64_t draws, double max_work)
 {
-	const auto [low, high] = Spread(b, draws);
-	const double width = double(high - low + 1);
-	return 0.5 * width * width;
+	const std::vector<double> span = NegativeBinomialSpan(b, draws, WidthWithin(max_work));
+	if (span.empty())
+		return std::numeric_limits<double>::infinity();
+	return 0.5 * double(span.size()) * double(span.size());
 }
 
 LaplaceSumLaw::LaplaceSumLaw(double b, std::int64_t draws, double max_work)
 {
-	if (WorkFor(b, draws) > max_work)
-		throw Error(ErrorKind::LimitExceeded, "the exact law of this sum of draws is too large to tabulate");
-	const auto [low, high] = Spread(b, draws);
-	std::vector<double> nb_pmf;
-	if (draws == 0) {
-		nb_pmf.assign(1, 1.0);
-	} else {
-		const NegativeBinomial nb(double(draws), -std::expm1(-1.0 / b));
-		for (std::int64_t j = low; j <= high; j++)
-			nb_pmf.push_back(pdf(nb, double(j)));
-	}
-	// P[S = d] = sum over j of P[Y = j] P[X = j + d], both j and j + d within the spread.
+	const std::vector<double> nb_pmf = NegativeBinomialSpan(b, draws, WidthWithin(max_work));
 	const std::size_t width = nb_pmf.size();
+	if (width == 0 || 0.5 * double(width) * double(width) > max_work)
+		throw Error(ErrorKind::LimitExceeded, "the exact law of this sum of draws is too large to tabulate");
+	// P[S = d] = sum over j of P[Y = j] P[X = j + d], both j and j + d within the span.
 	pmf_.assign(width, 0.0);
 	for (std::size_t d = 0; d < width; d++) {
 		double sum = 0.0;

@@ -15,9 +15,10 @@ public:
 	// when the table costs more than max_work products (its cost grows as b^2 draws: WorkFor).
 	LaplaceSumLaw(double b, std::int64_t draws, double max_work);
 
-	// The products a table of (b, draws) costs, without building it: about half the square of the negative
-	// binomials' spread. Error(Internal) as the constructor.
-	static double WorkFor(double b, std::int64_t draws);
+	// The products a table of (b, draws) costs (half the square of the negative binomials' span), or infinity when
+	// it exceeds max_work, found in at most sqrt(2 max_work) steps without building the table. Error(Internal) as
+	// the constructor.
+	static double WorkFor(double b, std::int64_t draws, double max_work);
 
 	// An upper bound on P[S >= x]: the tabulated mass at x and beyond, with a relative margin for the rounding of
 	// its sums, plus Missing() (x > 0); 1 minus the tabulated mass at 1 - x and beyond (x <= 0, by symmetry).

@@ -86,9 +86,13 @@ TEST(LaplaceSumLaw, NoDrawIsThePointZero)
 TEST(LaplaceSumLaw, RefusesTablesOverTheBudgetAndBadInput)
 {
 	// The cost grows as b^2 draws: 100 draws at b = 20 are about 400 times 100 at b = 1.
-	EXPECT_GT(LaplaceSumLaw::WorkFor(20.0, 100), 100 * LaplaceSumLaw::WorkFor(1.0, 100));
+	const double wide = LaplaceSumLaw::WorkFor(20.0, 100, kBudget);
+	EXPECT_GT(wide, 100 * LaplaceSumLaw::WorkFor(1.0, 100, kBudget));
+	EXPECT_EQ(LaplaceSumLaw::WorkFor(20.0, 100, wide / 2), std::numeric_limits<double>::infinity());
+	// A scale of 2 x 10^9 (epsilon 10^-9) over 10^6 draws: refused at once, nothing allocated.
+	EXPECT_EQ(LaplaceSumLaw::WorkFor(2e9, 1000000, kBudget), std::numeric_limits<double>::infinity());
 	try {
-		LaplaceSumLaw(20.0, 100, LaplaceSumLaw::WorkFor(20.0, 100) / 2);
+		LaplaceSumLaw(20.0, 100, wide / 2);
 		ADD_FAILURE() << "no LimitExceeded";
 	} catch (const Error &e) {
 		EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
