@@ -194,8 +194,8 @@ public:
 	MechanismPlan
 	Plan(const PlanContext &context) const override
 	{
-		const std::optional<IdentityPlan> planned =
-		    UnlessLimitExceeded([&] { return PlanIdentity(context.input, context.max_query_cells, context.cover_query_cells); });
+		const std::optional<IdentityPlan> planned = UnlessLimitExceeded(
+		    [&] { return PlanIdentity(context.input, context.max_query_cells, context.cover_query_cells); });
 		if (!planned)
 			return NotApplicable(kNoiseTooLarge);
 		// The non-negativity step is biased where most cells are (nearly) empty: the prediction adds that bias,

@@ -102,7 +102,7 @@ struct ReleaseShape {
 struct PlanContext {
 	PlanInput input;
 	ReleaseShape shape;
-	std::size_t max_query_cells = 0;     // the most cells one cover query spans
+	std::size_t max_query_cells = 0;  // the most cells one cover query spans
 	// The cells each listed cover query spans, in the cover's order (empty when the cover is too large to list: the
 	// widest queries then stand for all, through max_query_cells).
 	std::vector<std::int64_t> cover_query_cells;

@@ -244,7 +244,8 @@ RequireDrawSums(const std::vector<DrawSums> &sums)
 		const auto coefficient = [](double c) { return std::isfinite(c) && c >= 0.0 && c <= 1.0; };
 		if (!(std::isfinite(g.count) && g.count >= 0.0 && g.first >= 0 && g.second >= 0 &&
 		      coefficient(g.first_coefficient) && coefficient(g.second_coefficient)))
-			throw Error(ErrorKind::Internal, "a sum of draws needs a non-negative count and draws, coefficients in [0, 1]");
+			throw Error(ErrorKind::Internal,
+			            "a sum of draws needs a non-negative count and draws, coefficients in [0, 1]");
 		queries += g.count;
 	}
 	if (!(queries >= 1.0))
@@ -311,9 +312,8 @@ MaxErrorOverSums(const HistogramNoise &noise, const std::vector<DrawSums> &sums,
 		for (std::size_t i = 0; i < sums.size(); i++) {
 			const auto &[x, y] = parts[i];
 			if (sums[i].count > 0.0 && x.draws > 0)
-				sum += sums[i].count *
-				       std::min(1.0, 2.0 * UpperTailOfCombination(laws.at(x.draws), x.coefficient, laws.at(y.draws),
-				                                                  y.coefficient, t));
+				sum += sums[i].count * std::min(1.0, 2.0 * UpperTailOfCombination(laws.at(x.draws), x.coefficient,
+				                                                                  laws.at(y.draws), y.coefficient, t));
 		}
 		return sum;
 	};

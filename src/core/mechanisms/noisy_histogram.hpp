@@ -80,7 +80,8 @@ struct DrawSums {
 // Discrete Laplace noise: each query's tail from the exact laws of its two sums (LaplaceSumLaw, conditioning on the
 // narrower), when every table fits a budget of 2^24 products (about 20 ms); never above MaxErrorOverCells with
 // draws = first_coefficient^2 first + second_coefficient^2 second (in buckets of 1/16 octave of draws, each at its
-// largest), which it returns otherwise and for the discrete Gaussian. Error(Internal) for a negative or non-finite count or draws, a coefficient outside [0, 1], or no query.
+// largest), which it returns otherwise and for the discrete Gaussian. Error(Internal) for a negative or non-finite
+// count or draws, a coefficient outside [0, 1], or no query.
 double MaxErrorOverSums(const HistogramNoise &noise, const std::vector<DrawSums> &sums, double beta);
 
 // Counts `count` steps of a loop over cells or nodes; each time the total passes a multiple of 2^16, throws

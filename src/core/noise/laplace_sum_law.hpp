@@ -28,8 +28,16 @@ public:
 	double Pmf(std::int64_t d) const;
 
 	// The largest |d| tabulated, and the mass the table leaves out (at least P[|S| > Radius()]).
-	std::int64_t Radius() const { return std::int64_t(pmf_.size()) - 1; }
-	double Missing() const { return missing_; }
+	std::int64_t
+	Radius() const
+	{
+		return std::int64_t(pmf_.size()) - 1;
+	}
+	double
+	Missing() const
+	{
+		return missing_;
+	}
 
 private:
 	std::vector<double> pmf_;       // P[S = d], d = 0 .. Radius()
