@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -140,52 +141,65 @@ TEST(PlanIdentity, WiderQueriesAndLargerCoversNeverPredictLessError)
 	EXPECT_LT(PlanIdentity(small, 20).predicted_error, PlanIdentity(large, 20).predicted_error);
 }
 
-// Calibration: all 99 proper prefixes of 100 cells, n = 10000, epsilon = 1; the max error exceeds the prediction
-// in at most about beta of the runs (the union bound makes it rarer).
-TEST(PlanIdentity, PredictionHoldsWithProbabilityAboutOneMinusBeta)
+// The calibration runs: all 99 proper prefixes of 100 cells, n = 10000, epsilon = 1, 200 seeded runs of the plan.
+constexpr std::size_t kPrefixCells = 100;
+constexpr std::int64_t kPrefixRows = 10000;
+constexpr int kPrefixRuns = 200;
+
+PlanInput
+PrefixInput()
 {
-	const std::size_t cells = 100;
-	const std::int64_t n = 10000;
-	PlanInput in = Input(1.0, 0.0, cells);
-	in.cover_size = cells - 1;
-	in.private_rows = n;
-	const IdentityPlan plan = PlanIdentity(in, cells - 1);
-	const std::vector<std::int64_t> h = RandomHistogram(cells, n, 6);
+	PlanInput in = Input(1.0, 0.0, kPrefixCells);
+	in.cover_size = kPrefixCells - 1;
+	in.private_rows = kPrefixRows;
+	return in;
+}
+
+// How many of the runs exceed the plan's prediction on some prefix, and the largest max error of any run.
+std::pair<int, double>
+PrefixRunsExceeding(const IdentityPlan &plan)
+{
+	const std::vector<std::int64_t> h = RandomHistogram(kPrefixCells, kPrefixRows, 6);
 	SeededRandomSource rng(8);
 	int exceeded = 0;
-	const int runs = 200;
 	double worst = 0;
-	for (int run = 0; run < runs; run++) {
-		const std::vector<double> x = RunIdentity(h, n, plan.noise, rng);
+	for (int run = 0; run < kPrefixRuns; run++) {
+		const std::vector<double> x = RunIdentity(h, kPrefixRows, plan.noise, rng);
 		double truth = 0, estimate = 0, max_error = 0;
-		for (std::size_t i = 0; i + 1 < cells; i++) {
-			truth += double(h[i]) / double(n);
+		for (std::size_t i = 0; i + 1 < kPrefixCells; i++) {
+			truth += double(h[i]) / double(kPrefixRows);
 			estimate += x[i];
 			max_error = std::max(max_error, std::abs(truth - estimate));
 		}
 		worst = std::max(worst, max_error);
 		exceeded += max_error > plan.predicted_error;
 	}
-	std::printf("[ identity ] predicted %.5f, worst of %d runs %.5f, exceeded %d\n", plan.predicted_error, runs, worst,
-	            exceeded);
-	EXPECT_LE(exceeded, int(runs * in.beta * 2));
+	return {exceeded, worst};
+}
+
+// Calibration: the max error exceeds the prediction in at most about beta of the runs (the union bound makes it
+// rarer).
+TEST(PlanIdentity, PredictionHoldsWithProbabilityAboutOneMinusBeta)
+{
+	const PlanInput in = PrefixInput();
+	const IdentityPlan plan = PlanIdentity(in, kPrefixCells - 1);
+	const auto [exceeded, worst] = PrefixRunsExceeding(plan);
+	std::printf("[ identity ] predicted %.5f, worst of %d runs %.5f, exceeded %d\n", plan.predicted_error, kPrefixRuns,
+	            worst, exceeded);
+	EXPECT_LE(exceeded, int(kPrefixRuns * in.beta * 2));
 	EXPECT_GT(worst, plan.predicted_error / 10) << "prediction far too loose";
 }
 
 // The listed cover: each prefix with its own k and the exact law of its noise. Below the worst-k Chernoff bound, and
-// still calibrated on the 99 prefixes of 100 cells (the same runs as above).
+// still calibrated on the same runs.
 TEST(PlanIdentity, ListedCoverPredictsLessAndStillHolds)
 {
-	const std::size_t cells = 100;
-	const std::int64_t n = 10000;
-	PlanInput in = Input(1.0, 0.0, cells);
-	in.cover_size = cells - 1;
-	in.private_rows = n;
-	std::vector<std::int64_t> prefix_cells(cells - 1);
+	const PlanInput in = PrefixInput();
+	std::vector<std::int64_t> prefix_cells(kPrefixCells - 1);
 	std::iota(prefix_cells.begin(), prefix_cells.end(), 1);
-	const IdentityPlan worst = PlanIdentity(in, cells - 1);
-	const IdentityPlan plan = PlanIdentity(in, cells - 1, prefix_cells);
-	EXPECT_LT(plan.predicted_error, 0.9 * worst.predicted_error);
+	const IdentityPlan worst_k = PlanIdentity(in, kPrefixCells - 1);
+	const IdentityPlan plan = PlanIdentity(in, kPrefixCells - 1, prefix_cells);
+	EXPECT_LT(plan.predicted_error, 0.9 * worst_k.predicted_error);
 	// A cover of one query over k cells: the listed bound never exceeds the unlisted one of the same k.
 	for (std::int64_t k : {1, 10, 50}) {
 		PlanInput one = in;
@@ -193,26 +207,11 @@ TEST(PlanIdentity, ListedCoverPredictsLessAndStillHolds)
 		EXPECT_LE(PlanIdentity(one, std::size_t(k), {k}).predicted_error,
 		          PlanIdentity(one, std::size_t(k)).predicted_error);
 	}
-	const std::vector<std::int64_t> h = RandomHistogram(cells, n, 6);
-	SeededRandomSource rng(8);
-	int exceeded = 0;
-	const int runs = 200;
-	double worst_error = 0;
-	for (int run = 0; run < runs; run++) {
-		const std::vector<double> x = RunIdentity(h, n, plan.noise, rng);
-		double truth = 0, estimate = 0, max_error = 0;
-		for (std::size_t i = 0; i + 1 < cells; i++) {
-			truth += double(h[i]) / double(n);
-			estimate += x[i];
-			max_error = std::max(max_error, std::abs(truth - estimate));
-		}
-		worst_error = std::max(worst_error, max_error);
-		exceeded += max_error > plan.predicted_error;
-	}
+	const auto [exceeded, worst] = PrefixRunsExceeding(plan);
 	std::printf("[ identity, listed ] predicted %.5f (worst k: %.5f), worst of %d runs %.5f, exceeded %d\n",
-	            plan.predicted_error, worst.predicted_error, runs, worst_error, exceeded);
-	EXPECT_LE(exceeded, int(runs * in.beta * 2));
-	EXPECT_EQ(OutcomeOf([&] { PlanIdentity(in, cells - 1, {std::int64_t(cells) + 1}); }), "Internal");
+	            plan.predicted_error, worst_k.predicted_error, kPrefixRuns, worst, exceeded);
+	EXPECT_LE(exceeded, int(kPrefixRuns * in.beta * 2));
+	EXPECT_EQ(OutcomeOf([&] { PlanIdentity(in, kPrefixCells - 1, {std::int64_t(kPrefixCells) + 1}); }), "Internal");
 }
 
 TEST(PlanIdentity, RejectsInvalidInput)
