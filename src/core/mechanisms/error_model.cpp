@@ -67,6 +67,12 @@ DataPartBeta(double request_beta)
 }
 
 double
+ProjectionEventBeta(double request_beta, bool outside_mass_certain)
+{
+	return outside_mass_certain ? 2.0 * DataPartBeta(request_beta) : DataPartBeta(request_beta);
+}
+
+double
 ShareUpperBound(double observed, double rows, double log_term)
 {
 	RequireRows(rows, log_term);

@@ -23,6 +23,11 @@ struct ErrorParts {
 // The chance each data part may fail: the request's beta is halved between the noise (the mechanisms plan with
 // beta / 2) and the three data parts, a sixth of beta each, so that the sum holds with probability 1 - beta.
 double DataPartBeta(double request_beta);
+// The chance part (a)'s event may fail (the projection and refinement parts, the gap spreads and every answer's own
+// bound read that one event): DataPartBeta's sixth, plus part (b)'s sixth where part (b) is 0 with certainty and no
+// answer reads its event (outside_mass_certain: a full grid of an ordered class). A union bound needs no share for
+// an event that cannot fail (docs/mechanisms.md §10, "Confidence").
+double ProjectionEventBeta(double request_beta, bool outside_mass_certain);
 
 // Chernoff's bound in its relative-entropy form. Upper confidence bound on a population share p from the share
 // observed among `rows` independent rows: the largest p >= observed with rows * KL(observed || p) <= log_term

@@ -23,6 +23,9 @@ TEST(ErrorModel, TotalAddsProjectionOutsideAndNoiseButNotThePrior)
 	parts.noise = 0.9;
 	EXPECT_EQ(parts.Total(), 1.0);
 	EXPECT_DOUBLE_EQ(DataPartBeta(0.06), 0.01);
+	// Part (a)'s event takes part (b)'s share too where part (b) cannot fail.
+	EXPECT_DOUBLE_EQ(ProjectionEventBeta(0.06, false), 0.01);
+	EXPECT_DOUBLE_EQ(ProjectionEventBeta(0.06, true), 0.02);
 }
 
 TEST(ErrorModel, ShareUpperBoundInvertsTheRelativeEntropy)
