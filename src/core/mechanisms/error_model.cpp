@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <utility>
@@ -64,6 +65,12 @@ double
 DataPartBeta(double request_beta)
 {
 	return request_beta / 6.0;
+}
+
+double
+ProjectionEventBeta(double request_beta, bool outside_mass_certain)
+{
+	return outside_mass_certain ? 2.0 * DataPartBeta(request_beta) : DataPartBeta(request_beta);
 }
 
 double
@@ -212,6 +219,109 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 	return std::min(1.0, max_over_axes ? largest : sum);
 }
 
+namespace {
+
+// PrivateShareInterval's bounds from the hypergeometric tails themselves (LogHypergeometricTailBound) instead of
+// Chernoff's bounds on them, on the same sets and at the same log term; Chernoff's are within them (an upper bound on
+// a tail probability), so each bound only moves inward. Upper: j = l + 1 spacings hold g private rows or more
+// exactly when the first g + l pooled rows hold at most l public ones; the smallest g whose probability is at most
+// exp(-log_term) leaves the share at most (g - 1) / n. Lower: the l - 1 spacings inside hold t private rows or fewer
+// exactly when the first t + l - 1 pooled rows hold at least l - 1 public ones; the largest t whose probability is at
+// most exp(-log_term) leaves the share at least (t + 1) / n. Both probabilities are monotone in g (t): bisection.
+void
+TightenWithExactTails(std::int64_t l, std::int64_t public_rows, std::int64_t private_rows, double log_term,
+                      ShareInterval &out)
+{
+	const std::int64_t pooled = public_rows + private_rows;
+	const auto fails_above = [&](std::int64_t g) {  // ln P[the l + 1 spacings hold g or more private rows]
+		return g > private_rows ? -INFINITY : LogHypergeometricTailBound(l, g + l, public_rows, pooled, true);
+	};
+	// The smallest g with fails_above(g) <= -log_term: Chernoff's (g just above its bound) brackets it from above
+	// when the exact tail confirms it, else n + 1 (never more than n private rows) does.
+	std::int64_t valid = std::min(private_rows + 1, std::int64_t(std::floor(out.high * double(private_rows))) + 1);
+	if (!(fails_above(valid) <= -log_term))
+		valid = private_rows + 1;
+	std::int64_t invalid = 0;  // g = 0: probability 1
+	while (valid - invalid > 1) {
+		const std::int64_t mid = invalid + (valid - invalid) / 2;
+		(fails_above(mid) <= -log_term ? valid : invalid) = mid;
+	}
+	out.high = std::min(out.high, double(valid - 1) / double(private_rows));
+	const std::int64_t inner = l - 1;
+	if (inner < 1)
+		return;
+	const auto fails_below = [&](std::int64_t t) {  // ln P[the l - 1 spacings inside hold t or fewer private rows]
+		return LogHypergeometricTailBound(inner, t + inner, public_rows, pooled, false);
+	};
+	// The largest t with fails_below(t) <= -log_term, if any: Chernoff's bound brackets it from below when the exact
+	// tail confirms it; t = n holds with probability 1.
+	std::int64_t good = std::int64_t(std::ceil(out.low * double(private_rows))) - 1;
+	if (good < 0 || !(fails_below(good) <= -log_term)) {
+		good = -1;
+		if (!(fails_below(0) <= -log_term))
+			return;
+		good = 0;
+	}
+	std::int64_t bad = private_rows;
+	while (bad - good > 1) {
+		const std::int64_t mid = good + (bad - good) / 2;
+		(fails_below(mid) <= -log_term ? good : bad) = mid;
+	}
+	out.low = std::clamp(std::max(out.low, double(good + 1) / double(private_rows)), 0.0, out.high);
+}
+
+// ln C(a, b) through the log-gamma function, and how far its rounding may reach: each lgamma is within a few ulps of
+// its magnitude.
+double
+LogChoose(double a, double b, double &rounding)
+{
+	const double terms[3] = {std::lgamma(a + 1.0), std::lgamma(b + 1.0), std::lgamma(a - b + 1.0)};
+	rounding += 8.0 * std::numeric_limits<double>::epsilon() *
+	            (std::fabs(terms[0]) + std::fabs(terms[1]) + std::fabs(terms[2]) + 1.0);
+	return terms[0] - terms[1] - terms[2];
+}
+
+}  // namespace
+
+double
+LogHypergeometricTailBound(std::int64_t hits, std::int64_t draws, std::int64_t public_rows, std::int64_t pooled_rows,
+                           bool at_most)
+{
+	if (public_rows < 0 || draws < 0 || public_rows > pooled_rows || draws > pooled_rows)
+		throw Error(ErrorKind::Internal, "error model: a hypergeometric draw outside its population");
+	const double m = double(public_rows), k = double(draws), N = double(pooled_rows);
+	const double lowest = std::max(0.0, k - (N - m)), highest = std::min(m, k);
+	const double x0 = double(hits);
+	if (at_most ? x0 < lowest : x0 > highest)
+		return -INFINITY;  // no draw has that few (that many) public rows
+	// Only the tail beyond the mode is summed; on the mode's side the probability is not small, and 0 (probability
+	// 1) is an upper bound.
+	const double mode = std::floor((m + 1.0) * (k + 1.0) / (N + 2.0));
+	if (at_most ? x0 >= mode : x0 <= mode)
+		return 0.0;
+	double rounding = 0.0;
+	const double log_first =
+	    LogChoose(m, x0, rounding) + LogChoose(N - m, k - x0, rounding) - LogChoose(N, k, rounding);
+	// The terms away from the mode, relative to the first: a log-concave mass function, so each ratio is smaller than
+	// the one before and the rest of the sum after a ratio r is at most term r / (1 - r).
+	double sum = 1.0, term = 1.0;
+	std::uint64_t steps = 0;
+	for (double x = x0; at_most ? x > lowest : x < highest; x += at_most ? -1.0 : 1.0) {
+		const double ratio = at_most ? x * (N - m - k + x) / ((m - x + 1.0) * (k - x + 1.0))
+		                             : (m - x) * (k - x) / ((x + 1.0) * (N - m - k + x + 1.0));
+		term *= ratio;
+		if (term <= sum * 1e-17 && ratio < 1.0) {
+			sum += term / (1.0 - ratio);  // the rest, at most a geometric series
+			break;
+		}
+		sum += term;
+		PollInterrupt(steps, 1);
+	}
+	// The recurrence's rounding: a relative error of a few ulps per term.
+	rounding += 4.0 * std::numeric_limits<double>::epsilon() * double(steps + 2);
+	return std::min(0.0, log_first + std::log(sum) + rounding);
+}
+
 ShareInterval
 PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows, double log_term)
 {
@@ -245,6 +355,7 @@ PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t p
 		    LargestWithin(0.0, log_term / pooled, [&](double t) { return exponent(inner, draws(t) / pooled); });
 		out.low = std::clamp((draws(s) - inner) / n, 0.0, out.high);
 	}
+	TightenWithExactTails(std::int64_t(l), public_rows, private_rows, log_term, out);
 	return out;
 }
 

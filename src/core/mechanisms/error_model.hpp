@@ -23,6 +23,11 @@ struct ErrorParts {
 // The chance each data part may fail: the request's beta is halved between the noise (the mechanisms plan with
 // beta / 2) and the three data parts, a sixth of beta each, so that the sum holds with probability 1 - beta.
 double DataPartBeta(double request_beta);
+// The chance part (a)'s event may fail (the projection and refinement parts, the gap spreads and every answer's own
+// bound read that one event): DataPartBeta's sixth, plus part (b)'s sixth where part (b) is 0 with certainty and no
+// answer reads its event (outside_mass_certain: a full grid of an ordered class). A union bound needs no share for
+// an event that cannot fail (docs/mechanisms.md §10, "Confidence").
+double ProjectionEventBeta(double request_beta, bool outside_mass_certain);
 
 // Chernoff's bound in its relative-entropy form. Upper confidence bound on a population share p from the share
 // observed among `rows` independent rows: the largest p >= observed with rows * KL(observed || p) <= log_term
@@ -84,7 +89,8 @@ double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // m-subset, an exchangeable vector. The set lies within rows + 1 consecutive spacings and holds the rows - 1 between
 // its first and last public row; a sum of j spacings reaches g when the first g + j - 1 pooled rows hold at most
 // j - 1 public ones, a hypergeometric tail within the larger of Chernoff's exp(-k KL(j' / k || m / N)) for k pooled
-// rows drawn and exp(-m KL(j' / m || k / N)) for the m public ones (Hoeffding 1963). Each bound fails with
+// rows drawn and exp(-m KL(j' / m || k / N)) for the m public ones (Hoeffding 1963), and then tightened to the tail
+// itself (LogHypergeometricTailBound: the bounds are whole private rows over n). Each bound fails with
 // probability at most exp(-log_term); one step from the public rows to the private ones, where bounding the
 // population's share first and then the private table's would pay twice (docs/mechanisms.md §10, "The pooled
 // bound").
@@ -93,6 +99,14 @@ struct ShareInterval {
 };
 ShareInterval PrivateShareInterval(std::int64_t rows, std::int64_t public_rows, std::int64_t private_rows,
                                    double log_term);
+// An upper bound on ln P[X <= hits] (at_most) or ln P[X >= hits] for X the public rows among the first `draws` of the
+// pooled rows, public_rows of pooled_rows public (the hypergeometric law PrivateShareInterval's tails are): the exact
+// sum of the tail's terms (log-gamma for the first, the mass function's ratio for the rest, the remainder after
+// the terms fall below the double's resolution bounded as a geometric series, as the mass function is log-concave),
+// plus the rounding of the log-gamma values. 0 (probability 1) when hits is on the mode's side: only small tails
+// are computed. PrivateShareInterval takes its bounds from these where they are tighter than Chernoff's.
+double LogHypergeometricTailBound(std::int64_t hits, std::int64_t draws, std::int64_t public_rows,
+                                  std::int64_t pooled_rows, bool at_most);
 // The log term of refinement's event over `events` bounds (AxisEventCount's, summed over the axes), each failing
 // with probability exp(-log_term): ln(events / beta). The answer bound's event for every answer, refined or not
 // (docs/mechanisms.md §18).

@@ -111,7 +111,7 @@ MovedSide(const EdgeSplit &split, std::size_t boundary)
 double
 QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
                      const std::vector<ColumnBounds> &bounds, const CellInterval *projected, std::int64_t public_rows,
-                     std::int64_t private_rows, double release_beta)
+                     std::int64_t private_rows, double event_beta)
 {
 	if (axes.size() != bounds.size())
 		throw Error(ErrorKind::Internal, "answer bound: one column's bounds per axis");
@@ -120,7 +120,7 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std
 		sides += double(AxisSideCount(axis));
 	// One event for every answer, refined or not (docs/mechanisms.md §18): every bound refinement's event takes on
 	// every ordered axis at once (AxisSideCount).
-	const double log_term = RefinementLogTerm(sides, DataPartBeta(release_beta));
+	const double log_term = RefinementLogTerm(sides, event_beta);
 	double sum = 0.0;
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		if (!bounds[a].mentioned)

@@ -34,13 +34,14 @@ std::size_t AxisSideCount(const ReleaseAxis &axis);
 // The projection part of one query of an ordered class (thresholds, ranges, boxes, orthants): for every edge
 // that is not exact, the private share of the side of its bin that the answer may miss, bounded from that side's
 // public rows (PrivateShareInterval) at the plan's union over the events of every ordered axis of the release and
-// beta / 6 (DataPartBeta). bounds: one per axis, as CollectColumnBounds gives them. projected: the bins of the
-// cover query answered, one interval per axis (an empty one: the empty query), whose edges show the side each
-// edge moved over; nullptr for a refined answer, whose error at each edge is RefinedEdgeError at the share of the
-// bin it places below the edge (spread: per axis, the gap spreads the answers use, or empty). At most 1.
+// event_beta, part (a)'s (answer_mode.hpp, ProjectionEventBetaOf). bounds: one per axis, as CollectColumnBounds gives
+// them. projected: the bins of the cover query answered, one interval per axis (an empty one: the empty query), whose
+// edges show the side each edge moved over; nullptr for a refined answer, whose error at each edge is RefinedEdgeError
+// at the share of the bin it places below the edge (spread: per axis, the gap spreads the answers use, or empty). At
+// most 1.
 double QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
                             const std::vector<ColumnBounds> &bounds, const CellInterval *projected,
-                            std::int64_t public_rows, std::int64_t private_rows, double release_beta);
+                            std::int64_t public_rows, std::int64_t private_rows, double event_beta);
 
 }  // namespace pap::core
 

@@ -36,6 +36,13 @@ CellsAnswerable(const ReleaseLayout &layout)
 	return (kind == ClassKind::Marginals || kind == ClassKind::Stumps) && layout.domain_kind == DomainKind::Dense;
 }
 
+double
+ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta)
+{
+	return ProjectionEventBeta(request_beta,
+	                           layout.domain_kind == DomainKind::Dense && RefinableClass(layout.spec.kind));
+}
+
 namespace {
 
 // The bins of an axis that a condition "c = v" of the class can name: the categories and the "other" bin of a
@@ -192,7 +199,7 @@ AnswerModeErrors
 AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                    double request_beta)
 {
-	const double beta = DataPartBeta(request_beta);
+	const double beta = ProjectionEventBetaOf(layout, request_beta);
 	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
@@ -211,7 +218,7 @@ LoadedAnswerFacts
 LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                     double request_beta)
 {
-	const double beta = DataPartBeta(request_beta);
+	const double beta = ProjectionEventBetaOf(layout, request_beta);
 	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);

@@ -26,8 +26,14 @@ bool RefinableClass(ClassKind kind);
 // bounds for a mechanism that measures every cell (docs/mechanisms.md §10, "The answer mode").
 bool CellsAnswerable(const ReleaseLayout &layout);
 
-// Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError), at the data
-// parts' beta (DataPartBeta of request_beta). refine: an ordered class whose refinement predicts no more than the
+// The beta of part (a)'s event on a release (error_model.hpp's ProjectionEventBeta): part (b)'s share too on a full
+// grid of a refinable class, whose outside mass is 0 with certainty and whose answers never read the mass of the grid
+// points no public row has (docs/mechanisms.md §18); elsewhere the data parts' sixth. From the layout alone, so that
+// the plan and every answer take the same event.
+double ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta);
+
+// Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError), at part (a)'s
+// beta (ProjectionEventBetaOf of request_beta). refine: an ordered class whose refinement predicts no more than the
 // projection (ties refine: within the same bound, refined answers spread the gaps between public values).
 struct AnswerModeErrors {
 	double projection = 0;
@@ -49,8 +55,8 @@ AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t pu
 
 // What a loaded release's answers need from the error model, from one derivation of the axes' cuts: the projection
 // part (AnswerModeErrorsOf's, which answer bounds read) and how much of each public value's first row refined
-// answers spread over the gap below it, per axis and public value (error_model.hpp's GapSpreadShares at the data
-// parts' beta; empty vectors for a class that does not refine within cells, or without rows to bound). The
+// answers spread over the gap below it, per axis and public value (error_model.hpp's GapSpreadShares at part (a)'s
+// beta; empty vectors for a class that does not refine within cells, or without rows to bound). The
 // refinement part itself is not recomputed: the stored answer mode already holds its choice.
 struct LoadedAnswerFacts {
 	double projection = 0;

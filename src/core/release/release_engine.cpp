@@ -105,7 +105,8 @@ ShapeOf(const ReleaseLayout &layout)
 }
 
 // The error model's data parts that depend on the release alone (mechanisms/error_model.hpp), from the public
-// table's marginals and grid points, each at a sixth of the request's beta. The projection part is the answer
+// table's marginals and grid points, each at a sixth of the request's beta (part (a) at a third on a full grid of
+// an ordered class, ProjectionEventBetaOf). The projection part is the answer
 // mode's that answers use by default (answer_mode.hpp).
 void
 SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &context, AnswerModeErrors &modes)

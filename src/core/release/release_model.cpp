@@ -28,7 +28,7 @@
 #include "core/language/value_format.hpp"
 #include "core/mechanisms/error_model.hpp"  // the bound's parts (answer_bound.hpp)
 #include "core/release/answer_bound.hpp"
-#include "core/release/answer_mode.hpp"  // CellsAnswerable, LoadedAnswerFactsOf
+#include "core/release/answer_mode.hpp"  // CellsAnswerable, LoadedAnswerFactsOf, ProjectionEventBetaOf
 #include "core/release/engine_support.hpp"
 #include "core/release/release_layout.hpp"
 #include "core/release/release_model.hpp"
@@ -1212,9 +1212,9 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 			// queries that move every edge inward and outward, each within a side of the edge's bin).
 			std::vector<CellInterval> bins;
 			model->ProjectedBins(term.bounds, bins);
-			double part =
-			    QueryProjectionBound(layout.axes, model->gap_spread, term.bounds, refine ? nullptr : bins.data(),
-			                         facts.public_rows, model->private_rows(), facts.beta);
+			double part = QueryProjectionBound(layout.axes, model->gap_spread, term.bounds,
+			                                   refine ? nullptr : bins.data(), facts.public_rows, model->private_rows(),
+			                                   ProjectionEventBetaOf(layout, facts.beta));
 			// The plan's part holds for every unrefined query of the class on the same event (docs/mechanisms.md
 			// §18): a query's own bound is never looser than it.
 			if (!refine)

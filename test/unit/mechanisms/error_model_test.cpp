@@ -23,6 +23,9 @@ TEST(ErrorModel, TotalAddsProjectionOutsideAndNoiseButNotThePrior)
 	parts.noise = 0.9;
 	EXPECT_EQ(parts.Total(), 1.0);
 	EXPECT_DOUBLE_EQ(DataPartBeta(0.06), 0.01);
+	// Part (a)'s event takes part (b)'s share too where part (b) cannot fail.
+	EXPECT_DOUBLE_EQ(ProjectionEventBeta(0.06, false), 0.01);
+	EXPECT_DOUBLE_EQ(ProjectionEventBeta(0.06, true), 0.02);
 }
 
 TEST(ErrorModel, ShareUpperBoundInvertsTheRelativeEntropy)
@@ -127,18 +130,20 @@ TEST(ErrorModel, DiscreteAxesBoundOnlyTheSetsThatCanHoldValues)
 TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 {
 	// One axis, 18 events, beta 0.1: L = ln(18 / 0.1) = ln 180. m = 100 public and n = 1000 private rows, pooled
-	// N = 1100, public share q = 1/11. At the finest cover the side holds no public row: the k pooled rows after a
-	// public row are all private with probability at most (1 - q)^k, so k = ln 180 / -ln(1 - 1/11) = 54.48...,
-	// 0.0544848... of n (the two-step bound, population then private table: 0.0935...).
+	// N = 1100. At the finest cover the side holds no public row: the gap after a public row holds g private rows or
+	// more when the first g pooled rows hold no public one, C(1000, g) / C(1100, g), which first falls to 1/180 at
+	// g = 54, so the share is at most 53 / 1000 (an independent sum of the hypergeometric mass function; Chernoff's
+	// bound on the same tail, (1 - 1/11)^k: 0.0544848..., the two-step bound, population then private table:
+	// 0.0935...).
 	const AxisCut gap{0, 18, {}, {}, {}};
-	EXPECT_NEAR(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.05448480803993373, 1e-9);
-	// A side of 10 of 100 public rows: 11 spacings, the k whose larger exponent, k KL(10 / k || 1/11) or
-	// 100 KL(10 / 100 || k / 1100), is ln 180, less 10: 0.235099... of n (an independent bisection; the two-step
-	// bound: 0.2916...).
+	EXPECT_DOUBLE_EQ(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.053);
+	// A side of 10 of 100 public rows: 11 spacings hold g or more when the first g + 10 pooled rows hold at most 10
+	// public ones, at most 1/180 from g = 206: 0.205 of n (Chernoff's larger exponent, k KL(10 / k || 1/11) or
+	// 100 KL(10 / 100 || k / 1100): 0.235099...; the two-step bound: 0.2916...).
 	const AxisCut coarse{10, 18, {}, {}, {}};
-	EXPECT_NEAR(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.23509963536095976, 1e-9);
+	EXPECT_DOUBLE_EQ(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.205);
 	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
-	EXPECT_NEAR(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.05448480803993373, 1e-9);
+	EXPECT_DOUBLE_EQ(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.053);
 	const double both = ProjectionError({gap, coarse}, {1, 1}, false, 100, 1000, 0.1);
 	const double largest = ProjectionError({gap, coarse}, {1, 1}, true, 100, 1000, 0.1);
 	EXPECT_GT(both, largest);
@@ -167,9 +172,10 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 		    std::max({expected, s * hi(50 - below) - (1 - s) * lo(below), (1 - s) * hi(below) - s * lo(50 - below)});
 	}
 	// At 0 and at every public row below, only the gap beside the bound remains; halfway, half the width of a bound
-	// (the bounds of 25 rows: 0.117169... and 0.408179..., an independent bisection).
-	EXPECT_NEAR(lo(25), 0.11716976466511864, 1e-9);
-	EXPECT_NEAR(hi(25), 0.40817969415582894, 1e-9);
+	// (the bounds of 25 rows from the hypergeometric tails: 0.143 and 0.370, an independent sum; Chernoff's bounds
+	// on the same tails: 0.117169... and 0.408179...).
+	EXPECT_DOUBLE_EQ(lo(25), 0.143);
+	EXPECT_DOUBLE_EQ(hi(25), 0.370);
 	EXPECT_NEAR(expected, std::max(hi(0), 0.5 * (hi(25) - lo(25))), 1e-15);
 	EXPECT_NEAR(RefinementError({halves}, {1}, false, 100, 1000, 0.1), expected, 1e-12);
 	EXPECT_NEAR(RefinementError({halves}, {2}, false, 100, 1000, 0.1), 2 * expected, 1e-12);
@@ -203,6 +209,47 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	          ProjectionError({coarse}, {1}, false, 20000, 1000000, 0.01));
 	EXPECT_DOUBLE_EQ(RefinementError({finest}, {1}, false, 20000, 1000000, 0.01),
 	                 ProjectionError({finest}, {1}, false, 20000, 1000000, 0.01));
+}
+
+// The exact tails against the mass function summed term by term in long double (C(a, b) by products): never below
+// the exact probability, within rounding of it; 0 on the mode's side, where only a bound of 1 is claimed; minus
+// infinity where no draw has that few (that many) public rows.
+TEST(ErrorModel, HypergeometricTailBoundSumsTheTail)
+{
+	const auto choose = [](int a, int b) {
+		long double c = 1.0L;
+		for (int i = 1; i <= b; i++)
+			c = c * (long double)(a - b + i) / (long double)i;
+		return c;
+	};
+	const int m = 30, N = 200;
+	for (int k : {5, 40, 120, 190})
+		for (int hits = 0; hits <= std::min(m, k); hits++)
+			for (bool at_most : {true, false}) {
+				long double tail = 0.0L;
+				for (int x = 0; x <= std::min(m, k); x++)
+					if (k - x <= N - m && (at_most ? x <= hits : x >= hits))
+						tail += choose(m, x) * choose(N - m, k - x) / choose(N, k);
+				const double bound = LogHypergeometricTailBound(hits, k, m, N, at_most);
+				if (tail == 0.0L) {
+					EXPECT_EQ(bound, -INFINITY);
+					continue;
+				}
+				const double mode = std::floor(double(m + 1) * double(k + 1) / double(N + 2));
+				if (at_most ? hits >= mode : hits <= mode) {
+					EXPECT_EQ(bound, 0.0);
+					continue;
+				}
+				EXPECT_GE(bound, double(std::log(tail)) - 1e-12) << k << " " << hits << " " << at_most;
+				EXPECT_NEAR(bound, double(std::log(tail)), 1e-9) << k << " " << hits << " " << at_most;
+			}
+	EXPECT_EQ(LogHypergeometricTailBound(2, 190, m, N, true), -INFINITY);  // 190 draws hold 20 public rows or more
+	EXPECT_EQ(LogHypergeometricTailBound(6, 5, m, N, false), -INFINITY);
+	EXPECT_PAP_ERROR(ErrorKind::Internal, LogHypergeometricTailBound(1, 201, m, N, true));
+	// Far in the tail of a large population: finite, and below Chernoff's bound on it.
+	const double deep = LogHypergeometricTailBound(0, 5000, 1000, 100000, true);
+	EXPECT_TRUE(std::isfinite(deep));
+	EXPECT_LT(deep, 5000.0 * std::log(1.0 - 0.01));
 }
 
 // The pooled bound against the truth: a population with atoms (integers) and a density, pooled samples split at

@@ -119,9 +119,9 @@ TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeOnRefinementsEvent)
 {
 	const std::vector<ReleaseAxis> axes = {SixValues()};
 	const std::int64_t m = 60, n = 600;
-	const double beta = 0.05;
+	const double beta = DataPartBeta(0.05);  // part (a)'s event
 	// One event for refined and unrefined answers: both bounds of every part of every bin (docs/mechanisms.md §18).
-	const double log_term = RefinementLogTerm(double(AxisSideCount(axes[0])), DataPartBeta(beta));
+	const double log_term = RefinementLogTerm(double(AxisSideCount(axes[0])), beta);
 	const double ten = PrivateShareInterval(10, m, n, log_term).high;
 	const double twenty = PrivateShareInterval(20, m, n, log_term).high;
 	const double none = PrivateShareInterval(0, m, n, log_term).high;
@@ -161,9 +161,9 @@ TEST(QueryProjectionBound, RefinedBoundsMeetThePlansRefinementPart)
 {
 	const std::vector<ReleaseAxis> axes = {SixValues()};
 	const std::int64_t m = 60, n = 600;
-	const double beta = 0.05;
+	const double beta = DataPartBeta(0.05);  // part (a)'s event
 	const double plan = RefinementError({AxisCutOf(axes[0].cuts, axes[0].public_values, axes[0].public_counts)}, {1},
-	                                    false, m, n, DataPartBeta(beta));
+	                                    false, m, n, beta);
 	double worst = 0.0;
 	for (double v = -1.0; v <= 8.0; v += 0.25)
 		for (bool inclusive : {false, true}) {
@@ -180,10 +180,10 @@ TEST(QueryProjectionBound, SpreadGapsStayWithinThePlansRefinementPart)
 {
 	const std::vector<ReleaseAxis> axes = {SixValues()};
 	const std::int64_t m = 60, n = 600;
-	const double beta = 0.05;
+	const double beta = DataPartBeta(0.05);  // part (a)'s event
 	const AxisCut cut = AxisCutOf(axes[0].cuts, axes[0].public_values, axes[0].public_counts);
-	const double plan = RefinementError({cut}, {1}, false, m, n, DataPartBeta(beta));
-	const std::vector<std::vector<double>> spread = GapSpreadShares({cut}, {1}, m, n, DataPartBeta(beta));
+	const double plan = RefinementError({cut}, {1}, false, m, n, beta);
+	const std::vector<std::vector<double>> spread = GapSpreadShares({cut}, {1}, m, n, beta);
 	double worst = 0.0;
 	bool spread_somewhere = false;
 	for (double v = -1.0; v <= 8.0; v += 0.125)

@@ -2472,6 +2472,34 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	            1e-12);
 }
 
+// On a full grid of an ordered class part (b) is 0 with certainty and no answer reads its event, so part (a)'s event
+// takes its share of beta as well (docs/mechanisms.md §10, "Confidence"): the same layout on the public support, where
+// the outside mass may be positive, keeps the sixth. Marginals keep it on a full grid too: their answers read the
+// mass of the grid points no public row has (docs/mechanisms.md §18).
+TEST_F(ReleaseEngine, ProjectionEventTakesTheOutsideMassShareOnAFullGridOfAnOrderedClass)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}, {"c", ValueType::Text, "text"}};
+	for (int v = 0; v < 2000; v++)
+		pub.Add({Num(v % 700), Str(v % 3 == 0 ? "a" : "b")}, 1);
+	ReleaseLayout grid = LayoutFromCatalog(Define(pub, "thresholds(x)", Granularity::Alpha, 0.2).layout);
+	ASSERT_EQ(grid.domain_kind, DomainKind::Dense);
+	ReleaseLayout support = grid;
+	support.domain_kind = DomainKind::Support;
+	EXPECT_DOUBLE_EQ(ProjectionEventBetaOf(grid, 0.05), 0.05 / 3);
+	EXPECT_DOUBLE_EQ(ProjectionEventBetaOf(support, 0.05), 0.05 / 6);
+	const AnswerModeErrors on_grid = AnswerModeErrorsOf(grid, 2000, 50000, 0.05);
+	const AnswerModeErrors on_support = AnswerModeErrorsOf(support, 2000, 50000, 0.05);
+	EXPECT_LT(on_grid.refinement, on_support.refinement);
+	EXPECT_EQ(on_grid.refinement, AnswerModeErrorsOf(support, 2000, 50000, 0.10).refinement);
+	EXPECT_EQ(on_grid.projection, AnswerModeErrorsOf(support, 2000, 50000, 0.10).projection);
+	EXPECT_EQ(LoadedAnswerFactsOf(grid, 2000, 50000, 0.05).gap_spread,
+	          LoadedAnswerFactsOf(support, 2000, 50000, 0.10).gap_spread);
+	const ReleaseLayout marginals = LayoutFromCatalog(Define(pub, "marginals(1; c)", Granularity::Finest, 0.2).layout);
+	ASSERT_EQ(marginals.domain_kind, DomainKind::Dense);
+	EXPECT_DOUBLE_EQ(ProjectionEventBetaOf(marginals, 0.05), 0.05 / 6);
+}
+
 // private_only_error is a release over this release's cells declared without the public table: it answers every
 // query of the class at the declared cuts, by projection, so beside the noise of identity or hierarchical it pays
 // the grid's projection part (docs/mechanisms.md §14, "What the public table is worth"), not the noise alone.
