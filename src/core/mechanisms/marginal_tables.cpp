@@ -825,7 +825,8 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
                   RandomBitSource &rng, InterruptCheck interrupted)
 {
 	RequireHistogramOfRows(cell_histogram, n);
-	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() || (plan.calibrate && plan.order == 1))
+	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() ||
+	    (plan.calibrate && plan.order == 1))
 		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
 	for (double p : prior)
 		if (!(p > 0.0))

@@ -40,8 +40,8 @@ struct MarginalTablesPlan {
 	// m, for the weights; 0 for the noisy tables alone: the uniform prior, or the variant that does not weigh the
 	// public prior (docs/mechanisms.md §13, "The variant without the prior").
 	std::int64_t public_rows = 0;
-	double beta = 0.05;            // the 1-way stage's test: the chance any unshifted table is taken as shifted
-	double predicted_error = 0;    // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
+	double beta = 0.05;          // the 1-way stage's test: the chance any unshifted table is taken as shifted
+	double predicted_error = 0;  // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
 	PrivacyUsed used;
 };
 

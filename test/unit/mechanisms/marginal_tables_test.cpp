@@ -335,7 +335,8 @@ TEST(PlanMarginalTables, WeighsThePriorOnlyWhereItPredictsBetter)
 {
 	const std::vector<std::int32_t> radices{3, 3, 3, 3};
 	const std::vector<std::int64_t> public_histogram = DependentHistogram(radices, 10000, 3);
-	const MarginalTablesPlan weighing = PlanMarginalTables(Input(0.01, 0, 81, 10000, 10000), radices, 2, public_histogram);
+	const MarginalTablesPlan weighing =
+	    PlanMarginalTables(Input(0.01, 0, 81, 10000, 10000), radices, 2, public_histogram);
 	EXPECT_TRUE(weighing.calibrate);
 	EXPECT_EQ(weighing.public_rows, 10000);
 	const MarginalTablesPlan alone = PlanMarginalTables(Input(10.0, 0, 81, 10000, 20), radices, 2, public_histogram);
