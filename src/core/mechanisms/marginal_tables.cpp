@@ -9,6 +9,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/mechanisms/error_model.hpp"
+#include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/noise/discrete_gaussian.hpp"
@@ -526,13 +527,16 @@ struct PublicTables {
 	std::vector<double> sampling_variance, table_cells;
 	std::size_t cells = 0;  // of the k-way tables
 	// Per k-way table, its cells and LeastSquaresVarianceShares: the noise of the tables fitted without weighing the
-	// prior (the noisy tables alone).
+	// prior (the noisy tables alone); and the public sample's shares of its cells, the stand-in of its private
+	// counts for the bias of the non-negativity (the public prior, whatever prior the run starts from).
 	std::vector<NoiseGroup> fitted;
+	std::vector<std::vector<double>> stand_in;
 };
 
 PublicTables
 PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets,
-               const std::vector<double> &prior, double n, std::int64_t public_rows)
+               const std::vector<double> &prior, const std::vector<double> &stand_in, double n,
+               std::int64_t public_rows)
 {
 	std::vector<std::vector<double>> one_way;
 	for (std::size_t a = 0; a < radices.size(); a++)
@@ -542,6 +546,7 @@ PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::
 	for (const std::vector<int> &set : sets) {
 		const MarginalTable table(radices, set);
 		result.fitted.push_back({double(table.size()), shares[result.fitted.size()], 0.0, 0.0});
+		result.stand_in.push_back(table.Of(stand_in, CurrentInterruptCheck()));
 		result.cells += table.size();
 		const std::vector<double> shares = table.Of(prior, CurrentInterruptCheck());
 		for (std::size_t t = 0; t < shares.size(); t++) {
@@ -618,6 +623,20 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 	return MaxErrorOverCells(noise, list, beta / 2.0);
 }
 
+// The part of the variant without the prior (counts): each table's cells off by the fitted noise
+// (LeastSquaresVarianceShares) plus the non-negativity's bias, identity's on the table's stand-in cells (the fit over
+// distributions clips a table's noisy counts as the projection onto the non-negative tables of n rows does;
+// docs/mechanisms.md §13). A union bound over the cells, table by table.
+double
+FittedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double n, double beta)
+{
+	std::vector<NoiseGroup> groups = public_tables.fitted;
+	for (std::size_t t = 0; t < groups.size(); t++)
+		groups[t].offset = n * IdentityProjectionBiasOfAnyCell(public_tables.stand_in[t], std::int64_t(n), noise,
+		                                                       CurrentInterruptCheck());
+	return MaxErrorOverCells(noise, groups, beta);
+}
+
 // The predicted max error (fraction of n) of a plan whose noises are set: the tables the queries read (k = 1:
 // OneWayTablesError; k > 1: CombinedTablesError); and, with a 1-way stage, what its noise leaves where it corrects
 // a shifted public sample (its noisy tables alone, a union bound over their cells with the normal quantile, times
@@ -626,7 +645,7 @@ double
 PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables, std::size_t calibration_cells,
                double n, double beta)
 {
-	const double tables = plan.public_rows == 0 ? MaxErrorOverCells(plan.tables, public_tables.fitted, beta)
+	const double tables = plan.public_rows == 0 ? FittedTablesError(plan.tables, public_tables, n, beta)
 	                      : plan.order > 1      ? CombinedTablesError(plan.tables, public_tables, beta)
 	                                            : OneWayTablesError(plan.tables, public_tables, beta);
 	const double calibration =
@@ -675,7 +694,8 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 		if (order > 1 || share == kCalibrationShares[0])
 			variants.push_back({true, order > 1 ? share : 0.0});
 	variants.push_back({false, 0.0});
-	const PublicTables public_tables = PublicTablesOf(radices, sets, prior, n, base.public_rows);
+	const PublicTables public_tables =
+	    PublicTablesOf(radices, sets, prior, PublicPrior(public_histogram), n, base.public_rows);
 	// Every candidate (a variant; the Laplace, and with delta > 0 the discrete Gaussian) is planned from public
 	// numbers only, and the smallest prediction is taken.
 	const double rho = input.delta > 0.0 ? ZcdpBudget(input.epsilon, input.delta, input.rho) : 0.0;

@@ -350,6 +350,25 @@ TEST(PlanMarginalTables, WeighsThePriorOnlyWhereItPredictsBetter)
 	EXPECT_EQ(alone.tables.laplace.value(), without_prior.tables.laplace.value());
 }
 
+// The variant without the prior adds the non-negativity's bias, identity's, on the public sample's shares of each
+// table's cells: with the uniform prior (the noise the same whatever the public sample), a public sample that leaves
+// most cells of the 2-way tables empty predicts more than one that fills them evenly.
+TEST(PlanMarginalTables, WithoutThePriorCountsTheNonNegativitysBias)
+{
+	const std::vector<std::int32_t> radices{6, 6, 6};
+	std::vector<std::int64_t> sparse(216, 0), even(216, 10);
+	for (std::size_t c = 0; c < 216; c += 43)
+		sparse[c] = 400;  // five cells: each 2-way table keeps at most five of its 36 cells
+	PlanInput in = Input(0.2, 0, 216, 2000, 2000);
+	in.uniform_prior = true;
+	const MarginalTablesPlan with_empty_cells = PlanMarginalTables(in, radices, 2, sparse);
+	const MarginalTablesPlan without = PlanMarginalTables(in, radices, 2, even);
+	ASSERT_FALSE(with_empty_cells.calibrate);
+	ASSERT_FALSE(without.calibrate);
+	EXPECT_EQ(with_empty_cells.tables.laplace.value(), without.tables.laplace.value());
+	EXPECT_GT(with_empty_cells.predicted_error, without.predicted_error * 1.05);
+}
+
 // The diagonal of the orthogonal projection onto the consistent marginals with the total known, built by brute force
 // (Gram-Schmidt on the images of the directions that keep the total), for every table cell.
 std::vector<double>
