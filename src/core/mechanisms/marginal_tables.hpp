@@ -9,7 +9,9 @@
 // share no axis: iterative proportional fitting meets each one's projected estimate exactly. The k-way tables
 // overlap: one distribution is fitted to all their estimates at once by weighted least squares (entropic mirror
 // descent, as Private-PGM estimates), so the released distribution is consistent without projecting each table on
-// its own first, which would shift the sub-marginals the tables share by different amounts.
+// its own first, which would shift the sub-marginals the tables share by different amounts. Where it predicts better
+// (a public sample too small or too noisy to weigh), the plan measures the k-way tables alone at the whole budget
+// and fits them without the prior (docs/mechanisms.md §13, "The variant without the prior").
 #pragma once
 #include <cstddef>
 #include <cstdint>
