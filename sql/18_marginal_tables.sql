@@ -1,6 +1,7 @@
 -- The marginal_tables mechanism: forced by name and chosen by auto on a marginals release, its accounting in the
--- ledger, its answers against the exact marginals and the public sample's, a shifted public sample, and the
--- releases it does not apply to (refused before the charge). Self-contained: its own tables, budget and releases
+-- ledger, its answers against the exact marginals and the public sample's, a shifted public sample, the variant
+-- without the prior where the public sample is too small to weigh, and the releases it does not apply to (refused
+-- before the charge). Self-contained: its own tables, budget and releases
 -- (seeded noise).
 SET pap_release.test_seed = 11;
 SET extra_float_digits = 0;
@@ -104,6 +105,18 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE public = 0 AND truth > 0) AS 
        bool_and(by_default = refined) AS default_is_refine, bool_and(truth BETWEEN lower AND upper) AS bounds_hold
   FROM mt_errors3;
 
+-- the variant without the prior (docs/mechanisms.md §13): for the 2-way tables of a, b and c, with the public sample
+-- of about 2,200 rows the plan weighs the prior (a prior part above 0); with one of 33 rows, whose sampling error is
+-- far above the noise, it measures the 2-way tables alone at the whole budget, whose answers do not read the public
+-- sample (no prior part)
+CREATE TABLE mt_tiny_pub AS
+SELECT a, b, c, d, e, f FROM (SELECT *, abs(hashint4(id)) AS h FROM mt_priv) s WHERE h % 857 = 0;
+SELECT count(*) AS public_rows FROM mt_tiny_pub;
+SELECT pap.define_release('mt_abc', 'mt_priv', 'mt_pub', 'marginals(2; a, b, c)');
+SELECT pap.define_release('mt_tiny', 'mt_priv', 'mt_tiny_pub', 'marginals(2; a, b, c)');
+SELECT r.name, (p.predictions->'marginal_tables'->>'prior_error')::float8 > 0 AS weighs_prior
+  FROM (VALUES ('mt_abc'), ('mt_tiny')) r(name), LATERAL pap.plan(r.name, 1.0) p ORDER BY r.name;
+
 -- not a marginal class: refused by name before the charge, and not applicable in the plan
 CREATE TABLE mt_num AS SELECT i % 50 AS v FROM generate_series(1, 1000) i;
 CREATE TABLE mt_num_pub AS SELECT i % 50 AS v FROM generate_series(1, 100) i;
@@ -123,7 +136,7 @@ SELECT * FROM pap.plan('mt_support', 1.0, mechanism => 'marginal_tables');
 SELECT chosen_mechanism <> 'marginal_tables' AS other FROM pap.plan('mt_support', 1.0);
 
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'mt\_%' ORDER BY name;
-DROP TABLE mt_priv, mt_pub, mt_cells, mt_errors, mt_sparse, mt_sparse_pub, mt_cells3, mt_errors3, mt_num, mt_num_pub;
+DROP TABLE mt_priv, mt_pub, mt_tiny_pub, mt_cells, mt_errors, mt_sparse, mt_sparse_pub, mt_cells3, mt_errors3, mt_num, mt_num_pub;
 DROP FUNCTION mt_fraction(text, text);
 RESET pap_release.test_seed;
 RESET extra_float_digits;

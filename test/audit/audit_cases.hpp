@@ -15,3 +15,5 @@ std::vector<pap::audit::AuditCase> MechanismAuditCases();
 std::vector<pap::audit::AuditCase> PrivateQuantileAuditCases();
 // A labelling's sparse vector on the vote margins (labelling_audit.cpp).
 std::vector<pap::audit::AuditCase> LabellingAuditCases();
+// Marginal tables' variant without the prior: the k-way tables alone at the whole budget (mechanism_audit.cpp).
+std::vector<pap::audit::AuditCase> MarginalTablesAloneAuditCases();

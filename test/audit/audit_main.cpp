@@ -51,5 +51,7 @@ main(int argc, char **argv)
 		cases.push_back(std::move(c));
 	for (pap::audit::AuditCase &c : LabellingAuditCases())
 		cases.push_back(std::move(c));
+	for (pap::audit::AuditCase &c : MarginalTablesAloneAuditCases())
+		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }

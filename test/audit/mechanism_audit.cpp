@@ -203,16 +203,20 @@ MarginalTablesCase(const std::string &mechanism, const std::string &name, const 
 	return c;
 }
 
-// ---- Marginal tables with k = 2 over a 2 x 2 grid (the 1-way stage's two tables, then the one 2-way table fitted
-// by least squares), uniform prior. The row moves from cell (0, 1) to cell (0, 0): the first axis's table is
-// unchanged, the second's and the 2-way table move by l1 = 2; the other cells hold 500 rows on both sides.
+// ---- Marginal tables with k = 2 over a 2 x 2 grid, uniform prior: the one 2-way table fitted by least squares,
+// after the 1-way stage's two tables in the two-stage variant. The row moves from cell (0, 1) to cell (0, 0): the
+// first axis's table is unchanged, the second's and the 2-way table move by l1 = 2; the other cells hold 500 rows
+// on both sides.
 AuditCase
 MarginalTablesTwoWayCase(const std::string &mechanism, const MarginalTablesPlan &plan, Expect expect)
 {
 	const std::int64_t n = 1040;
 	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
 	    std::vector<std::int64_t>{21, 19, 500, 500}, std::vector<std::int64_t>{20, 20, 500, 500});
-	AuditCase c = Case(mechanism, "2 x 2, k 2, 21/19/500/500 vs 20/20/500/500", 0, expect);
+	AuditCase c = Case(mechanism,
+	                   plan.calibrate ? "2 x 2, k 2, 21/19/500/500 vs 20/20/500/500"
+	                                  : "2 x 2, k 2 alone, 21/19/500/500 vs 20/20/500/500",
+	                   0, expect);
 	c.sample = [hists, plan, n](int side, RandomBitSource &rng) {
 		const std::vector<double> x =
 		    RunMarginalTables(side == 0 ? hists->first : hists->second, {2, 2}, n, UniformPrior(4), plan, rng);
@@ -221,13 +225,29 @@ MarginalTablesTwoWayCase(const std::string &mechanism, const MarginalTablesPlan 
 	return c;
 }
 
+// The planner's plan: under the uniform prior the 2-way table alone at the whole budget (docs/mechanisms.md §13,
+// "The variant without the prior").
 MarginalTablesPlan
 MarginalTablesTwoWayAuditPlan()
 {
 	PlanInput in = Input(1040, 4, 4, 0, true);
 	const MarginalTablesPlan plan = PlanMarginalTables(in, {2, 2}, 2, {1, 1, 1, 1});
-	if (!plan.calibrate || plan.tables.gaussian || plan.public_rows != 0)
-		InstanceBroken("PlanMarginalTables(2 x 2, k 2, uniform prior) no longer measures Laplace tables in two stages");
+	if (plan.calibrate || plan.tables.gaussian || plan.public_rows != 0 ||
+	    std::abs(plan.tables.laplace.value() - 2.0 / kEps) > 1e-5)
+		InstanceBroken("PlanMarginalTables(2 x 2, k 2, uniform prior) no longer measures one Laplace table alone");
+	return plan;
+}
+
+// The two-stage variant at the 1-way share 0.5, with the scales section 13 states (2 T / (share epsilon) per stage
+// of T tables): the planner takes it where the prior is weighed, which a uniform prior never is.
+MarginalTablesPlan
+MarginalTablesTwoStageAuditPlan()
+{
+	MarginalTablesPlan plan = MarginalTablesTwoWayAuditPlan();
+	plan.calibrate = true;
+	plan.calibration_share = 0.5;
+	plan.calibration.laplace = ScaleAtLeast(2.0 * 2 / (0.5 * kEps));
+	plan.tables.laplace = ScaleAtLeast(2.0 * 1 / (0.5 * kEps));
 	return plan;
 }
 
@@ -420,17 +440,31 @@ MechanismAuditCases()
 		all.push_back(MarginalTablesCase("BROKEN: Marginal tables l1=1", "3 bins, 21/19/1000 vs 20/20/1000", broken,
 		                                 Expect::Violation));
 	}
-	// ---- Marginal tables (k = 2: the 1-way stage, then the least-squares fit of the 2-way table): the planned
-	// Laplace passes; both stages at a quarter of their scales must be caught. (The key, one released difference
-	// after two stages and the fit, shows about 0.4 of epsilon at the planned noise, so halved scales, twice the
-	// budget, stay below epsilon in what it shows.)
+	// ---- Marginal tables (k = 2, two stages: the 1-way stage, then the least-squares fit of the 2-way table): the
+	// Laplace at the stages' scales passes; both stages at a quarter of their scales must be caught. (The key, one
+	// released difference after two stages and the fit, shows about 0.4 of epsilon at the planned noise, so halved
+	// scales, twice the budget, stay below epsilon in what it shows.)
 	{
-		const MarginalTablesPlan plan = MarginalTablesTwoWayAuditPlan();
+		const MarginalTablesPlan plan = MarginalTablesTwoStageAuditPlan();
 		all.push_back(MarginalTablesTwoWayCase("Marginal tables k=2 (Laplace)", plan, Expect::Private));
 		MarginalTablesPlan broken = plan;
 		broken.tables.laplace = ScaleAtLeast(plan.tables.laplace.value() / 4);
 		broken.calibration.laplace = ScaleAtLeast(plan.calibration.laplace.value() / 4);
 		all.push_back(MarginalTablesTwoWayCase("BROKEN: Marginal tables k=2 b/4", broken, Expect::Violation));
 	}
+	return all;
+}
+
+std::vector<AuditCase>
+MarginalTablesAloneAuditCases()
+{
+	// ---- Marginal tables (k = 2, the variant without the prior: the 2-way table alone at the whole budget, then the
+	// fit): the planned Laplace passes; the noise for l1 = 1 (as if the row only entered a cell) must be caught.
+	const MarginalTablesPlan plan = MarginalTablesTwoWayAuditPlan();
+	MarginalTablesPlan broken = plan;
+	broken.tables.laplace = ScaleAtLeast(1.0 / kEps);
+	std::vector<AuditCase> all;
+	all.push_back(MarginalTablesTwoWayCase("Marginal tables k=2 alone (Laplace)", plan, Expect::Private));
+	all.push_back(MarginalTablesTwoWayCase("BROKEN: Marginal tables k=2 alone l1=1", broken, Expect::Violation));
 	return all;
 }

@@ -148,6 +148,18 @@ IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t
 }
 
 double
+IdentityProjectionBiasOfAnyCell(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                                InterruptCheck interrupted)
+{
+	if (stand_in.empty() || n <= 0)
+		throw Error(ErrorKind::Internal, "identity bias: no cell or no row");
+	double worst = 0.0;
+	for (double x : ProjectionShift(stand_in, n, noise, interrupted))
+		worst = std::max(worst, std::abs(x));
+	return std::min(1.0, worst);
+}
+
+double
 IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise)
 {
 	const std::vector<double> stand_in = PublicStandIn(context.public_histogram(), *context.domain);

@@ -41,6 +41,11 @@ double IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t 
 // larger of the summed positive and the summed negative per-cell shifts. Error(Internal) for no cell or n <= 0.
 double IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
                                       InterruptCheck interrupted = nullptr);
+// The same bias on single cells: the largest |expected move| of one cell (what a table of noisy counts projected as
+// RunIdentity projects shows in its cells: marginal_tables' variant without the prior). Errors as
+// IdentityProjectionBiasOfAnySet.
+double IdentityProjectionBiasOfAnyCell(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
+                                       InterruptCheck interrupted = nullptr);
 // The bias for a plan: on the cover's queries when the cover is listed, else over every set of cells.
 double IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise);
 

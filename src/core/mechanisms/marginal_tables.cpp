@@ -9,6 +9,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/mechanisms/error_model.hpp"
+#include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/noise/discrete_gaussian.hpp"
@@ -392,6 +393,68 @@ CellTestQuantile(double beta, std::size_t cells)
 
 namespace {
 
+// Calls f(S, R) for every non-empty subset S of a table's axes whose radices all exceed 1 (an axis of one bin has no
+// contrast), R the product of the radices of the table's other axes.
+template <typename F>
+void
+ForEachContrast(const std::vector<std::int32_t> &radices, const std::vector<int> &set, F &&f)
+{
+	std::vector<int> varying;
+	for (int axis : set) {
+		if (axis < 0 || std::size_t(axis) >= radices.size())
+			throw Error(ErrorKind::Internal, "a marginal table's axis is not an axis of the grid");
+		if (radices[std::size_t(axis)] > 1)
+			varying.push_back(axis);
+	}
+	// 2^|varying| <= the table's cells, which the run measures: the subsets cost no more than one pass over them.
+	const std::size_t subsets = std::size_t(1) << varying.size();
+	std::vector<int> subset;
+	for (std::size_t mask = 1; mask < subsets; mask++) {
+		subset.clear();
+		double rest = 1.0;
+		for (std::size_t i = 0; i < varying.size(); i++)
+			if (mask >> i & 1U)
+				subset.push_back(varying[i]);
+			else
+				rest *= double(radices[std::size_t(varying[i])]);
+		f(subset, rest);
+	}
+}
+
+}  // namespace
+
+std::vector<double>
+LeastSquaresVarianceShares(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets)
+{
+	// A table A holds the contrast of S scaled by 1 / sqrt(R_A\S) in each of its orthonormal coordinates, each with
+	// the noise's variance: the equally weighted fit estimates it with precision sum over the tables A holding S of
+	// 1 / R_A\S.
+	std::map<std::vector<int>, double> precision;
+	std::uint64_t steps = 0;
+	for (const std::vector<int> &set : sets)
+		ForEachContrast(radices, set, [&](const std::vector<int> &subset, double rest) {
+			CountSteps(CurrentInterruptCheck(), steps);
+			precision[subset] += 1.0 / rest;
+		});
+	// Table B's fitted coordinate of S has the share (1 / R_B\S) / precision(S) of a noisy count's variance; a cell
+	// of B has the squared length prod over S of (1 - 1/r) / R_B\S in those coordinates. The total (S empty) is n.
+	std::vector<double> shares;
+	shares.reserve(sets.size());
+	for (const std::vector<int> &set : sets) {
+		double share = 0.0;
+		ForEachContrast(radices, set, [&](const std::vector<int> &subset, double rest) {
+			double length = 1.0;
+			for (int axis : subset)
+				length *= 1.0 - 1.0 / double(radices[std::size_t(axis)]);
+			share += length / (rest * rest * precision[subset]);
+		});
+		shares.push_back(std::min(1.0, share));
+	}
+	return shares;
+}
+
+namespace {
+
 // The noise of every table of one stage: `tables` tables, each of l1 = l2^2 = 2 under replace-one (a row moves
 // between two of its cells), at a share of epsilon (Laplace) or of rho (Gaussian).
 HistogramNoise
@@ -463,18 +526,27 @@ struct PublicTables {
 	// k = 1, per cell: v and the number of cells of its table (OneWayTablesError).
 	std::vector<double> sampling_variance, table_cells;
 	std::size_t cells = 0;  // of the k-way tables
+	// Per k-way table, its cells and LeastSquaresVarianceShares: the noise of the tables fitted without weighing the
+	// prior (the noisy tables alone); and the public sample's shares of its cells, the stand-in of its private
+	// counts for the bias of the non-negativity (the public prior, whatever prior the run starts from).
+	std::vector<NoiseGroup> fitted;
+	std::vector<std::vector<double>> stand_in;
 };
 
 PublicTables
 PublicTablesOf(const std::vector<std::int32_t> &radices, const std::vector<std::vector<int>> &sets,
-               const std::vector<double> &prior, double n, std::int64_t public_rows)
+               const std::vector<double> &prior, const std::vector<double> &stand_in, double n,
+               std::int64_t public_rows)
 {
 	std::vector<std::vector<double>> one_way;
 	for (std::size_t a = 0; a < radices.size(); a++)
 		one_way.push_back(MarginalTable(radices, {int(a)}).Of(prior, CurrentInterruptCheck()));
 	PublicTables result;
+	const std::vector<double> shares = LeastSquaresVarianceShares(radices, sets);
 	for (const std::vector<int> &set : sets) {
 		const MarginalTable table(radices, set);
+		result.fitted.push_back({double(table.size()), shares[result.fitted.size()], 0.0, 0.0});
+		result.stand_in.push_back(table.Of(stand_in, CurrentInterruptCheck()));
 		result.cells += table.size();
 		const std::vector<double> shares = table.Of(prior, CurrentInterruptCheck());
 		for (std::size_t t = 0; t < shares.size(); t++) {
@@ -551,6 +623,20 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 	return MaxErrorOverCells(noise, list, beta / 2.0);
 }
 
+// The part of the variant without the prior (counts): each table's cells off by the fitted noise
+// (LeastSquaresVarianceShares) plus the non-negativity's bias, identity's on the table's stand-in cells (the fit over
+// distributions clips a table's noisy counts as the projection onto the non-negative tables of n rows does;
+// docs/mechanisms.md §13). A union bound over the cells, table by table.
+double
+FittedTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double n, double beta)
+{
+	std::vector<NoiseGroup> groups = public_tables.fitted;
+	for (std::size_t t = 0; t < groups.size(); t++)
+		groups[t].offset = n * IdentityProjectionBiasOfAnyCell(public_tables.stand_in[t], std::int64_t(n), noise,
+		                                                       CurrentInterruptCheck());
+	return MaxErrorOverCells(noise, groups, beta);
+}
+
 // The predicted max error (fraction of n) of a plan whose noises are set: the tables the queries read (k = 1:
 // OneWayTablesError; k > 1: CombinedTablesError); and, with a 1-way stage, what its noise leaves where it corrects
 // a shifted public sample (its noisy tables alone, a union bound over their cells with the normal quantile, times
@@ -559,8 +645,9 @@ double
 PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables, std::size_t calibration_cells,
                double n, double beta)
 {
-	const double tables = plan.calibrate ? CombinedTablesError(plan.tables, public_tables, beta)
-	                                     : OneWayTablesError(plan.tables, public_tables, beta);
+	const double tables = plan.public_rows == 0 ? FittedTablesError(plan.tables, public_tables, n, beta)
+	                      : plan.order > 1      ? CombinedTablesError(plan.tables, public_tables, beta)
+	                                            : OneWayTablesError(plan.tables, public_tables, beta);
 	const double calibration =
 	    plan.calibrate
 	        ? public_tables.largest_ratio * MaxErrorOverCover(plan.calibration.Variance(), calibration_cells, beta)
@@ -587,30 +674,45 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 	MarginalTablesPlan base;
 	base.order = order;
 	base.axes = axes;
-	base.calibrate = order > 1;
 	base.public_rows = input.uniform_prior ? 0 : input.public_rows;
 	base.beta = input.beta;
 	const double n = double(input.private_rows);
 	// The prior the run starts from: the public one, or the uniform one (prior => 'uniform').
 	const std::vector<double> prior =
 	    input.uniform_prior ? UniformPrior(public_histogram.size()) : PublicPrior(public_histogram);
-	const PublicTables public_tables = PublicTablesOf(radices, sets, prior, n, base.public_rows);
-	// Every candidate (the 1-way share from kCalibrationShares; the Laplace, and with delta > 0 the discrete
-	// Gaussian) is planned from public numbers only, and the smallest prediction is taken.
+	// The variants (docs/mechanisms.md §13, "Choosing the variant"): the targets weigh the prior (for k > 1 after a
+	// 1-way stage that corrects its marginals, at each share of kCalibrationShares), or they are the noisy tables
+	// alone, at the whole budget, with no 1-way stage (there is no prior to correct) and a prediction that holds
+	// whatever the public sample. With the uniform prior the targets never weigh it: the 1-way stage is kept as a
+	// candidate there, as before the variant without it was.
+	struct Variant {
+		bool weighs_prior;
+		double share;  // of the 1-way stage; 0 without it
+	};
+	std::vector<Variant> variants;
+	for (double share : kCalibrationShares)
+		if (order > 1 || share == kCalibrationShares[0])
+			variants.push_back({true, order > 1 ? share : 0.0});
+	variants.push_back({false, 0.0});
+	const PublicTables public_tables =
+	    PublicTablesOf(radices, sets, prior, PublicPrior(public_histogram), n, base.public_rows);
+	// Every candidate (a variant; the Laplace, and with delta > 0 the discrete Gaussian) is planned from public
+	// numbers only, and the smallest prediction is taken.
 	const double rho = input.delta > 0.0 ? ZcdpBudget(input.epsilon, input.delta, input.rho) : 0.0;
 	std::optional<MarginalTablesPlan> best;
 	for (bool gaussian : {false, true}) {
 		if (gaussian && input.delta == 0.0)
 			continue;
-		for (double share : kCalibrationShares) {
-			if (!base.calibrate && share != kCalibrationShares[0])
-				continue;
+		for (const Variant &variant : variants) {
 			const std::optional<MarginalTablesPlan> candidate = UnlessLimitExceeded([&] {
 				MarginalTablesPlan p = base;
-				p.calibration_share = p.calibrate ? share : 0.0;
+				p.calibrate = variant.share > 0.0;
+				p.calibration_share = variant.share;
+				if (!variant.weighs_prior)
+					p.public_rows = 0;
 				p.tables = StageNoise(gaussian, sets.size(), 1.0 - p.calibration_share, input.epsilon, rho);
 				if (p.calibrate)
-					p.calibration = StageNoise(gaussian, calibration_tables, share, input.epsilon, rho);
+					p.calibration = StageNoise(gaussian, calibration_tables, p.calibration_share, input.epsilon, rho);
 				p.predicted_error = PredictedError(p, public_tables, calibration_cells, n, input.beta);
 				return p;
 			});
@@ -743,7 +845,8 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
                   RandomBitSource &rng, InterruptCheck interrupted)
 {
 	RequireHistogramOfRows(cell_histogram, n);
-	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() || plan.calibrate != (plan.order > 1))
+	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() ||
+	    (plan.calibrate && plan.order == 1))
 		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
 	for (double p : prior)
 		if (!(p > 0.0))

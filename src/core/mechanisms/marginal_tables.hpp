@@ -9,7 +9,9 @@
 // share no axis: iterative proportional fitting meets each one's projected estimate exactly. The k-way tables
 // overlap: one distribution is fitted to all their estimates at once by weighted least squares (entropic mirror
 // descent, as Private-PGM estimates), so the released distribution is consistent without projecting each table on
-// its own first, which would shift the sub-marginals the tables share by different amounts.
+// its own first, which would shift the sub-marginals the tables share by different amounts. Where it predicts better
+// (a public sample too small or too noisy to weigh), the plan measures the k-way tables alone at the whole budget
+// and fits them without the prior (docs/mechanisms.md §13, "The variant without the prior").
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,13 +35,15 @@ constexpr int kLeastSquaresSteps = 400;
 struct MarginalTablesPlan {
 	int order = 1;                 // k: the tables the queries read
 	int axes = 1;                  // D
-	bool calibrate = false;        // a 1-way stage first (k > 1)
+	bool calibrate = false;        // a 1-way stage first (k > 1, and only when the tables' targets weigh the prior)
 	double calibration_share = 0;  // its share of the budget (0 without it)
 	HistogramNoise calibration;    // per cell of a 1-way table (when calibrate)
 	HistogramNoise tables;         // per cell of a k-way table
-	std::int64_t public_rows = 0;  // m, for the weights; 0 with the uniform prior (the noisy tables alone)
-	double beta = 0.05;            // the 1-way stage's test: the chance any unshifted table is taken as shifted
-	double predicted_error = 0;    // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
+	// m, for the weights; 0 for the noisy tables alone: the uniform prior, or the variant that does not weigh the
+	// public prior (docs/mechanisms.md §13, "The variant without the prior").
+	std::int64_t public_rows = 0;
+	double beta = 0.05;          // the 1-way stage's test: the chance any unshifted table is taken as shifted
+	double predicted_error = 0;  // the max error over the k-way tables' cells, fraction of n, w.p. 1 - beta
 	PrivacyUsed used;
 };
 
@@ -158,9 +162,20 @@ std::vector<bool> CellsOffThePrior(const std::vector<double> &noisy, const std::
 // unshifted public sample sends about beta of the stage's cells to their noisy counts alone (none, mostly).
 double CellTestQuantile(double beta, std::size_t cells);
 
+// Per table of `sets` (attribute sets of the grid of these radices, each increasing), the variance of one of its cells
+// after the least-squares fit of the tables measured with equal noise (the total n known), as a share of one noisy
+// count's variance: in the orthogonal contrasts of the axes every table measures the contrast of each subset S of its
+// axes, the fit averages the tables holding S, and a cell is the sum of its contrasts (docs/mechanisms.md §13, "The
+// variant without the prior"). 1 - 1/K for a table of K cells that shares no axis with another. The fit's error on a
+// cell is a combination of the noise draws with coefficients at most 1 whose squares sum to this share (the fit is
+// an orthogonal projection), as MaxErrorOverCover's draws. Error(Internal) for an axis out of range.
+std::vector<double> LeastSquaresVarianceShares(const std::vector<std::int32_t> &radices,
+                                               const std::vector<std::vector<int>> &sets);
+
 // From public inputs only: radices of the dense grid (D axes), k = order, the public histogram over its cells. The
-// 1-way share (kCalibrationShares) and the noise (Laplace, or with delta > 0 the discrete Gaussian) are those of
-// the smallest predicted error.
+// variant (the tables' targets weighing the public prior, with for k > 1 a 1-way stage at a share from
+// kCalibrationShares; or the noisy k-way tables alone at the whole budget, no 1-way stage) and the noise (Laplace,
+// or with delta > 0 the discrete Gaussian) are those of the smallest predicted error.
 // Errors as ValidatePlanInput; Error(LimitExceeded) when the noise cannot be sampled exactly; Error(Internal) for an
 // order outside 1..D or a histogram of another size.
 MarginalTablesPlan PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
