@@ -131,16 +131,18 @@ TEST(ChooseLayout, FinerCutsWinWhenTheNoiseIsSmall)
 TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
 {
 	// The same public table, 2,000 private rows at epsilon 1: identity's noise grows with the cells, and PMW's prior
-	// is farther off at every granularity. Bins of four times alpha's mass (1,000 public rows, 22 cells) predict
-	// 0.0353, below both coarser ones (fewer cells, more projection) and finer ones (more cells, more noise).
+	// is farther off at every granularity. Bins of twice alpha's mass (500 public rows) predict 0.0273, below both
+	// coarser ones (fewer cells, more projection: alpha*4 0.0277) and finer ones (more cells, more noise: alpha
+	// 0.031, alpha/2 0.0388).
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
 	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 2000, 1.0));
-	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 1000.0);
-	EXPECT_EQ(choice.granularity.rfind("auto: alpha*4 cuts", 0), 0u) << choice.granularity;
-	EXPECT_NE(choice.granularity.find("alpha*8 0."), std::string::npos) << choice.granularity;
-	// alpha*2 and alpha predict more than alpha*4: the finer ones are not planned.
+	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 500.0);
+	EXPECT_EQ(choice.granularity.rfind("auto: alpha*2 cuts", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha*4 0."), std::string::npos) << choice.granularity;
+	// alpha and alpha/2 predict more than alpha*2: the finer ones are not planned.
 	EXPECT_NE(choice.granularity.find("alpha 0."), std::string::npos) << choice.granularity;
-	EXPECT_EQ(choice.granularity.find("alpha/2"), std::string::npos) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha/2 0."), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("alpha/4"), std::string::npos) << choice.granularity;
 	EXPECT_NE(choice.granularity.find("finer ones not planned"), std::string::npos) << choice.granularity;
 	EXPECT_EQ(choice.layout.domain_kind, DomainKind::Dense);
 }
