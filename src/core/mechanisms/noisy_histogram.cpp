@@ -111,25 +111,40 @@ RequireNoiseShape(double draws, double normal_variance)
 		throw Error(ErrorKind::Internal, "a query's noise needs a finite non-negative number of draws and variance");
 }
 
-// The cumulant generating function, at lambda = s / b (0 <= s < 1), of the worst combination MaxErrorOverCover
-// describes: floor(draws) continuous Laplace draws of scale b, one of scale b sqrt(draws - floor(draws)), and a
-// normal of variance normal_variance. Continuous Laplace of scale a b: E exp(lambda X) = 1 / (1 - a^2 b^2 lambda^2).
+// The s below which LaplaceCumulant is finite: 1 when a unit draw is among the worst combination, else
+// 1 / sqrt(draws) (its one draw has scale b sqrt(draws) < b, and so has every coefficient of a combination whose
+// squares sum to draws < 1). Searching only (0, 1) there would leave the bound of a fractional draw far above its
+// own (a coefficient 1/4: about 3x).
+double
+CumulantLimit(double draws)
+{
+	return draws >= 1.0 ? 1.0 : 1.0 / std::sqrt(draws);
+}
+
+// The cumulant generating function, at lambda = s / b (0 <= s < CumulantLimit(draws)), of the worst combination
+// MaxErrorOverCover describes: floor(draws) continuous Laplace draws of scale b, one of scale b sqrt(draws -
+// floor(draws)), and a normal of variance normal_variance. Continuous Laplace of scale a b: E exp(lambda X) =
+// 1 / (1 - a^2 b^2 lambda^2).
 double
 LaplaceCumulant(double s, double b, double draws, double normal_variance)
 {
-	const double s2 = s * s, unit_draws = std::floor(draws);
-	if (!(s >= 0.0) || !(s2 < 1.0))
+	const double s2 = s * s, unit_draws = std::floor(draws), rest = draws - unit_draws;
+	if (!(s >= 0.0) || (unit_draws > 0.0 && !(s2 < 1.0)) || !(rest * s2 < 1.0))
 		return std::numeric_limits<double>::infinity();
-	return -unit_draws * std::log1p(-s2) - std::log1p(-(draws - unit_draws) * s2) +
-	       0.5 * normal_variance / (b * b) * s2;
+	// Without a unit draw s may pass 1, where log1p(-s^2) is NaN: its term is left out, not multiplied by 0.
+	const double units = unit_draws > 0.0 ? -unit_draws * std::log1p(-s2) : 0.0;
+	return units - std::log1p(-rest * s2) + 0.5 * normal_variance / (b * b) * s2;
 }
 
-// min over s in (0, 1) of (L + Psi(s / b)) b / s: the t with 2 exp(-lambda t) E exp(lambda S) = e^-L at the best
-// lambda = s / b < 1 / b.
+// min over s in (0, CumulantLimit(draws)) of (L + Psi(s / b)) b / s: the t with 2 exp(-lambda t) E exp(lambda S) =
+// e^-L at the best lambda = s / b.
 double
 LaplaceChernoff(double b, double draws, double normal_variance, double log_inverse_tail)
 {
-	const auto bound = [&](double s) {
+	// Searched as s = u CumulantLimit(draws), u in (0, 1): the same bracket whatever the limit.
+	const double limit = CumulantLimit(draws);
+	const auto bound = [&](double u) {
+		const double s = u * limit;
 		return s > 0.0 ? (log_inverse_tail + LaplaceCumulant(s, b, draws, normal_variance)) * b / s
 		               : std::numeric_limits<double>::infinity();
 	};
@@ -152,7 +167,10 @@ NoiseTail(const HistogramNoise &noise, double draws, double normal_variance, dou
 	}
 	const double b = noise.laplace.value();
 	// The exponent -lambda t + Psi(lambda) is convex in lambda: Brent's method finds its minimum.
-	const auto exponent = [&](double s) { return -s * t / b + LaplaceCumulant(s, b, draws, normal_variance); };
+	const double limit = CumulantLimit(draws);
+	const auto exponent = [&](double u) {
+		return -u * limit * t / b + LaplaceCumulant(u * limit, b, draws, normal_variance);
+	};
 	return std::min(1.0,
 	                2.0 * std::exp(boost::math::tools::brent_find_minima(exponent, 0.0, 1.0, kChernoffBits).second));
 }

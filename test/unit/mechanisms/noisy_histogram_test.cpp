@@ -399,6 +399,20 @@ TEST(MaxErrorOverCover, LaplaceTailIsHeavierThanTheNormalForOneDrawAndNearItForM
 	EXPECT_NEAR(MaxErrorOverCover(noise, 0.0, 3000, 0.05, 4.0), MaxErrorOverCover(4.0, 3000, 0.05), 1e-12);
 }
 
+TEST(MaxErrorOverCover, AFractionalDrawIsOneDrawOfTheSmallerScale)
+{
+	// draws = a^2 < 1 is one draw of scale a b (every coefficient of such a combination is at most a): its bound
+	// is a times one draw's, in the tail and in MaxErrorOverCells' bisection alike. A search for lambda below 1 / b
+	// only left it about 3x above at a = 1/4.
+	const HistogramNoise noise = LaplaceNoise(20.0);
+	for (double a : {0.25, 0.5, 0.9}) {
+		const double one = MaxErrorOverCover(noise, 1.0, 5000, 0.05);
+		EXPECT_NEAR(MaxErrorOverCover(noise, a * a, 5000, 0.05), a * one, 1e-6 * one) << a;
+		const double cells = MaxErrorOverCells(noise, {NoiseGroup{5000.0, a * a, 0.0, 0.0}}, 0.05);
+		EXPECT_NEAR(cells, a * one, 1e-3 * one) << a;
+	}
+}
+
 TEST(MaxErrorOverCover, GaussianNoiseKeepsTheNormalQuantileOfTheTotalVariance)
 {
 	HistogramNoise noise;
