@@ -87,9 +87,10 @@ const std::vector<std::string> kOrder{"public",      "identity", "hierarchical",
 const std::set<std::string> kBaselines{"public",     "identity", "hierarchical", "mwem",
                                        "margtables", "pmwpub",   "pmw_support"};
 
-const char *kHeader = "dataset,workload,class,public_frac,regime,epsilon,rep,method,mechanism,prior,status,max_error,"
-                      "mean_error,predicted_error,chosen,queries,cover_size,cell_count,domain,alpha,n,m,"
-                      "grid_per_axis,seed,seconds,projection_error,outside_mass_error,noise_error,prior_error,answer_mode";
+const char *kHeader =
+    "dataset,workload,class,public_frac,regime,epsilon,rep,method,mechanism,prior,status,max_error,"
+    "mean_error,predicted_error,chosen,queries,cover_size,cell_count,domain,alpha,n,m,"
+    "grid_per_axis,seed,seconds,projection_error,outside_mass_error,noise_error,prior_error,answer_mode";
 
 struct Result {
 	PGresult *res;
@@ -468,12 +469,12 @@ Run(const Config &cfg, const std::string &out_path)
 										    *meth.prior ? ", " + db.Quote(meth.prior) : std::string();
 										const std::string named_prior =
 										    *meth.prior ? ", prior => " + db.Quote(meth.prior) : std::string();
-										Result p =
-										    db.Try("SELECT predicted_error, chosen_mechanism, concat(projection_error, ',', "
-										           "outside_mass_error, ',', noise_error, ',', prior_error, ',', "
-										           "answer_mode) "
-										           "FROM pap.plan('r', " +
-										           Num(eps) + ", 0, " + db.Quote(meth.mechanism) + prior_arg + ")");
+										Result p = db.Try(
+										    "SELECT predicted_error, chosen_mechanism, concat(projection_error, ',', "
+										    "outside_mass_error, ',', noise_error, ',', prior_error, ',', "
+										    "answer_mode) "
+										    "FROM pap.plan('r', " +
+										    Num(eps) + ", 0, " + db.Quote(meth.mechanism) + prior_arg + ")");
 										if (p.ok && PQntuples(p.res) == 1) {
 											if (!PQgetisnull(p.res, 0, 0))
 												row.pred = PQgetvalue(p.res, 0, 0);
