@@ -592,35 +592,159 @@ CombinedTablesError(const HistogramNoise &noise, const PublicTables &public_tabl
 	return MaxErrorOverCells(noise, groups, beta);
 }
 
-// The part of k = 1 (counts), for a public sample of the private rows' population. The per-cell test then sends no
-// cell to its noisy count alone, except with probability about beta / 2 (its normal quantile; docs/mechanisms.md §13
-// says what the Laplace's heavier tail leaves out), so every cell's target is w y + (1 - w) n p, off by e = w Z - (1 -
-// w) S (Z its noise, S the public sample's sampling error, of variance v; w = v / (v + s2)). A table's projection onto
-// the tables of n rows subtracts the mean of its K cells' errors, so a cell is off by (1 - 1/K) e_i - sum over the
-// others e_j / K: the noise's coefficients have squares summing to at most (K - 1) / K w^2 (every w of the table taken
-// at the cell's; for K = 2 both cells' v are equal, n^2 p (1 - p) (...), and so are their weights), and the sampling
-// part is (1 - w) S_i for K = 2 (S_0 = -S_1), bounded by the cell's (1 - w)^2 v. A union bound over the cells at beta /
-// 2, grouped by weight and sampling part (a quarter of an octave each, each group at its largest), the noise with its
-// own tail; a table of two cells counts once, its cells being off by opposite amounts.
+// One table of k = 1 as OneWayTablesError's union bound reads it: the groups of its cells while the per-cell test flags
+// none of them; the probability that it flags one; and two bounds on the table's errors on that event: groups of
+// variables of which the errors are at most flagged_scale times the largest (each tail counted flagged_factor times),
+// and groups of the noise with an offset.
+struct OneWayTableBound {
+	std::vector<NoiseGroup> kept, flagged, offset;
+	double flag_probability = 0;
+	double flagged_scale = 1;
+	double flagged_factor = 1;
+};
+
+// The terms ChanceFlagProbability sums at most, beyond which it takes Chernoff's bound instead.
+constexpr double kMaxFlagTerms = 1e6;
+
+// A bound on the probability that the per-cell test flags a cell of an unshifted sample: P[|Z + S| > tau] for Z one
+// draw of the noise and S normal of variance v. The Gaussian's is exact (normal of variance s2 + v). For the discrete
+// Laplace (P[Z = k] = (1 - q) / (1 + q) q^|k|, q = e^(-1/b)) the sum over k of P[Z = k] P[|k + S| > tau] for |k| <= K
+// = tau + 12 sqrt(v) plus the mass P[|Z| > K] (there P[...] <= 1): Chernoff's bound on the sum is several times
+// above it, where the test's threshold is a few standard deviations (NoiseTail when the sum would be too long).
+double
+ChanceFlagProbability(const HistogramNoise &noise, double v, double tau)
+{
+	if (noise.gaussian)
+		return std::erfc(tau / std::sqrt(2.0 * (noise.Variance() + v)));
+	const double q = std::exp(-1.0 / noise.laplace.value());
+	const double reach = std::ceil(tau + 12.0 * std::sqrt(v));
+	if (!(reach < kMaxFlagTerms))
+		return NoiseTail(noise, 1.0, v, tau);
+	const double spread = std::sqrt(2.0 * v);
+	const auto crosses = [&](double k) {  // P[|k + S| > tau]
+		if (spread == 0.0)
+			return std::abs(k) > tau ? 1.0 : 0.0;
+		return 0.5 * std::erfc((tau - k) / spread) + 0.5 * std::erfc((tau + k) / spread);
+	};
+	const double at = (1.0 - q) / (1.0 + q);  // P[Z = 0]; P[Z = k] = at q^|k|
+	double sum = at * crosses(0.0), weight = at;
+	for (double k = 1.0; k <= reach; k += 1.0) {
+		weight *= q;
+		sum += 2.0 * weight * crosses(k);
+	}
+	sum += 2.0 * weight * q / (1.0 - q);  // P[|Z| > reach] = 2 at q^(reach + 1) / (1 - q)
+	return std::min(1.0, sum * (1.0 + 1e-9));
+}
+
+// Adds a cell's (draws, normal variance) to a table's groups, one per quarter of an octave of each, at its largest.
+void
+AddToGroups(std::map<std::pair<int, int>, NoiseGroup> &groups, double draws, double normal_variance, double count)
+{
+	NoiseGroup &group = groups[{OctaveKey(draws), OctaveKey(normal_variance)}];
+	group.count += count;
+	group.draws = std::max(group.draws, draws);
+	group.normal_variance = std::max(group.normal_variance, normal_variance);
+}
+
+std::vector<NoiseGroup>
+GroupList(const std::map<std::pair<int, int>, NoiseGroup> &groups)
+{
+	std::vector<NoiseGroup> list;
+	for (const auto &[key, group] : groups)
+		list.push_back(group);
+	return list;
+}
+
+// The part of k = 1 (counts), for a public sample of the private rows' population (docs/mechanisms.md §13). A table
+// the per-cell test leaves alone has every target w y + (1 - w) n p, off by e = w Z - (1 - w) S (Z its noise, S the
+// public sample's sampling error, of variance v; w = v / (v + s2)); the projection onto the tables of n rows subtracts
+// the mean of its K cells' errors, so a cell is off by (1 - 1/K) e_i - sum over the others e_j / K: noise coefficients
+// whose squares sum to at most (K - 1) / K w^2, and for K = 2 (S_0 = -S_1, equal weights) the sampling part (1 - w)
+// S_i, bounded by the cell's (1 - w)^2 v; a table of two cells counts once, its cells being off by opposite amounts.
+// The test flags a cell of an unshifted sample by chance with a probability the noise's tail bounds (the Laplace's is
+// heavier than the normal quantile the test uses, so it is not negligible at small epsilon), and a flagged cell takes
+// its noisy count, off by Z. On that event a cell's error is bounded two ways, and the smaller tail counts:
+//   - every |e_j| is at most X_j = |Z_j| + (1 - w_j) |S_j|, so a cell is off by at most (1 - 1/K) X_i + sum over the
+//     others X_j / K: for K = 2 at most (|Z_0| + |Z_1|) / 2 + (1 - w) |S|, whose tail is at most 4 times that of (Z_0 +
+//     Z_1) / 2 + (1 - w) S (independent symmetric variables agree in sign with probability 1/4); for K > 2 at most
+//     2 (1 - 1/K) max_j X_j, the tail of X_j at most twice that of Z_j + (1 - w_j) S_j;
+//   - e_j = Z_j - (1 - w_j) d_j for a cell the test keeps (d_j = y_j - n p_j, |d_j| <= its threshold tau_j) and Z_j for
+//     a flagged one, so a cell is off by the projected noise (coefficients' squares summing to (K - 1) / K) plus at
+//     most (1 - 1/K) (1 - w_i) tau_i + sum over the others (1 - w_j) tau_j / K (for K = 2, one cell at most is kept:
+//     (1 - w) tau / 2).
+// A table counts P[no flag, error >= t] + min(P[a flag], P[a bound on the flag's errors >= t]); the smallest t whose
+// sum over the tables is at most beta.
 double
 OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables, double beta)
 {
 	if (public_tables.sampling_variance.empty())
 		return MaxErrorOverCover(noise, 1.0, public_tables.cells, beta);
 	const double s2 = noise.Variance();
-	std::map<std::pair<int, int>, NoiseGroup> groups;
-	for (std::size_t c = 0; c < public_tables.sampling_variance.size(); c++) {
-		const double v = public_tables.sampling_variance[c], k = public_tables.table_cells[c];
-		const double w = v / (v + s2), draws = w * w * (k - 1.0) / k, sampling = (1.0 - w) * (1.0 - w) * v;
-		NoiseGroup &group = groups[{OctaveKey(draws), OctaveKey(sampling)}];
-		group.count += k == 2.0 ? 0.5 : 1.0;
-		group.draws = std::max(group.draws, draws);
-		group.normal_variance = std::max(group.normal_variance, sampling);
+	const double z = CellTestQuantile(beta / 2.0, public_tables.cells);  // the run's test (Fit)
+	std::vector<OneWayTableBound> tables;
+	double largest = 0.0;  // of the cells' standard deviations: the bracket's scale
+	std::uint64_t steps = 0;
+	for (std::size_t c = 0; c < public_tables.sampling_variance.size();) {
+		const auto k = std::size_t(public_tables.table_cells[c]);
+		OneWayTableBound table;
+		std::map<std::pair<int, int>, NoiseGroup> kept, flagged;
+		double offsets = 0.0, largest_offset = 0.0;  // sum and largest of (1 - w_j) tau_j over the table
+		for (std::size_t i = c; i < c + k; i++) {
+			PollInterrupt(steps);
+			const double v = public_tables.sampling_variance.at(i), w = v / (v + s2), tau = z * std::sqrt(s2 + v);
+			const double sampling = (1.0 - w) * (1.0 - w) * v;
+			AddToGroups(kept, w * w * (double(k) - 1.0) / double(k), sampling, k == 2 ? 0.5 : 1.0);
+			if (k != 2)
+				AddToGroups(flagged, 1.0, sampling, 1.0);
+			table.flag_probability += ChanceFlagProbability(noise, v, tau);
+			offsets += (1.0 - w) * tau;
+			largest_offset = std::max(largest_offset, (1.0 - w) * tau);
+			largest = std::max(largest, std::sqrt(s2 + v));
+		}
+		const double projected = (double(k) - 1.0) / double(k);
+		if (k == 2) {
+			const double v = public_tables.sampling_variance.at(c), w = v / (v + s2);
+			flagged[{0, 0}] = {1.0, 0.5, (1.0 - w) * (1.0 - w) * v, 0.0};
+			table.flagged_factor = 4.0;
+			table.offset = {{1.0, projected, 0.0, largest_offset / 2.0}};
+		} else {
+			table.flagged_scale = 2.0 * projected;
+			table.flagged_factor = 2.0;
+			// Each cell's offset at most (1 - 1/K) of the largest plus 1/K of the others: the sum / K plus (1 - 2/K)
+			// of the largest.
+			table.offset = {
+			    {double(k), projected, 0.0, offsets / double(k) + (1.0 - 2.0 / double(k)) * largest_offset}};
+		}
+		table.kept = GroupList(kept);
+		table.flagged = GroupList(flagged);
+		table.flag_probability = std::min(1.0, table.flag_probability);
+		tables.push_back(std::move(table));
+		c += k;
 	}
-	std::vector<NoiseGroup> list;
-	for (const auto &[key, group] : groups)
-		list.push_back(group);
-	return MaxErrorOverCells(noise, list, beta / 2.0);
+	const auto failure = [&](double t) {
+		double sum = 0.0;
+		for (const OneWayTableBound &table : tables) {
+			for (const NoiseGroup &g : table.kept)
+				sum += g.count * NoiseTail(noise, g.draws, g.normal_variance, t);
+			double by_variables = 0.0, by_offset = 0.0;
+			for (const NoiseGroup &g : table.flagged)
+				by_variables += table.flagged_factor * g.count *
+				                NoiseTail(noise, g.draws, g.normal_variance, t / table.flagged_scale);
+			for (const NoiseGroup &g : table.offset)
+				by_offset += g.count * NoiseTail(noise, g.draws, g.normal_variance, t - g.offset);
+			sum += std::min({table.flag_probability, by_variables, by_offset});
+		}
+		return sum;
+	};
+	// Bracket: doubling from the largest cell's spread until the union bound holds (it falls to 0 as t grows).
+	double low = 0.0, high = std::max(largest, 1.0);
+	for (int i = 0; i < 200 && failure(high) > beta; i++)
+		low = high, high *= 2.0;
+	for (int i = 0; i < 60 && high - low > 1e-9 * high; i++) {
+		const double middle = 0.5 * (low + high);
+		(failure(middle) <= beta ? high : low) = middle;
+	}
+	return high;
 }
 
 // The part of the variant without the prior (counts): each table's cells off by the fitted noise

@@ -153,8 +153,8 @@ LaplaceChernoff(double b, double draws, double normal_variance, double log_inver
 	return boost::math::tools::brent_find_minima(bound, 0.0, 1.0, kChernoffBits).second;
 }
 
-// A bound on P[|S| >= t] for one cell's noise S (as MaxErrorOverCover's): the normal tail for the Gaussian (and for
-// the normal part alone), Chernoff's min over lambda of 2 exp(-lambda t) E exp(lambda S) for the Laplace.
+}  // namespace
+
 double
 NoiseTail(const HistogramNoise &noise, double draws, double normal_variance, double t)
 {
@@ -174,8 +174,6 @@ NoiseTail(const HistogramNoise &noise, double draws, double normal_variance, dou
 	return std::min(1.0,
 	                2.0 * std::exp(boost::math::tools::brent_find_minima(exponent, 0.0, 1.0, kChernoffBits).second));
 }
-
-}  // namespace
 
 double
 MaxErrorOverCover(const HistogramNoise &noise, double draws, std::size_t cover_size, double beta,

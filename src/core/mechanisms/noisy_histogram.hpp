@@ -49,6 +49,11 @@ double MaxErrorOverCover(double variance, std::size_t cover_size, double beta);
 double MaxErrorOverCover(const HistogramNoise &noise, double draws, std::size_t cover_size, double beta,
                          double normal_variance = 0.0);
 
+// A bound on P[|S| >= t] for one cell's noise S as MaxErrorOverCover describes it (draws, normal_variance): the normal
+// tail for the Gaussian (and for the normal part alone), Chernoff's min over lambda of 2 exp(-lambda t) E exp(lambda
+// S) for the Laplace. 1 for t <= 0.
+double NoiseTail(const HistogramNoise &noise, double draws, double normal_variance, double t);
+
 // Cells that share a noise for MaxErrorOverCells: `count` cells, each off by noise as MaxErrorOverCover describes
 // (draws, normal_variance) plus at most `offset` (a bias bounded for certain).
 struct NoiseGroup {
