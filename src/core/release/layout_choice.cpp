@@ -211,8 +211,8 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	const std::vector<GranularityCandidate> ladder =
 	    GranularityLadder(finest.spec, planning.alpha, planning.public_rows);
 	std::vector<PlannedLayout> planned;
-	std::optional<PlannedLayout> best;
-	std::optional<ReleaseLayout> best_layout, first_layout;
+	std::optional<PlannedLayout> best;  // the smallest prediction so far
+	std::optional<ReleaseLayout> first_layout;
 	std::vector<std::string> not_fitting;
 	std::vector<std::vector<double>> previous;
 	int worse_in_a_row = 0;  // planned granularities since the best, each predicting more than it
@@ -244,11 +244,10 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			const char *mechanism = nullptr;
 			const PlannedLayout p{c, kind, Predict(layout, planning, mechanism), mechanism};
 			planned.push_back(p);
-			if (!best || p.predicted < best->predicted) {
-				best = p;
-				best_layout = layout;
+			if (!best || p.predicted <= kNearTie * best->predicted)
 				improved = true;
-			}
+			if (!best || p.predicted < best->predicted)
+				best = p;
 		}
 		if (!fitted)
 			not_fitting.push_back(ladder[c].name);
@@ -260,18 +259,28 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		(void)CellDomain::Choose(first_layout->Radices(), first_layout->public_points, planning.cell_limit);
 		throw Error(ErrorKind::Internal, "no layout fits, yet the coarsest one does");
 	}
+	// The finest granularity within kNearTie of the smallest prediction, on its domain of the smaller prediction
+	// (planned grid first, so a tie keeps the full grid).
+	PlannedLayout chosen = *best;
+	for (const PlannedLayout &p : planned)
+		if (p.predicted <= kNearTie * best->predicted &&
+		    (p.candidate > chosen.candidate || (p.candidate == chosen.candidate && p.predicted < chosen.predicted)))
+			chosen = p;
 	LayoutChoice choice;
-	choice.max_bin_rows = ladder[best->candidate].max_bin_rows;
-	choice.layout = std::move(*best_layout);
-	choice.granularity = "auto: " + GranularitySentence(ladder[best->candidate], planning.public_rows) + "; " +
-	                     DomainName(best->domain) + "; " + best->mechanism + " predicts " + Rounded(best->predicted) +
-	                     " at epsilon " + Rounded(planning.epsilon);
-	std::string others = OthersText(ladder, planned, *best, not_fitting);
+	choice.max_bin_rows = ladder[chosen.candidate].max_bin_rows;
+	choice.layout = CoarsenLayout(finest, choice.max_bin_rows);
+	choice.layout.domain_kind = chosen.domain;
+	choice.granularity = "auto: " + GranularitySentence(ladder[chosen.candidate], planning.public_rows) + "; " +
+	                     DomainName(chosen.domain) + "; " + chosen.mechanism + " predicts " +
+	                     Rounded(chosen.predicted) + " at epsilon " + Rounded(planning.epsilon);
+	if (chosen.candidate != best->candidate || chosen.domain != best->domain)
+		choice.granularity += ", the finest within " + Rounded(kNearTie) + " times the smallest prediction";
+	std::string others = OthersText(ladder, planned, chosen, not_fitting);
 	if (stopped)
 		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";
 	if (!others.empty())
 		choice.granularity += " (" + others + ")";
-	choice.domain_reason = DomainReason(choice.layout, planned, *best, planning.cell_limit);
+	choice.domain_reason = DomainReason(choice.layout, planned, chosen, planning.cell_limit);
 	return choice;
 }
 

@@ -31,9 +31,14 @@ struct GranularityCandidate {
 constexpr int kMaxDoublings = 6;
 constexpr int kMaxHalvings = 8;
 // The predictions along the ladder fall while the projection dominates and rise once the noise of more cells does:
-// after this many planned granularities in a row that predict more than the best, the finer (and costlier) ones are
-// not planned.
+// after this many planned granularities in a row that predict more than kNearTie times the best, the finer (and
+// costlier) ones are not planned.
 constexpr int kWorseBeforeStopping = 2;
+// Predictions within this factor of the smallest are a tie, which the finest granularity among them wins: the
+// projection part is a worst case over every private table the public sample allows, floored near ln(events /
+// beta) / m where a bin holds few public rows, so it hardly falls with finer cuts although the error it bounds does,
+// while the noise part follows the noise's own law (docs/mechanisms.md §20).
+constexpr double kNearTie = 1.1;
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 
 // finest's ordered axes cut at max_bin_rows (ChooseCuts on their public marginals), its public grid points (taken
@@ -58,8 +63,9 @@ struct LayoutChoice {
 };
 
 // Plans the candidates of the ladder, coarsest first, on every domain that fits planning.cell_limit (stopping after
-// kWorseBeforeStopping granularities in a row that predict more than the best) and keeps the smallest predicted total
-// (strictly smaller replaces: ties keep the coarser layout and the full grid). finest: the layout at a cut at every
+// kWorseBeforeStopping granularities in a row that predict more than kNearTie times the best) and keeps the finest
+// granularity whose prediction is within kNearTie of the smallest, on its domain of the smaller prediction (the full
+// grid on a tie). finest: the layout at a cut at every
 // public value (its domain kind is not read). Error(LimitExceeded) (the coarsest candidate's, as a definition at that
 // granularity would raise) when no candidate fits; Error(Cancelled) when interrupted; the planner's errors otherwise.
 LayoutChoice ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning);

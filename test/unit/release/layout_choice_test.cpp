@@ -147,6 +147,21 @@ TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
 	EXPECT_EQ(choice.layout.domain_kind, DomainKind::Dense);
 }
 
+TEST(ChooseLayout, ANearTieTakesTheFinerCuts)
+{
+	// The same public table, 20,000 private rows at epsilon 1: alpha predicts 0.0058, the smallest, and alpha/2
+	// 0.00581, within kNearTie of it, so alpha/2 is taken (its projection part is a worst case that hardly falls with
+	// the finer cuts); alpha/4 (0.00758) is beyond the tie.
+	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
+	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 20000, 1.0));
+	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 125.0);
+	EXPECT_EQ(choice.granularity.rfind("auto: alpha/2 cuts", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("the finest within 1.1 times the smallest prediction"), std::string::npos)
+	    << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha 0.0058 "), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(finest, 125.0).axes[0].cuts);
+}
+
 TEST(ChooseLayout, OnePublicRow)
 {
 	const ReleaseLayout finest = FinestOrdered("thresholds(x)", {5}, {1});
