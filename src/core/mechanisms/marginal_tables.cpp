@@ -603,23 +603,26 @@ struct OneWayTableBound {
 	double flagged_factor = 1;
 };
 
-// The terms ChanceFlagProbability sums at most, beyond which it takes Chernoff's bound instead.
-constexpr double kMaxFlagTerms = 1e6;
+// The terms ChanceFlagProbability sums in one prediction, beyond which it takes Chernoff's bound instead (about a
+// second of erfc calls at most, for tables of many cells at large noise).
+constexpr double kFlagTermBudget = double(1 << 24);
 
 // A bound on the probability that the per-cell test flags a cell of an unshifted sample: P[|Z + S| > tau] for Z one
 // draw of the noise and S normal of variance v. The Gaussian's is exact (normal of variance s2 + v). For the discrete
 // Laplace (P[Z = k] = (1 - q) / (1 + q) q^|k|, q = e^(-1/b)) the sum over k of P[Z = k] P[|k + S| > tau] for |k| <= K
 // = tau + 12 sqrt(v) plus the mass P[|Z| > K] (there P[...] <= 1): Chernoff's bound on the sum is several times
-// above it, where the test's threshold is a few standard deviations (NoiseTail when the sum would be too long).
+// above it, where the test's threshold is a few standard deviations. The sum's K + 1 terms come out of `budget`;
+// NoiseTail (Chernoff) once it would run out.
 double
-ChanceFlagProbability(const HistogramNoise &noise, double v, double tau)
+ChanceFlagProbability(const HistogramNoise &noise, double v, double tau, double &budget, std::uint64_t &steps)
 {
 	if (noise.gaussian)
 		return std::erfc(tau / std::sqrt(2.0 * (noise.Variance() + v)));
 	const double q = std::exp(-1.0 / noise.laplace.value());
 	const double reach = std::ceil(tau + 12.0 * std::sqrt(v));
-	if (!(reach < kMaxFlagTerms))
+	if (!(reach + 1.0 <= budget))
 		return NoiseTail(noise, 1.0, v, tau);
+	budget -= reach + 1.0;
 	const double spread = std::sqrt(2.0 * v);
 	const auto crosses = [&](double k) {  // P[|k + S| > tau]
 		if (spread == 0.0)
@@ -629,6 +632,7 @@ ChanceFlagProbability(const HistogramNoise &noise, double v, double tau)
 	const double at = (1.0 - q) / (1.0 + q);  // P[Z = 0]; P[Z = k] = at q^|k|
 	double sum = at * crosses(0.0), weight = at;
 	for (double k = 1.0; k <= reach; k += 1.0) {
+		PollInterrupt(steps);
 		weight *= q;
 		sum += 2.0 * weight * crosses(k);
 	}
@@ -684,6 +688,8 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 	std::vector<OneWayTableBound> tables;
 	double largest = 0.0;  // of the cells' standard deviations: the bracket's scale
 	std::uint64_t steps = 0;
+	double budget = kFlagTermBudget;
+	std::map<double, double> flag_probabilities;  // per v: a table's cells often share it (v reads p (1 - p) only)
 	for (std::size_t c = 0; c < public_tables.sampling_variance.size();) {
 		const auto k = std::size_t(public_tables.table_cells[c]);
 		OneWayTableBound table;
@@ -696,7 +702,10 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 			AddToGroups(kept, w * w * (double(k) - 1.0) / double(k), sampling, k == 2 ? 0.5 : 1.0);
 			if (k != 2)
 				AddToGroups(flagged, 1.0, sampling, 1.0);
-			table.flag_probability += ChanceFlagProbability(noise, v, tau);
+			auto [known, added] = flag_probabilities.try_emplace(v, 0.0);
+			if (added)
+				known->second = ChanceFlagProbability(noise, v, tau, budget, steps);
+			table.flag_probability += known->second;
 			offsets += (1.0 - w) * tau;
 			largest_offset = std::max(largest_offset, (1.0 - w) * tau);
 			largest = std::max(largest, std::sqrt(s2 + v));

@@ -215,7 +215,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	std::optional<ReleaseLayout> first_layout;
 	std::vector<std::string> not_fitting;
 	std::vector<std::vector<double>> previous;
-	int worse_in_a_row = 0;  // planned granularities since the best, each predicting more than it
+	int worse_in_a_row = 0;  // planned granularities in a row, each predicting more than kNearTie times the best
 	bool stopped = false;
 	for (std::size_t c = 0; c < ladder.size(); c++) {
 		if (worse_in_a_row == kWorseBeforeStopping) {
