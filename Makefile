@@ -165,7 +165,7 @@ clean-unit:
 # scripts/test.sh) fails on any file clang-format would change.
 CLANG_FORMAT ?= clang-format-14
 FORMAT_FILES  = $(sort $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/*/*.cpp \
-                  test/*/*.hpp test/unit/*/*.cpp bench/*.cpp))
+                  test/*/*.hpp test/unit/*/*.cpp bench/*.cpp eval/*.cpp))
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 format-check:
