@@ -62,6 +62,8 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 	}
 }
 
+static_assert(double(USECS_PER_DAY) == pap::core::kDateAxisStep, "the core's date step is PapDateToAxis's day");
+
 double
 PapValueStepOfType(Oid type)
 {
@@ -69,7 +71,7 @@ PapValueStepOfType(Oid type)
 	case INT2OID:
 	case INT4OID:
 	case INT8OID: return 1.0;
-	case DATEOID: return double(USECS_PER_DAY);  // PapDateToAxis's unit
+	case DATEOID: return pap::core::kDateAxisStep;  // a day in PapDateToAxis's unit
 	default: return 0.0;
 	}
 }

@@ -8,7 +8,7 @@ namespace pap::core {
 double
 AxisValueStep(ValueType type)
 {
-	return type == ValueType::Date ? 86400.0 * 1e6 : 0.0;
+	return type == ValueType::Date ? kDateAxisStep : 0.0;
 }
 
 std::optional<double>

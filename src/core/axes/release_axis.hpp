@@ -18,6 +18,9 @@ enum class AxisKind { Numeric, Categorical, Linear, Predicate };
 // How a column's literals are read and its values printed: number (float8 rules), date/timestamp/timestamptz
 // (axis value = microseconds since 2000-01-01 00:00, UTC for timestamptz), text (categories), boolean.
 enum class ValueType { Number, Date, Timestamp, TimestampTz, Text, Boolean };
+// A date's axis position is in microseconds (the glue's, PostgreSQL's USECS_PER_DAY to a day), so consecutive dates
+// are this far apart (gap_spread.hpp's AxisValueStep; the glue checks it against USECS_PER_DAY).
+constexpr double kDateAxisStep = 86400.0 * 1e6;
 
 const char *AxisKindName(AxisKind kind);        // "numeric", "categorical", "linear", "predicate"
 AxisKind AxisKindFromName(const char *name);    // Error(Internal) for an unknown name (catalog corruption)
