@@ -713,10 +713,11 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 		const double projected = (double(k) - 1.0) / double(k);
 		if (k == 2) {
 			const double v = public_tables.sampling_variance.at(c), w = v / (v + s2);
-			flagged[{0, 0}] = {1.0, 0.5, (1.0 - w) * (1.0 - w) * v, 0.0};
+			table.flagged = {{1.0, 0.5, (1.0 - w) * (1.0 - w) * v, 0.0}};
 			table.flagged_factor = 4.0;
 			table.offset = {{1.0, projected, 0.0, largest_offset / 2.0}};
 		} else {
+			table.flagged = GroupList(flagged);
 			table.flagged_scale = 2.0 * projected;
 			table.flagged_factor = 2.0;
 			// Each cell's offset at most (1 - 1/K) of the largest plus 1/K of the others: the sum / K plus (1 - 2/K)
@@ -725,7 +726,6 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 			    {double(k), projected, 0.0, offsets / double(k) + (1.0 - 2.0 / double(k)) * largest_offset}};
 		}
 		table.kept = GroupList(kept);
-		table.flagged = GroupList(flagged);
 		table.flag_probability = std::min(1.0, table.flag_probability);
 		tables.push_back(std::move(table));
 		c += k;
@@ -733,6 +733,7 @@ OneWayTablesError(const HistogramNoise &noise, const PublicTables &public_tables
 	const auto failure = [&](double t) {
 		double sum = 0.0;
 		for (const OneWayTableBound &table : tables) {
+			PollInterrupt(steps);
 			for (const NoiseGroup &g : table.kept)
 				sum += g.count * NoiseTail(noise, g.draws, g.normal_variance, t);
 			double by_variables = 0.0, by_offset = 0.0;
