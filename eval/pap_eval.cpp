@@ -429,13 +429,15 @@ Run(const Config &cfg, const std::string &out_path)
 										db.Must("RESET pap_release.max_cells");
 									// Granularity on the public sample: the default alpha, raised along a
 									// fixed ladder until the cover fits the limit (public information only);
-									// categorical and predicate classes have no cut points. PMW^Pub on
+									// categorical and predicate classes have no cut points (ours take the
+									// default, auto, which may plan predicates unmerged). PMW^Pub on
 									// thresholds keeps every distinct public value, as its support is the
 									// public rows.
 									std::vector<std::string> tries;
 									if (w.kind == "marginals" || w.kind == "predicates" ||
 									    (table == "support" && w.kind == "thresholds"))
-										tries.push_back("granularity => 'finest'");
+										tries.push_back(table == "public" ? "granularity => 'auto'"
+										                                  : "granularity => 'finest'");
 									// The baselines keep alpha's cuts; ours (the public table) take the
 									// default, granularity auto, planned at the cell's epsilon.
 									const std::string granularity =
@@ -905,7 +907,7 @@ Bounds(const Config &cfg, const std::string &out_path)
 							    w.name + "|" + Num(frac) + "|" + regime + "|" + Num(eps) + "|" + std::to_string(rep);
 							std::vector<std::string> tries;
 							if (w.kind == "marginals" || w.kind == "predicates")
-								tries.push_back("granularity => 'finest'");
+								tries.push_back("granularity => 'auto'");
 							for (const char *a : {"0.05", "0.1", "0.2", "0.3", "0.4", "0.5", "0.7", "0.9"})
 								tries.push_back(std::string("alpha => ") + a);
 							db.Must("SET pap_release.layout_epsilon = " + Num(eps));  // granularity auto's

@@ -98,10 +98,16 @@ SELECT pap.define_release('bad', 'people_priv', 'people_pub', 'halfspaces(income
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
 -- predicates: SQL conditions on one row (comparisons, IN, IS NULL, AND/OR/NOT, CASE, COALESCE), evaluated by
--- PostgreSQL on both tables; identical public labelings merge into one cover query
+-- PostgreSQL on both tables; identical public labelings merge into one cover query (so with granularity 'finest';
+-- the default, auto, also plans every predicate on an axis of its own and keeps the layout that predicts less)
 SELECT pap.define_release('p3', 'people_priv', 'people_pub',
-  $$predicates('age > 40 AND sex = ''F''', 'income < 100', 'income <= 99.5', 'region IN (''north'', ''south'')')$$);
+  $$predicates('age > 40 AND sex = ''F''', 'income < 100', 'income <= 99.5', 'region IN (''north'', ''south'')')$$,
+  granularity => 'finest');
 SELECT cover_size FROM pap.releases WHERE name = 'p3';
+SELECT pap.define_release('p3u', 'people_priv', 'people_pub',
+  $$predicates('age > 40 AND sex = ''F''', 'income < 100', 'income <= 99.5', 'region IN (''north'', ''south'')')$$);
+SELECT cover_size, granularity FROM pap.releases WHERE name = 'p3u';
+SELECT pap.drop_release('p3u');
 CALL pap.run_release('p3', 1.0);
 SELECT query, round(answer::numeric, 2) AS answer FROM pap.answers('p3') ORDER BY cover_query;
 SELECT pap.answer('p3', '  income <= 99.5 ') = pap.answer('p3', 'income < 100') AS merged;

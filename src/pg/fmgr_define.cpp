@@ -142,7 +142,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			    return pap::core::ScanParameterKind::None;
 		    },
 		    nullptr, false, &points, &rows, &count);
-		PAP_CORE(pap::core::DraftMergePredicates(draft, points, count));
+		PAP_CORE(pap::core::DraftMergePredicates(draft, points, rows, count));
 	}
 	size_t axes = 0;
 	PAP_CORE(axes = pap::core::DraftAxisCount(draft));

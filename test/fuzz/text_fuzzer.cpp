@@ -294,7 +294,8 @@ DefineModel(const char *class_text, const std::vector<double> &values)
 				text.erase(text.find_last_not_of(" \t\n\r\f\v") + 1);
 				labels.push_back(std::int32_t((row + std::hash<std::string>{}(text)) % 2));
 			}
-		DraftMergePredicates(d, labels.data(), 2);
+		const std::int64_t label_rows[2] = {1, 1};
+		DraftMergePredicates(d, labels.data(), label_rows, 2);
 	}
 	const std::size_t axes = DraftAxisCount(d);
 	const std::vector<std::int64_t> ones(values.size(), 1);

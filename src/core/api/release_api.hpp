@@ -80,7 +80,9 @@ void DraftSetColumnValueStep(ReleaseDraft *draft, std::size_t i, double step);
 std::size_t DraftPredicateCount(const ReleaseDraft *draft);
 const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
 const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)
-void DraftMergePredicates(ReleaseDraft *draft, const std::int32_t *label_points, std::size_t point_count);
+// label_points: the distinct public label points (one 0/1 per listed predicate each), point_rows their public rows.
+void DraftMergePredicates(ReleaseDraft *draft, const std::int32_t *label_points, const std::int64_t *point_rows,
+                          std::size_t point_count);
 std::size_t DraftAxisCount(const ReleaseDraft *draft);
 const char *DraftAxisMarginalSql(const ReleaseDraft *draft, std::size_t axis);  // nullptr: nothing to read
 bool DraftAxisIsNumeric(const ReleaseDraft *draft, std::size_t axis);

@@ -164,6 +164,51 @@ MergePredicates(std::size_t predicate_count, const std::vector<std::int32_t> &la
 	return merge;
 }
 
+namespace {
+
+// One condition's identity: its PredicateKey (conjuncts in any order: one condition in SQL's three-valued logic,
+// which labels every row alike), else its text trimmed of surrounding whitespace; marked apart so that no key
+// equals a text.
+std::string
+ConditionOf(const std::string &predicate)
+{
+	if (const std::optional<std::string> key = PredicateKey(predicate))
+		return "k" + *key;
+	return "t" + std::string(Trim(predicate));
+}
+
+}  // namespace
+
+PredicateMerge
+MergeEquivalentPredicates(const std::vector<std::string> &predicates)
+{
+	PredicateMerge merge;
+	merge.axis_of.resize(predicates.size());
+	std::unordered_map<std::string, std::int32_t> axis_of_condition;
+	for (std::size_t p = 0; p < predicates.size(); p++) {
+		const auto inserted =
+		    axis_of_condition.emplace(ConditionOf(predicates[p]), std::int32_t(merge.representatives.size()));
+		if (inserted.second)
+			merge.representatives.push_back(p);
+		merge.axis_of[p] = inserted.first->second;
+	}
+	return merge;
+}
+
+bool
+MergesOnlyEquivalentPredicates(const std::vector<std::string> &predicates, const std::vector<std::int32_t> &axis_of)
+{
+	if (axis_of.size() != predicates.size())
+		throw Error(ErrorKind::Internal, "predicate axes do not match the predicates");
+	std::unordered_map<std::int32_t, std::string> condition_of_axis;
+	for (std::size_t p = 0; p < predicates.size(); p++) {
+		const auto [it, inserted] = condition_of_axis.emplace(axis_of[p], ConditionOf(predicates[p]));
+		if (!inserted && it->second != ConditionOf(predicates[p]))
+			return false;
+	}
+	return true;
+}
+
 std::unique_ptr<Cover>
 MakePredicateCover(const CoverInput &input)
 {

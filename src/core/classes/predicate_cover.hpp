@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/classes/cover.hpp"
@@ -23,6 +24,17 @@ struct PredicateMerge {
 // O(P m) time and memory. Error(Internal) for predicate_count == 0, a size that is not a multiple of it or an
 // entry other than 0 and 1.
 PredicateMerge MergePredicates(std::size_t predicate_count, const std::vector<std::int32_t> &label_points);
+
+// The merge that keeps every listed predicate apart from every other it may disagree with: predicates merge only
+// when they are one condition (equal PredicateKey, language/predicate_key.hpp; a text without a key, equal text
+// trimmed of surrounding whitespace), which labels every row alike, so no private row tells the predicates of one
+// axis apart. Granularity auto plans it beside
+// MergePredicates' (docs/mechanisms.md §20, "Predicates").
+PredicateMerge MergeEquivalentPredicates(const std::vector<std::string> &predicates);
+// Whether the predicates of every axis of axis_of are one condition (as MergeEquivalentPredicates merges them):
+// then every query of the class is its own cover query, and the projection part is 0.
+bool MergesOnlyEquivalentPredicates(const std::vector<std::string> &predicates,
+                                    const std::vector<std::int32_t> &axis_of);
 
 // Queries: r = constraint [1, 1] on axis r, one per axis (= representative). input.predicate_axis maps every
 // listed predicate to its axis (PredicateMerge::axis_of). Project(text, nullptr, {}) matches text, trimmed of

@@ -4,6 +4,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/classes/predicate_cover.hpp"
 #include "core/mechanisms/error_model.hpp"
 
 namespace pap::core {
@@ -160,6 +161,23 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
 }
 
+// Part (a) of predicates (docs/mechanisms.md §10 (a), "Merged predicates"): a listed predicate on the axis of
+// another condition (the public rows label both alike, MergePredicates) is answered by that one's cover query, off
+// by the private rows on which the two disagree, a set that holds no public row. Every pair of distinct listed
+// conditions is such a set, fixed before either table is drawn, so the union runs over all of them: the pooled
+// bound of a set without public rows (PrivateShareInterval). 0 when every axis holds one condition: each query is
+// its own cover query.
+double
+MergedPredicatesError(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	const std::vector<std::string> &predicates = layout.spec.predicates;
+	if (MergesOnlyEquivalentPredicates(predicates, layout.predicate_axis))
+		return 0.0;
+	const double conditions = double(MergeEquivalentPredicates(predicates).representatives.size());
+	const double pairs = conditions * (conditions - 1.0) / 2.0;
+	return PrivateShareInterval(0, public_rows, private_rows, RefinementLogTerm(pairs, beta)).high;
+}
+
 bool
 LabellingClass(ClassKind kind)
 {
@@ -187,6 +205,8 @@ double
 ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, const std::vector<int> &edges,
                  bool one_axis, std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
+	if (layout.spec.kind == ClassKind::Predicates)
+		return MergedPredicatesError(layout, public_rows, private_rows, beta);
 	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
 	if (LabellingClass(layout.spec.kind))
 		projection = std::min(1.0, projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));

@@ -268,6 +268,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			chosen = p;
 	LayoutChoice choice;
 	choice.max_bin_rows = ladder[chosen.candidate].max_bin_rows;
+	choice.predicted = chosen.predicted;
 	choice.layout = CoarsenLayout(finest, choice.max_bin_rows);
 	choice.layout.domain_kind = chosen.domain;
 	choice.granularity = "auto: " + GranularitySentence(ladder[chosen.candidate], planning.public_rows) + "; " +

@@ -58,6 +58,7 @@ struct LayoutPlanning {
 struct LayoutChoice {
 	ReleaseLayout layout;  // the chosen cuts, public points and domain kind
 	double max_bin_rows = 0.0;
+	double predicted = 0.0;     // auto's predicted total error on the chosen layout
 	std::string granularity;    // a sentence for pap.releases.granularity: what was chosen, its prediction, the others'
 	std::string domain_reason;  // a sentence for pap.releases.domain_reason
 };

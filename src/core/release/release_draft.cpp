@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -102,21 +103,16 @@ public:
 		column_steps_.at(i) = step;
 	}
 
+	// rows: the public rows of each label point (granularity auto plans the predicates unmerged on them too).
 	void
-	MergePredicateLabels(const std::int32_t *points, std::size_t count)
+	MergePredicateLabels(const std::int32_t *points, const std::int64_t *rows, std::size_t count)
 	{
 		const std::size_t p = layout_.spec.predicates.size();
-		const PredicateMerge merge = MergePredicates(p, std::vector<std::int32_t>(points, points + count * p));
-		layout_.predicate_axis = merge.axis_of;
+		label_points_.assign(points, points + count * p);
+		label_rows_.assign(rows, rows + count);
+		const PredicateMerge merge = MergePredicates(p, label_points_);
+		SetPredicateAxes(layout_, merge);
 		predicates_merged_ = true;
-		layout_.axes.clear();
-		for (std::size_t r : merge.representatives) {
-			ReleaseAxis axis;
-			axis.kind = AxisKind::Predicate;
-			axis.value_type = ValueType::Boolean;
-			axis.label = layout_.spec.predicates.at(r);
-			layout_.axes.push_back(std::move(axis));
-		}
 	}
 
 	std::string
@@ -466,10 +462,74 @@ private:
 		planning_.cell_limit = cell_limit;
 		planning_.max_cover_queries = max_queries;
 		LayoutChoice choice = ChooseLayout(layout_, planning_);
+		if (std::optional<LayoutChoice> unmerged = UnmergedPredicatesChoice(choice.predicted))
+			choice = std::move(*unmerged);
 		layout_ = std::move(choice.layout);
 		max_bin_rows_ = choice.max_bin_rows;
 		granularity_text_ = std::move(choice.granularity);
 		domain_reason_ = std::move(choice.domain_reason);
+	}
+
+	// One predicate axis per representative of merge (its text the axis label).
+	static void
+	SetPredicateAxes(ReleaseLayout &layout, const PredicateMerge &merge)
+	{
+		layout.predicate_axis = merge.axis_of;
+		layout.axes.clear();
+		for (std::size_t r : merge.representatives) {
+			ReleaseAxis axis;
+			axis.kind = AxisKind::Predicate;
+			axis.value_type = ValueType::Boolean;
+			axis.label = layout.spec.predicates.at(r);
+			layout.axes.push_back(std::move(axis));
+		}
+	}
+
+	// Predicates the public rows label alike share one axis (MergePredicates), and a query is then answered by
+	// another's cover query, off by the private rows they disagree on, which the public sample never shows. Auto
+	// also plans every condition on an axis of its own (MergeEquivalentPredicates: exact, at the cost of more
+	// cells) and takes it when it predicts less than merged_prediction (docs/mechanisms.md §20, "Predicates").
+	// nullopt: nothing was merged, or the unmerged grid fits no domain, or it predicts no less.
+	std::optional<LayoutChoice>
+	UnmergedPredicatesChoice(double merged_prediction)
+	{
+		if (layout_.spec.kind != ClassKind::Predicates ||
+		    MergesOnlyEquivalentPredicates(layout_.spec.predicates, layout_.predicate_axis))
+			return std::nullopt;
+		const std::size_t p = layout_.spec.predicates.size();
+		const PredicateMerge merge = MergeEquivalentPredicates(layout_.spec.predicates);
+		ReleaseLayout unmerged;
+		unmerged.spec = layout_.spec;
+		SetPredicateAxes(unmerged, merge);
+		// The label points over the representatives' columns, sorted and summed (the scan's points, as
+		// SetPublicPoints keeps them).
+		std::map<std::vector<std::int32_t>, std::int64_t> points;
+		for (std::size_t i = 0; i < label_rows_.size(); i++) {
+			std::vector<std::int32_t> point;
+			for (std::size_t r : merge.representatives)
+				point.push_back(label_points_.at(i * p + r));
+			points[point] += label_rows_[i];
+		}
+		for (const auto &[point, rows] : points) {
+			unmerged.public_points.insert(unmerged.public_points.end(), point.begin(), point.end());
+			unmerged.public_point_counts.push_back(rows);
+		}
+		std::optional<LayoutChoice> choice;
+		try {
+			choice = ChooseLayout(unmerged, planning_);
+		} catch (const Error &e) {
+			if (e.kind() != ErrorKind::LimitExceeded)
+				throw;
+			return std::nullopt;  // its grid, or its cover, exceeds a limit: keep the merged axes
+		}
+		if (!(choice->predicted < merged_prediction))
+			return std::nullopt;
+		char merged[32];
+		std::snprintf(merged, sizeof merged, "%.3g", merged_prediction);
+		choice->granularity += std::string("; every listed predicate on an axis of its own (merging those the public "
+		                                   "rows label alike predicts ") +
+		                       merged + ")";
+		return choice;
 	}
 
 	std::string
@@ -544,6 +604,8 @@ private:
 	bool planning_set_ = false;
 	std::vector<std::optional<ValueType>> column_types_;
 	std::vector<std::optional<double>> column_steps_;  // DraftSetColumnValueStep's; else the value type's
+	std::vector<std::int32_t> label_points_;  // predicates: the public label points over every listed predicate
+	std::vector<std::int64_t> label_rows_;    // and their public rows
 	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false, declared_ = false;
 	std::vector<bool> learned_;
 	std::int64_t public_rows_ = 0;
@@ -637,10 +699,11 @@ DraftPredicateLabelSql(const ReleaseDraft *d)
 }
 
 void
-DraftMergePredicates(ReleaseDraft *d, const std::int32_t *label_points, std::size_t point_count)
+DraftMergePredicates(ReleaseDraft *d, const std::int32_t *label_points, const std::int64_t *point_rows,
+                     std::size_t point_count)
 {
 	const InterruptScope scope(d->interrupted);
-	d->MergePredicateLabels(label_points, point_count);
+	d->MergePredicateLabels(label_points, point_rows, point_count);
 }
 
 std::size_t

@@ -64,6 +64,24 @@ TEST(PredicateCover, MergeAgainstBruteForce)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, MergePredicates(2, {0, 2}));
 }
 
+// The merge granularity auto plans beside MergePredicates': only one condition shares an axis (equal keys, or equal
+// trimmed texts where a text has no key), whatever the public rows show.
+TEST(PredicateCover, MergeEquivalentPredicatesKeepsDistinctConditionsApart)
+{
+	const std::vector<std::string> predicates = {
+	    "a > 1", " a > 1 ", "b = 2", "b = 2 AND a > 1", "(a > 1) and B = 2", "$$x$$ = c", "$$x$$ = c  "};
+	const PredicateMerge merge = MergeEquivalentPredicates(predicates);
+	EXPECT_EQ(merge.representatives, (std::vector<std::size_t>{0, 2, 3, 5}));
+	EXPECT_EQ(merge.axis_of, (std::vector<std::int32_t>{0, 0, 1, 2, 2, 3, 3}));
+	EXPECT_TRUE(MergesOnlyEquivalentPredicates(predicates, merge.axis_of));
+	EXPECT_TRUE(MergesOnlyEquivalentPredicates(predicates, {0, 1, 2, 3, 4, 5, 6}));
+	// 'a > 1' and 'b = 2' labelled alike by the public rows, as MergePredicates would merge them: not one condition.
+	EXPECT_FALSE(MergesOnlyEquivalentPredicates(predicates, {0, 0, 0, 1, 1, 2, 2}));
+	EXPECT_FALSE(MergesOnlyEquivalentPredicates({"a > 1", "a >= 1"}, {0, 0}));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, MergesOnlyEquivalentPredicates(predicates, {0, 0}));
+	EXPECT_TRUE(MergeEquivalentPredicates({}).representatives.empty());
+}
+
 TEST(PredicateCover, ProjectRenderErrors)
 {
 	const ClassSpec spec = ParseClassSpec("predicates('a > 1', '  b = 2 ', 'a>1', 'c IS NULL', 'a > 1')");

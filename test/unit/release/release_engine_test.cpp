@@ -269,9 +269,11 @@ struct FloatLess {
 	}
 };
 
+// Granularity auto plans its layout for auto_private_rows private rows at auto_epsilon (beta 0.05).
 Release
 Define(const Table &pub, const char *class_text, Granularity granularity = Granularity::Finest, double alpha = 0.1,
-       std::uint64_t cell_limit = 1000000, std::size_t max_cover = 1000000, InterruptCheck interrupted = nullptr)
+       std::uint64_t cell_limit = 1000000, std::size_t max_cover = 1000000, InterruptCheck interrupted = nullptr,
+       std::int64_t auto_private_rows = 100000, double auto_epsilon = 1.0)
 {
 	Release r;
 	r.draft.reset(BeginReleaseDraft(class_text, alpha, granularity, interrupted));
@@ -308,9 +310,12 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 				predicate_axes.push_back(DraftPredicate(d, i));
 		}
 		std::vector<std::int32_t> flat;
-		for (const auto &[point, rows] : points)
+		std::vector<std::int64_t> flat_rows;
+		for (const auto &[point, rows] : points) {
 			flat.insert(flat.end(), point.begin(), point.end());
-		DraftMergePredicates(d, flat.data(), points.size());
+			flat_rows.push_back(rows);
+		}
+		DraftMergePredicates(d, flat.data(), flat_rows.data(), points.size());
 	}
 	// The axes, as the class says they are.
 	const std::size_t axes = DraftAxisCount(d);
@@ -383,6 +388,8 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 		}
 	}
 	// 5. the public scan.
+	if (granularity == Granularity::Auto)
+		DraftSetLayoutPlanning(d, auto_private_rows, auto_epsilon, 0.0, 0.05);
 	const std::string select_list = DraftScanSelectList(d);
 	// Either form of the scan (release_layout.hpp); Scan below computes its rows from the parameters alone.
 	EXPECT_TRUE(select_list.rfind("pap.grid_counts(", 0) == 0 ||
@@ -398,8 +405,11 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 	r.summary = DraftSummaryOf(d);
 	r.public_rows = std::int64_t(pub.rows.size());
 	EXPECT_STREQ(r.layout.query_class, DraftCanonicalClass(d));
-	// The run's scan is the definition's.
-	EXPECT_EQ(std::string(LayoutScanSelectList(r.layout, TestAllocate)), select_list);
+	// The run's scan is the definition's, unless auto chose predicates unmerged (one axis per listed condition).
+	if (r.layout.axis_count == axes)
+		EXPECT_EQ(std::string(LayoutScanSelectList(r.layout, TestAllocate)), select_list);
+	else
+		EXPECT_TRUE(r.spec.kind == ClassKind::Predicates && granularity == Granularity::Auto);
 	return r;
 }
 
@@ -1084,6 +1094,67 @@ TEST_F(ReleaseEngine, PredicatesMerge)
 	// The private scan reads the stored predicates.
 	const RunSummary run = RunOn(r, PrivateScan(r, pub), 3, Plan(r));
 	EXPECT_EQ(run.private_rows, std::int64_t(pub.rows.size()));
+}
+
+// Predicates the public rows label alike share an axis, and one answers for the other, off by the private rows on
+// which they disagree: the projection part bounds their share on every pair of listed conditions (docs/mechanisms.md
+// §10 (a), "Merged predicates"). Granularity auto also plans every condition on an axis of its own, exact, and takes
+// it where it predicts less.
+TEST_F(ReleaseEngine, PredicatesMergedByThePublicRowsPayTheirDisagreementAndAutoMayUnmergeThem)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}};
+	for (int v = 0; v < 2000; v++)
+		pub.Add({Num(v)}, 1);
+	const std::size_t x = pub.Col("x");
+	pub.predicates["x < 1000"] = [x](const Row &row) { return row[x].number < 1000; };
+	pub.predicates["x < 999.5"] = [x](const Row &row) { return row[x].number < 999.5; };
+	pub.predicates["x > 1500"] = [x](const Row &row) { return row[x].number > 1500; };
+	pub.predicates["1500 < x"] = [x](const Row &row) { return 1500 < row[x].number; };
+	pub.predicates["(X > 1500)"] = pub.predicates["x > 1500"];
+	const char *cls = "predicates('x < 1000', 'x < 999.5', 'x > 1500', '1500 < x')";
+	const std::int64_t n = 100000;
+	const auto projection_of = [n](const Release &r) {
+		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, n, 0.05).projection;
+	};
+	// Finest keeps the public rows' merge: 'x < 999.5' is answered by 'x < 1000', and '1500 < x' by 'x > 1500'.
+	const Release merged = Define(pub, cls, Granularity::Finest);
+	ASSERT_EQ(merged.layout.axis_count, 2u);
+	// Four distinct conditions ('1500 < x' is 'x > 1500' to SQL, not to the key, which keeps them apart), six pairs.
+	const double pairs = 6.0;
+	EXPECT_DOUBLE_EQ(projection_of(merged),
+	                 PrivateShareInterval(0, 2000, n, RefinementLogTerm(pairs, DataPartBeta(0.05))).high);
+	EXPECT_GT(projection_of(merged), 0.0);
+	// Auto: four axes, each query its own cover query, no projection part, and the sentence says why.
+	const Release unmerged = Define(pub, cls, Granularity::Auto, 0.1, 1000000, 1000000, nullptr, n, 1.0);
+	ASSERT_EQ(unmerged.layout.axis_count, 4u);
+	EXPECT_EQ(std::vector<std::int32_t>(unmerged.layout.predicate_axis, unmerged.layout.predicate_axis + 4),
+	          (std::vector<std::int32_t>{0, 1, 2, 3}));
+	EXPECT_EQ(projection_of(unmerged), 0.0);
+	EXPECT_NE(std::string(unmerged.summary.granularity).find("every listed predicate on an axis of its own"),
+	          std::string::npos)
+	    << unmerged.summary.granularity;
+	EXPECT_EQ(unmerged.summary.cell_count, 16);
+	EXPECT_EQ(unmerged.summary.cover_size, 4);
+	EXPECT_EQ(CheckRoundTrip(unmerged, 52), 0u);
+	// The private scan reads every listed predicate: a private row at 999.75 tells the first two apart.
+	Table priv = pub;
+	priv.rows.clear();
+	for (int v = 0; v < 100; v++)
+		priv.Add({Num(999.75)}, 1);
+	const GridPoints scanned = PrivateScan(unmerged, priv);
+	ASSERT_EQ(scanned.rows.size(), 1u);
+	EXPECT_EQ(scanned.points, (std::vector<std::int32_t>{1, 0, 0, 0}));
+	// Where the unmerged layout predicts more, auto keeps the merge: with at most 4 cells the unmerged axes fit only
+	// as their 3 public points plus the outside cell, whose mass outweighs the disagreement.
+	const Release tight = Define(pub, cls, Granularity::Auto, 0.1, 4, 1000000, nullptr, n, 1.0);
+	EXPECT_EQ(tight.layout.axis_count, 2u);
+	EXPECT_EQ(std::string(tight.summary.granularity).find("on an axis of its own"), std::string::npos)
+	    << tight.summary.granularity;
+	// Listed conditions that are one (equal keys) share an axis without a projection part.
+	const Release same = Define(pub, "predicates('x > 1500', '(X > 1500)')", Granularity::Finest);
+	ASSERT_EQ(same.layout.axis_count, 1u);
+	EXPECT_EQ(projection_of(same), 0.0);
 }
 
 // A public support smaller than the grid: private rows outside it still count in the true answers. ranges(x)
