@@ -504,12 +504,18 @@ private:
 		// The label points over the representatives' columns, sorted and summed (the scan's points, as
 		// SetPublicPoints keeps them).
 		std::map<std::vector<std::int32_t>, std::int64_t> points;
+		std::int64_t rows_read = 0;
 		for (std::size_t i = 0; i < label_rows_.size(); i++) {
 			std::vector<std::int32_t> point;
 			for (std::size_t r : merge.representatives)
 				point.push_back(label_points_.at(i * p + r));
 			points[point] += label_rows_[i];
+			rows_read += label_rows_[i];
 		}
+		// The label scan and the grid scan are two statements: a public table written between them (each takes
+		// its own snapshot) would leave the unmerged points counting other rows than the release. Keep the merge.
+		if (rows_read != public_rows_)
+			return std::nullopt;
 		for (const auto &[point, rows] : points) {
 			unmerged.public_points.insert(unmerged.public_points.end(), point.begin(), point.end());
 			unmerged.public_point_counts.push_back(rows);

@@ -270,10 +270,12 @@ struct FloatLess {
 };
 
 // Granularity auto plans its layout for auto_private_rows private rows at auto_epsilon (beta 0.05).
+// extra_label_rows: added to the first predicate label point's rows, as if the public table had changed between the
+// label scan and the grid scan.
 Release
 Define(const Table &pub, const char *class_text, Granularity granularity = Granularity::Finest, double alpha = 0.1,
        std::uint64_t cell_limit = 1000000, std::size_t max_cover = 1000000, InterruptCheck interrupted = nullptr,
-       std::int64_t auto_private_rows = 100000, double auto_epsilon = 1.0)
+       std::int64_t auto_private_rows = 100000, double auto_epsilon = 1.0, std::int64_t extra_label_rows = 0)
 {
 	Release r;
 	r.draft.reset(BeginReleaseDraft(class_text, alpha, granularity, interrupted));
@@ -315,6 +317,8 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 			flat.insert(flat.end(), point.begin(), point.end());
 			flat_rows.push_back(rows);
 		}
+		if (!flat_rows.empty())
+			flat_rows[0] += extra_label_rows;
 		DraftMergePredicates(d, flat.data(), flat_rows.data(), points.size());
 	}
 	// The axes, as the class says they are.
@@ -1151,6 +1155,10 @@ TEST_F(ReleaseEngine, PredicatesMergedByThePublicRowsPayTheirDisagreementAndAuto
 	EXPECT_EQ(tight.layout.axis_count, 2u);
 	EXPECT_EQ(std::string(tight.summary.granularity).find("on an axis of its own"), std::string::npos)
 	    << tight.summary.granularity;
+	// A public table written between the label scan and the grid scan: the unmerged points would count other rows
+	// than the release, so the merge is kept.
+	const Release changed = Define(pub, cls, Granularity::Auto, 0.1, 1000000, 1000000, nullptr, n, 1.0, 1);
+	EXPECT_EQ(changed.layout.axis_count, 2u);
 	// Listed conditions that are one (equal keys) share an axis without a projection part.
 	const Release same = Define(pub, "predicates('x > 1500', '(X > 1500)')", Granularity::Finest);
 	ASSERT_EQ(same.layout.axis_count, 1u);
