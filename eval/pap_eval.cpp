@@ -52,6 +52,7 @@ struct DatasetPlan {
 struct Config {
 	bool ci = false;
 	int reps = 5;
+	int first_rep = 1;  // PAP_EVAL_FIRST_REP: repetitions first_rep..reps (more repetitions appended to a run)
 	int max_cover_queries = 300000;
 	int grid_max_per_axis = 10000;  // lowered per workload until the grid's release fits the limits
 	std::map<std::string, DatasetPlan> plans;
@@ -375,7 +376,7 @@ Run(const Config &cfg, const std::string &out_path)
 		for (double frac : plan.fractions) {
 			for (bool shifted : {false, true}) {
 				const std::string regime = shifted ? "shifted" : "random";
-				for (int rep = 1; rep <= cfg.reps; rep++) {
+				for (int rep = cfg.first_rep; rep <= cfg.reps; rep++) {
 					db.Must("SELECT pap.drop_release(name) FROM pap.releases");
 					db.Must("SELECT pap_eval.split(" + db.Quote(ds) + ", " + Num(frac) + ", " +
 					        (shifted ? "true" : "false") + ", " + std::to_string(rep) + ")");
@@ -893,7 +894,7 @@ Bounds(const Config &cfg, const std::string &out_path)
 		for (double frac : plan.fractions) {
 			for (bool shifted : {false, true}) {
 				const std::string regime = shifted ? "shifted" : "random";
-				for (int rep = 1; rep <= cfg.reps; rep++) {
+				for (int rep = cfg.first_rep; rep <= cfg.reps; rep++) {
 					db.Must("SELECT pap.drop_release(name) FROM pap.releases");
 					db.Must("SELECT pap_eval.split(" + db.Quote(ds) + ", " + Num(frac) + ", " +
 					        (shifted ? "true" : "false") + ", " + std::to_string(rep) + ")");
@@ -1029,6 +1030,14 @@ main(int argc, char **argv)
 		}
 		if (const char *r = std::getenv("PAP_EVAL_REPS"))
 			cfg.reps = std::atoi(r);
+		// PAP_EVAL_FIRST_REP=k: start at repetition k (its split and seeds are those of repetition k of a whole
+		// run), so that the rows of repetitions k..reps can be appended to a CSV that holds 1..k-1.
+		if (const char *r = std::getenv("PAP_EVAL_FIRST_REP"))
+			cfg.first_rep = std::atoi(r);
+		if (cfg.first_rep < 1 || cfg.first_rep > cfg.reps) {
+			std::cerr << "pap_eval: PAP_EVAL_FIRST_REP must be between 1 and the number of repetitions\n";
+			return 2;
+		}
 		return args[0] == "bounds" ? Bounds(cfg, out) : Run(cfg, out);
 	}
 	if ((args.size() == 4 || args.size() == 5) && args[0] == "report")
