@@ -112,9 +112,10 @@ void PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScan
                   const void *source);
 
 // Session-independent text output while categories are read or compared (DateStyle ISO, IntervalStyle postgres,
-// extra_float_digits 1, TimeZone UTC): a category is the text of a value, so the public scan, the private scan
-// and a query's literal must print it alike whatever each session set. Returns the level PapEndStableOutput
-// restores; an error restores it with the transaction.
+// extra_float_digits 1, TimeZone UTC, bytea_output hex, lc_monetary C) and SQL text read alike
+// (standard_conforming_strings on): a category is the text of a value, so the public scan, the private scan and a
+// query's literal must print it alike whatever each session set, and a predicate's literals must mean at run what
+// they meant at define. Returns the level PapEndStableOutput restores; an error restores it with the transaction.
 int PapBeginStableOutput();
 void PapEndStableOutput(int level);
 

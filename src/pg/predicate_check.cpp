@@ -303,6 +303,9 @@ PapCheckPredicate(Oid relid, const char *predicate)
 	const int nest_level = NewGUCNestLevel();
 	(void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
 	                        false);
+	// String literals read as the scans read them (PapBeginStableOutput).
+	(void)set_config_option("standard_conforming_strings", "on", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+	                        false);
 	// First alone, as the scans insert it: one expression, nothing that closes the parentheses and adds clauses.
 	List *alone = raw_parser(psprintf("SELECT (%s)", predicate), RAW_PARSE_DEFAULT);
 	bool single = list_length(alone) == 1;

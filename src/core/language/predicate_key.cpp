@@ -50,6 +50,8 @@ Tokens(std::string_view text)
 			for (i++;; i++) {
 				if (i >= text.size())
 					return std::nullopt;  // unterminated
+				if (c == '\'' && text[i] == '\\')
+					return std::nullopt;  // with standard_conforming_strings off, a backslash escapes
 				if (text[i] == c) {
 					if (i + 1 < text.size() && text[i + 1] == c) {
 						i++;

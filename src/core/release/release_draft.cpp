@@ -112,6 +112,7 @@ public:
 		label_rows_.assign(rows, rows + count);
 		const PredicateMerge merge = MergePredicates(p, label_points_);
 		SetPredicateAxes(layout_, merge);
+		merged_representatives_ = merge.representatives;
 		predicates_merged_ = true;
 	}
 
@@ -372,6 +373,8 @@ public:
 		if (total == 0)
 			throw Error(ErrorKind::DataException, "the public table is empty");
 		public_rows_ = total;
+		if (layout_.spec.kind == ClassKind::Predicates)
+			RequireLabelScanMatchesGridScan();
 		if (granularity_ == Granularity::Auto && !declared_)
 			ChooseLayoutByModel(cell_limit, max_queries);
 		else {
@@ -485,6 +488,48 @@ private:
 		}
 	}
 
+	// The label points over the given predicates' columns, summed: a map from point to public rows.
+	std::map<std::vector<std::int32_t>, std::int64_t>
+	LabelPointsOver(const std::vector<std::size_t> &predicates) const
+	{
+		const std::size_t p = layout_.spec.predicates.size();
+		std::map<std::vector<std::int32_t>, std::int64_t> points;
+		std::uint64_t steps = 0;
+		for (std::size_t i = 0; i < label_rows_.size(); i++) {
+			PollInterrupt(steps, predicates.size());
+			std::vector<std::int32_t> point;
+			point.reserve(predicates.size());
+			for (std::size_t r : predicates)
+				point.push_back(label_points_.at(i * p + r));
+			points[point] += label_rows_[i];
+		}
+		return points;
+	}
+
+	// The label scan (every listed predicate) and the grid scan (the merged axes' predicates) are two statements
+	// over the public table. They read one snapshot, but a public relation that returns other rows on each read
+	// (a view over random() or TABLESAMPLE, some foreign tables) would leave the merge and the points describing
+	// different rows, and the unmerged plan points the release never counted: the two must agree on the merged
+	// axes, point by point.
+	void
+	RequireLabelScanMatchesGridScan() const
+	{
+		if (!predicates_merged_)
+			throw Error(ErrorKind::Internal, "the predicates were not merged before the public points");
+		const std::size_t d = layout_.axes.size();
+		if (merged_representatives_.size() != d)
+			throw Error(ErrorKind::Internal, "the merged predicates do not match the axes");
+		std::map<std::vector<std::int32_t>, std::int64_t> grid;
+		for (std::size_t k = 0; k < layout_.public_point_counts.size(); k++) {
+			const auto first = layout_.public_points.begin() + std::ptrdiff_t(k * d);
+			grid[std::vector<std::int32_t>(first, first + std::ptrdiff_t(d))] += layout_.public_point_counts[k];
+		}
+		if (grid != LabelPointsOver(merged_representatives_))
+			throw Error(ErrorKind::DataException,
+			            "the public table returned different rows to the two scans of the definition (its labels "
+			            "and its grid points); a public table must return the same rows on every read");
+	}
+
 	// Predicates the public rows label alike share one axis (MergePredicates), and a query is then answered by
 	// another's cover query, off by the private rows they disagree on, which the public sample never shows. Auto
 	// also plans every condition on an axis of its own (MergeEquivalentPredicates: exact, at the cost of more
@@ -498,25 +543,21 @@ private:
 			return std::nullopt;
 		const std::size_t p = layout_.spec.predicates.size();
 		const PredicateMerge merge = MergeEquivalentPredicates(layout_.spec.predicates);
+		// Predicates of one condition label every row alike, the public rows included: a public row that tells
+		// two of them apart means their key is wrong, and the projection part of 0 would not hold.
+		std::uint64_t steps = 0;
+		for (std::size_t i = 0; i < label_rows_.size(); i++) {
+			PollInterrupt(steps, p);
+			for (std::size_t q = 0; q < p; q++)
+				if (label_points_[i * p + q] != label_points_[i * p + merge.representatives.at(merge.axis_of[q])])
+					throw Error(ErrorKind::Internal, "predicates of one condition label a public row differently");
+		}
 		ReleaseLayout unmerged;
 		unmerged.spec = layout_.spec;
 		SetPredicateAxes(unmerged, merge);
 		// The label points over the representatives' columns, sorted and summed (the scan's points, as
-		// SetPublicPoints keeps them).
-		std::map<std::vector<std::int32_t>, std::int64_t> points;
-		std::int64_t rows_read = 0;
-		for (std::size_t i = 0; i < label_rows_.size(); i++) {
-			std::vector<std::int32_t> point;
-			for (std::size_t r : merge.representatives)
-				point.push_back(label_points_.at(i * p + r));
-			points[point] += label_rows_[i];
-			rows_read += label_rows_[i];
-		}
-		// The label scan and the grid scan are two statements: a public table written between them (each takes
-		// its own snapshot) would leave the unmerged points counting other rows than the release. Keep the merge.
-		if (rows_read != public_rows_)
-			return std::nullopt;
-		for (const auto &[point, rows] : points) {
+		// SetPublicPoints keeps them; RequireLabelScanMatchesGridScan checked that they count the release's rows).
+		for (const auto &[point, rows] : LabelPointsOver(merge.representatives)) {
 			unmerged.public_points.insert(unmerged.public_points.end(), point.begin(), point.end());
 			unmerged.public_point_counts.push_back(rows);
 		}
@@ -612,6 +653,7 @@ private:
 	std::vector<std::optional<double>> column_steps_;  // DraftSetColumnValueStep's; else the value type's
 	std::vector<std::int32_t> label_points_;  // predicates: the public label points over every listed predicate
 	std::vector<std::int64_t> label_rows_;    // and their public rows
+	std::vector<std::size_t> merged_representatives_;  // MergePredicates': the first predicate of each axis
 	bool predicates_merged_ = false, axes_made_ = false, cuts_chosen_ = false, finished_ = false, declared_ = false;
 	std::vector<bool> learned_;
 	std::int64_t public_rows_ = 0;
