@@ -81,6 +81,15 @@ SELECT count(*) AS releases FROM pap.releases WHERE name = 'rk_bad';
 -- a view over other rows is public data
 SELECT pap.define_release('rk_pub_view', 'priv', 'rk_pubview', 'thresholds(x)', granularity => 'alpha');
 SELECT public_table, public_table_name FROM pap.releases WHERE name = 'rk_pub_view';
+-- A public relation that returns other rows on each read (here: more rows every time): a predicates definition reads
+-- it twice (every predicate's labels, then the merged axes' grid points) and refuses it when the reads differ.
+CREATE SEQUENCE rk_reads;
+CREATE VIEW rk_growing AS SELECT * FROM pub WHERE id <= 10 * (SELECT nextval('rk_reads'));
+SELECT pap.define_release('rk_growing_p', 'priv', 'rk_growing', 'predicates(''x > 500'', ''x <= 500'')');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS releases FROM pap.releases WHERE name = 'rk_growing_p';
+DROP VIEW rk_growing;
+DROP SEQUENCE rk_reads;
 
 -- DROP TABLE keeps the spent budget, the charges and the released answers, detached from the table's OID:
 -- a later table (with the same name, or the same OID) starts without them.

@@ -391,6 +391,9 @@ public:
 		public_histogram_ = layout_.PublicHistogram(domain);
 		MakeCatalogView();
 		finished_ = true;
+		// The label points served the checks and the unmerged plan above: up to a point per public row, not kept.
+		std::vector<std::int32_t>().swap(label_points_);
+		std::vector<std::int64_t>().swap(label_rows_);
 	}
 
 	// What granularity auto plans its candidates with (layout_choice.hpp): the private row count, the privacy
@@ -525,9 +528,11 @@ private:
 			grid[std::vector<std::int32_t>(first, first + std::ptrdiff_t(d))] += layout_.public_point_counts[k];
 		}
 		if (grid != LabelPointsOver(merged_representatives_))
-			throw Error(ErrorKind::DataException,
-			            "the public table returned different rows to the two scans of the definition (its labels "
-			            "and its grid points); a public table must return the same rows on every read");
+			throw Error(ErrorKind::DataException, "the public table returned different rows to two reads",
+			            "The definition reads the public table twice: the labels of every listed predicate, then the "
+			            "grid points of the predicates it merged. Their counts differ.",
+			            "Use a public table that returns the same rows on every read (not a view over random(), "
+			            "TABLESAMPLE or a sequence).");
 	}
 
 	// Predicates the public rows label alike share one axis (MergePredicates), and a query is then answered by
