@@ -9,9 +9,9 @@
 #                           that its outputs are well formed.
 # Exits non-zero if a step fails, a run fails with an unexpected error, or an output is malformed or missing.
 # PAP_EVAL_NO_INSTALL=1 skips building and installing the extension (when it is installed already);
-# PAP_EVAL_REPS=k overrides the number of repetitions; PAP_EVAL_FIRST_REP=k starts at repetition k, and with it or
-# PAP_EVAL_ONLY a full run is merged into eval/results/full.csv (its rows replace those of the same workload and
-# repetition).
+# PAP_EVAL_REPS=k overrides the number of repetitions; PAP_EVAL_FIRST_REP=k starts at repetition k, and with it,
+# PAP_EVAL_ONLY or PAP_EVAL_METHODS a full run is merged into eval/results/full.csv (its rows replace those of the same
+# workload, repetition and method).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=full
@@ -35,16 +35,17 @@ fi
 mkdir -p "$plots" eval/results/plot-data
 start=$(date +%s)
 echo "== experiments ($mode) in a throwaway cluster"
-# A partial full run (PAP_EVAL_ONLY or PAP_EVAL_FIRST_REP set) is merged into the CSV that is there: its rows replace
-# those of the same workload and repetition, every other row is kept, and the report covers them all.
-if [ "$mode" = full ] && { [ -n "${PAP_EVAL_ONLY:-}" ] || [ -n "${PAP_EVAL_FIRST_REP:-}" ]; } && [ -s "$csv" ]; then
+# A partial full run (PAP_EVAL_ONLY, PAP_EVAL_METHODS or PAP_EVAL_FIRST_REP set) is merged into the CSV that is there:
+# its rows replace those of the same workload, repetition and method, every other row is kept, and the report covers
+# them all.
+if [ "$mode" = full ] && [ -n "${PAP_EVAL_ONLY:-}${PAP_EVAL_METHODS:-}${PAP_EVAL_FIRST_REP:-}" ] && [ -s "$csv" ]; then
 	part=$(mktemp --suffix=.csv)
 	pg_virtualenv -t -v 15 bash eval/run-inner.sh "${args[@]}" "$part"
 	head -1 "$part" | cmp -s - <(head -1 "$csv") || { echo "eval: $csv has another header; not merged" >&2; exit 1; }
 	merged=$(mktemp --suffix=.csv)
-	# Fields 2 and 7: workload and repetition (no field before them holds a comma).
-	awk -F, 'NR == FNR { if (FNR > 1) replaced[$2 "," $7] = 1; next }
-	         FNR == 1 || !(($2 "," $7) in replaced)' "$part" "$csv" > "$merged"
+	# Fields 2, 7 and 8: workload, repetition and method (no field up to them holds a comma).
+	awk -F, 'NR == FNR { if (FNR > 1) replaced[$2 "," $7 "," $8] = 1; next }
+	         FNR == 1 || !(($2 "," $7 "," $8) in replaced)' "$part" "$csv" > "$merged"
 	tail -n +2 "$part" >> "$merged"
 	mv "$merged" "$csv"
 	rm -f "$part"
