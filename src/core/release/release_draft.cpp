@@ -110,6 +110,7 @@ public:
 		const std::size_t p = layout_.spec.predicates.size();
 		label_points_.assign(points, points + count * p);
 		label_rows_.assign(rows, rows + count);
+		RequireOneConditionLabelsAlike();
 		const PredicateMerge merge = MergePredicates(p, label_points_);
 		SetPredicateAxes(layout_, merge);
 		merged_representatives_ = merge.representatives;
@@ -119,9 +120,11 @@ public:
 	std::string
 	PredicateLabelSql() const
 	{
+		// The grid scan's form (release_layout.cpp, LayoutScanSelectList), so that both reads evaluate a predicate in
+		// the same place: postgres_fdw ships a CASE to the foreign server, not IS TRUE (NULL is 0 in both).
 		std::string sql;
 		for (const std::string &p : layout_.spec.predicates)
-			sql += "(((" + p + ")) IS TRUE)::pg_catalog.int4, ";
+			sql += "CASE WHEN (" + p + ") THEN 1 ELSE 0 END, ";
 		return sql + "pg_catalog.count(*)";
 	}
 
@@ -491,6 +494,24 @@ private:
 		}
 	}
 
+	// Predicates of one condition (MergeEquivalentPredicates: one key) label every row alike, the public rows
+	// included: a public row that tells two of them apart means their key is wrong, and the error model, which
+	// counts conditions by key (MergedPredicatesError), would miss their disagreement. Checked at every granularity.
+	void
+	RequireOneConditionLabelsAlike() const
+	{
+		const std::size_t p = layout_.spec.predicates.size();
+		const PredicateMerge merge = MergeEquivalentPredicates(layout_.spec.predicates);
+		std::uint64_t steps = 0;
+		for (std::size_t i = 0; i < label_rows_.size(); i++) {
+			PollInterrupt(steps, p);
+			for (std::size_t q = 0; q < p; q++)
+				if (label_points_.at(i * p + q) !=
+				    label_points_.at(i * p + merge.representatives.at(std::size_t(merge.axis_of[q]))))
+					throw Error(ErrorKind::Internal, "predicates of one condition label a public row differently");
+		}
+	}
+
 	// The label points over the given predicates' columns, summed: a map from point to public rows.
 	std::map<std::vector<std::int32_t>, std::int64_t>
 	LabelPointsOver(const std::vector<std::size_t> &predicates) const
@@ -511,9 +532,9 @@ private:
 
 	// The label scan (every listed predicate) and the grid scan (the merged axes' predicates) are two statements
 	// over the public table. They read one snapshot, but a public relation that returns other rows on each read
-	// (a view over random() or TABLESAMPLE, some foreign tables) would leave the merge and the points describing
+	// (a view over random() or TABLESAMPLE, a foreign table) would leave the merge and the points describing
 	// different rows, and the unmerged plan points the release never counted: the two must agree on the merged
-	// axes, point by point.
+	// axes' predicates, point by point (the other predicates' labels come from the label scan alone).
 	void
 	RequireLabelScanMatchesGridScan() const
 	{
@@ -530,9 +551,9 @@ private:
 		if (grid != LabelPointsOver(merged_representatives_))
 			throw Error(ErrorKind::DataException, "the public table returned different rows to two reads",
 			            "The definition reads the public table twice: the labels of every listed predicate, then the "
-			            "grid points of the predicates it merged. Their counts differ.",
+			            "grid points of the predicates it merged. Their counts differ on those predicates.",
 			            "Use a public table that returns the same rows on every read (not a view over random(), "
-			            "TABLESAMPLE or a sequence).");
+			            "TABLESAMPLE or a sequence, nor a foreign table whose rows change).");
 	}
 
 	// Predicates the public rows label alike share one axis (MergePredicates), and a query is then answered by
@@ -546,22 +567,13 @@ private:
 		if (layout_.spec.kind != ClassKind::Predicates ||
 		    MergesOnlyEquivalentPredicates(layout_.spec.predicates, layout_.predicate_axis))
 			return std::nullopt;
-		const std::size_t p = layout_.spec.predicates.size();
 		const PredicateMerge merge = MergeEquivalentPredicates(layout_.spec.predicates);
-		// Predicates of one condition label every row alike, the public rows included: a public row that tells
-		// two of them apart means their key is wrong, and the projection part of 0 would not hold.
-		std::uint64_t steps = 0;
-		for (std::size_t i = 0; i < label_rows_.size(); i++) {
-			PollInterrupt(steps, p);
-			for (std::size_t q = 0; q < p; q++)
-				if (label_points_[i * p + q] != label_points_[i * p + merge.representatives.at(merge.axis_of[q])])
-					throw Error(ErrorKind::Internal, "predicates of one condition label a public row differently");
-		}
 		ReleaseLayout unmerged;
 		unmerged.spec = layout_.spec;
 		SetPredicateAxes(unmerged, merge);
 		// The label points over the representatives' columns, sorted and summed (the scan's points, as
-		// SetPublicPoints keeps them; RequireLabelScanMatchesGridScan checked that they count the release's rows).
+		// SetPublicPoints keeps them; RequireLabelScanMatchesGridScan checked them against the grid scan on the
+		// merged axes' predicates).
 		for (const auto &[point, rows] : LabelPointsOver(merge.representatives)) {
 			unmerged.public_points.insert(unmerged.public_points.end(), point.begin(), point.end());
 			unmerged.public_point_counts.push_back(rows);

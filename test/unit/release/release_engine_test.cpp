@@ -1165,6 +1165,20 @@ TEST_F(ReleaseEngine, PredicatesMergedByThePublicRowsPayTheirDisagreementAndAuto
 	const Release same = Define(pub, "predicates('x > 1500', '(X > 1500)')", Granularity::Finest);
 	ASSERT_EQ(same.layout.axis_count, 1u);
 	EXPECT_EQ(projection_of(same), 0.0);
+	// Public labels that tell two predicates of one key apart (a key that equated two conditions would price their
+	// disagreement at 0): an internal error at every granularity, before any layout is made.
+	for (Granularity g : {Granularity::Finest, Granularity::Auto}) {
+		std::unique_ptr<ReleaseDraft, DraftDeleter> d(
+		    BeginReleaseDraft("predicates('x > 1500', '(X > 1500)')", 0.1, g, nullptr));
+		const std::int32_t points[] = {1, 1, 0, 1};  // one public row labelled (1, 1), one (0, 1)
+		const std::int64_t rows[] = {1, 1};
+		EXPECT_PAP_ERROR(ErrorKind::Internal, DraftMergePredicates(d.get(), points, rows, 2));
+		// Labels that agree are taken.
+		std::unique_ptr<ReleaseDraft, DraftDeleter> agreeing(
+		    BeginReleaseDraft("predicates('x > 1500', '(X > 1500)')", 0.1, g, nullptr));
+		const std::int32_t alike[] = {1, 1, 0, 0};
+		EXPECT_EQ(test::OutcomeOf([&]() { DraftMergePredicates(agreeing.get(), alike, rows, 2); }), "no error");
+	}
 }
 
 // A public support smaller than the grid: private rows outside it still count in the true answers. ranges(x)
