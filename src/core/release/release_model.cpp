@@ -1229,7 +1229,10 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 		// The plan's part, plus the rows of the grid points no public row has: the cover of these classes holds one
 		// query per public labeling, so a query and its cover query agree on every point the public table shows
 		// and may disagree on the others (docs/mechanisms.md §18), whose private share part (b)'s bound bounds.
-		out.projection = std::min(1.0, model->event_projection + model->unseen_points_mass);
+		// Predicates need no such term: a listed predicate is its own cover query, or its part prices the rows on
+		// which it and its axis's cover query disagree (MergedPredicatesError).
+		const bool own_or_priced = layout.spec.kind == ClassKind::Predicates;
+		out.projection = std::min(1.0, model->event_projection + (own_or_priced ? 0.0 : model->unseen_points_mass));
 		if (refine && model->CellsAnswerable()) {
 			// The query's own cells (docs/mechanisms.md §18): a mechanism that measured every cell answers them
 			// within its noise part alone; any other (the MW mechanisms correct the cover queries only) is

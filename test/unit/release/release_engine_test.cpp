@@ -1165,6 +1165,25 @@ TEST_F(ReleaseEngine, PredicatesMergedByThePublicRowsPayTheirDisagreementAndAuto
 	const Release same = Define(pub, "predicates('x > 1500', '(X > 1500)')", Granularity::Finest);
 	ASSERT_EQ(same.layout.axis_count, 1u);
 	EXPECT_EQ(projection_of(same), 0.0);
+	// An answer's bound (docs/mechanisms.md §18) takes the part and no share of unseen grid points: every listed
+	// predicate is its own cover query or pays its disagreement in the part.
+	for (const Release *r : {&merged, &unmerged}) {
+		const std::vector<double> synthetic = RandomDistribution(std::size_t(r->summary.cell_count), 3);
+		const Model model = LoadModel(*r, synthetic, n);
+		ReleaseErrorFacts facts;
+		facts.known = true;
+		facts.beta = 0.05;
+		facts.public_rows = r->public_rows;
+		facts.projection = projection_of(*r);
+		facts.noise = 0.01;
+		ModelSetErrorFacts(model.get(), facts);
+		for (const char *text : {"x < 999.5", "1500 < x"}) {
+			ParsedQuery *parsed = ParseQueryForModel(model.get(), text);
+			std::unique_ptr<ParsedQuery, void (*)(ParsedQuery *)> owner(parsed, FreeParsedQuery);
+			const AnswerBound b = ModelAnswerBound(model.get(), parsed, nullptr, nullptr, false);
+			EXPECT_DOUBLE_EQ(b.projection, projection_of(*r)) << text;
+		}
+	}
 	// Public labels that tell two predicates of one key apart (a key that equated two conditions would price their
 	// disagreement at 0): an internal error at every granularity, before any layout is made.
 	for (Granularity g : {Granularity::Finest, Granularity::Auto}) {
