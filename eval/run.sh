@@ -4,6 +4,7 @@
 # movielens, in a throwaway PostgreSQL 15 cluster (pg_virtualenv).
 #   bash eval/run.sh        full: epsilon 0.1, 0.5, 1, 2; 5 repetitions; 1% and 10% public; random and shifted
 #                           samples. Writes eval/results/full.csv, docs/eval.md and docs/eval/*.png.
+#   bash eval/run.sh --report  the report alone (docs/eval.md, docs/eval/*.png) from eval/results/full.csv as it is.
 #   bash eval/run.sh --ci   reduced (1 repetition, fewer epsilons and fractions, smaller query sets): eval/results/ci.csv,
 #                           eval/results/ci/eval.md and eval/results/ci/*.png; checks only that it completes and
 #                           that its outputs are well formed.
@@ -16,9 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=full
 [ "${1:-}" = "--ci" ] && mode=ci
+# --report: the report of the full run alone, from eval/results/full.csv as it is (no experiment is run).
+report_only=0
+[ "${1:-}" = "--report" ] && report_only=1
 bash scripts/install-deps.sh
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-if [ "${PAP_EVAL_NO_INSTALL:-0}" != 1 ]; then
+if [ "${PAP_EVAL_NO_INSTALL:-0}" != 1 ] && [ "$report_only" = 0 ]; then
 	echo "== build and install the extension"
 	make -s -j2
 	$SUDO make -s install
@@ -34,21 +38,26 @@ else
 fi
 mkdir -p "$plots" eval/results/plot-data
 start=$(date +%s)
-echo "== experiments ($mode) in a throwaway cluster"
+[ "$report_only" = 1 ] || echo "== experiments ($mode) in a throwaway cluster"
 # A partial full run (PAP_EVAL_ONLY, PAP_EVAL_METHODS or PAP_EVAL_FIRST_REP set) is merged into the CSV that is there:
 # its rows replace those of the same workload, repetition and method, every other row is kept, and the report covers
 # them all.
-if [ "$mode" = full ] && [ -n "${PAP_EVAL_ONLY:-}${PAP_EVAL_METHODS:-}${PAP_EVAL_FIRST_REP:-}" ] && [ -s "$csv" ]; then
-	part=$(mktemp --suffix=.csv)
+if [ "$report_only" = 1 ]; then
+	[ -s "$csv" ] || { echo "eval: --report needs $csv" >&2; exit 1; }
+elif [ "$mode" = full ] && [ -n "${PAP_EVAL_ONLY:-}${PAP_EVAL_METHODS:-}${PAP_EVAL_FIRST_REP:-}" ] && [ -s "$csv" ]; then
+	# The partial run's rows go to a file of their own, kept (and named) if the run or the merge fails.
+	part=eval/results/partial-$(date +%Y%m%d-%H%M%S).csv
+	trap 'echo "eval: the partial run was not merged; its rows are in $part" >&2' ERR
 	pg_virtualenv -t -v 15 bash eval/run-inner.sh "${args[@]}" "$part"
-	head -1 "$part" | cmp -s - <(head -1 "$csv") || { echo "eval: $csv has another header; not merged" >&2; exit 1; }
+	head -1 "$part" | cmp -s - <(head -1 "$csv") || { echo "eval: $csv has another header; $part not merged" >&2; exit 1; }
 	merged=$(mktemp --suffix=.csv)
 	# Fields 2, 7 and 8: workload, repetition and method (no field up to them holds a comma).
 	awk -F, 'NR == FNR { if (FNR > 1) replaced[$2 "," $7 "," $8] = 1; next }
 	         FNR == 1 || !(($2 "," $7 "," $8) in replaced)' "$part" "$csv" > "$merged"
 	tail -n +2 "$part" >> "$merged"
-	mv "$merged" "$csv"
-	rm -f "$part"
+	cat "$merged" > "$csv"  # the CSV keeps its mode
+	rm -f "$merged" "$part"
+	trap - ERR
 else
 	pg_virtualenv -t -v 15 bash eval/run-inner.sh "${args[@]}" "$csv"
 fi
