@@ -174,6 +174,18 @@ RESET extra_float_digits;
 SET extra_float_digits = 0;
 CALL pap.run_release('m_settings', 0.5);
 SELECT pap.answer('m_settings', 'hours = 42') = pap.answer('m_settings', 'hours = 42.0') AS same_category;
+-- a predicate's string literals are read with standard_conforming_strings on, whatever the session set: 'x\y' is
+-- the three characters x, \ and y at define and at run (off, it would read 'xy', the other half of the rows)
+CREATE TABLE bs_pub AS SELECT g AS id, CASE WHEN g % 2 = 0 THEN 'x\y' ELSE 'xy' END AS s
+  FROM generate_series(1, 40) g;
+CREATE TABLE bs_priv AS SELECT g AS id, CASE WHEN g % 4 = 0 THEN 'x\y' ELSE 'xy' END AS s
+  FROM generate_series(1, 400) g;
+SELECT pap.set_budget('bs_priv', 100);
+SET standard_conforming_strings = off;
+SELECT pap.define_release('bs', 'bs_priv', 'bs_pub', $$predicates('s = ''x\y''')$$);
+CALL pap.run_release('bs', 50, mechanism => 'identity');
+SELECT abs(pap.answer('bs', $$s = 'x\y'$$) - 0.25) < 0.02 AS backslash_is_a_character;
+RESET standard_conforming_strings;
 
 -- the synthetic data as a private summary others can query with plain SQL
 CREATE MATERIALIZED VIEW m2_summary AS SELECT * FROM pap.synthetic('m2');
