@@ -104,6 +104,14 @@ SELECT details->>'mechanism' AS mechanism, details->>'answer_mode' AS answer_mod
 SELECT abs(estimate - b_truth('c = ''M'' AND g = ''a''')) < 0.05 AS own_estimate,
        b_truth('c = ''M'' AND g = ''a''') BETWEEN lower AND upper AS within_bound
   FROM pap.answer_bounded('b_marg2', 'c = ''M'' AND g = ''a''', refine => true);
+-- A value never seen publicly, read from its own cells: its cell is the "other" bin's, which holds every unseen value
+-- together, so the answer is the middle of [0, the cell's weight] and the bound reaches the whole weight.
+SELECT abs(2 * b.estimate - s.weight) < 1e-12 AS half_the_other_bin, s.weight > 0 AS bin_has_weight,
+       b.lower = 0 AS lower_zero, b.upper >= s.weight AS upper_reaches_the_bin,
+       b_truth('c = ''X'' AND g = ''b''') <= b.upper AS covers_truth
+  FROM pap.answer_bounded('b_marg2', 'c = ''X'' AND g = ''b''', refine => true) b,
+       (SELECT coalesce(sum(weight), 0) AS weight FROM pap.synthetic('b_marg2')
+         WHERE columns->'c' ? 'other' AND columns->>'g' = 'b') s;
 -- Equality that differs from the category's text: under the case-insensitive collation 'f' equals 'F', and is
 -- answered by its text (an unseen category). A char(2) column's categories are its values without their padding,
 -- as its equality compares them: no warning.

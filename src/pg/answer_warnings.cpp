@@ -115,10 +115,11 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 			                 "it, or add the answers of every matching category.")));
 	}
 	size_t unseen = 0;
-	bool has_unseen = false, no_public_row = false;
+	bool has_unseen = false, no_public_row = false, own_cells = false;
 	// A query read from its own cells is an estimate of its own: only its projection answers like the others.
 	PAP_CORE(has_unseen = pap::core::ModelUnseenCategory(release->model, parsed, texts, &unseen);
-	         no_public_row = !has_unseen && !pap::core::ModelAnswersFromOwnCells(release->model, refine) &&
+	         own_cells = pap::core::ModelAnswersFromOwnCells(release->model, parsed, refine);
+	         no_public_row = !has_unseen && !own_cells &&
 	                         pap::core::ModelMarginalWithoutPublicRow(release->model, parsed, numbers, texts));
 	if (no_public_row)
 		ereport(PitfallLevel(),
@@ -135,8 +136,12 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
 		         errmsg("value %s of column \"%s\" does not occur in the public table",
 		                quote_literal_cstr(texts[unseen]), t.column),
-		         errdetail("It is answered from the column's \"other\" bin, the share of every category the public "
-		                   "table never showed together: at most that share, not an estimate of this value's."),
+		         own_cells ? errdetail("It is answered from the column's \"other\" bin, the share of every category "
+		                               "the public table never showed together: half that share, the middle of what "
+		                               "this value's can be, not an estimate of it.")
+		                   : errdetail("It is answered from the column's \"other\" bin, the share of every category "
+		                               "the public table never showed together: at most that share, not an estimate "
+		                               "of this value's."),
 		         errhint("pap.answer_bounded gives the interval of such an answer (its lower end is 0). Set "
 		                 "pap_release.strict to refuse such queries.")));
 	}

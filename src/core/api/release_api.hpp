@@ -481,10 +481,11 @@ bool ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *query, co
 // False for a query with IN lists.
 bool ModelMarginalWithoutPublicRow(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
                                    const char *const *texts);
-// Whether an answer in the given mode reads the query's own cells (marginals and stumps on a full grid, with refine):
-// such an answer is an estimate of its own even where no public row has the query's values (docs/mechanisms.md
-// §10, "The answer mode").
-bool ModelAnswersFromOwnCells(const ReleaseModel *model, bool refine);
+// Whether the query's answer in the given mode reads its own cells (marginals and stumps on a full grid, with refine;
+// "col IS NULL" only where the run measured every cell): such an answer is an estimate of its own even where no
+// public row has the query's values, and a value the public table never showed is answered with half its "other"
+// bin's cells (docs/mechanisms.md §10, "The answer mode").
+bool ModelAnswersFromOwnCells(const ReleaseModel *model, const ParsedQuery *query, bool refine);
 // The public categories of a categorical column of the release (byte order), for the glue's check of equality
 // under the column's own type and collation; 0 and nullptr for a column that is not a categorical axis.
 std::size_t ModelColumnCategoryCount(const ReleaseModel *model, const char *column);

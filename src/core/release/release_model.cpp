@@ -194,6 +194,9 @@ public:
 	// (projection) or, with refine on a full grid, from the sum of the query's own cells (docs/mechanisms.md §10,
 	// "The answer mode").
 	double AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
+	// Whether AnswerCellQuery reads the query's own cells (IN lists: each of its conjunctions) rather than its
+	// projection.
+	bool AnswersOwnCells(const ParsedQuery &q, bool refine) const;
 	// refine reads a query's own cells (CellsAnswerable): marginals and stumps on a full grid.
 	bool
 	CellsAnswerable() const
@@ -293,6 +296,8 @@ private:
 	}
 	void BuildPrefixTable();
 	double WeightOfCellsWithoutPublicRows() const;
+	// Whether one of a query's own cells (Cover::OwnCells) is a categorical axis's "other" bin.
+	bool ReadsOtherBin(const std::vector<AxisConstraint> &cells) const;
 	double BoxSum(const CellInterval *box) const;
 	double ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const;
 	double DigitsSum(const std::vector<std::size_t> &digits) const;
@@ -706,11 +711,30 @@ ReleaseModel::AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralVal
 	// Halfspaces and predicates, and every public-support domain, project. So does "col IS NULL" (whose projection
 	// refuses it) unless the run measured every cell: only then does its noise part hold for the NULL bin's cells
 	// as for any value's (docs/mechanisms.md §18).
-	const bool measured_every_cell = error_facts.known && error_facts.refine_mode;
-	if (!refine || !cells_answerable_ || (HasIsNull(q) && !measured_every_cell))
+	if (!AnswersOwnCells(q, refine))
 		return Answer(Project(q, values));
 	const std::vector<AxisConstraint> cells = cover().OwnCells(q.raw, &q.text, values);
-	return Clamp(ConstraintsSum(cells.data(), cells.data() + cells.size()));
+	const double weight = ConstraintsSum(cells.data(), cells.data() + cells.size());
+	// A value the public table never showed reads its axis's "other" bin, every unseen value together: the query's
+	// share is anywhere from none of the cells' weight to all of it, and the middle is the answer whose largest
+	// error over that range is least (docs/mechanisms.md §10, "The answer mode").
+	return Clamp(ReadsOtherBin(cells) ? weight / 2 : weight);
+}
+
+bool
+ReleaseModel::AnswersOwnCells(const ParsedQuery &q, bool refine) const
+{
+	const bool measured_every_cell = error_facts.known && error_facts.refine_mode;
+	return !ordered_ && refine && cells_answerable_ && !(HasIsNull(q) && !measured_every_cell);
+}
+
+bool
+ReleaseModel::ReadsOtherBin(const std::vector<AxisConstraint> &cells) const
+{
+	return std::any_of(cells.begin(), cells.end(), [&](const AxisConstraint &c) {
+		const ReleaseAxis &axis = layout_.axes.at(c.axis);
+		return axis.kind == AxisKind::Categorical && c.bins.lo == axis.OtherBin();
+	});
 }
 
 double
@@ -1245,8 +1269,13 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	out.lower = std::max(0.0, out.estimate - half);
 	out.upper = std::min(1.0, out.estimate + half);
 	out.unseen_category = ModelUnseenCategory(model, q, texts, &out.unseen_literal);
-	if (out.unseen_category)
+	if (out.unseen_category) {
 		out.lower = 0.0;  // the query asks for part of the "other" bin: anything from none of it to all of it
+		// Read from its own cells, the estimate is half the bin's cells' weight (AnswerCellQuery): all of it, within
+		// the same half-width, is the upper end.
+		if (model->AnswersOwnCells(*q, refine))
+			out.upper = std::min(1.0, 2.0 * out.estimate + half);
+	}
 	out.error_bound = std::max(out.estimate - out.lower, out.upper - out.estimate);
 	return out;
 }
@@ -1267,9 +1296,9 @@ ModelColumnCategory(const ReleaseModel *model, const char *column, std::size_t k
 }
 
 bool
-ModelAnswersFromOwnCells(const ReleaseModel *model, bool refine)
+ModelAnswersFromOwnCells(const ReleaseModel *model, const ParsedQuery *q, bool refine)
 {
-	return refine && model->CellsAnswerable();
+	return model->AnswersOwnCells(*q, refine);
 }
 
 bool
