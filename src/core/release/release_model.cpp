@@ -197,6 +197,9 @@ public:
 	// Whether AnswerCellQuery reads the query's own cells (IN lists: each of its conjunctions) rather than its
 	// projection.
 	bool AnswersOwnCells(const ParsedQuery &q, bool refine) const;
+	// Whether AnswerCellQuery answers the query (without IN lists) with half its own cells' weight: they are an
+	// "other" bin's, holding every value the public table never showed.
+	bool HalvesOtherBin(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
 	// refine reads a query's own cells (CellsAnswerable): marginals and stumps on a full grid.
 	bool
 	CellsAnswerable() const
@@ -719,6 +722,12 @@ ReleaseModel::AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralVal
 	// share is anywhere from none of the cells' weight to all of it, and the middle is the answer whose largest
 	// error over that range is least (docs/mechanisms.md §10, "The answer mode").
 	return Clamp(ReadsOtherBin(cells) ? weight / 2 : weight);
+}
+
+bool
+ReleaseModel::HalvesOtherBin(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
+{
+	return AnswersOwnCells(q, refine) && ReadsOtherBin(cover().OwnCells(q.raw, &q.text, values));
 }
 
 bool
@@ -1269,13 +1278,14 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	out.lower = std::max(0.0, out.estimate - half);
 	out.upper = std::min(1.0, out.estimate + half);
 	out.unseen_category = ModelUnseenCategory(model, q, texts, &out.unseen_literal);
-	if (out.unseen_category) {
-		out.lower = 0.0;  // the query asks for part of the "other" bin: anything from none of it to all of it
-		// Read from its own cells, the estimate is half the bin's cells' weight (AnswerCellQuery): all of it, within
-		// the same half-width, is the upper end.
-		if (model->AnswersOwnCells(*q, refine))
-			out.upper = std::min(1.0, 2.0 * out.estimate + half);
-	}
+	// The query asks for part of the "other" bin: anything from none of it to all of it. Read from its own cells,
+	// the estimate is half the bin's cells' weight (AnswerCellQuery): all of it, within the same half-width, is the
+	// upper end.
+	const bool halved = model->HalvesOtherBin(*q, values, refine);
+	if (out.unseen_category || halved)
+		out.lower = 0.0;
+	if (halved)
+		out.upper = std::min(1.0, 2.0 * out.estimate + half);
 	out.error_bound = std::max(out.estimate - out.lower, out.upper - out.estimate);
 	return out;
 }
