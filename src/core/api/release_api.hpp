@@ -460,7 +460,8 @@ void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
 // of the class at once with probability at least 1 - beta (under the error model's assumption). error_bound is
 // max(estimate - lower, upper - estimate); projection + outside_mass + noise is the half-width before [lower, upper]
 // is clipped to [0, 1]. unseen_category: literal unseen_literal is a category the public table never showed,
-// answered from the "other" bin, whose weight is an upper bound of its answer (lower is 0 then).
+// answered from the "other" bin, whose weight is an upper bound of its share (lower is 0 then); read from its own
+// cells the estimate is half that weight and upper the whole weight plus the half-width.
 struct AnswerBound {
 	double estimate, lower, upper, error_bound;
 	double projection, outside_mass, noise;

@@ -2728,6 +2728,12 @@ TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
 	const AnswerBound mw_cells = bound_of(false, true), mw_projected = bound_of(false, false);
 	EXPECT_NEAR(mw_projected.projection, std::min(1.0, 0.01 + unseen), 1e-15);
 	EXPECT_GE(mw_cells.projection, mw_projected.projection);
+	// Read from its own cells on a release whose mechanism did not measure every cell, Rome is halved too, and the
+	// upper end reaches the whole "other" weight plus that release's half-width.
+	EXPECT_EQ(mw_cells.lower, 0.0);
+	EXPECT_NEAR(mw_cells.upper,
+	            std::min(1.0, 2 * mw_cells.estimate + mw_cells.projection + mw_cells.outside_mass + mw_cells.noise),
+	            1e-15);
 }
 
 // The weight of the cells whose bounds (ModelDescribeCell) contain every one of `parts`, such as "x IS NULL".
