@@ -139,9 +139,8 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 		         own_cells ? errdetail("It is answered from the column's \"other\" bin, the share of every category "
 		                               "the public table never showed together: half that share, the middle of what "
 		                               "this value's can be, not an estimate of it.")
-		                   : errdetail("It is answered from the column's \"other\" bin, the share of every category "
-		                               "the public table never showed together: at most that share, not an estimate "
-		                               "of this value's."),
+		                   : errdetail("It is answered like every query no public row satisfies (the cover query of "
+		                               "the empty public labeling), not as an estimate of this value's."),
 		         errhint("pap.answer_bounded gives the interval of such an answer (its lower end is 0). Set "
 		                 "pap_release.strict to refuse such queries.")));
 	}
