@@ -34,6 +34,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,7 @@
 #include "core/base/errors.hpp"
 #include "core/classes/interval_cover.hpp"
 #include "core/language/class_spec.hpp"
+#include "core/language/predicate_key.hpp"
 #include "core/language/query_text.hpp"
 #include "core/language/value_format.hpp"
 #include "core/release/release_model.hpp"
@@ -284,15 +286,17 @@ DefineModel(const char *class_text, const std::vector<double> &values)
 	const std::size_t predicates = DraftPredicateCount(d);
 	if (predicates > 0) {
 		(void)DraftPredicateLabelSql(d);
-		// As PostgreSQL would: a predicate's labels depend on its text (surrounding whitespace aside), so the same
-		// predicate listed twice labels the rows alike.
+		// As PostgreSQL would: a predicate's labels depend on its condition, so two texts of one condition (one
+		// PredicateKey: 'sMoker' and 'smoker', or the same text listed twice) label the rows alike; a text without a
+		// key labels by its text (surrounding whitespace aside).
 		std::vector<std::int32_t> labels;
 		for (std::size_t row = 0; row < 2; row++)
 			for (std::size_t p = 0; p < predicates; p++) {
 				std::string text = DraftPredicate(d, p);
 				text.erase(0, text.find_first_not_of(" \t\n\r\f\v"));
 				text.erase(text.find_last_not_of(" \t\n\r\f\v") + 1);
-				labels.push_back(std::int32_t((row + std::hash<std::string>{}(text)) % 2));
+				const std::optional<std::string> key = PredicateKey(text);
+				labels.push_back(std::int32_t((row + std::hash<std::string>{}(key ? "key:" + *key : text)) % 2));
 			}
 		const std::int64_t label_rows[2] = {1, 1};
 		DraftMergePredicates(d, labels.data(), label_rows, 2);
