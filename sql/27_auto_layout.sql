@@ -60,12 +60,40 @@ SELECT split_part(granularity, ';', 1) AS chosen, granularity ~ 'at epsilon 10 '
        cell_count > (SELECT cell_count FROM pap.releases WHERE name = 'al_few') AS finer
   FROM pap.releases WHERE name = 'al_few_e10';
 
--- The domain: a marginals grid over the limit keeps the public support, and says why.
+-- The domain: a marginals grid over the limit whose counts no fold threshold separates (every category of g and c
+-- holds about as many public rows) keeps the public support, and says why.
 SET pap_release.max_cells = 100;
 SELECT pap.define_release('al_marg', 'al_priv', 'al_pub', 'marginals(2; g, c)');
 RESET pap_release.max_cells;
 SELECT pap.define_release('al_marg_full', 'al_priv', 'al_pub', 'marginals(2; g, c)');
 SELECT name, domain, cell_count, granularity, domain_reason FROM pap.releases WHERE name LIKE 'al\_marg%' ORDER BY name;
+-- Folded categories: the full grid (9 x 130 cells) and the public support (about 900 points) both exceed the limit;
+-- the 120 rare categories of c fold into its "other" bin, so the full grid fits and every private row lands in a
+-- cell a query reads.
+CREATE TABLE al_fold_priv AS
+SELECT (i % 7) AS g, CASE WHEN i % 5 > 0 THEN 'k' || (i % 8) ELSE 'r' || (i / 5 % 120) END AS c
+  FROM generate_series(1, 100000) i;
+CREATE TABLE al_fold_pub AS
+SELECT (i % 7) AS g, CASE WHEN i % 5 > 0 THEN 'k' || (i % 8) ELSE 'r' || (i / 5 % 120) END AS c
+  FROM generate_series(7, 20006) i;
+SET pap_release.max_cells = 150;
+SELECT pap.define_release('al_fold', 'al_fold_priv', 'al_fold_pub', 'marginals(2; g, c)');
+RESET pap_release.max_cells;
+SELECT domain, cell_count, granularity, domain_reason FROM pap.releases WHERE name = 'al_fold';
+SELECT pap.set_budget('al_fold_priv', 10);
+CALL pap.run_release('al_fold', 1.0);
+-- The plan prices the folded categories: a query naming one is answered from its own cells with half the "other"
+-- bin's weight, so the projection part is half that bin's private share bound (the rare values hold 20%).
+SELECT chosen_mechanism, projection_error BETWEEN 0.1 AND 0.5 AS priced_half_bin
+  FROM pap.plan('al_fold', 1.0);
+-- A kept category is answered as before; a folded one warns, is answered with half the bin, and its bound holds.
+SELECT abs(pap.answer('al_fold', $$g = 1 AND c = 'k3'$$)
+           - (SELECT count(*) FILTER (WHERE g = 1 AND c = 'k3') / count(*)::float8 FROM al_fold_priv)) < 0.01 AS close;
+SELECT round(estimate::numeric, 3) AS estimate, lower = 0 AS from_zero,
+       (SELECT count(*) FILTER (WHERE g = 1 AND c = 'r17') / count(*)::float8 FROM al_fold_priv)
+         BETWEEN lower AND upper AS covered
+  FROM pap.answer_bounded('al_fold', $$g = 1 AND c = 'r17'$$);
+SELECT round(pap.answer('al_fold', $$g = 1 AND c = 'r17'$$)::numeric, 3) AS folded_answer;
 -- Nothing fits (the coarsest grid has 4 cells, its support 3): the coarsest candidate's error.
 SET pap_release.max_cells = 2;
 SELECT pap.define_release('al_none', 'al_priv', 'al_pub', 'thresholds(x)');
@@ -90,4 +118,4 @@ SELECT pap.define_release('al_bad', 'al_priv', 'al_pub', 'thresholds(x)', granul
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'al\_%' ORDER BY name;
-DROP TABLE al_pop, al_skew_priv, al_skew_pub, al_priv, al_pub, al_few, al_few_pub, al_one_pub, al_same_pub, al_empty;
+DROP TABLE al_pop, al_skew_priv, al_skew_pub, al_priv, al_pub, al_fold_priv, al_fold_pub, al_few, al_few_pub, al_one_pub, al_same_pub, al_empty;

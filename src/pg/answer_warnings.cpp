@@ -131,18 +131,33 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 		                 "such queries.")));
 	if (has_unseen) {
 		pap::core::LiteralTarget t;
-		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, unseen));
+		bool folded = false;
+		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, unseen);
+		         folded = pap::core::ModelFoldedCategory(release->model, parsed, unseen));
+		// A folded column's "other" bin holds public categories too (category_folding.hpp).
+		const char *const folded_why = "The release folded the column's rarest public categories into its \"other\" "
+		                               "bin to fit pap_release.max_cells; the value is one of them or one the public "
+		                               "table never showed. ";
+		const char *const answered =
+		    own_cells ? (folded ? "It is answered with half the bin's share, the middle of what this value's can be, "
+		                          "not an estimate of it."
+		                        : "It is answered from the column's \"other\" bin, the share of every category the "
+		                          "public table never showed together: half that share, the middle of what this "
+		                          "value's can be, not an estimate of it.")
+		    : folded ? "It is answered like the query of the whole bin with the same other values (where no public row "
+		               "has them, like every query no public row satisfies), not as an estimate of this value's."
+		             : "It is answered like every query no public row satisfies (the cover query of the empty public "
+		               "labeling), not as an estimate of this value's.";
 		ereport(PitfallLevel(),
 		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
-		         errmsg("value %s of column \"%s\" does not occur in the public table",
+		         errmsg(folded ? "value %s of column \"%s\" is not a category of the release"
+		                       : "value %s of column \"%s\" does not occur in the public table",
 		                quote_literal_cstr(texts[unseen]), t.column),
-		         own_cells ? errdetail("It is answered from the column's \"other\" bin, the share of every category "
-		                               "the public table never showed together: half that share, the middle of what "
-		                               "this value's can be, not an estimate of it.")
-		                   : errdetail("It is answered like every query no public row satisfies (the cover query of "
-		                               "the empty public labeling), not as an estimate of this value's."),
-		         errhint("pap.answer_bounded gives the interval of such an answer (its lower end is 0). Set "
-		                 "pap_release.strict to refuse such queries.")));
+		         errdetail("%s%s", folded ? folded_why : "", answered),
+		         errhint("pap.answer_bounded gives the interval of such an answer (its lower end is 0). %s",
+		                 folded ? "Raise pap_release.max_cells and define the release again to keep more categories; "
+		                          "set pap_release.strict to refuse such queries."
+		                        : "Set pap_release.strict to refuse such queries.")));
 	}
 }
 

@@ -476,6 +476,9 @@ AnswerBound ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *query
 // literal's index in *literal): it is answered from the "other" bin, with every other unseen category.
 bool ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *query, const char *const *texts,
                          std::size_t *literal);
+// Whether the column of that literal had its rare categories folded into its "other" bin to fit
+// pap_release.max_cells (its "other" bin holds public rows): the category may be one the public table shows, rarely.
+bool ModelFoldedCategory(const ReleaseModel *model, const ParsedQuery *query, std::size_t literal);
 
 // Whether a marginals query projects onto a cover query no public row satisfies: the cover holds one query per
 // public labeling, so every such query is answered by one and the same cover query (docs/reference.md, pap.answer).

@@ -529,10 +529,37 @@ UnseenCellShareBound(double public_rows, double log_term)
 	return hi;  // excess(hi) <= 0: the bound side
 }
 
+namespace {
+
+// E[(c - X) 1{X <= t}] for X hypergeometric: the rows of a value with c of the m rows that a uniformly random subset
+// of a rows draws. The terms from x = max(0, a - (m - c)) to min(t, c, a), each probability in closed form through
+// the log-gamma function.
 double
-UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term)
+RowsLeftWhenAtMost(double m, double a, double c, double t)
 {
-	std::int64_t rows = 0;
+	const double first = std::max(0.0, a - (m - c)), last = std::min({t, c, a});
+	const double log_total = std::lgamma(m + 1.0) - std::lgamma(a + 1.0) - std::lgamma(m - a + 1.0);
+	double sum = 0.0;
+	for (double x = first; x <= last; x += 1.0) {
+		const double log_p = std::lgamma(c + 1.0) - std::lgamma(x + 1.0) - std::lgamma(c - x + 1.0) +
+		                     std::lgamma(m - c + 1.0) - std::lgamma(a - x + 1.0) - std::lgamma(m - c - a + x + 1.0) -
+		                     log_total;
+		sum += (c - x) * std::exp(log_p);
+	}
+	return sum;
+}
+
+// The split bound of UnseenValueShareBound and OtherBinShareBound: the population share of the values with at most
+// `threshold` of A's rows, which holds every value the whole sample shows at most `threshold` times, and every value
+// it never shows. value_counts: the rows of the values counted one by one; sure_rows: rows of values the bound counts
+// whole (a value's B rows are never more than its rows, so E[Z] may take them all).
+double
+SplitShareBound(const std::vector<std::int64_t> &value_counts, std::int64_t sure_rows, std::int64_t threshold,
+                bool large_a, double log_term)
+{
+	std::int64_t rows = sure_rows;
+	if (sure_rows < 0 || threshold < 0)
+		throw Error(ErrorKind::Internal, "error model: a negative row count");
 	for (std::int64_t c : value_counts) {
 		if (c < 0)
 			throw Error(ErrorKind::Internal, "error model: a negative row count");
@@ -540,20 +567,19 @@ UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_
 	}
 	if (rows < 2)
 		return 1.0;
-	// A value with c rows is absent from A with probability C(m - c, |A|) / C(m, |A|) = prod_{j<c} (|B| - j) / (m - j)
-	// (0 when c > |B|), in closed form through the log-gamma function; its c rows then all lie in B.
 	const double m = double(rows);
 	double best = 1.0;
+	std::uint64_t steps = 0;
 	for (int split = 1; split <= kUnseenValueSplits; split++) {
-		const std::int64_t size_a = std::max<std::int64_t>(rows >> split, 1), size_b = rows - size_a;
+		const std::int64_t small = std::max<std::int64_t>(rows >> split, 1);
+		const std::int64_t size_a = large_a ? rows - small : small, size_b = rows - size_a;
 		const double a = double(size_a);
-		double expected = 0.0;
+		// B's rows of a value: its c rows less the X that A draws, counted when X <= threshold.
+		double expected = double(sure_rows) * double(size_b) / m;
 		for (std::int64_t c : value_counts) {
-			if (c <= 0 || c > size_b)
-				continue;
-			const double x = double(c);
-			expected += x * std::exp(std::lgamma(m - x + 1.0) - std::lgamma(m - x - a + 1.0) +
-			                         std::lgamma(m - a + 1.0) - std::lgamma(m + 1.0));
+			PollInterrupt(steps, std::size_t(std::min<std::int64_t>(threshold, c)) + 1);
+			if (c > 0)
+				expected += RowsLeftWhenAtMost(m, a, double(c), double(threshold));
 		}
 		expected /= double(size_b);
 		// Markov over the split: Z <= E[Z] / (1 - 1/4) on at least a quarter of the splits, and the binomial bound
@@ -561,6 +587,53 @@ UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_
 		best = std::min(best, ShareUpperBound(std::min(1.0, expected / 0.75), double(size_b), log_term));
 	}
 	return best;
+}
+
+}  // namespace
+
+double
+UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term)
+{
+	// A value with c rows is absent from A (X = 0) with probability C(m - c, |A|) / C(m, |A|) (0 when c > |B|); its c
+	// rows then all lie in B.
+	return SplitShareBound(value_counts, 0, 0, false, log_term);
+}
+
+double
+OtherBinShareBound(const std::vector<std::int64_t> &bin_counts, double log_term)
+{
+	if (bin_counts.size() < 3)
+		throw Error(ErrorKind::Internal, "error model: a categorical axis has a category, an other and a NULL bin");
+	const std::size_t other = bin_counts.size() - 2;
+	const std::int64_t folded = bin_counts[other];
+	if (folded <= 0)
+		return UnseenValueShareBound(bin_counts, log_term);
+	// Folded: the categories kept are exactly those the sample shows more than t times (FoldCategories folds every
+	// category at or below its threshold, one of the ladder 2^k - 1), and no kept category has fewer rows than the
+	// first rung below its fewest, so the bin holds the values shown at most that rung's times: those A shows at
+	// most as often, whatever B holds. The rung depends on the whole sample: a union over the rungs up to m.
+	std::int64_t fewest = std::numeric_limits<std::int64_t>::max(), rows = 0;
+	for (std::size_t c = 0; c < other; c++)
+		fewest = std::min(fewest, bin_counts[c]);
+	if (fewest < 1)
+		throw Error(ErrorKind::Internal, "error model: a folded axis keeps a category no public row shows");
+	std::vector<std::int64_t> values(bin_counts.begin(), bin_counts.begin() + std::ptrdiff_t(other));
+	values.push_back(bin_counts.back());  // the NULL bin: counted as a value, which can only raise the bound
+	for (std::int64_t c : bin_counts)
+		rows += c;
+	const double rungs = std::floor(std::log2(double(rows) + 1.0)) + 1.0;
+	return SplitShareBound(values, folded, FoldThresholdBelow(fewest), true, log_term + std::log(rungs));
+}
+
+std::int64_t
+FoldThresholdBelow(std::int64_t fewest_kept)
+{
+	if (fewest_kept < 1)
+		throw Error(ErrorKind::Internal, "error model: a kept category has no public row");
+	std::int64_t t = 0;
+	while (2 * t + 1 < fewest_kept)
+		t = 2 * t + 1;
+	return t;
 }
 
 double
@@ -580,12 +653,32 @@ UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<s
 	const double axis_term =
 	    std::log(16.0 * kUnseenValueSplits * double(std::max<std::size_t>(other_axes.size(), 1)) / beta);
 	for (const std::vector<std::int64_t> &counts : other_axes)  // the pattern lies in each one's "other" bin
-		other = std::min(other, UnseenValueShareBound(counts, axis_term));
+		other = std::min(other, OtherBinShareBound(counts, axis_term));
 	const double population = other_axes.empty() ? cell : std::max(cell, other);
 	// The private step's union: the cells of seen values, or the at most 2/p raw cells of a share in (p/2, p] for
 	// p the cell bound (a smaller share is less likely to exceed the same private share), and the "other" bins.
 	const double sets = std::max({1.0, value_cells, 2.0 / cell}) + double(other_axes.size());
 	return SampleShareUpperBound(population, n, std::log(2.0 * sets / beta));
+}
+
+double
+FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::int64_t public_rows,
+                  std::int64_t private_rows, double beta)
+{
+	if (folded_axes.empty())
+		return 0.0;
+	const double m = double(public_rows), n = double(private_rows);
+	RequireRows(m, 0.0);
+	RequireRows(n, 0.0);
+	// Half of beta for the public step (4 kUnseenValueSplits exp(-L) per axis, OtherBinShareBound's union over its
+	// threshold inside), half for the private step, each a union over the axes.
+	const double axes = double(folded_axes.size());
+	const double public_term = std::log(8.0 * kUnseenValueSplits * axes / beta);
+	const double private_term = std::log(2.0 * axes / beta);
+	double worst = 0.0;
+	for (const std::vector<std::int64_t> &counts : folded_axes)
+		worst = std::max(worst, SampleShareUpperBound(OtherBinShareBound(counts, public_term), n, private_term));
+	return worst;
 }
 
 double

@@ -161,14 +161,38 @@ double UnseenCellShareBound(double public_rows, double log_term);
 // than two rows.
 constexpr int kUnseenValueSplits = 4;
 double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, double log_term);
+// The same bound for the "other" bin of a categorical axis, from its public rows per bin (its categories in order,
+// the "other" bin, the NULL bin). Without public rows in the "other" bin, its share is the missing mass
+// (UnseenValueShareBound). With some, the axis was folded (release/category_folding.hpp): it keeps exactly the
+// categories the public sample shows more than t times, t = FoldThresholdBelow(the fewest rows of a kept
+// category), so the bin holds the values shown at most t times, each of which A shows at most t times: the split
+// bound with A the larger part (B = floor(m / 2^j) rows) and Z the share of B's rows whose value A shows at most t
+// times (E[Z] exact for the kept values and NULL, the folded rows counted whole), its log term raised by the log of
+// the number of rungs t may take up to m (the sample fixes t). Holds except with probability 4 kUnseenValueSplits
+// exp(-log_term). Error(Internal) for fewer than three bins, or a kept category without rows on a folded axis.
+double OtherBinShareBound(const std::vector<std::int64_t> &bin_counts, double log_term);
+// The fold thresholds' ladder 0, 1, 3, 7, ..., 2^k - 1: its largest rung below fewest_kept (>= 1). Every threshold
+// FoldCategories takes is a rung, and a folded axis keeps no category at or below its threshold, so the rung below
+// its fewest kept rows describes the same fold from the stored layout alone.
+std::int64_t FoldThresholdBelow(std::int64_t fewest_kept);
 // The part itself: the private share of the largest set a query and its cover query may disagree on, at
 // confidence 1 - beta. A query no public row satisfies names one raw cell (its values, seen or not), whose share
 // UnseenCellShareBound bounds, and is answered by the cover's empty pattern, one cell too, or part of the "other"
-// bins of other_axes when it reads them (their public rows per seen value, NULL included; the pattern's share is
-// at most the smallest of their missing masses). value_cells: the cells of seen values over every attribute set
-// (the private step's union); some_cell_unseen: whether the cover has an empty pattern (else 0).
+// bins of other_axes when it reads them (their public rows per bin: categories, "other", NULL; the pattern's share
+// is at most the smallest of their "other" bins' shares, OtherBinShareBound). value_cells: the cells of seen values
+// over every attribute set (the private step's union); some_cell_unseen: whether the cover has an empty pattern (else
+// 0).
 double UnseenValuesError(double value_cells, bool some_cell_unseen,
                          const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
+                         std::int64_t private_rows, double beta);
+
+// Part (a) of a marginals release whose categorical axes were folded to fit pap_release.max_cells
+// (release/category_folding.hpp): a query naming a folded category reads its axis's "other" bin, every folded and
+// unseen category together, and is answered from that bin's share (its cover query, or half its own cells' weight),
+// off by at most the bin's private share. The largest over the folded axes (their public rows per bin, as
+// OtherBinShareBound takes them) of the private step's bound on OtherBinShareBound, at confidence 1 - beta. 0 without
+// folded axes.
+double FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::int64_t public_rows,
                          std::int64_t private_rows, double beta);
 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:

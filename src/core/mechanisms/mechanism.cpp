@@ -73,7 +73,7 @@ SetErrorParts(MechanismPlan &plan, const PlanContext &context, double noise, dou
               bool fits_cover_answers)
 {
 	plan.answers_from_cells = context.cells_answerable && !fits_cover_answers;
-	plan.parts.projection = plan.answers_from_cells ? 0.0 : context.projection_error;
+	plan.parts.projection = plan.answers_from_cells ? context.own_cells_error : context.projection_error;
 	plan.parts.outside_mass = fits_cover_answers ? 0.0 : context.outside_mass_error;
 	plan.parts.noise = noise;
 	plan.parts.prior = prior_error;

@@ -119,8 +119,11 @@ struct PlanContext {
 	double outside_mass_error = 0;
 	// A query of the class can be answered from its own cells (marginals and stumps on a full grid, without a
 	// declared domain): a mechanism that measures every cell then answers every query of the class with its noise
-	// part alone, no projection part (docs/mechanisms.md §10, "The answer mode").
+	// part alone, no projection part but own_cells_error (docs/mechanisms.md §10, "The answer mode").
 	bool cells_answerable = false;
+	// Part (a) of such answers: 0 but where categories were folded to fit the cell limit (a query naming a folded
+	// one reads half its axis's "other" bin: release/answer_mode.hpp's AnswerModeErrors::own_cells).
+	double own_cells_error = 0;
 };
 
 // What a plan fixes for its run, opaque to all but its mechanism: a trivially copyable value of the mechanism's own

@@ -149,7 +149,7 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	for (const ReleaseAxis &axis : layout.axes)
 		for (std::size_t j = std::size_t(order); j >= 1; j--)
 			cells[j] += cells[j - 1] * double(axis.kind == AxisKind::Categorical ? axis.categories.size() : 2);
-	// Per axis whose "other" bin the empty pattern reads, its public rows per seen value, NULL included.
+	// Per axis whose "other" bin the empty pattern reads, its public rows per bin (categories, "other", NULL).
 	const EmptyPattern empty = FirstEmptyPattern(layout, order);
 	std::vector<std::vector<std::int64_t>> other_axes;
 	for (std::size_t a : empty.other_axes) {
@@ -159,6 +159,27 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 		other_axes.push_back(std::move(counts));
 	}
 	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
+}
+
+// The public rows per bin of each open axis whose "other" bin holds public rows: a marginals release folded to fit
+// pap_release.max_cells (category_folding.hpp). Empty for every other release.
+std::vector<std::vector<std::int64_t>>
+FoldedAxesOf(const ReleaseLayout &layout)
+{
+	std::vector<std::vector<std::int64_t>> folded;
+	if (layout.spec.kind != ClassKind::Marginals)
+		return folded;
+	const std::size_t dims = layout.axes.size();
+	for (std::size_t a = 0; a < dims; a++) {
+		if (!OpenAxis(layout.axes[a]))
+			continue;
+		std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
+		for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
+			counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
+		if (counts.at(std::size_t(layout.axes[a].OtherBin())) > 0)
+			folded.push_back(std::move(counts));
+	}
+	return folded;
 }
 
 // Part (a) of predicates (docs/mechanisms.md §10 (a), "Merged predicates"): a listed predicate on the axis of
@@ -208,9 +229,16 @@ ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, 
 	if (layout.spec.kind == ClassKind::Predicates)
 		return MergedPredicatesError(layout, public_rows, private_rows, beta);
 	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
-	if (LabellingClass(layout.spec.kind))
-		projection = std::min(1.0, projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
-	return projection;
+	if (!LabellingClass(layout.spec.kind))
+		return projection;
+	const std::vector<std::vector<std::int64_t>> folded = FoldedAxesOf(layout);
+	if (folded.empty())
+		return std::min(1.0, projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
+	// Folded (marginals only, so the ordered part is 0): a query is read from its cover query, the empty pattern,
+	// or, naming a folded category, a cover query of an "other" bin: each on its own event at half of beta, and
+	// every query within the larger part.
+	return std::min(1.0, projection + std::max(UnseenValuesErrorOf(layout, public_rows, private_rows, beta / 2.0),
+	                                           FoldedValuesError(folded, public_rows, private_rows, beta / 2.0)));
 }
 
 }  // namespace
@@ -231,6 +259,11 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	// A tie (the finest granularity: every split leaves one side of its bin empty) goes to refinement, whose answers
 	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.
 	out.refine = RefinableClass(layout.spec.kind) && out.refinement <= out.projection;
+	// Read from its own cells, a query naming a folded category gets half its "other" bin's weight: off by at most
+	// half the bin's private share.
+	const std::vector<std::vector<std::int64_t>> folded = FoldedAxesOf(layout);
+	if (!folded.empty() && CellsAnswerable(layout))
+		out.own_cells = FoldedValuesError(folded, public_rows, private_rows, beta) / 2.0;
 	return out;
 }
 

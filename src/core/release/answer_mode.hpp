@@ -23,7 +23,8 @@ bool RefinableClass(ClassKind kind);
 // whose queries are sets of grid cells (one bin per named axis), on a full grid, which holds every cell a query reads
 // (a public-support domain's outside cell mixes the cells the public table never showed). Such an answer has no
 // projection part and no unseen values' part; its error is the mechanism's on the query itself, which the noise part
-// bounds for a mechanism that measures every cell (docs/mechanisms.md §10, "The answer mode").
+// bounds for a mechanism that measures every cell (docs/mechanisms.md §10, "The answer mode"); on a release whose
+// categories were folded, a query naming a folded one has the part AnswerModeErrors::own_cells.
 bool CellsAnswerable(const ReleaseLayout &layout);
 
 // The beta of part (a)'s event on a release (error_model.hpp's ProjectionEventBeta): part (b)'s share too on a full
@@ -38,6 +39,9 @@ double ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta);
 struct AnswerModeErrors {
 	double projection = 0;
 	double refinement = 0;
+	// Part (a) of an answer read from the query's own cells (CellsAnswerable): 0 but on a folded marginals release,
+	// where a query naming a folded category gets half its "other" bin's weight (category_folding.hpp).
+	double own_cells = 0;
 	bool refine = false;
 	double
 	Chosen() const

@@ -11,6 +11,7 @@
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/axis_granularity.hpp"
+#include "core/release/category_folding.hpp"
 #include "core/release/engine_support.hpp"
 
 namespace pap::core {
@@ -53,7 +54,17 @@ struct PlannedLayout {
 	DomainKind domain;
 	double predicted;
 	const char *mechanism;
+	bool folded;   // a full grid made to fit by folding categories (category_folding.hpp)
+	double cells;  // the domain's cells
 };
+
+// The candidate's layout on the domain: a full grid that exceeds the cell limit folds its categories where that
+// makes it fit (marginals), else nullopt.
+std::optional<FoldedLayout>
+FoldedGrid(const ReleaseLayout &layout, std::uint64_t cell_limit)
+{
+	return GridSizeOf(layout.Radices()) > double(cell_limit) ? FoldCategories(layout, cell_limit) : std::nullopt;
+}
 
 double
 Predict(const ReleaseLayout &layout, const LayoutPlanning &p, const char *&mechanism)
@@ -73,17 +84,20 @@ Predict(const ReleaseLayout &layout, const LayoutPlanning &p, const char *&mecha
 	return plan.predicted_error;
 }
 
-const char *
-DomainName(DomainKind kind)
+std::string
+DomainName(DomainKind kind, const std::string &folded)
 {
-	return kind == DomainKind::Dense ? "full grid" : "public support";
+	if (kind != DomainKind::Dense)
+		return "public support";
+	return folded.empty() ? "full grid" : "full grid with categories folded to fit pap_release.max_cells: " + folded;
 }
 
 std::string
-GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows)
+GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows, bool folded)
 {
 	if (c.name == "exact")
-		return "categorical axes keep every public category";
+		return folded ? "categorical axes keep their public categories but the rarest"
+		              : "categorical axes keep every public category";
 	if (c.name == "finest")
 		return "finest cuts, one at every distinct public value";
 	char buf[160];
@@ -103,7 +117,8 @@ OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<Pl
 		std::string grid, support;
 		for (const PlannedLayout &p : planned)
 			if (p.candidate == c && !(c == best.candidate && p.domain == best.domain))
-				(p.domain == DomainKind::Dense ? grid : support) = Rounded(p.predicted);
+				(p.domain == DomainKind::Dense ? grid : support) =
+				    (p.folded && p.domain == DomainKind::Dense ? "folded " : "") + Rounded(p.predicted);
 		if (grid.empty() && support.empty())
 			continue;
 		const std::string name = c == best.candidate ? "" : ladder[c].name + " ";
@@ -122,16 +137,24 @@ OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<Pl
 // pap.releases.domain_reason of the chosen layout: both domains of its granularity, with their predictions or the
 // limit the full grid exceeds.
 std::string
-DomainReason(const ReleaseLayout &layout, const std::vector<PlannedLayout> &planned, const PlannedLayout &best,
+DomainReason(const ReleaseLayout &unfolded, const std::vector<PlannedLayout> &planned, const PlannedLayout &best,
              std::uint64_t cell_limit)
 {
 	std::string grid_prediction, support_prediction;
+	std::optional<PlannedLayout> grid_plan;
 	for (const PlannedLayout &p : planned)
-		if (p.candidate == best.candidate)
+		if (p.candidate == best.candidate) {
 			(p.domain == DomainKind::Dense ? grid_prediction : support_prediction) = Rounded(p.predicted);
-	char grid[64];
-	std::snprintf(grid, sizeof grid, "the full grid of %.0f cells", GridSizeOf(layout.Radices()));
-	const std::string support = "the " + std::to_string(layout.public_point_counts.size()) +
+			if (p.domain == DomainKind::Dense)
+				grid_plan = p;
+		}
+	char grid[128];
+	if (grid_plan && grid_plan->folded)
+		std::snprintf(grid, sizeof grid, "the full grid with categories folded to %.0f cells (%.0f unfolded)",
+		              grid_plan->cells, GridSizeOf(unfolded.Radices()));
+	else
+		std::snprintf(grid, sizeof grid, "the full grid of %.0f cells", GridSizeOf(unfolded.Radices()));
+	const std::string support = "the " + std::to_string(unfolded.public_point_counts.size()) +
 	                            " grid points holding public rows plus one outside cell";
 	const std::string limit = "pap_release.max_cells (" + std::to_string(cell_limit) + ")";
 	if (best.domain == DomainKind::Dense)
@@ -236,13 +259,21 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		const double limit = double(planning.cell_limit);
 		bool fitted = false, improved = false;
 		for (DomainKind kind : {DomainKind::Dense, DomainKind::Support}) {
-			// A support as large as the grid is the grid plus an empty outside cell: not worth a plan.
-			if ((kind == DomainKind::Dense ? grid : support) > limit || (kind == DomainKind::Support && support > grid))
+			// A full grid over the limit may fold its categories to fit; a support as large as the grid is the grid
+			// plus an empty outside cell: not worth a plan.
+			std::optional<FoldedLayout> folded;
+			if (kind == DomainKind::Dense && grid > limit)
+				folded = FoldedGrid(layout, planning.cell_limit);
+			if (!folded && ((kind == DomainKind::Dense ? grid : support) > limit ||
+			                (kind == DomainKind::Support && support > grid)))
 				continue;
 			fitted = true;
-			layout.domain_kind = kind;
+			ReleaseLayout &planned_layout = folded ? folded->layout : layout;
+			planned_layout.domain_kind = kind;
 			const char *mechanism = nullptr;
-			const PlannedLayout p{c, kind, Predict(layout, planning, mechanism), mechanism};
+			const PlannedLayout p{
+			    c,         kind,         Predict(planned_layout, planning, mechanism),
+			    mechanism, bool(folded), kind == DomainKind::Dense ? GridSizeOf(planned_layout.Radices()) : support};
 			planned.push_back(p);
 			if (!best || p.predicted <= kNearTie * best->predicted)
 				improved = true;
@@ -270,9 +301,17 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	choice.max_bin_rows = ladder[chosen.candidate].max_bin_rows;
 	choice.predicted = chosen.predicted;
 	choice.layout = CoarsenLayout(finest, choice.max_bin_rows);
+	std::string folded;
+	if (chosen.folded) {
+		std::optional<FoldedLayout> grid = FoldedGrid(choice.layout, planning.cell_limit);
+		if (!grid)
+			throw Error(ErrorKind::Internal, "a folded layout planned but not rebuilt");
+		choice.layout = std::move(grid->layout);
+		folded = std::move(grid->summary);
+	}
 	choice.layout.domain_kind = chosen.domain;
-	choice.granularity = "auto: " + GranularitySentence(ladder[chosen.candidate], planning.public_rows) + "; " +
-	                     DomainName(chosen.domain) + "; " + chosen.mechanism + " predicts " +
+	choice.granularity = "auto: " + GranularitySentence(ladder[chosen.candidate], planning.public_rows, chosen.folded) +
+	                     "; " + DomainName(chosen.domain, folded) + "; " + chosen.mechanism + " predicts " +
 	                     Rounded(chosen.predicted) + " at epsilon " + Rounded(planning.epsilon);
 	if (chosen.candidate != best->candidate || chosen.domain != best->domain)
 		choice.granularity += ", the finest within " + Rounded(kNearTie) + " times the smallest prediction";
@@ -281,7 +320,8 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";
 	if (!others.empty())
 		choice.granularity += " (" + others + ")";
-	choice.domain_reason = DomainReason(choice.layout, planned, chosen, planning.cell_limit);
+	choice.domain_reason =
+	    DomainReason(CoarsenLayout(finest, choice.max_bin_rows), planned, chosen, planning.cell_limit);
 	return choice;
 }
 

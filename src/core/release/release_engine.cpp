@@ -116,6 +116,7 @@ SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &con
 	modes = r.declared_domain ? AnswerModeErrors{} : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, r.beta);
 	context.projection_error = modes.Chosen();
 	context.cells_answerable = !r.declared_domain && CellsAnswerable(layout);
+	context.own_cells_error = modes.own_cells;
 	context.outside_mass_error = OutsideMassError(layout.public_point_counts, layout.domain_kind == DomainKind::Dense,
 	                                              r.public_rows, r.private_rows, DataPartBeta(r.beta));
 }

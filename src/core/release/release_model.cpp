@@ -285,6 +285,20 @@ public:
 		return nullptr;
 	}
 
+	// Whether the axis's "other" bin holds public rows: its rare categories were folded into it to fit
+	// pap_release.max_cells (category_folding.hpp). O(public points).
+	bool
+	OtherBinFolded(const ReleaseAxis &axis) const
+	{
+		const std::size_t d = layout_.axes.size(), a = std::size_t(&axis - layout_.axes.data());
+		if (axis.kind != AxisKind::Categorical || a >= d)
+			return false;
+		for (std::size_t p = 0; p < layout_.public_point_counts.size(); p++)
+			if (layout_.public_points[p * d + a] == axis.OtherBin())
+				return true;
+		return false;
+	}
+
 private:
 	// Clamp the tiny negative or > 1 values that rounding in the prefix sums can produce.
 	static double
@@ -1208,6 +1222,15 @@ ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *q, const char 
 		}
 	}
 	return false;
+}
+
+bool
+ModelFoldedCategory(const ReleaseModel *model, const ParsedQuery *q, std::size_t literal)
+{
+	if (literal >= q->literals.size())
+		throw Error(ErrorKind::Internal, "literal index out of range");
+	const ReleaseAxis *axis = model->AxisOfColumn(q->literals[literal].condition->column);
+	return axis != nullptr && model->OtherBinFolded(*axis);
 }
 
 AnswerBound

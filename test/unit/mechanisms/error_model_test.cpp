@@ -548,8 +548,9 @@ TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 	EXPECT_NEAR(UnseenValuesError(12, true, {}, 1000, 100000, beta),
 	            SampleShareUpperBound(cell, 100000, std::log(2.0 * std::max(12.0, 2.0 / cell) / beta)), 1e-15);
 	// An empty pattern in the "other" bin of a column with a long tail: its missing mass wins, the cells keep beta / 4.
+	// Each column's public rows per bin: its categories, its "other" bin (empty: nothing folded) and its NULL bin.
 	std::vector<std::int64_t> tail(300, 1);
-	tail.push_back(700);
+	tail.insert(tail.end(), {700, 0, 0});
 	const double open = UnseenValueShareBound(tail, std::log(16.0 * kUnseenValueSplits / beta));
 	const double quarter = UnseenCellShareBound(1000, std::log(4.0 / beta));
 	EXPECT_GT(open, quarter);
@@ -557,7 +558,7 @@ TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 	            SampleShareUpperBound(open, 100000, std::log(2.0 * (std::max(12.0, 2.0 / quarter) + 1.0) / beta)),
 	            1e-15);
 	// In two columns' "other" bins at once it lies in both: the smaller missing mass bounds it.
-	const std::vector<std::int64_t> dense = {500, 500};
+	const std::vector<std::int64_t> dense = {500, 500, 0, 0};
 	EXPECT_LT(UnseenValuesError(12, true, {tail, dense}, 1000, 100000, beta),
 	          UnseenValuesError(12, true, {tail}, 1000, 100000, beta));
 }

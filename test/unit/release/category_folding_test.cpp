@@ -1,0 +1,273 @@
+// Tests of folding a marginals release's rare categories to fit the cell limit (category_folding.hpp), of the bound
+// on the share of a folded "other" bin (error_model.hpp's OtherBinShareBound, checked against simulated samples),
+// and of granularity auto planning the folded grid (layout_choice.hpp).
+#include "core/release/category_folding.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/mechanisms/error_model.hpp"
+#include "core/release/answer_mode.hpp"
+#include "core/release/layout_choice.hpp"
+
+namespace pap::core {
+namespace {
+
+std::string
+Name(std::size_t i)
+{
+	const std::string digits = std::to_string(i);
+	return "v" + std::string(digits.size() < 3 ? 3 - digits.size() : 0, '0') + digits;
+}
+
+ReleaseAxis
+TextAxis(const char *label, std::size_t categories)
+{
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Categorical;
+	axis.value_type = ValueType::Text;
+	axis.label = label;
+	for (std::size_t i = 0; i < categories; i++)
+		axis.categories.push_back(Name(i));
+	return axis;
+}
+
+// marginals(2; a, b) over two text columns: public rows at (i, j) for every pair of categories, rows[i] * rows[j]
+// / scale of them (at least one), so that category i of either axis has about rows[i] public rows in all.
+ReleaseLayout
+TwoTextAxes(const std::vector<std::int64_t> &a_rows, const std::vector<std::int64_t> &b_rows)
+{
+	ReleaseLayout layout;
+	layout.spec = ParseClassSpec("marginals(2; a, b)");
+	layout.axes = {TextAxis("a", a_rows.size()), TextAxis("b", b_rows.size())};
+	for (std::size_t i = 0; i < a_rows.size(); i++)
+		for (std::size_t j = 0; j < b_rows.size(); j++) {
+			layout.public_points.insert(layout.public_points.end(), {std::int32_t(i), std::int32_t(j)});
+			layout.public_point_counts.push_back(a_rows[i] * b_rows[j]);
+		}
+	return layout;
+}
+
+std::vector<std::int64_t>
+RowsPerBin(const ReleaseLayout &layout, std::size_t a)
+{
+	std::vector<std::int64_t> rows(std::size_t(layout.axes[a].Radix()), 0);
+	for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
+		rows.at(std::size_t(layout.public_points[p * layout.axes.size() + a])) += layout.public_point_counts[p];
+	return rows;
+}
+
+std::int64_t
+Sum(const std::vector<std::int64_t> &v)
+{
+	std::int64_t s = 0;
+	for (std::int64_t x : v)
+		s += x;
+	return s;
+}
+
+TEST(FoldCategories, FoldsTheRarestCategoriesUntilTheGridFits)
+{
+	// Axis a: 12 categories, b: 6; the grid has 14 x 8 = 112 cells.
+	const std::vector<std::int64_t> a = {50, 1, 40, 2, 30, 3, 20, 1, 10, 2, 5, 1};
+	const std::vector<std::int64_t> b = {9, 1, 8, 2, 7, 1};
+	const ReleaseLayout layout = TwoTextAxes(a, b);
+	const std::int64_t rows = Sum(layout.public_point_counts);
+	EXPECT_FALSE(FoldCategories(layout, 112).has_value());  // fits already
+	const std::optional<FoldedLayout> folded = FoldCategories(layout, 60);
+	ASSERT_TRUE(folded.has_value());
+	const ReleaseLayout &out = folded->layout;
+	EXPECT_LE(GridSizeOf(out.Radices()), 60.0);
+	EXPECT_EQ(Sum(out.public_point_counts), rows);
+	EXPECT_TRUE(std::is_sorted(out.axes[0].categories.begin(), out.axes[0].categories.end()));
+	// Points sorted and distinct.
+	for (std::size_t p = 1; p < out.public_point_counts.size(); p++)
+		EXPECT_TRUE(std::lexicographical_compare(
+		    out.public_points.begin() + std::ptrdiff_t(2 * p - 2), out.public_points.begin() + std::ptrdiff_t(2 * p),
+		    out.public_points.begin() + std::ptrdiff_t(2 * p), out.public_points.begin() + std::ptrdiff_t(2 * p + 2)));
+	// Per axis: every kept category has more public rows than every folded one (the rule the bound relies on), and
+	// the "other" bin holds the folded rows.
+	std::int64_t largest_folded = 0;
+	for (std::size_t axis = 0; axis < 2; axis++) {
+		const std::vector<std::int64_t> before = RowsPerBin(layout, axis), after = RowsPerBin(out, axis);
+		std::int64_t fewest_kept = std::numeric_limits<std::int64_t>::max(), most_folded = 0, folded_rows = 0;
+		for (std::size_t c = 0; c < layout.axes[axis].categories.size(); c++) {
+			const auto &kept = out.axes[axis].categories;
+			if (std::binary_search(kept.begin(), kept.end(), layout.axes[axis].categories[c]))
+				fewest_kept = std::min(fewest_kept, before[c]);
+			else {
+				most_folded = std::max(most_folded, before[c]);
+				folded_rows += before[c];
+			}
+		}
+		EXPECT_GT(fewest_kept, most_folded);
+		EXPECT_EQ(after.at(out.axes[axis].categories.size()), folded_rows);
+		largest_folded = std::max(largest_folded, folded_rows);
+	}
+	// Minimax: no pair of thresholds of the ladder (0, 1, 3, 7, ...) that fits folds fewer rows on its worse axis.
+	const auto folded_at = [](const std::vector<std::int64_t> &counts, std::size_t categories, std::int64_t t,
+	                          std::size_t &kept) {
+		std::int64_t r = 0;
+		kept = 0;
+		for (std::size_t c = 0; c < categories; c++) {
+			if (counts[c] <= t)
+				r += counts[c];
+			else
+				kept++;
+		}
+		return r;
+	};
+	const std::vector<std::int64_t> rows_a = RowsPerBin(layout, 0), rows_b = RowsPerBin(layout, 1);
+	std::vector<std::int64_t> ta = {0}, tb;
+	for (std::int64_t t = 1; t < 100000; t = 2 * t + 1)
+		ta.push_back(t);
+	tb = ta;
+	std::int64_t best = std::numeric_limits<std::int64_t>::max();
+	for (std::int64_t x : ta)
+		for (std::int64_t y : tb) {
+			std::size_t ka = 0, kb = 0;
+			const std::int64_t fa = folded_at(rows_a, a.size(), x, ka), fb = folded_at(rows_b, b.size(), y, kb);
+			if (ka >= 1 && kb >= 1 && double(ka + 2) * double(kb + 2) <= 60.0)
+				best = std::min(best, std::max(fa, fb));
+		}
+	EXPECT_EQ(largest_folded, best);
+	EXPECT_NE(folded->summary.find("a keeps"), std::string::npos) << folded->summary;
+}
+
+TEST(FoldCategories, NothingToFold)
+{
+	// a: 48, 6 and 6 public rows; b: 50 and 10. Folding at 31 on a and b (the largest rungs that fold no more) leaves
+	// one category each.
+	const ReleaseLayout layout = TwoTextAxes({8, 1, 1}, {5, 1});
+	// Every axis down to one category still exceeds 8 cells (3 x 3 = 9).
+	EXPECT_FALSE(FoldCategories(layout, 8).has_value());
+	ReleaseLayout stumps = layout;
+	stumps.spec = ParseClassSpec("stumps(a, b)");
+	EXPECT_FALSE(FoldCategories(stumps, 9).has_value());
+	const std::optional<FoldedLayout> folded = FoldCategories(layout, 9);
+	ASSERT_TRUE(folded.has_value());
+	EXPECT_EQ(folded->layout.axes[0].categories, std::vector<std::string>{"v000"});
+	EXPECT_EQ(folded->layout.axes[1].categories, std::vector<std::string>{"v000"});
+	EXPECT_NE(folded->summary.find("a keeps 1 of 3 categories (folds those shown at most 31 times, 12 public rows)"),
+	          std::string::npos)
+	    << folded->summary;
+	// Counts no rung separates: 9 and 8 rows (the rung 7 keeps both, 15 would fold both); 4 x 3 cells do not fit 9.
+	EXPECT_FALSE(FoldCategories(TwoTextAxes({9, 8}, {1}), 9).has_value());
+}
+
+// The bound on the population share of a folded "other" bin holds on simulated samples: a population of 2,000
+// values with Zipf shares, public samples of 3,000 rows folded at a threshold, and the true share of the values the
+// sample shows at most that often against the bound at 1 - beta. A bound that ignored the selection (the folded rows'
+// share alone) fails often here: the rare values the sample shows are a biased few.
+TEST(OtherBinShareBound, CoversTheFoldedShareOnSimulatedSamples)
+{
+	const std::size_t values = 2000;
+	std::vector<double> shares(values);
+	double total = 0;
+	for (std::size_t v = 0; v < values; v++)
+		total += (shares[v] = 1.0 / double(v + 1));
+	for (double &s : shares)
+		s /= total;
+	std::mt19937_64 random(20261128);
+	std::discrete_distribution<std::size_t> draw(shares.begin(), shares.end());
+	const double beta = 0.05;
+	int failures = 0, naive_failures = 0;
+	const int trials = 60;
+	for (int trial = 0; trial < trials; trial++) {
+		std::vector<std::int64_t> counts(values, 0);
+		for (int r = 0; r < 3000; r++)
+			counts[draw(random)]++;
+		const std::int64_t threshold = (std::int64_t(2) << (trial % 3)) - 1;  // 1, 3, 7: rungs of the ladder
+		// The axis as folding leaves it: kept categories (seen more than the threshold), "other", NULL (none).
+		std::vector<std::int64_t> bins;
+		std::int64_t other = 0;
+		double truth = 0;
+		for (std::size_t v = 0; v < values; v++) {
+			if (counts[v] > threshold)
+				bins.push_back(counts[v]);
+			else {
+				other += counts[v];
+				truth += shares[v];
+			}
+		}
+		bins.push_back(other);
+		bins.push_back(0);
+		const double bound = OtherBinShareBound(bins, std::log(4.0 * kUnseenValueSplits / beta));
+		failures += truth > bound ? 1 : 0;
+		naive_failures += truth > double(other) / 3000.0 ? 1 : 0;
+	}
+	EXPECT_LE(failures, 1) << "of " << trials;
+	EXPECT_GE(naive_failures, trials / 2) << "the folded rows' share alone understates the bin";
+}
+
+TEST(OtherBinShareBound, WithoutFoldedRowsItIsTheMissingMass)
+{
+	const std::vector<std::int64_t> bins = {40, 30, 1, 1, 0, 5};
+	EXPECT_EQ(OtherBinShareBound(bins, 5.0), UnseenValueShareBound(bins, 5.0));
+	std::vector<std::int64_t> folded = {40, 30, 2, 5};  // the two single rows folded
+	EXPECT_GT(OtherBinShareBound(folded, 5.0), 2.0 / 77.0);
+	EXPECT_THROW(OtherBinShareBound({3, 2}, 5.0), Error);
+	EXPECT_THROW(OtherBinShareBound({0, 3, 1}, 5.0), Error);  // a kept category without rows on a folded axis
+}
+
+TEST(FoldedValuesError, TheLargestFoldedBinsPrivateShare)
+{
+	EXPECT_EQ(FoldedValuesError({}, 1000, 100000, 0.05), 0.0);
+	const std::vector<std::int64_t> small = {400, 300, 20, 0}, large = {400, 300, 200, 0};  // 20 and 200 folded rows
+	const double beta = 0.05;
+	const auto one = [&](const std::vector<std::int64_t> &bins, double axes) {
+		return SampleShareUpperBound(OtherBinShareBound(bins, std::log(8.0 * kUnseenValueSplits * axes / beta)), 100000,
+		                             std::log(2.0 * axes / beta));
+	};
+	EXPECT_DOUBLE_EQ(FoldedValuesError({small}, 720, 100000, beta), one(small, 1));
+	EXPECT_DOUBLE_EQ(FoldedValuesError({small, large}, 900, 100000, beta), one(large, 2));
+	EXPECT_GT(one(large, 1), 200.0 / 900.0);
+}
+
+// Granularity auto plans the folded full grid beside the public support when the full grid exceeds the limit, and
+// its plan prices the folded categories: a query naming one reads half its "other" bin from its own cells.
+TEST(ChooseLayout, FoldsCategoriesWhereTheFullGridDoesNotFit)
+{
+	std::vector<std::int64_t> a, b;
+	for (std::size_t i = 0; i < 60; i++)
+		a.push_back(i < 10 ? 400 - 20 * std::int64_t(i) : 1 + std::int64_t(i % 3));
+	for (std::size_t i = 0; i < 30; i++)
+		b.push_back(i < 8 ? 300 - 25 * std::int64_t(i) : 1 + std::int64_t(i % 2));
+	const ReleaseLayout finest = TwoTextAxes(a, b);
+	const std::int64_t rows = Sum(finest.public_point_counts);
+	LayoutPlanning planning;
+	planning.public_rows = rows;
+	planning.private_rows = 20 * rows;
+	planning.epsilon = 1.0;
+	planning.beta = 0.05;
+	planning.cell_limit = 400;  // the grid has 62 x 32 = 1,984 cells
+	planning.max_cover_queries = 1000000;
+	const LayoutChoice choice = ChooseLayout(finest, planning);
+	EXPECT_NE(choice.granularity.find("folded"), std::string::npos) << choice.granularity;
+	EXPECT_NE(choice.domain_reason.find("folded to"), std::string::npos) << choice.domain_reason;
+	ASSERT_EQ(choice.layout.domain_kind, DomainKind::Dense);  // the support (1,801 cells) does not fit either
+	EXPECT_LE(GridSizeOf(choice.layout.Radices()), 400.0);
+	const AnswerModeErrors modes = AnswerModeErrorsOf(choice.layout, rows, 20 * rows, 0.05);
+	EXPECT_GT(modes.own_cells, 0.0);
+	EXPECT_LT(modes.own_cells, modes.projection);
+	// With the support within the limit, both are planned and the reason gives both predictions.
+	planning.cell_limit = 1900;
+	const LayoutChoice both = ChooseLayout(finest, planning);
+	EXPECT_NE(both.domain_reason.find("folded to"), std::string::npos) << both.domain_reason;
+	EXPECT_NE(both.domain_reason.find("plus one outside cell"), std::string::npos) << both.domain_reason;
+	// Unfolded, a full grid has no own-cells part.
+	planning.cell_limit = 10000;
+	const LayoutChoice unfolded = ChooseLayout(finest, planning);
+	EXPECT_EQ(unfolded.granularity.find("folded"), std::string::npos) << unfolded.granularity;
+	EXPECT_EQ(AnswerModeErrorsOf(unfolded.layout, rows, 20 * rows, 0.05).own_cells, 0.0);
+}
+
+}  // namespace
+}  // namespace pap::core
