@@ -99,7 +99,7 @@ FoldCategories(const ReleaseLayout &layout, std::uint64_t cell_limit)
 	levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
 	if (levels.empty() || !(cells_at(levels.back()) <= limit))
 		return std::nullopt;
-	// The fewest folded rows whose grid fits: cells fall as the level rises.
+	// The fewest folded rows on the worst axis whose grid fits: cells fall as the level rises.
 	std::size_t lo = 0, hi = levels.size() - 1;
 	while (lo < hi) {
 		const std::size_t mid = lo + (hi - lo) / 2;
@@ -108,13 +108,39 @@ FoldCategories(const ReleaseLayout &layout, std::uint64_t cell_limit)
 		else
 			lo = mid + 1;
 	}
-	const std::int64_t level = levels[lo];
+	// At that level every axis folds all it may; the cells left over then unfold the axis that folds the most rows,
+	// one rung at a time, while the grid still fits (the largest fold never grows).
+	std::vector<std::size_t> choices;
+	for (const FoldableAxis &f : foldable)
+		choices.push_back(LargestWithin(f, levels[lo]));
+	const auto cells_of = [&](const std::vector<std::size_t> &at) {
+		double cells = fixed;
+		for (std::size_t i = 0; i < foldable.size(); i++)
+			cells *= double(foldable[i].kept[at[i]] + 2);
+		return cells;
+	};
+	for (;;) {
+		std::optional<std::size_t> best;
+		for (std::size_t i = 0; i < foldable.size(); i++) {
+			if (choices[i] == 0)
+				continue;
+			std::vector<std::size_t> lower = choices;
+			lower[i]--;
+			if (cells_of(lower) <= limit &&
+			    (!best || foldable[i].folded_rows[choices[i]] > foldable[*best].folded_rows[choices[*best]]))
+				best = i;
+		}
+		if (!best)
+			break;
+		choices[*best]--;
+	}
 
 	FoldedLayout out{layout, ""};
 	// Per axis, the old bin -> the new one (identity on the axes that keep every category).
 	std::vector<std::vector<std::int32_t>> maps(d);
-	for (const FoldableAxis &f : foldable) {
-		const std::size_t choice = LargestWithin(f, level);
+	for (std::size_t i = 0; i < foldable.size(); i++) {
+		const FoldableAxis &f = foldable[i];
+		const std::size_t choice = choices[i];
 		const std::int64_t threshold = f.thresholds[choice];
 		if (threshold == 0 || f.folded_rows[choice] == 0)
 			continue;  // nothing folded on this axis

@@ -24,7 +24,8 @@ struct FoldedLayout {
 // always at least one. Every category at or below its axis's threshold is folded, none above, and the threshold is
 // one of a fixed ladder, so that the stored layout tells it again (error_model.hpp's FoldThresholdOf, which
 // OtherBinShareBound reads). The thresholds minimise the largest number of public rows any axis folds, among those
-// whose full grid has at most cell_limit cells (a binary search over the row counts folding can reach). nullopt
+// whose full grid has at most cell_limit cells (a binary search over the row counts folding can reach); the cells
+// then left over unfold, one rung at a time, the axis that folds the most rows while the grid fits. nullopt
 // when the class is not marginals, when the full grid already fits, or when no thresholds make it fit. Polls the
 // interrupt check.
 std::optional<FoldedLayout> FoldCategories(const ReleaseLayout &layout, std::uint64_t cell_limit);

@@ -143,8 +143,8 @@ TEST(FoldCategories, FoldsTheRarestCategoriesUntilTheGridFits)
 
 TEST(FoldCategories, NothingToFold)
 {
-	// a: 48, 6 and 6 public rows; b: 50 and 10. Folding at 31 on a and b (the largest rungs that fold no more) leaves
-	// one category each.
+	// a: 48, 6 and 6 public rows; b: 50 and 10. Folding at 7 on a and 15 on b (the lowest rungs that fold as much)
+	// leaves one category each.
 	const ReleaseLayout layout = TwoTextAxes({8, 1, 1}, {5, 1});
 	// Every axis down to one category still exceeds 8 cells (3 x 3 = 9).
 	EXPECT_FALSE(FoldCategories(layout, 8).has_value());
@@ -155,7 +155,7 @@ TEST(FoldCategories, NothingToFold)
 	ASSERT_TRUE(folded.has_value());
 	EXPECT_EQ(folded->layout.axes[0].categories, std::vector<std::string>{"v000"});
 	EXPECT_EQ(folded->layout.axes[1].categories, std::vector<std::string>{"v000"});
-	EXPECT_NE(folded->summary.find("a keeps 1 of 3 categories (folds those shown at most 31 times, 12 public rows)"),
+	EXPECT_NE(folded->summary.find("a keeps 1 of 3 categories (folds those shown at most 7 times, 12 public rows)"),
 	          std::string::npos)
 	    << folded->summary;
 	// Counts no rung separates: 9 and 8 rows (the rung 7 keeps both, 15 would fold both); 4 x 3 cells do not fit 9.
