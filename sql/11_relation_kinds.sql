@@ -88,6 +88,11 @@ CREATE VIEW rk_growing AS SELECT * FROM pub WHERE id <= 10 * (SELECT nextval('rk
 SELECT pap.define_release('rk_growing_p', 'priv', 'rk_growing', 'predicates(''x > 500'', ''x <= 500'')');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT count(*) AS releases FROM pap.releases WHERE name = 'rk_growing_p';
+-- The same for a categorical column: the grid points would hold a value the categories' read did not, in the
+-- "other" bin, which must hold no public row (a folded release's is told by its public rows).
+SELECT pap.define_release('rk_growing_m', 'priv', 'rk_growing', 'marginals(1; k)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS releases FROM pap.releases WHERE name = 'rk_growing_m';
 DROP VIEW rk_growing;
 DROP SEQUENCE rk_reads;
 

@@ -139,8 +139,9 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 		                               "bin to fit pap_release.max_cells; the value is one of them or one the public "
 		                               "table never showed. ";
 		const char *const answered =
-		    own_cells ? (folded ? "It is answered with half the bin's share, the middle of what this value's can be, "
-		                          "not an estimate of it."
+		    own_cells ? (folded ? "It is answered with half the bin's share, or half the most one value of the "
+		                          "bin can hold where that is less: the middle of what this value's can be, not an "
+		                          "estimate of it."
 		                        : "It is answered from the column's \"other\" bin, the share of every category the "
 		                          "public table never showed together: half that share, the middle of what this "
 		                          "value's can be, not an estimate of it.")

@@ -459,9 +459,11 @@ void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
 // An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
 // of the class at once with probability at least 1 - beta (under the error model's assumption). error_bound is
 // max(estimate - lower, upper - estimate); projection + outside_mass + noise is the half-width before [lower, upper]
-// is clipped to [0, 1]. unseen_category: literal unseen_literal is a category the public table never showed (lower
-// is 0 then): by projection it is answered by the empty public labeling's cover query; read from its own cells, which
-// are its "other" bin's, the estimate is half their weight and upper the whole weight plus the half-width.
+// is clipped to [0, 1]. unseen_category: literal unseen_literal is a category the public table never showed, or one a
+// folded release keeps in its "other" bin (lower is 0 then): by projection it is answered by the empty public
+// labeling's cover query (folded: the bin's cover query where public rows hold it); read from its own cells, which
+// are its "other" bin's, the estimate is half their weight and upper the whole weight plus the half-width (folded:
+// both capped by what one value of the bin can hold).
 struct AnswerBound {
 	double estimate, lower, upper, error_bound;
 	double projection, outside_mass, noise;

@@ -1,6 +1,8 @@
 // A categorical axis learned from the public table only (docs/architecture.md step 1): the distinct category texts seen
 // in the public table, sorted by byte order (std::string's operator<, so the layout is deterministic and does
-// not depend on a collation), then one "other" bin for every value never seen publicly, then the NULL bin.
+// not depend on a collation), then one "other" bin for every value never seen publicly, then the NULL bin. A
+// release that folds its rarest categories (release/category_folding.hpp) keeps the others only: its "other" bin
+// holds the folded ones too.
 // The glue passes each value in its text form; two values are one category iff their texts are byte-equal.
 //
 // Bins: 0..C-1 the categories in byte order, C = OtherBin(), C+1 = NullBin(); BinCount() = C + 2.

@@ -514,6 +514,43 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 }
 
 double
+RareValueShareBound(double public_rows, std::int64_t threshold, double log_term)
+{
+	RequireRows(public_rows, log_term);
+	if (threshold < 0)
+		throw Error(ErrorKind::Internal, "error model: a negative threshold");
+	const double t = double(threshold), m = public_rows;
+	if (t >= m)
+		return 1.0;
+	// ln(1/p) - m KL(t/m || p) falls from +inf as p rises from t/m (Chernoff's bound on the binomial's lower tail,
+	// exp(-m KL(t/m || p)), is exact at t = 0: (1 - p)^m): bisect for where it crosses -log_term.
+	const auto excess = [&](double p) { return -std::log(p) - m * BernoulliKl(t / m, p) + log_term; };
+	double lo = t / m, hi = 1.0;
+	if (excess(hi) > 0.0)
+		return 1.0;
+	for (int i = 0; i < 200; i++) {
+		const double mid = 0.5 * (lo + hi);
+		if (mid <= lo || mid >= hi)
+			break;
+		(mid > 0.0 && excess(mid) <= 0.0 ? hi : lo) = mid;
+	}
+	return hi;  // excess(hi) <= 0: the bound side
+}
+
+double
+FoldedValueError(std::int64_t threshold, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	const double m = double(public_rows), n = double(private_rows);
+	RequireRows(m, 0.0);
+	RequireRows(n, 0.0);
+	// Half of beta for the public step, a union over the rungs the sample may fix; half for the private step, over the
+	// at most 2/p values of a share in (p/2, p] (a smaller share is less likely to reach the same private share).
+	const double rungs = std::floor(std::log2(m + 1.0)) + 1.0;
+	const double p = RareValueShareBound(m, threshold, std::log(2.0 * rungs / beta));
+	return SampleShareUpperBound(p, n, std::log(2.0 * std::max(1.0, 2.0 / p) / beta));
+}
+
+double
 UnseenCellShareBound(double public_rows, double log_term)
 {
 	RequireRows(public_rows, log_term);
@@ -606,6 +643,8 @@ OtherBinShareBound(const std::vector<std::int64_t> &bin_counts, double log_term)
 		throw Error(ErrorKind::Internal, "error model: a categorical axis has a category, an other and a NULL bin");
 	const std::size_t other = bin_counts.size() - 2;
 	const std::int64_t folded = bin_counts[other];
+	// Whether the axis folded depends on the public sample: each branch's event at half the probability.
+	log_term += std::log(2.0);
 	if (folded <= 0)
 		return UnseenValueShareBound(bin_counts, log_term);
 	// Folded: the categories kept are exactly those the sample shows more than t times (FoldCategories folds every
@@ -662,17 +701,20 @@ UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<s
 }
 
 double
-FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::int64_t public_rows,
-                  std::int64_t private_rows, double beta)
+FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::size_t open_axes,
+                  std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	if (folded_axes.empty())
 		return 0.0;
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
+	if (open_axes < folded_axes.size())
+		throw Error(ErrorKind::Internal, "error model: more folded axes than open ones");
 	// Half of beta for the public step (4 kUnseenValueSplits exp(-L) per axis, OtherBinShareBound's union over its
-	// threshold inside), half for the private step, each a union over the axes.
-	const double axes = double(folded_axes.size());
+	// threshold inside), half for the private step, each a union over the open axes (which of them fold depends on
+	// the sample).
+	const double axes = double(open_axes);
 	const double public_term = std::log(8.0 * kUnseenValueSplits * axes / beta);
 	const double private_term = std::log(2.0 * axes / beta);
 	double worst = 0.0;

@@ -168,9 +168,20 @@ double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, doub
 // category), so the bin holds the values shown at most t times, each of which A shows at most t times: the split
 // bound with A the larger part (B = floor(m / 2^j) rows) and Z the share of B's rows whose value A shows at most t
 // times (E[Z] exact for the kept values and NULL, the folded rows counted whole), its log term raised by the log of
-// the number of rungs t may take up to m (the sample fixes t). Holds except with probability 4 kUnseenValueSplits
+// the number of rungs t may take up to m (the sample fixes t). Whether the axis folded is the sample's doing too, so
+// each branch runs at log_term + ln 2: together they hold except with probability 4 kUnseenValueSplits
 // exp(-log_term). Error(Internal) for fewer than three bins, or a kept category without rows on a folded axis.
 double OtherBinShareBound(const std::vector<std::int64_t> &bin_counts, double log_term);
+// The smallest p > t/m with (1/p) P(Binomial(m, p) <= t) <= exp(-log_term) through Chernoff's bound exp(-m KL(t/m ||
+// p)) on that tail: at most 1/p values have a population share of p or more, and each shows more than t times in m
+// public rows except with that tail's probability, so every value the sample shows at most t times has a share below
+// p, except with probability exp(-log_term). At t = 0 it is UnseenCellShareBound. 1 when t >= m.
+double RareValueShareBound(double public_rows, std::int64_t threshold, double log_term);
+// The private share one value of a folded "other" bin can have (a value the public sample shows at most t times, t
+// the bin's threshold), at confidence 1 - beta: RareValueShareBound at beta / 2 with a union over the rungs t may
+// take, then the private sample at beta / 2 over the at most 2/p values of a share near the bound p. What a query
+// naming a folded category reads of the bin, at most (release/answer_mode.hpp's folded caps).
+double FoldedValueError(std::int64_t threshold, std::int64_t public_rows, std::int64_t private_rows, double beta);
 // The fold thresholds' ladder 0, 1, 3, 7, ..., 2^k - 1: its largest rung below fewest_kept (>= 1). Every threshold
 // FoldCategories takes is a rung, and a folded axis keeps no category at or below its threshold, so the rung below
 // its fewest kept rows describes the same fold from the stored layout alone.
@@ -190,10 +201,10 @@ double UnseenValuesError(double value_cells, bool some_cell_unseen,
 // (release/category_folding.hpp): a query naming a folded category reads its axis's "other" bin, every folded and
 // unseen category together, and is answered from that bin's share (its cover query, or half its own cells' weight),
 // off by at most the bin's private share. The largest over the folded axes (their public rows per bin, as
-// OtherBinShareBound takes them) of the private step's bound on OtherBinShareBound, at confidence 1 - beta. 0 without
-// folded axes.
-double FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::int64_t public_rows,
-                         std::int64_t private_rows, double beta);
+// OtherBinShareBound takes them) of the private step's bound on OtherBinShareBound, at confidence 1 - beta, with
+// unions over the class's open_axes (the categorical ones that may fold). 0 without folded axes.
+double FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::size_t open_axes,
+                         std::int64_t public_rows, std::int64_t private_rows, double beta);
 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:
 // the share of public rows whose point occurs once, plus its deviation and the missing mass's, then the private

@@ -133,6 +133,17 @@ FirstEmptyPattern(const ReleaseLayout &layout, int order)
 	}
 }
 
+// The public rows per bin of axis a.
+std::vector<std::int64_t>
+PublicRowsPerBin(const ReleaseLayout &layout, std::size_t a)
+{
+	const std::size_t dims = layout.axes.size();
+	std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
+	for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
+		counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
+	return counts;
+}
+
 // Part (a) of the classes answered through the public rows' labelings (marginals, stumps, predicates): the private
 // share of the values the public table never showed (error_model.hpp, UnseenValuesError).
 double
@@ -152,34 +163,66 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	// Per axis whose "other" bin the empty pattern reads, its public rows per bin (categories, "other", NULL).
 	const EmptyPattern empty = FirstEmptyPattern(layout, order);
 	std::vector<std::vector<std::int64_t>> other_axes;
-	for (std::size_t a : empty.other_axes) {
-		std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
-		for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
-			counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
-		other_axes.push_back(std::move(counts));
-	}
+	for (std::size_t a : empty.other_axes)
+		other_axes.push_back(PublicRowsPerBin(layout, a));
 	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
 }
 
-// The public rows per bin of each open axis whose "other" bin holds public rows: a marginals release folded to fit
-// pap_release.max_cells (category_folding.hpp). Empty for every other release.
+// Whether axis a of a marginals release was folded to fit pap_release.max_cells (category_folding.hpp): an open
+// axis whose "other" bin holds public rows. counts: its public rows per bin.
+bool
+FoldedAxis(const ReleaseLayout &layout, std::size_t a, const std::vector<std::int64_t> &counts)
+{
+	return layout.spec.kind == ClassKind::Marginals && OpenAxis(layout.axes[a]) &&
+	       counts.at(std::size_t(layout.axes[a].OtherBin())) > 0;
+}
+
+// The axes of a marginals release that may fold (open categorical axes): the unions of the folded parts run over
+// them, whichever folded (that is the public sample's doing). 0 for every other class.
+std::size_t
+FoldableAxesOf(const ReleaseLayout &layout)
+{
+	if (layout.spec.kind != ClassKind::Marginals)
+		return 0;
+	return std::size_t(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
+}
+
+// The public rows per bin of each folded axis. Empty for every release that did not fold.
 std::vector<std::vector<std::int64_t>>
 FoldedAxesOf(const ReleaseLayout &layout)
 {
 	std::vector<std::vector<std::int64_t>> folded;
 	if (layout.spec.kind != ClassKind::Marginals)
 		return folded;
-	const std::size_t dims = layout.axes.size();
-	for (std::size_t a = 0; a < dims; a++) {
+	for (std::size_t a = 0; a < layout.axes.size(); a++) {
 		if (!OpenAxis(layout.axes[a]))
 			continue;
-		std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
-		for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
-			counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
-		if (counts.at(std::size_t(layout.axes[a].OtherBin())) > 0)
+		std::vector<std::int64_t> counts = PublicRowsPerBin(layout, a);
+		if (FoldedAxis(layout, a, counts))
 			folded.push_back(std::move(counts));
 	}
 	return folded;
+}
+
+// Per axis, the most private share one value of its folded "other" bin can have (error_model.hpp's
+// FoldedValueError at the axis's threshold, FoldThresholdBelow its fewest kept rows), on an event of beta shared by
+// the folded axes; 1 on every other axis.
+std::vector<double>
+FoldedValueCaps(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	std::vector<double> caps(layout.axes.size(), 1.0);
+	const double foldable = double(FoldableAxesOf(layout));
+	for (std::size_t a = 0; a < layout.axes.size() && foldable > 0; a++) {
+		if (!OpenAxis(layout.axes[a]))
+			continue;
+		const std::vector<std::int64_t> counts = PublicRowsPerBin(layout, a);
+		if (!FoldedAxis(layout, a, counts))
+			continue;
+		const auto kept_end = counts.begin() + std::ptrdiff_t(layout.axes[a].OtherBin());
+		caps[a] = FoldedValueError(FoldThresholdBelow(*std::min_element(counts.begin(), kept_end)), public_rows,
+		                           private_rows, beta / foldable);
+	}
+	return caps;
 }
 
 // Part (a) of predicates (docs/mechanisms.md §10 (a), "Merged predicates"): a listed predicate on the axis of
@@ -231,14 +274,15 @@ ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, 
 	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
 	if (!LabellingClass(layout.spec.kind))
 		return projection;
-	const std::vector<std::vector<std::int64_t>> folded = FoldedAxesOf(layout);
-	if (folded.empty())
+	const std::size_t foldable = FoldableAxesOf(layout);
+	if (foldable == 0)
 		return std::min(1.0, projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
-	// Folded (marginals only, so the ordered part is 0): a query is read from its cover query, the empty pattern,
-	// or, naming a folded category, a cover query of an "other" bin: each on its own event at half of beta, and
-	// every query within the larger part.
+	// Marginals over columns that may fold (so the ordered part is 0): a query is read from its cover query, the
+	// empty pattern, or, naming a folded category, a cover query of an "other" bin: each on its own event at half
+	// of beta (whether any column folded is the sample's doing), and every query within the larger part.
 	return std::min(1.0, projection + std::max(UnseenValuesErrorOf(layout, public_rows, private_rows, beta / 2.0),
-	                                           FoldedValuesError(folded, public_rows, private_rows, beta / 2.0)));
+	                                           FoldedValuesError(FoldedAxesOf(layout), foldable, public_rows,
+	                                                             private_rows, beta / 2.0)));
 }
 
 }  // namespace
@@ -259,11 +303,21 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	// A tie (the finest granularity: every split leaves one side of its bin empty) goes to refinement, whose answers
 	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.
 	out.refine = RefinableClass(layout.spec.kind) && out.refinement <= out.projection;
-	// Read from its own cells, a query naming a folded category gets half its "other" bin's weight: off by at most
-	// half the bin's private share.
+	// Read from its own cells, a query naming a folded category gets half its "other" bin's weight, capped at what
+	// one value of the bin can hold: off by at most half the smaller of the bin's private share and the cap (each on
+	// half of the event; the largest cap over the folded axes stands for every one's).
 	const std::vector<std::vector<std::int64_t>> folded = FoldedAxesOf(layout);
-	if (!folded.empty() && CellsAnswerable(layout))
-		out.own_cells = FoldedValuesError(folded, public_rows, private_rows, beta) / 2.0;
+	if (!folded.empty() && CellsAnswerable(layout)) {
+		const std::vector<double> caps = FoldedValueCaps(layout, public_rows, private_rows, beta / 2.0);
+		double largest_cap = 0.0;  // over the folded axes (the others' caps are 1: nothing read there is capped)
+		for (std::size_t a = 0; a < layout.axes.size(); a++)
+			if (OpenAxis(layout.axes[a]) && FoldedAxis(layout, a, PublicRowsPerBin(layout, a)))
+				largest_cap = std::max(largest_cap, caps[a]);
+		out.own_cells =
+		    std::min(FoldedValuesError(folded, FoldableAxesOf(layout), public_rows, private_rows, beta / 2.0),
+		             largest_cap) /
+		    2.0;
+	}
 	return out;
 }
 
@@ -277,6 +331,8 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	LoadedAnswerFacts out;
 	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
+	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)
+		out.folded_caps = FoldedValueCaps(layout, public_rows, private_rows, beta / 2.0);
 	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0
 	                     ? GapSpreadShares(cuts, edges, public_rows, private_rows, beta)
 	                     : std::vector<std::vector<double>>(layout.axes.size());

@@ -22,9 +22,10 @@ bool RefinableClass(ClassKind kind);
 // Whether refine answers a query of the class from its own cells of the released distribution: marginals and stumps,
 // whose queries are sets of grid cells (one bin per named axis), on a full grid, which holds every cell a query reads
 // (a public-support domain's outside cell mixes the cells the public table never showed). Such an answer has no
-// projection part and no unseen values' part; its error is the mechanism's on the query itself, which the noise part
-// bounds for a mechanism that measures every cell (docs/mechanisms.md §10, "The answer mode"); on a release whose
-// categories were folded, a query naming a folded one has the part AnswerModeErrors::own_cells.
+// projection part (a query naming a category no public row shows gets half its "other" bin's weight: on a release
+// whose categories were folded, that has the part AnswerModeErrors::own_cells); its error is otherwise the
+// mechanism's on the query itself, which the noise part bounds for a mechanism that measures every cell
+// (docs/mechanisms.md §10, "The answer mode").
 bool CellsAnswerable(const ReleaseLayout &layout);
 
 // The beta of part (a)'s event on a release (error_model.hpp's ProjectionEventBeta): part (b)'s share too on a full
@@ -65,6 +66,10 @@ AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t pu
 struct LoadedAnswerFacts {
 	double projection = 0;
 	std::vector<std::vector<double>> gap_spread;
+	// Per axis of a release read from its own cells, the most private share one value of the axis's folded "other"
+	// bin can have, on the own-cells part's event (1 where the axis did not fold; empty without own cells): answers
+	// from a folded bin are capped by it (docs/mechanisms.md §20, "Folded categories").
+	std::vector<double> folded_caps;
 };
 LoadedAnswerFacts LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                       double request_beta);

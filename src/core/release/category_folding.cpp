@@ -142,8 +142,8 @@ FoldCategories(const ReleaseLayout &layout, std::uint64_t cell_limit)
 		const FoldableAxis &f = foldable[i];
 		const std::size_t choice = choices[i];
 		const std::int64_t threshold = f.thresholds[choice];
-		if (threshold == 0 || f.folded_rows[choice] == 0)
-			continue;  // nothing folded on this axis
+		if (f.kept[choice] == f.counts.size())
+			continue;  // nothing folded on this axis (a category without public rows folds even at 0)
 		const ReleaseAxis &old_axis = layout.axes[f.axis];
 		ReleaseAxis &axis = out.layout.axes[f.axis];
 		axis.categories.clear();

@@ -378,6 +378,7 @@ public:
 		public_rows_ = total;
 		if (layout_.spec.kind == ClassKind::Predicates)
 			RequireLabelScanMatchesGridScan();
+		RequireCategoriesShowTheirRows();
 		if (granularity_ == Granularity::Auto && !declared_)
 			ChooseLayoutByModel(cell_limit, max_queries);
 		else {
@@ -554,6 +555,27 @@ private:
 			            "grid points of the predicates it merged. Their counts differ on those predicates.",
 			            "Use a public table that returns the same rows on every read (not a view over random(), "
 			            "TABLESAMPLE or a sequence, nor a foreign table whose rows change).");
+	}
+
+	// The categories come from one read of the public table and the grid points from another: a public relation
+	// that returns other rows on each read could put public rows in an "other" bin, the one bin that must hold none
+	// (it holds the values the public table never showed, and a folded release's rare categories: category_folding.hpp
+	// and the error model tell a folded bin by its public rows).
+	void
+	RequireCategoriesShowTheirRows() const
+	{
+		const std::size_t d = layout_.axes.size();
+		for (std::size_t k = 0; k < layout_.public_point_counts.size(); k++)
+			for (std::size_t a = 0; a < d; a++) {
+				const ReleaseAxis &axis = layout_.axes[a];
+				if (axis.kind == AxisKind::Categorical && layout_.public_points[k * d + a] == axis.OtherBin())
+					throw Error(
+					    ErrorKind::DataException, "the public table returned different rows to two reads",
+					    "The definition reads the public table twice: the categories of column \"" + axis.label +
+					        "\", then the grid points, which hold a value the first read did not.",
+					    "Use a public table that returns the same rows on every read (not a view over random(), "
+					    "TABLESAMPLE or a sequence, nor a foreign table whose rows change).");
+			}
 	}
 
 	// Predicates the public rows label alike share one axis (MergePredicates), and a query is then answered by

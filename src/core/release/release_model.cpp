@@ -198,8 +198,10 @@ public:
 	// projection.
 	bool AnswersOwnCells(const ParsedQuery &q, bool refine) const;
 	// Whether AnswerCellQuery answers the query (without IN lists) with half its own cells' weight: they are an
-	// "other" bin's, holding every value the public table never showed.
+	// "other" bin's, holding every value the public table never showed (and, folded, its rarest categories).
 	bool HalvesOtherBin(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const;
+	// The cells a marginal or stump query reads of the grid (its cover's OwnCells).
+	std::vector<AxisConstraint> OwnCellsOf(const ParsedQuery &q, const std::vector<LiteralValue> &values) const;
 	// refine reads a query's own cells (CellsAnswerable): marginals and stumps on a full grid.
 	bool
 	CellsAnswerable() const
@@ -250,6 +252,20 @@ public:
 	// Per axis and public value, the share of the value's first row refined answers spread over the gap below it
 	// (answer_mode.hpp, LoadedAnswerFactsOf; from the facts): empty until they are known, answering by public rows.
 	std::vector<std::vector<double>> gap_spread;
+	// Per axis, the most one value of a folded "other" bin can hold (answer_mode.hpp, LoadedAnswerFacts): empty until
+	// the facts are known.
+	std::vector<double> folded_caps;
+	// The cap of a query's own cells that read "other" bins: the smallest of their axes' (1 without one).
+	double
+	FoldedCapOf(const std::vector<AxisConstraint> &cells) const
+	{
+		double cap = 1.0;
+		for (const AxisConstraint &c : cells)
+			if (c.axis < folded_caps.size() && c.bins.lo == layout_.axes.at(c.axis).OtherBin() &&
+			    layout_.axes.at(c.axis).kind == AxisKind::Categorical)
+				cap = std::min(cap, folded_caps[c.axis]);
+		return cap;
+	}
 	std::size_t
 	MemoryBytes() const
 	{
@@ -734,14 +750,21 @@ ReleaseModel::AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralVal
 	const double weight = ConstraintsSum(cells.data(), cells.data() + cells.size());
 	// A value the public table never showed reads its axis's "other" bin, every unseen value together: the query's
 	// share is anywhere from none of the cells' weight to all of it, and the middle is the answer whose largest
-	// error over that range is least (docs/mechanisms.md §10, "The answer mode").
-	return Clamp(ReadsOtherBin(cells) ? weight / 2 : weight);
+	// error over that range is least (docs/mechanisms.md §10, "The answer mode"). A folded bin holds many values, and
+	// one of them no more than its axis's cap (§20, "Folded categories").
+	return Clamp(ReadsOtherBin(cells) ? std::min(weight, FoldedCapOf(cells)) / 2 : weight);
+}
+
+std::vector<AxisConstraint>
+ReleaseModel::OwnCellsOf(const ParsedQuery &q, const std::vector<LiteralValue> &values) const
+{
+	return cover().OwnCells(q.raw, &q.text, values);
 }
 
 bool
 ReleaseModel::HalvesOtherBin(const ParsedQuery &q, const std::vector<LiteralValue> &values, bool refine) const
 {
-	return AnswersOwnCells(q, refine) && ReadsOtherBin(cover().OwnCells(q.raw, &q.text, values));
+	return AnswersOwnCells(q, refine) && ReadsOtherBin(OwnCellsOf(q, values));
 }
 
 bool
@@ -1206,6 +1229,7 @@ ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 		    LoadedAnswerFactsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta);
 		model->event_projection = loaded.projection;
 		model->gap_spread = std::move(loaded.gap_spread);
+		model->folded_caps = std::move(loaded.folded_caps);
 	}
 }
 
@@ -1307,8 +1331,11 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	const bool halved = model->HalvesOtherBin(*q, values, refine);
 	if (out.unseen_category || halved)
 		out.lower = 0.0;
-	if (halved)
-		out.upper = std::min(1.0, 2.0 * out.estimate + half);
+	if (halved) {
+		// A folded bin: one value holds no more than the cap, on the own-cells part's event (§20).
+		const double cap = model->FoldedCapOf(model->OwnCellsOf(*q, values));
+		out.upper = std::min({1.0, 2.0 * out.estimate + half, cap});
+	}
 	out.error_bound = std::max(out.estimate - out.lower, out.upper - out.estimate);
 	return out;
 }

@@ -551,7 +551,9 @@ TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 	// Each column's public rows per bin: its categories, its "other" bin (empty: nothing folded) and its NULL bin.
 	std::vector<std::int64_t> tail(300, 1);
 	tail.insert(tail.end(), {700, 0, 0});
-	const double open = UnseenValueShareBound(tail, std::log(16.0 * kUnseenValueSplits / beta));
+	// (its own "other" bin's bound: the missing mass, at half the column's share, since whether a column folds is the
+	// sample's doing: OtherBinShareBound)
+	const double open = UnseenValueShareBound(tail, std::log(32.0 * kUnseenValueSplits / beta));
 	const double quarter = UnseenCellShareBound(1000, std::log(4.0 / beta));
 	EXPECT_GT(open, quarter);
 	EXPECT_NEAR(UnseenValuesError(12, true, {tail}, 1000, 100000, beta),

@@ -73,6 +73,39 @@ Sum(const std::vector<std::int64_t> &v)
 	return s;
 }
 
+// Samples from a population of `values` values with shares proportional to 1 / rank: each value's rows in a
+// sample of `rows` rows.
+class ZipfSamples {
+public:
+	ZipfSamples(std::size_t values, std::uint64_t seed) : shares_(values), random_(seed)
+	{
+		double total = 0;
+		for (std::size_t v = 0; v < values; v++)
+			total += (shares_[v] = 1.0 / double(v + 1));
+		for (double &share : shares_)
+			share /= total;
+		draw_ = std::discrete_distribution<std::size_t>(shares_.begin(), shares_.end());
+	}
+	const std::vector<double> &
+	shares() const
+	{
+		return shares_;
+	}
+	std::vector<std::int64_t>
+	Counts(int rows)
+	{
+		std::vector<std::int64_t> counts(shares_.size(), 0);
+		for (int r = 0; r < rows; r++)
+			counts[draw_(random_)]++;
+		return counts;
+	}
+
+private:
+	std::vector<double> shares_;
+	std::mt19937_64 random_;
+	std::discrete_distribution<std::size_t> draw_;
+};
+
 TEST(FoldCategories, FoldsTheRarestCategoriesUntilTheGridFits)
 {
 	// Axis a: 12 categories, b: 6; the grid has 14 x 8 = 112 cells.
@@ -169,21 +202,13 @@ TEST(FoldCategories, NothingToFold)
 TEST(OtherBinShareBound, CoversTheFoldedShareOnSimulatedSamples)
 {
 	const std::size_t values = 2000;
-	std::vector<double> shares(values);
-	double total = 0;
-	for (std::size_t v = 0; v < values; v++)
-		total += (shares[v] = 1.0 / double(v + 1));
-	for (double &s : shares)
-		s /= total;
-	std::mt19937_64 random(20261128);
-	std::discrete_distribution<std::size_t> draw(shares.begin(), shares.end());
+	ZipfSamples population(values, 20261128);
+	const std::vector<double> &shares = population.shares();
 	const double beta = 0.05;
 	int failures = 0, naive_failures = 0;
 	const int trials = 60;
 	for (int trial = 0; trial < trials; trial++) {
-		std::vector<std::int64_t> counts(values, 0);
-		for (int r = 0; r < 3000; r++)
-			counts[draw(random)]++;
+		const std::vector<std::int64_t> counts = population.Counts(3000);
 		const std::int64_t threshold = (std::int64_t(2) << (trial % 3)) - 1;  // 1, 3, 7: rungs of the ladder
 		// The axis as folding leaves it: kept categories (seen more than the threshold), "other", NULL (none).
 		std::vector<std::int64_t> bins;
@@ -207,10 +232,46 @@ TEST(OtherBinShareBound, CoversTheFoldedShareOnSimulatedSamples)
 	EXPECT_GE(naive_failures, trials / 2) << "the folded rows' share alone understates the bin";
 }
 
+// The same near the threshold: 1,000 equally likely values, 3,000 rows (3 per value on average) folded at 3, so
+// that many kept values lie just above it; a bound at a lower threshold than the rung fails here.
+TEST(OtherBinShareBound, CoversTheFoldedShareNearTheThreshold)
+{
+	std::mt19937_64 random(20261130);
+	std::uniform_int_distribution<std::size_t> draw(0, 999);
+	int failures = 0, low_failures = 0;
+	const int trials = 40;
+	for (int trial = 0; trial < trials; trial++) {
+		std::vector<std::int64_t> counts(1000, 0);
+		for (int r = 0; r < 3000; r++)
+			counts[draw(random)]++;
+		std::vector<std::int64_t> bins;
+		std::int64_t other = 0, folded_values = 0;
+		for (std::int64_t c : counts) {
+			if (c > 3)
+				bins.push_back(c);
+			else {
+				other += c;
+				folded_values++;
+			}
+		}
+		const double truth = double(folded_values) / 1000.0;
+		std::vector<std::int64_t> folded = bins;
+		folded.insert(folded.end(), {other, 0});
+		failures += truth > OtherBinShareBound(folded, std::log(4.0 * kUnseenValueSplits / 0.05)) ? 1 : 0;
+		// What a bound that read the bin as the values the sample never shows would say.
+		std::vector<std::int64_t> unseen = bins;
+		unseen.insert(unseen.end(), {0, 0});
+		low_failures += truth > UnseenValueShareBound(unseen, std::log(4.0 * kUnseenValueSplits / 0.05)) ? 1 : 0;
+	}
+	EXPECT_LE(failures, 1) << "of " << trials;
+	EXPECT_GE(low_failures, trials / 2);
+}
+
 TEST(OtherBinShareBound, WithoutFoldedRowsItIsTheMissingMass)
 {
 	const std::vector<std::int64_t> bins = {40, 30, 1, 1, 0, 5};
-	EXPECT_EQ(OtherBinShareBound(bins, 5.0), UnseenValueShareBound(bins, 5.0));
+	// Its event at half the probability: the other half is the folded branch's, which the sample might have taken.
+	EXPECT_EQ(OtherBinShareBound(bins, 5.0), UnseenValueShareBound(bins, 5.0 + std::log(2.0)));
 	std::vector<std::int64_t> folded = {40, 30, 2, 5};  // the two single rows folded
 	EXPECT_GT(OtherBinShareBound(folded, 5.0), 2.0 / 77.0);
 	EXPECT_THROW(OtherBinShareBound({3, 2}, 5.0), Error);
@@ -219,16 +280,45 @@ TEST(OtherBinShareBound, WithoutFoldedRowsItIsTheMissingMass)
 
 TEST(FoldedValuesError, TheLargestFoldedBinsPrivateShare)
 {
-	EXPECT_EQ(FoldedValuesError({}, 1000, 100000, 0.05), 0.0);
+	EXPECT_EQ(FoldedValuesError({}, 2, 1000, 100000, 0.05), 0.0);
 	const std::vector<std::int64_t> small = {400, 300, 20, 0}, large = {400, 300, 200, 0};  // 20 and 200 folded rows
 	const double beta = 0.05;
 	const auto one = [&](const std::vector<std::int64_t> &bins, double axes) {
 		return SampleShareUpperBound(OtherBinShareBound(bins, std::log(8.0 * kUnseenValueSplits * axes / beta)), 100000,
 		                             std::log(2.0 * axes / beta));
 	};
-	EXPECT_DOUBLE_EQ(FoldedValuesError({small}, 720, 100000, beta), one(small, 1));
-	EXPECT_DOUBLE_EQ(FoldedValuesError({small, large}, 900, 100000, beta), one(large, 2));
+	EXPECT_DOUBLE_EQ(FoldedValuesError({small}, 1, 720, 100000, beta), one(small, 1));
+	// The unions run over the columns that may fold, whichever did.
+	EXPECT_DOUBLE_EQ(FoldedValuesError({small}, 3, 720, 100000, beta), one(small, 3));
+	EXPECT_DOUBLE_EQ(FoldedValuesError({small, large}, 2, 900, 100000, beta), one(large, 2));
+	EXPECT_THROW(FoldedValuesError({small, large}, 1, 900, 100000, beta), Error);
 	EXPECT_GT(one(large, 1), 200.0 / 900.0);
+}
+
+// What one value of a folded bin can hold: every value a sample shows at most t times has a smaller share, checked
+// on simulated Zipf samples; at t = 0 the bound of an unseen cell.
+TEST(RareValueShareBound, CoversTheLargestRareValue)
+{
+	EXPECT_NEAR(RareValueShareBound(3000, 0, 7.0), UnseenCellShareBound(3000, 7.0), 1e-12);
+	EXPECT_EQ(RareValueShareBound(10, 10, 7.0), 1.0);
+	EXPECT_LT(RareValueShareBound(3000, 3, 7.0), RareValueShareBound(3000, 7, 7.0));
+	const std::size_t values = 2000;
+	ZipfSamples population(values, 20261129);
+	const std::vector<double> &shares = population.shares();
+	int failures = 0, naive_failures = 0;
+	const int trials = 60;
+	for (int trial = 0; trial < trials; trial++) {
+		const std::vector<std::int64_t> counts = population.Counts(3000);
+		const std::int64_t threshold = (std::int64_t(2) << (trial % 3)) - 1;
+		double largest = 0;
+		for (std::size_t v = 0; v < values; v++)
+			if (counts[v] <= threshold)
+				largest = std::max(largest, shares[v]);
+		failures += largest > RareValueShareBound(3000, threshold, std::log(1.0 / 0.05)) ? 1 : 0;
+		naive_failures += largest > double(threshold) / 3000.0 ? 1 : 0;
+	}
+	EXPECT_LE(failures, 1) << "of " << trials;
+	EXPECT_GE(naive_failures, trials / 2) << "the threshold's own share understates the largest rare value";
 }
 
 // Granularity auto plans the folded full grid beside the public support when the full grid exceeds the limit, and
@@ -257,6 +347,18 @@ TEST(ChooseLayout, FoldsCategoriesWhereTheFullGridDoesNotFit)
 	const AnswerModeErrors modes = AnswerModeErrorsOf(choice.layout, rows, 20 * rows, 0.05);
 	EXPECT_GT(modes.own_cells, 0.0);
 	EXPECT_LT(modes.own_cells, modes.projection);
+	// Own cells: half the smaller of the bins' private share and the largest cap, each on half of part (a)'s event.
+	const double beta = ProjectionEventBetaOf(choice.layout, 0.05);
+	const LoadedAnswerFacts loaded = LoadedAnswerFactsOf(choice.layout, rows, 20 * rows, 0.05);
+	ASSERT_EQ(loaded.folded_caps.size(), 2u);
+	const double largest_cap = std::max(loaded.folded_caps[0], loaded.folded_caps[1]);  // both axes fold here
+	EXPECT_LT(largest_cap, 1.0);
+	std::vector<std::vector<std::int64_t>> folded;
+	for (std::size_t a = 0; a < 2; a++)
+		if (RowsPerBin(choice.layout, a).at(choice.layout.axes[a].categories.size()) > 0)
+			folded.push_back(RowsPerBin(choice.layout, a));
+	EXPECT_DOUBLE_EQ(modes.own_cells,
+	                 std::min(FoldedValuesError(folded, 2, rows, 20 * rows, beta / 2.0), largest_cap) / 2.0);
 	// With the support within the limit, both are planned and the reason gives both predictions.
 	planning.cell_limit = 1900;
 	const LayoutChoice both = ChooseLayout(finest, planning);
