@@ -661,7 +661,17 @@ OtherBinShareBound(const std::vector<std::int64_t> &bin_counts, double log_term)
 	for (std::int64_t c : bin_counts)
 		rows += c;
 	const double rungs = std::floor(std::log2(double(rows) + 1.0)) + 1.0;
-	return SplitShareBound(values, folded, FoldThresholdBelow(fewest), true, log_term + std::log(rungs));
+	return SplitShareBound(values, folded, FoldThresholdOf(fewest, folded), true, log_term + std::log(rungs));
+}
+
+std::int64_t
+FoldThresholdOf(std::int64_t fewest_kept, std::int64_t folded_rows)
+{
+	// No folded value has more rows than the bin: the first rung at or above them describes the fold too when lower.
+	std::int64_t at_least = 0;
+	while (at_least < folded_rows)
+		at_least = 2 * at_least + 1;
+	return std::min(FoldThresholdBelow(fewest_kept), at_least);
 }
 
 std::int64_t

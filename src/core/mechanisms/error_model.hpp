@@ -164,8 +164,8 @@ double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, doub
 // The same bound for the "other" bin of a categorical axis, from its public rows per bin (its categories in order,
 // the "other" bin, the NULL bin). Without public rows in the "other" bin, its share is the missing mass
 // (UnseenValueShareBound). With some, the axis was folded (release/category_folding.hpp): it keeps exactly the
-// categories the public sample shows more than t times, t = FoldThresholdBelow(the fewest rows of a kept
-// category), so the bin holds the values shown at most t times, each of which A shows at most t times: the split
+// categories the public sample shows more than t times, t = FoldThresholdOf(the fewest rows of a kept category, the
+// bin's rows), so the bin holds the values shown at most t times, each of which A shows at most t times: the split
 // bound with A the larger part (B = floor(m / 2^j) rows) and Z the share of B's rows whose value A shows at most t
 // times (E[Z] exact for the kept values and NULL, the folded rows counted whole), its log term raised by the log of
 // the number of rungs t may take up to m (the sample fixes t). Whether the axis folded is the sample's doing too, so
@@ -186,6 +186,10 @@ double FoldedValueError(std::int64_t threshold, std::int64_t public_rows, std::i
 // FoldCategories takes is a rung, and a folded axis keeps no category at or below its threshold, so the rung below
 // its fewest kept rows describes the same fold from the stored layout alone.
 std::int64_t FoldThresholdBelow(std::int64_t fewest_kept);
+// The lowest rung that describes a fold from the stored layout: FoldThresholdBelow(fewest_kept), or the first rung at
+// or above folded_rows (the bin's public rows) when lower, since no folded category has more rows than the bin, and
+// every category at or below it is folded as every one at or below the higher rung is.
+std::int64_t FoldThresholdOf(std::int64_t fewest_kept, std::int64_t folded_rows);
 // The part itself: the private share of the largest set a query and its cover query may disagree on, at
 // confidence 1 - beta. A query no public row satisfies names one raw cell (its values, seen or not), whose share
 // UnseenCellShareBound bounds, and is answered by the cover's empty pattern, one cell too, or part of the "other"

@@ -205,7 +205,8 @@ FoldedAxesOf(const ReleaseLayout &layout)
 }
 
 // Per axis, the most private share one value of its folded "other" bin can have (error_model.hpp's
-// FoldedValueError at the axis's threshold, FoldThresholdBelow its fewest kept rows), on an event of beta shared by
+// FoldedValueError at the axis's threshold, FoldThresholdOf its fewest kept rows and its bin's), on an event of beta
+// shared by
 // the folded axes; 1 on every other axis.
 std::vector<double>
 FoldedValueCaps(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
@@ -218,9 +219,10 @@ FoldedValueCaps(const ReleaseLayout &layout, std::int64_t public_rows, std::int6
 		const std::vector<std::int64_t> counts = PublicRowsPerBin(layout, a);
 		if (!FoldedAxis(layout, a, counts))
 			continue;
-		const auto kept_end = counts.begin() + std::ptrdiff_t(layout.axes[a].OtherBin());
-		caps[a] = FoldedValueError(FoldThresholdBelow(*std::min_element(counts.begin(), kept_end)), public_rows,
-		                           private_rows, beta / foldable);
+		const std::size_t other = std::size_t(layout.axes[a].OtherBin());
+		const auto kept_end = counts.begin() + std::ptrdiff_t(other);
+		caps[a] = FoldedValueError(FoldThresholdOf(*std::min_element(counts.begin(), kept_end), counts[other]),
+		                           public_rows, private_rows, beta / foldable);
 	}
 	return caps;
 }

@@ -267,6 +267,21 @@ TEST(OtherBinShareBound, CoversTheFoldedShareNearTheThreshold)
 	EXPECT_GE(low_failures, trials / 2);
 }
 
+// The rung the stored layout tells: below the fewest kept rows, or at or above the bin's rows when lower.
+TEST(FoldThresholdOf, TheLowestRungThatDescribesTheFold)
+{
+	EXPECT_EQ(FoldThresholdBelow(1), 0);
+	EXPECT_EQ(FoldThresholdBelow(2), 1);
+	EXPECT_EQ(FoldThresholdBelow(2000), 1023);
+	EXPECT_EQ(FoldThresholdOf(2000, 50), 63);  // few folded rows: no folded category has more than 50
+	EXPECT_EQ(FoldThresholdOf(2000, 4000), 1023);
+	EXPECT_EQ(FoldThresholdOf(10, 0), 0);
+	// Kept categories of 1,100 rows lie just above the rung below them (1023): most of A's draws of them fall at or
+	// below it, so a bin read at that rung counts them; 50 folded rows are read at 63, where none does.
+	const std::vector<std::int64_t> light = {1100, 1100, 1100, 50, 0};
+	EXPECT_LT(OtherBinShareBound(light, 8.0), 0.1);
+}
+
 TEST(OtherBinShareBound, WithoutFoldedRowsItIsTheMissingMass)
 {
 	const std::vector<std::int64_t> bins = {40, 30, 1, 1, 0, 5};
