@@ -133,17 +133,6 @@ FirstEmptyPattern(const ReleaseLayout &layout, int order)
 	}
 }
 
-// The public rows per bin of axis a.
-std::vector<std::int64_t>
-PublicRowsPerBin(const ReleaseLayout &layout, std::size_t a)
-{
-	const std::size_t dims = layout.axes.size();
-	std::vector<std::int64_t> counts(std::size_t(layout.axes[a].Radix()), 0);
-	for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
-		counts.at(std::size_t(layout.public_points[p * dims + a])) += layout.public_point_counts[p];
-	return counts;
-}
-
 // Part (a) of the classes answered through the public rows' labelings (marginals, stumps, predicates): the private
 // share of the values the public table never showed (error_model.hpp, UnseenValuesError).
 double
@@ -164,17 +153,8 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	const EmptyPattern empty = FirstEmptyPattern(layout, order);
 	std::vector<std::vector<std::int64_t>> other_axes;
 	for (std::size_t a : empty.other_axes)
-		other_axes.push_back(PublicRowsPerBin(layout, a));
+		other_axes.push_back(layout.PublicRowsPerBin(a));
 	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
-}
-
-// Whether axis a of a marginals release was folded to fit pap_release.max_cells (category_folding.hpp): an open
-// axis whose "other" bin holds public rows. counts: its public rows per bin.
-bool
-FoldedAxis(const ReleaseLayout &layout, std::size_t a, const std::vector<std::int64_t> &counts)
-{
-	return layout.spec.kind == ClassKind::Marginals && OpenAxis(layout.axes[a]) &&
-	       counts.at(std::size_t(layout.axes[a].OtherBin())) > 0;
 }
 
 // The axes of a marginals release that may fold (open categorical axes): the unions of the folded parts run over
@@ -187,42 +167,46 @@ FoldableAxesOf(const ReleaseLayout &layout)
 	return std::size_t(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
 }
 
-// The public rows per bin of each folded axis. Empty for every release that did not fold.
-std::vector<std::vector<std::int64_t>>
+// The axes folded to fit pap_release.max_cells (category_folding.hpp): the open axes of a marginals release whose
+// "other" bin holds public rows, each with its public rows per bin. Empty for every release that did not fold.
+struct FoldedAxes {
+	std::vector<std::size_t> axes;
+	std::vector<std::vector<std::int64_t>> rows;
+};
+
+FoldedAxes
 FoldedAxesOf(const ReleaseLayout &layout)
 {
-	std::vector<std::vector<std::int64_t>> folded;
+	FoldedAxes folded;
 	if (layout.spec.kind != ClassKind::Marginals)
 		return folded;
 	for (std::size_t a = 0; a < layout.axes.size(); a++) {
 		if (!OpenAxis(layout.axes[a]))
 			continue;
-		std::vector<std::int64_t> counts = PublicRowsPerBin(layout, a);
-		if (FoldedAxis(layout, a, counts))
-			folded.push_back(std::move(counts));
+		std::vector<std::int64_t> rows = layout.PublicRowsPerBin(a);
+		if (rows.at(std::size_t(layout.axes[a].OtherBin())) > 0) {
+			folded.axes.push_back(a);
+			folded.rows.push_back(std::move(rows));
+		}
 	}
 	return folded;
 }
 
 // Per axis, the most private share one value of its folded "other" bin can have (error_model.hpp's
 // FoldedValueError at the axis's threshold, FoldThresholdOf its fewest kept rows and its bin's), on an event of beta
-// shared by
-// the folded axes; 1 on every other axis.
+// shared by the axes that may fold; 1 on every other axis.
 std::vector<double>
-FoldedValueCaps(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+FoldedValueCaps(const ReleaseLayout &layout, const FoldedAxes &folded, std::int64_t public_rows,
+                std::int64_t private_rows, double beta)
 {
 	std::vector<double> caps(layout.axes.size(), 1.0);
 	const double foldable = double(FoldableAxesOf(layout));
-	for (std::size_t a = 0; a < layout.axes.size() && foldable > 0; a++) {
-		if (!OpenAxis(layout.axes[a]))
-			continue;
-		const std::vector<std::int64_t> counts = PublicRowsPerBin(layout, a);
-		if (!FoldedAxis(layout, a, counts))
-			continue;
-		const std::size_t other = std::size_t(layout.axes[a].OtherBin());
-		const auto kept_end = counts.begin() + std::ptrdiff_t(other);
-		caps[a] = FoldedValueError(FoldThresholdOf(*std::min_element(counts.begin(), kept_end), counts[other]),
-		                           public_rows, private_rows, beta / foldable);
+	for (std::size_t i = 0; i < folded.axes.size(); i++) {
+		const std::vector<std::int64_t> &rows = folded.rows[i];
+		const std::size_t other = std::size_t(layout.axes[folded.axes[i]].OtherBin());
+		const auto kept_end = rows.begin() + std::ptrdiff_t(other);
+		caps[folded.axes[i]] = FoldedValueError(FoldThresholdOf(*std::min_element(rows.begin(), kept_end), rows[other]),
+		                                        public_rows, private_rows, beta / foldable);
 	}
 	return caps;
 }
@@ -283,7 +267,7 @@ ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, 
 	// empty pattern, or, naming a folded category, a cover query of an "other" bin: each on its own event at half
 	// of beta (whether any column folded is the sample's doing), and every query within the larger part.
 	return std::min(1.0, projection + std::max(UnseenValuesErrorOf(layout, public_rows, private_rows, beta / 2.0),
-	                                           FoldedValuesError(FoldedAxesOf(layout), foldable, public_rows,
+	                                           FoldedValuesError(FoldedAxesOf(layout).rows, foldable, public_rows,
 	                                                             private_rows, beta / 2.0)));
 }
 
@@ -308,15 +292,14 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	// Read from its own cells, a query naming a folded category gets half its "other" bin's weight, capped at what
 	// one value of the bin can hold: off by at most half the smaller of the bin's private share and the cap (each on
 	// half of the event; the largest cap over the folded axes stands for every one's).
-	const std::vector<std::vector<std::int64_t>> folded = FoldedAxesOf(layout);
-	if (!folded.empty() && CellsAnswerable(layout)) {
-		const std::vector<double> caps = FoldedValueCaps(layout, public_rows, private_rows, beta / 2.0);
+	const FoldedAxes folded = FoldedAxesOf(layout);
+	if (!folded.axes.empty() && CellsAnswerable(layout)) {
+		const std::vector<double> caps = FoldedValueCaps(layout, folded, public_rows, private_rows, beta / 2.0);
 		double largest_cap = 0.0;  // over the folded axes (the others' caps are 1: nothing read there is capped)
-		for (std::size_t a = 0; a < layout.axes.size(); a++)
-			if (OpenAxis(layout.axes[a]) && FoldedAxis(layout, a, PublicRowsPerBin(layout, a)))
-				largest_cap = std::max(largest_cap, caps[a]);
+		for (std::size_t a : folded.axes)
+			largest_cap = std::max(largest_cap, caps[a]);
 		out.own_cells =
-		    std::min(FoldedValuesError(folded, FoldableAxesOf(layout), public_rows, private_rows, beta / 2.0),
+		    std::min(FoldedValuesError(folded.rows, FoldableAxesOf(layout), public_rows, private_rows, beta / 2.0),
 		             largest_cap) /
 		    2.0;
 	}
@@ -334,7 +317,7 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	LoadedAnswerFacts out;
 	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)
-		out.folded_caps = FoldedValueCaps(layout, public_rows, private_rows, beta / 2.0);
+		out.folded_caps = FoldedValueCaps(layout, FoldedAxesOf(layout), public_rows, private_rows, beta / 2.0);
 	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0
 	                     ? GapSpreadShares(cuts, edges, public_rows, private_rows, beta)
 	                     : std::vector<std::vector<double>>(layout.axes.size());

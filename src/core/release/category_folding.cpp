@@ -27,16 +27,10 @@ struct FoldableAxis {
 FoldableAxis
 FoldableAxisOf(const ReleaseLayout &layout, std::size_t a)
 {
-	const std::size_t d = layout.axes.size();
-	const ReleaseAxis &axis = layout.axes[a];
 	FoldableAxis out;
 	out.axis = a;
-	out.counts.assign(axis.categories.size(), 0);
-	for (std::size_t p = 0; p < layout.public_point_counts.size(); p++) {
-		const std::int32_t bin = layout.public_points[p * d + a];
-		if (bin >= 0 && std::size_t(bin) < out.counts.size())
-			out.counts[std::size_t(bin)] += layout.public_point_counts[p];
-	}
+	out.counts = layout.PublicRowsPerBin(a);
+	out.counts.resize(layout.axes[a].categories.size());  // the categories' bins (not "other" and NULL)
 	const std::int64_t most = out.counts.empty() ? 0 : *std::max_element(out.counts.begin(), out.counts.end());
 	out.thresholds.push_back(0);
 	for (std::int64_t t = 1; t < most; t = 2 * t + 1)

@@ -301,6 +301,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	choice.max_bin_rows = ladder[chosen.candidate].max_bin_rows;
 	choice.predicted = chosen.predicted;
 	choice.layout = CoarsenLayout(finest, choice.max_bin_rows);
+	const ReleaseLayout unfolded = chosen.folded ? choice.layout : ReleaseLayout{};
 	std::string folded;
 	if (chosen.folded) {
 		std::optional<FoldedLayout> grid = FoldedGrid(choice.layout, planning.cell_limit);
@@ -320,8 +321,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";
 	if (!others.empty())
 		choice.granularity += " (" + others + ")";
-	choice.domain_reason =
-	    DomainReason(CoarsenLayout(finest, choice.max_bin_rows), planned, chosen, planning.cell_limit);
+	choice.domain_reason = DomainReason(chosen.folded ? unfolded : choice.layout, planned, chosen, planning.cell_limit);
 	return choice;
 }
 

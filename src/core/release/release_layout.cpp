@@ -41,6 +41,21 @@ ReleaseLayout::MakeReleaseCover(std::size_t max_queries) const
 }
 
 std::vector<std::int64_t>
+ReleaseLayout::PublicRowsPerBin(std::size_t axis) const
+{
+	const std::size_t d = axes.size();
+	if (axis >= d)
+		throw Error(ErrorKind::Internal, "axis index out of range");
+	std::vector<std::int64_t> rows(std::size_t(axes[axis].Radix()), 0);
+	std::uint64_t steps = 0;
+	for (std::size_t p = 0; p < public_point_counts.size(); p++) {
+		PollInterrupt(steps);
+		rows.at(std::size_t(public_points[p * d + axis])) += public_point_counts[p];
+	}
+	return rows;
+}
+
+std::vector<std::int64_t>
 ReleaseLayout::PublicHistogram(const CellDomain &domain) const
 {
 	// Zeroed in slices, polling in between: a domain may hold 10^8 cells.

@@ -30,6 +30,8 @@ struct ReleaseLayout {
 	std::unique_ptr<Cover> MakeReleaseCover(std::size_t max_queries) const;
 	// Public rows per domain cell (the outside cell of a support domain holds none).
 	std::vector<std::int64_t> PublicHistogram(const CellDomain &domain) const;
+	// Public rows per bin of one axis (Radix() entries). Error(Internal) for an axis out of range.
+	std::vector<std::int64_t> PublicRowsPerBin(std::size_t axis) const;
 
 	// The SELECT list of the one scan that maps rows to grid points, used on the public table at definition and
 	// on the private table at run time, in one of two forms:

@@ -306,13 +306,9 @@ public:
 	bool
 	OtherBinFolded(const ReleaseAxis &axis) const
 	{
-		const std::size_t d = layout_.axes.size(), a = std::size_t(&axis - layout_.axes.data());
-		if (axis.kind != AxisKind::Categorical || a >= d)
-			return false;
-		for (std::size_t p = 0; p < layout_.public_point_counts.size(); p++)
-			if (layout_.public_points[p * d + a] == axis.OtherBin())
-				return true;
-		return false;
+		const std::size_t a = std::size_t(&axis - layout_.axes.data());
+		return axis.kind == AxisKind::Categorical && a < layout_.axes.size() &&
+		       layout_.PublicRowsPerBin(a).at(std::size_t(axis.OtherBin())) > 0;
 	}
 
 private:

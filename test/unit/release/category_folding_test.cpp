@@ -55,15 +55,6 @@ TwoTextAxes(const std::vector<std::int64_t> &a_rows, const std::vector<std::int6
 	return layout;
 }
 
-std::vector<std::int64_t>
-RowsPerBin(const ReleaseLayout &layout, std::size_t a)
-{
-	std::vector<std::int64_t> rows(std::size_t(layout.axes[a].Radix()), 0);
-	for (std::size_t p = 0; p < layout.public_point_counts.size(); p++)
-		rows.at(std::size_t(layout.public_points[p * layout.axes.size() + a])) += layout.public_point_counts[p];
-	return rows;
-}
-
 std::int64_t
 Sum(const std::vector<std::int64_t> &v)
 {
@@ -129,7 +120,7 @@ TEST(FoldCategories, FoldsTheRarestCategoriesUntilTheGridFits)
 	// the "other" bin holds the folded rows.
 	std::int64_t largest_folded = 0;
 	for (std::size_t axis = 0; axis < 2; axis++) {
-		const std::vector<std::int64_t> before = RowsPerBin(layout, axis), after = RowsPerBin(out, axis);
+		const std::vector<std::int64_t> before = layout.PublicRowsPerBin(axis), after = out.PublicRowsPerBin(axis);
 		std::int64_t fewest_kept = std::numeric_limits<std::int64_t>::max(), most_folded = 0, folded_rows = 0;
 		for (std::size_t c = 0; c < layout.axes[axis].categories.size(); c++) {
 			const auto &kept = out.axes[axis].categories;
@@ -157,7 +148,7 @@ TEST(FoldCategories, FoldsTheRarestCategoriesUntilTheGridFits)
 		}
 		return r;
 	};
-	const std::vector<std::int64_t> rows_a = RowsPerBin(layout, 0), rows_b = RowsPerBin(layout, 1);
+	const std::vector<std::int64_t> rows_a = layout.PublicRowsPerBin(0), rows_b = layout.PublicRowsPerBin(1);
 	std::vector<std::int64_t> ta = {0}, tb;
 	for (std::int64_t t = 1; t < 100000; t = 2 * t + 1)
 		ta.push_back(t);
@@ -370,8 +361,8 @@ TEST(ChooseLayout, FoldsCategoriesWhereTheFullGridDoesNotFit)
 	EXPECT_LT(largest_cap, 1.0);
 	std::vector<std::vector<std::int64_t>> folded;
 	for (std::size_t a = 0; a < 2; a++)
-		if (RowsPerBin(choice.layout, a).at(choice.layout.axes[a].categories.size()) > 0)
-			folded.push_back(RowsPerBin(choice.layout, a));
+		if (choice.layout.PublicRowsPerBin(a).at(choice.layout.axes[a].categories.size()) > 0)
+			folded.push_back(choice.layout.PublicRowsPerBin(a));
 	EXPECT_DOUBLE_EQ(modes.own_cells,
 	                 std::min(FoldedValuesError(folded, 2, rows, 20 * rows, beta / 2.0), largest_cap) / 2.0);
 	// With the support within the limit, both are planned and the reason gives both predictions.
