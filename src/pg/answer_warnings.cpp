@@ -143,8 +143,9 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 		                          "bin can hold where that is less: the middle of what this value's can be, not an "
 		                          "estimate of it."
 		                        : "It is answered from the column's \"other\" bin, the share of every category the "
-		                          "public table never showed together: half that share, the middle of what this "
-		                          "value's can be, not an estimate of it.")
+		                          "public table never showed together: half that share, or half the most one such "
+		                          "value can hold where that is less, the middle of what this value's can be, not an "
+		                          "estimate of it.")
 		    : folded ? "It is answered like the query of the whole bin with the same other values (where no public row "
 		               "has them, like every query no public row satisfies), not as an estimate of this value's."
 		             : "It is answered like every query no public row satisfies (the cover query of the empty public "

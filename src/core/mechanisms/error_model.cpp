@@ -711,24 +711,24 @@ UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<s
 }
 
 double
-FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::size_t open_axes,
-                  std::int64_t public_rows, std::int64_t private_rows, double beta)
+OtherBinsError(const std::vector<std::vector<std::int64_t>> &axes, std::size_t open_axes, std::int64_t public_rows,
+               std::int64_t private_rows, double beta)
 {
-	if (folded_axes.empty())
+	if (axes.empty())
 		return 0.0;
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
-	if (open_axes < folded_axes.size())
-		throw Error(ErrorKind::Internal, "error model: more folded axes than open ones");
+	if (open_axes < axes.size())
+		throw Error(ErrorKind::Internal, "error model: more categorical axes than open ones");
 	// Half of beta for the public step (4 kUnseenValueSplits exp(-L) per axis, OtherBinShareBound's union over its
-	// threshold inside), half for the private step, each a union over the open axes (which of them fold depends on
-	// the sample).
-	const double axes = double(open_axes);
-	const double public_term = std::log(8.0 * kUnseenValueSplits * axes / beta);
-	const double private_term = std::log(2.0 * axes / beta);
+	// threshold inside), half for the private step, each a union over the open axes (which of them hold unseen or
+	// folded values depends on the sample).
+	const double open = double(open_axes);
+	const double public_term = std::log(8.0 * kUnseenValueSplits * open / beta);
+	const double private_term = std::log(2.0 * open / beta);
 	double worst = 0.0;
-	for (const std::vector<std::int64_t> &counts : folded_axes)
+	for (const std::vector<std::int64_t> &counts : axes)
 		worst = std::max(worst, SampleShareUpperBound(OtherBinShareBound(counts, public_term), n, private_term));
 	return worst;
 }

@@ -201,14 +201,14 @@ double UnseenValuesError(double value_cells, bool some_cell_unseen,
                          const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
                          std::int64_t private_rows, double beta);
 
-// Part (a) of a marginals release whose categorical axes were folded to fit pap_release.max_cells
-// (release/category_folding.hpp): a query naming a folded category reads its axis's "other" bin, every folded and
-// unseen category together, and is answered from that bin's share (its cover query, or half its own cells' weight),
-// off by at most the bin's private share. The largest over the folded axes (their public rows per bin, as
-// OtherBinShareBound takes them) of the private step's bound on OtherBinShareBound, at confidence 1 - beta, with
-// unions over the class's open_axes (the categorical ones that may fold). 0 without folded axes.
-double FoldedValuesError(const std::vector<std::vector<std::int64_t>> &folded_axes, std::size_t open_axes,
-                         std::int64_t public_rows, std::int64_t private_rows, double beta);
+// The private share of the largest "other" bin of the given categorical axes (their public rows per bin, as
+// OtherBinShareBound takes them: an unfolded axis's bin holds the values the public table never showed, a folded
+// one's its rare categories too, release/category_folding.hpp), at confidence 1 - beta, with unions over the class's
+// open_axes (the categorical ones whose bin may hold values, unseen or folded: which do is the sample's doing): the
+// private step's bound on OtherBinShareBound. A query naming a value of a bin is answered from the bin's share (its
+// cover query, or half its own cells' weight), off by at most that share. 0 without axes.
+double OtherBinsError(const std::vector<std::vector<std::int64_t>> &axes, std::size_t open_axes,
+                      std::int64_t public_rows, std::int64_t private_rows, double beta);
 
 // Part (b): the private share outside the public support, from the public grid points' row counts (Good-Turing:
 // the share of public rows whose point occurs once, plus its deviation and the missing mass's, then the private

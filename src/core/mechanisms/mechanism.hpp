@@ -121,8 +121,8 @@ struct PlanContext {
 	// declared domain): a mechanism that measures every cell then answers every query of the class with its noise
 	// part alone, no projection part but own_cells_error (docs/mechanisms.md §10, "The answer mode").
 	bool cells_answerable = false;
-	// Part (a) of such answers: 0 but where categories were folded to fit the cell limit (a query naming a folded
-	// one reads half its axis's "other" bin: release/answer_mode.hpp's AnswerModeErrors::own_cells).
+	// Part (a) of such answers: a query naming a value its column's categories do not hold (unseen, or folded to fit
+	// the cell limit) reads half its axis's "other" bin (release/answer_mode.hpp's AnswerModeErrors::own_cells).
 	double own_cells_error = 0;
 };
 

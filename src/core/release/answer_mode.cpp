@@ -192,21 +192,24 @@ FoldedAxesOf(const ReleaseLayout &layout)
 	return folded;
 }
 
-// Per axis, the most private share one value of its folded "other" bin can have (error_model.hpp's
-// FoldedValueError at the axis's threshold, FoldThresholdOf its fewest kept rows and its bin's), on an event of beta
-// shared by the axes that may fold; 1 on every other axis.
+// Per axis, the most private share one value of its "other" bin can have (error_model.hpp's FoldedValueError): at
+// threshold 0 for a bin of the values the public table never showed, at the fold's (FoldThresholdOf its fewest kept
+// rows and its bin's) for a folded one; on an event of beta shared by the open axes (which of them fold is the
+// sample's doing); 1 on every other axis.
 std::vector<double>
-FoldedValueCaps(const ReleaseLayout &layout, const FoldedAxes &folded, std::int64_t public_rows,
-                std::int64_t private_rows, double beta)
+OtherBinCaps(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	std::vector<double> caps(layout.axes.size(), 1.0);
-	const double foldable = double(FoldableAxesOf(layout));
-	for (std::size_t i = 0; i < folded.axes.size(); i++) {
-		const std::vector<std::int64_t> &rows = folded.rows[i];
-		const std::size_t other = std::size_t(layout.axes[folded.axes[i]].OtherBin());
+	const double open = double(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
+	for (std::size_t a = 0; a < layout.axes.size(); a++) {
+		if (!OpenAxis(layout.axes[a]))
+			continue;
+		const std::vector<std::int64_t> rows = layout.PublicRowsPerBin(a);
+		const std::size_t other = std::size_t(layout.axes[a].OtherBin());
 		const auto kept_end = rows.begin() + std::ptrdiff_t(other);
-		caps[folded.axes[i]] = FoldedValueError(FoldThresholdOf(*std::min_element(rows.begin(), kept_end), rows[other]),
-		                                        public_rows, private_rows, beta / foldable);
+		const std::int64_t threshold =
+		    rows[other] > 0 ? FoldThresholdOf(*std::min_element(rows.begin(), kept_end), rows[other]) : 0;
+		caps[a] = FoldedValueError(threshold, public_rows, private_rows, beta / open);
 	}
 	return caps;
 }
@@ -267,8 +270,29 @@ ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, 
 	// empty pattern, or, naming a folded category, a cover query of an "other" bin: each on its own event at half
 	// of beta (whether any column folded is the sample's doing), and every query within the larger part.
 	return std::min(1.0, projection + std::max(UnseenValuesErrorOf(layout, public_rows, private_rows, beta / 2.0),
-	                                           FoldedValuesError(FoldedAxesOf(layout).rows, foldable, public_rows,
-	                                                             private_rows, beta / 2.0)));
+	                                           OtherBinsError(FoldedAxesOf(layout).rows, foldable, public_rows,
+	                                                          private_rows, beta / 2.0)));
+}
+
+// Part (a) of an answer read from the query's own cells (CellsAnswerable): a query naming a value its column's
+// categories do not hold (one the public table never showed, or a folded one) reads the column's "other" bin and is
+// answered with half the bin's weight, capped at what one value of the bin can hold: off by at most half the bin's
+// private share, or half the cap. The largest over the open axes, the bins' bounds and the caps each
+// on half of the event (docs/mechanisms.md §10, "The answer mode"; §20, "Folded categories").
+double
+OwnCellsError(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	const std::size_t open = std::size_t(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
+	if (open == 0)
+		return 0.0;
+	const std::vector<double> caps = OtherBinCaps(layout, public_rows, private_rows, beta / 2);
+	double worst = 0.0;
+	for (std::size_t a = 0; a < layout.axes.size(); a++)
+		if (OpenAxis(layout.axes[a]))
+			worst = std::max(
+			    worst, std::min(OtherBinsError({layout.PublicRowsPerBin(a)}, open, public_rows, private_rows, beta / 2),
+			                    caps[a]));
+	return worst / 2;
 }
 
 }  // namespace
@@ -289,20 +313,8 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	// A tie (the finest granularity: every split leaves one side of its bin empty) goes to refinement, whose answers
 	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.
 	out.refine = RefinableClass(layout.spec.kind) && out.refinement <= out.projection;
-	// Read from its own cells, a query naming a folded category gets half its "other" bin's weight, capped at what
-	// one value of the bin can hold: off by at most half the smaller of the bin's private share and the cap (each on
-	// half of the event; the largest cap over the folded axes stands for every one's).
-	const FoldedAxes folded = FoldedAxesOf(layout);
-	if (!folded.axes.empty() && CellsAnswerable(layout)) {
-		const std::vector<double> caps = FoldedValueCaps(layout, folded, public_rows, private_rows, beta / 2.0);
-		double largest_cap = 0.0;  // over the folded axes (the others' caps are 1: nothing read there is capped)
-		for (std::size_t a : folded.axes)
-			largest_cap = std::max(largest_cap, caps[a]);
-		out.own_cells =
-		    std::min(FoldedValuesError(folded.rows, FoldableAxesOf(layout), public_rows, private_rows, beta / 2.0),
-		             largest_cap) /
-		    2.0;
-	}
+	if (CellsAnswerable(layout))
+		out.own_cells = OwnCellsError(layout, public_rows, private_rows, beta);
 	return out;
 }
 
@@ -317,7 +329,7 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	LoadedAnswerFacts out;
 	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)
-		out.folded_caps = FoldedValueCaps(layout, FoldedAxesOf(layout), public_rows, private_rows, beta / 2.0);
+		out.other_bin_caps = OtherBinCaps(layout, public_rows, private_rows, beta / 2.0);
 	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0
 	                     ? GapSpreadShares(cuts, edges, public_rows, private_rows, beta)
 	                     : std::vector<std::vector<double>>(layout.axes.size());

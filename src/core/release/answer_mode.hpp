@@ -22,10 +22,9 @@ bool RefinableClass(ClassKind kind);
 // Whether refine answers a query of the class from its own cells of the released distribution: marginals and stumps,
 // whose queries are sets of grid cells (one bin per named axis), on a full grid, which holds every cell a query reads
 // (a public-support domain's outside cell mixes the cells the public table never showed). Such an answer has no
-// projection part (a query naming a category no public row shows gets half its "other" bin's weight: on a release
-// whose categories were folded, that has the part AnswerModeErrors::own_cells); its error is otherwise the
-// mechanism's on the query itself, which the noise part bounds for a mechanism that measures every cell
-// (docs/mechanisms.md §10, "The answer mode").
+// projection part but for a query naming a value its column's categories do not hold, which gets half its "other"
+// bin's weight (AnswerModeErrors::own_cells); its error is otherwise the mechanism's on the query itself, which the
+// noise part bounds for a mechanism that measures every cell (docs/mechanisms.md §10, "The answer mode").
 bool CellsAnswerable(const ReleaseLayout &layout);
 
 // The beta of part (a)'s event on a release (error_model.hpp's ProjectionEventBeta): part (b)'s share too on a full
@@ -40,8 +39,9 @@ double ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta);
 struct AnswerModeErrors {
 	double projection = 0;
 	double refinement = 0;
-	// Part (a) of an answer read from the query's own cells (CellsAnswerable): 0 but on a folded marginals release,
-	// where a query naming a folded category gets half its "other" bin's weight (category_folding.hpp).
+	// Part (a) of an answer read from the query's own cells (CellsAnswerable): a query naming a value its column's
+	// categories do not hold (never shown by the public table, or folded: category_folding.hpp) gets half its "other"
+	// bin's weight, off by at most half the bin's private share. 0 where no axis has an "other" bin (booleans).
 	double own_cells = 0;
 	bool refine = false;
 	double
@@ -66,10 +66,11 @@ AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t pu
 struct LoadedAnswerFacts {
 	double projection = 0;
 	std::vector<std::vector<double>> gap_spread;
-	// Per axis of a release read from its own cells, the most private share one value of the axis's folded "other"
-	// bin can have, on the own-cells part's event (1 where the axis did not fold; empty without own cells): answers
-	// from a folded bin are capped by it (docs/mechanisms.md §20, "Folded categories").
-	std::vector<double> folded_caps;
+	// Per axis of a release read from its own cells, the most private share one value of the axis's "other" bin (one
+	// the public table never showed, or a folded one) can have, on the own-cells part's event (1 on an axis without
+	// such a bin; empty without own cells): answers from an "other" bin are capped by it (docs/mechanisms.md §10, "The
+	// answer mode"; §20, "Folded categories").
+	std::vector<double> other_bin_caps;
 };
 LoadedAnswerFacts LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                       double request_beta);

@@ -2,7 +2,7 @@
 // pap_release.max_cells (docs/mechanisms.md §20, "Folded categories"). Without it such a release can only run on
 // its public support plus one outside cell, whose private mass no marginal query reads; folded, every private row
 // lands in a cell a query reads, and a query naming a folded category reads its axis's "other" bin, within the
-// part error_model.hpp's FoldedValuesError bounds. From the public table only: the categories and their public
+// part error_model.hpp's OtherBinsError bounds. From the public table only: the categories and their public
 // row counts.
 #pragma once
 #include <cstdint>

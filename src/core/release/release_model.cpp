@@ -252,18 +252,18 @@ public:
 	// Per axis and public value, the share of the value's first row refined answers spread over the gap below it
 	// (answer_mode.hpp, LoadedAnswerFactsOf; from the facts): empty until they are known, answering by public rows.
 	std::vector<std::vector<double>> gap_spread;
-	// Per axis, the most one value of a folded "other" bin can hold (answer_mode.hpp, LoadedAnswerFacts): empty until
-	// the facts are known.
-	std::vector<double> folded_caps;
+	// Per axis, the most one value of its "other" bin, unseen or folded, can hold (answer_mode.hpp, LoadedAnswerFacts):
+	// empty until the facts are known.
+	std::vector<double> other_bin_caps;
 	// The cap of a query's own cells that read "other" bins: the smallest of their axes' (1 without one).
 	double
-	FoldedCapOf(const std::vector<AxisConstraint> &cells) const
+	OtherBinCapOf(const std::vector<AxisConstraint> &cells) const
 	{
 		double cap = 1.0;
 		for (const AxisConstraint &c : cells)
-			if (c.axis < folded_caps.size() && c.bins.lo == layout_.axes.at(c.axis).OtherBin() &&
+			if (c.axis < other_bin_caps.size() && c.bins.lo == layout_.axes.at(c.axis).OtherBin() &&
 			    layout_.axes.at(c.axis).kind == AxisKind::Categorical)
-				cap = std::min(cap, folded_caps[c.axis]);
+				cap = std::min(cap, other_bin_caps[c.axis]);
 		return cap;
 	}
 	std::size_t
@@ -746,9 +746,9 @@ ReleaseModel::AnswerCellQuery(const ParsedQuery &q, const std::vector<LiteralVal
 	const double weight = ConstraintsSum(cells.data(), cells.data() + cells.size());
 	// A value the public table never showed reads its axis's "other" bin, every unseen value together: the query's
 	// share is anywhere from none of the cells' weight to all of it, and the middle is the answer whose largest
-	// error over that range is least (docs/mechanisms.md §10, "The answer mode"). A folded bin holds many values, and
-	// one of them no more than its axis's cap (§20, "Folded categories").
-	return Clamp(ReadsOtherBin(cells) ? std::min(weight, FoldedCapOf(cells)) / 2 : weight);
+	// error over that range is least (docs/mechanisms.md §10, "The answer mode"). The bin may hold many values, and
+	// one of them no more than its axis's cap (§10; §20, "Folded categories").
+	return Clamp(ReadsOtherBin(cells) ? std::min(weight, OtherBinCapOf(cells)) / 2 : weight);
 }
 
 std::vector<AxisConstraint>
@@ -1225,7 +1225,7 @@ ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 		    LoadedAnswerFactsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta);
 		model->event_projection = loaded.projection;
 		model->gap_spread = std::move(loaded.gap_spread);
-		model->folded_caps = std::move(loaded.folded_caps);
+		model->other_bin_caps = std::move(loaded.other_bin_caps);
 	}
 }
 
@@ -1328,8 +1328,8 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	if (out.unseen_category || halved)
 		out.lower = 0.0;
 	if (halved) {
-		// A folded bin: one value holds no more than the cap, on the own-cells part's event (§20).
-		const double cap = model->FoldedCapOf(model->OwnCellsOf(*q, values));
+		// One value of an "other" bin holds no more than its cap, on the own-cells part's event (§10, §20).
+		const double cap = model->OtherBinCapOf(model->OwnCellsOf(*q, values));
 		out.upper = std::min({1.0, 2.0 * out.estimate + half, cap});
 	}
 	out.error_bound = std::max(out.estimate - out.lower, out.upper - out.estimate);

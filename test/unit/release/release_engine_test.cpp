@@ -2551,8 +2551,11 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	const AnswerModeErrors other = AnswerModeErrorsOf(LayoutFromCatalog(marginals.layout), 20000, 1000000, 0.05);
 	EXPECT_EQ(other.refinement, other.projection);
 	EXPECT_FALSE(other.refine);
-	// Marginals move no edge, and a query read from its own cells has no projection part.
-	EXPECT_EQ(c.parts.projection, 0.0);
+	// Marginals move no edge, and a query read from its own cells has no projection part but for a value the public
+	// table never showed, which reads half the text column's "other" bin.
+	EXPECT_GT(other.own_cells, 0.0);
+	EXPECT_LT(other.own_cells, other.projection);
+	EXPECT_EQ(c.parts.projection, other.own_cells);
 }
 
 // A marginal whose cells the public table does not all show: a query on an unseen cell is answered by another
@@ -2663,7 +2666,10 @@ TEST_F(ReleaseEngine, MarginalsOnAFullGridReadTheirCellsWhenTheMechanismMeasures
 		SCOPED_TRACE(mechanism);
 		const PlanSummary plan = plan_of(mechanism);
 		EXPECT_STREQ(plan.answer_mode, "refine");
-		EXPECT_EQ(plan.parts.projection, 0.0);
+		// Only the values of city and age the public table never showed (their "other" bins) have a part.
+		const double own_cells = AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 100000, 0.05).own_cells;
+		EXPECT_GT(own_cells, 0.0);
+		EXPECT_EQ(plan.parts.projection, own_cells);
 	}
 	for (const char *mechanism : {"pmw", "mwem"}) {
 		SCOPED_TRACE(mechanism);
@@ -2714,9 +2720,15 @@ TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
 	EXPECT_EQ(cells.projection, 0.0);
 	EXPECT_TRUE(cells.unseen_category);  // Rome: part of the "other" bin, from none of it to all of it
 	EXPECT_EQ(cells.lower, 0.0);
-	// The estimate is the middle of the "other" bin's weight W = 2 estimate: its upper end W plus the noise part.
+	// The estimate is the middle of the "other" bins' weight W = 2 estimate: its upper end W plus the noise part, or
+	// the most one unseen value can hold where that is less (the smaller of city's and age's caps: both unseen).
+	const std::vector<double> caps =
+	    LoadedAnswerFactsOf(LayoutFromCatalog(r.layout), r.public_rows, 5000, 0.05).other_bin_caps;
+	ASSERT_EQ(caps.size(), 2u);
+	const double cap = std::min(caps[0], caps[1]);
+	EXPECT_LT(cap, 1.0);
 	EXPECT_GT(cells.estimate, 0.0);
-	EXPECT_NEAR(cells.upper, std::min(1.0, 2 * cells.estimate + 0.02), 1e-15);
+	EXPECT_NEAR(cells.upper, std::min({1.0, 2 * cells.estimate + 0.02, cap}), 1e-15);
 	EXPECT_NEAR(cells.error_bound, cells.upper - cells.estimate, 1e-15);
 	// The same release answered by projection: the projection's part as the plan computes it, which for marginals
 	// moves no edge, plus the unseen grid points' share (part (b)'s bound, positive for 60 public rows).
@@ -2732,11 +2744,12 @@ TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
 	EXPECT_NEAR(mw_projected.projection, std::min(1.0, 0.01 + unseen), 1e-15);
 	EXPECT_GE(mw_cells.projection, mw_projected.projection);
 	// Read from its own cells on a release whose mechanism did not measure every cell, Rome is halved too, and the
-	// upper end reaches the whole "other" weight plus that release's half-width.
+	// upper end reaches the whole "other" weight plus that release's half-width, or the cap.
 	EXPECT_EQ(mw_cells.lower, 0.0);
-	EXPECT_NEAR(mw_cells.upper,
-	            std::min(1.0, 2 * mw_cells.estimate + mw_cells.projection + mw_cells.outside_mass + mw_cells.noise),
-	            1e-15);
+	EXPECT_NEAR(
+	    mw_cells.upper,
+	    std::min({1.0, 2 * mw_cells.estimate + mw_cells.projection + mw_cells.outside_mass + mw_cells.noise, cap}),
+	    1e-15);
 }
 
 // The weight of the cells whose bounds (ModelDescribeCell) contain every one of `parts`, such as "x IS NULL".
