@@ -328,6 +328,41 @@ TEST(PlanMarginalTables, PredictionFallsWithEpsilonAndIsAShare)
 	          PlanMarginalTables(Input(0.1, 0, 60), radices, 1, public_histogram).predicted_error);
 }
 
+// At a small epsilon the 2-way tables' noise dwarfs the public sample's error (their weight w near 0), so the
+// released cells are the model's, and a larger 1-way share corrects more of the model's error: the planner takes a
+// share above 0.5, and over paired runs (the same public sample, private table and seed) its release is closer to
+// the private 2-way marginals than the same plan with the share 0.5 (docs/mechanisms.md §13, "Shares above 0.5"). At
+// a large epsilon it keeps a share of at most 0.5.
+TEST(PlanMarginalTables, TakesALargeOneWayShareWhereTheTwoWayTablesAddLittle)
+{
+	const std::vector<std::int32_t> radices{3, 3, 3, 3};
+	const double epsilon = 0.05;
+	double large_error = 0, half_error = 0;
+	const int trials = 40;
+	for (int trial = 0; trial < trials; trial++) {
+		const std::vector<std::int64_t> pub = DependentHistogram(radices, 2000, 100 + std::uint64_t(trial));
+		const std::vector<std::int64_t> h = DependentHistogram(radices, 20000, 200 + std::uint64_t(trial));
+		const MarginalTablesPlan large = PlanMarginalTables(Input(epsilon, 0, 81, 20000, 2000), radices, 2, pub);
+		ASSERT_TRUE(large.calibrate);
+		ASSERT_GT(large.calibration_share, 0.5);
+		// The same plan at the share 0.5: six 2-way and four 1-way tables, each stage of l1 2 T at half epsilon.
+		MarginalTablesPlan half = large;
+		half.calibration_share = 0.5;
+		half.tables = HistogramNoiseFor(2.0 * 6, 2.0 * 6, epsilon / 2, 0.0);
+		half.calibration = HistogramNoiseFor(2.0 * 4, 2.0 * 4, epsilon / 2, 0.0);
+		SeededRandomSource large_rng(300 + std::uint64_t(trial)), half_rng(300 + std::uint64_t(trial));
+		large_error +=
+		    MaxMarginalError(RunMarginalTables(h, radices, 20000, PublicPrior(pub), large, large_rng), h, radices, 2);
+		half_error +=
+		    MaxMarginalError(RunMarginalTables(h, radices, 20000, PublicPrior(pub), half, half_rng), h, radices, 2);
+	}
+	EXPECT_LT(large_error, 0.9 * half_error)
+	    << "mean max error " << large_error / trials << " against " << half_error / trials;
+	const MarginalTablesPlan precise =
+	    PlanMarginalTables(Input(5.0, 0, 81, 20000, 2000), radices, 2, DependentHistogram(radices, 2000, 7));
+	EXPECT_LE(precise.calibration_share, 0.5);
+}
+
 // The planner weighs the prior where the public sample carries the answers (a large sample, little budget), and
 // measures the k-way tables alone at the whole budget where the noise is small against the sample's own error (a
 // small sample, a large epsilon); that variant's prediction is the noisy tables' alone, as with the uniform prior.
