@@ -514,27 +514,26 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 }
 
 double
-RareValueShareBound(double public_rows, std::int64_t threshold, double log_term)
+RareValuePrivateShareBound(std::int64_t threshold, double public_rows, double private_rows, double log_term)
 {
 	RequireRows(public_rows, log_term);
+	RequireRows(private_rows, 0.0);
 	if (threshold < 0)
 		throw Error(ErrorKind::Internal, "error model: a negative threshold");
-	const double t = double(threshold), m = public_rows;
-	if (t >= m)
-		return 1.0;
-	// ln(1/p) - m KL(t/m || p) falls from +inf as p rises from t/m (Chernoff's bound on the binomial's lower tail,
-	// exp(-m KL(t/m || p)), is exact at t = 0: (1 - p)^m): bisect for where it crosses -log_term.
-	const auto excess = [&](double p) { return -std::log(p) - m * BernoulliKl(t / m, p) + log_term; };
-	double lo = t / m, hi = 1.0;
+	const double t = double(threshold), rows = public_rows + private_rows, share = public_rows / rows;
+	// ln(rows / c) - c KL(t / c || m / rows) + log_term falls from +inf at c = t rows / m (where KL is 0) as c rises:
+	// bisect for where it crosses 0, on the bound side.
+	const auto excess = [&](double c) { return std::log(rows / c) - c * BernoulliKl(t / c, share) + log_term; };
+	double lo = std::max(t / share, std::numeric_limits<double>::min()), hi = rows;
 	if (excess(hi) > 0.0)
 		return 1.0;
 	for (int i = 0; i < 200; i++) {
 		const double mid = 0.5 * (lo + hi);
 		if (mid <= lo || mid >= hi)
 			break;
-		(mid > 0.0 && excess(mid) <= 0.0 ? hi : lo) = mid;
+		(excess(mid) <= 0.0 ? hi : lo) = mid;
 	}
-	return hi;  // excess(hi) <= 0: the bound side
+	return std::min(1.0, hi / private_rows);
 }
 
 double
@@ -543,27 +542,10 @@ FoldedValueError(std::int64_t threshold, std::int64_t public_rows, std::int64_t 
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
-	// Half of beta for the public step, a union over the rungs the sample may fix; half for the private step, over the
-	// at most 2/p values of a share in (p/2, p] (a smaller share is less likely to reach the same private share).
+	// Half of beta for an unfolded bin (threshold 0), half for a folded one, there a union over the rungs the sample
+	// may fix: which the bin is, is the sample's doing.
 	const double rungs = std::floor(std::log2(m + 1.0)) + 1.0;
-	const double p = RareValueShareBound(m, threshold, std::log(2.0 * rungs / beta));
-	return SampleShareUpperBound(p, n, std::log(2.0 * std::max(1.0, 2.0 / p) / beta));
-}
-
-double
-UnseenCellShareBound(double public_rows, double log_term)
-{
-	RequireRows(public_rows, log_term);
-	// ln(1/p) + m ln(1 - p) falls from +inf at p = 0 to -inf at p = 1: bisect for where it crosses -log_term.
-	const auto excess = [&](double p) { return -std::log(p) + public_rows * std::log1p(-p) + log_term; };
-	double lo = 0.0, hi = 1.0;
-	for (int i = 0; i < 200; i++) {
-		const double mid = 0.5 * (lo + hi);
-		if (mid <= lo || mid >= hi)
-			break;
-		(excess(mid) <= 0.0 ? hi : lo) = mid;
-	}
-	return hi;  // excess(hi) <= 0: the bound side
+	return RareValuePrivateShareBound(threshold, m, n, std::log(2.0 * (threshold > 0 ? rungs : 1.0) / beta));
 }
 
 namespace {
@@ -686,28 +668,31 @@ FoldThresholdBelow(std::int64_t fewest_kept)
 }
 
 double
-UnseenValuesError(double value_cells, bool some_cell_unseen, const std::vector<std::vector<std::int64_t>> &other_axes,
-                  std::int64_t public_rows, std::int64_t private_rows, double beta)
+UnseenValuesError(double attribute_sets, bool some_cell_unseen,
+                  const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
+                  std::int64_t private_rows, double beta)
 {
 	if (!some_cell_unseen)
 		return 0.0;
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
-	// beta: half for the private step; the public step's half for the cells alone, or a quarter for the cells and a
-	// quarter for the "other" bins the empty pattern reads (4 kUnseenValueSplits exp(-L) each).
-	const double cells_beta = other_axes.empty() ? beta / 2.0 : beta / 4.0;
-	const double cell = UnseenCellShareBound(m, std::log(1.0 / cells_beta));
+	if (!(attribute_sets >= 1.0))
+		throw Error(ErrorKind::Internal, "error model: a class without attribute sets");
+	// beta: all for the cells, or half for the cells and half for the "other" bins the empty pattern reads: a quarter
+	// for their public step (4 kUnseenValueSplits exp(-L) each, a union over the bins) and a quarter for the private
+	// step of the one set they bound (the pattern's, fixed by the public sample).
+	const double cells_beta = other_axes.empty() ? beta : beta / 2.0;
+	// Every cell of every attribute set's partition: at most (m + n) / c of them hold c rows or more of the two
+	// tables together, per set.
+	const double cell = RareValuePrivateShareBound(0, m, n, std::log(attribute_sets / cells_beta));
+	if (other_axes.empty())
+		return cell;
 	double other = 1.0;
-	const double axis_term =
-	    std::log(16.0 * kUnseenValueSplits * double(std::max<std::size_t>(other_axes.size(), 1)) / beta);
+	const double axis_term = std::log(16.0 * kUnseenValueSplits * double(other_axes.size()) / beta);
 	for (const std::vector<std::int64_t> &counts : other_axes)  // the pattern lies in each one's "other" bin
 		other = std::min(other, OtherBinShareBound(counts, axis_term));
-	const double population = other_axes.empty() ? cell : std::max(cell, other);
-	// The private step's union: the cells of seen values, or the at most 2/p raw cells of a share in (p/2, p] for
-	// p the cell bound (a smaller share is less likely to exceed the same private share), and the "other" bins.
-	const double sets = std::max({1.0, value_cells, 2.0 / cell}) + double(other_axes.size());
-	return SampleShareUpperBound(population, n, std::log(2.0 * sets / beta));
+	return std::max(cell, SampleShareUpperBound(other, n, std::log(4.0 / beta)));
 }
 
 double

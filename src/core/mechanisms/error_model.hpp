@@ -142,14 +142,19 @@ std::vector<std::vector<double>> GapSpreadShares(const std::vector<AxisCut> &axe
 // Part (a) for the classes answered through the public rows' labelings (marginals, stumps, predicates): a query
 // and its cover query agree on every grid point the public table shows, so they differ only on private rows at
 // values the public sample never showed (docs/mechanisms.md §10 (a), "Unseen values"). Two kinds of such sets:
-//   a cell of the seen values (one bin per attribute of a k-way marginal) without a public row: a cell whose
-//   population share is p stays unseen with probability (1 - p)^m, and at most 1/p cells have a share >= p, so
-//   every unseen cell's share is below the p with (1/p)(1 - p)^m = beta (UnseenCellShareBound);
+//   a cell of the seen values (one bin per attribute of a k-way marginal) without a public row, whose private share
+//   RareValuePrivateShareBound bounds at threshold 0;
 //   the values of one categorical axis no public row has (its "other" bin), whose total share is the public
 //   sample's missing mass (UnseenValueShareBound).
-// The smallest p >= 0 with (1/p)(1 - p)^m <= exp(-log_term): every cell of the population with a share of p or more
-// holds a public row, except with probability exp(-log_term). At most 1.
-double UnseenCellShareBound(double public_rows, double log_term);
+// The largest private share of a value (a cell of one partition of the rows) that the public sample shows at most t
+// times, except with probability exp(-log_term), for a public and a private table of one population (any split of
+// their m + n rows into m public and n private is equally likely): a value with c of the m + n rows shows at most t
+// times among the m public ones with probability P[Hypergeometric <= t] <= exp(-c KL(t/c || m/(m + n))) (Hoeffding's
+// bound for draws without replacement), which falls as c grows, and at most (m + n)/c values hold c rows or more; so
+// every value shown at most t times has fewer than c* rows in all, c* the smallest c with (m + n)/c exp(-c KL) <=
+// exp(-log_term), and a private share below c*/n. One step: the private rows' share comes out of the same split, with
+// no second union over the values near the bound. 1 when c* would exceed m + n.
+double RareValuePrivateShareBound(std::int64_t threshold, double public_rows, double private_rows, double log_term);
 // Upper confidence bound on the population share of the values a public sample never shows (its missing mass),
 // from the public rows per seen value: split the sample into A (floor(m / 2^j) rows) and B, and count the share Z
 // of B's rows whose value A lacks; given A, B's rows are independent draws, so Z is a binomial share of A's missing
@@ -172,15 +177,11 @@ double UnseenValueShareBound(const std::vector<std::int64_t> &value_counts, doub
 // each branch runs at log_term + ln 2: together they hold except with probability 4 kUnseenValueSplits
 // exp(-log_term). Error(Internal) for fewer than three bins, or a kept category without rows on a folded axis.
 double OtherBinShareBound(const std::vector<std::int64_t> &bin_counts, double log_term);
-// The smallest p > t/m with (1/p) P(Binomial(m, p) <= t) <= exp(-log_term) through Chernoff's bound exp(-m KL(t/m ||
-// p)) on that tail: at most 1/p values have a population share of p or more, and each shows more than t times in m
-// public rows except with that tail's probability, so every value the sample shows at most t times has a share below
-// p, except with probability exp(-log_term). At t = 0 it is UnseenCellShareBound. 1 when t >= m.
-double RareValueShareBound(double public_rows, std::int64_t threshold, double log_term);
-// The private share one value of a folded "other" bin can have (a value the public sample shows at most t times, t
-// the bin's threshold), at confidence 1 - beta: RareValueShareBound at beta / 2 with a union over the rungs t may
-// take, then the private sample at beta / 2 over the at most 2/p values of a share near the bound p. What a query
-// naming a folded category reads of the bin, at most (release/answer_mode.hpp's folded caps).
+// The private share one value of an "other" bin can have, at confidence 1 - beta: RareValuePrivateShareBound at the
+// bin's threshold t (0 for a bin of the values the public table never showed, the fold's for a folded bin: a value
+// the public sample shows at most t times), at beta / 2 for each kind (which one the bin is, is the sample's doing),
+// a folded bin's with a union over the rungs t may take. What a query naming a value of the bin reads of it, at most
+// (release/answer_mode.hpp's caps).
 double FoldedValueError(std::int64_t threshold, std::int64_t public_rows, std::int64_t private_rows, double beta);
 // The fold thresholds' ladder 0, 1, 3, 7, ..., 2^k - 1: its largest rung below fewest_kept (>= 1). Every threshold
 // FoldCategories takes is a rung, and a folded axis keeps no category at or below its threshold, so the rung below
@@ -191,13 +192,13 @@ std::int64_t FoldThresholdBelow(std::int64_t fewest_kept);
 // every category at or below it is folded as every one at or below the higher rung is.
 std::int64_t FoldThresholdOf(std::int64_t fewest_kept, std::int64_t folded_rows);
 // The part itself: the private share of the largest set a query and its cover query may disagree on, at
-// confidence 1 - beta. A query no public row satisfies names one raw cell (its values, seen or not), whose share
-// UnseenCellShareBound bounds, and is answered by the cover's empty pattern, one cell too, or part of the "other"
-// bins of other_axes when it reads them (their public rows per bin: categories, "other", NULL; the pattern's share
-// is at most the smallest of their "other" bins' shares, OtherBinShareBound). value_cells: the cells of seen values
-// over every attribute set (the private step's union); some_cell_unseen: whether the cover has an empty pattern (else
-// 0).
-double UnseenValuesError(double value_cells, bool some_cell_unseen,
+// confidence 1 - beta. A query no public row satisfies names one cell of its attribute set (its values, seen or not),
+// and is answered by the cover's empty pattern, one cell too, or part of the "other" bins of other_axes when it reads
+// them (their public rows per bin: categories, "other", NULL; the pattern's share is at most the smallest of their
+// "other" bins' shares, OtherBinShareBound, then the private step). A cell's private share: RareValuePrivateShareBound
+// at threshold 0 with a union over the attribute_sets partitions (the class's attribute sets: C(d, k) for k-way
+// marginals over d axes); some_cell_unseen: whether the cover has an empty pattern (else 0).
+double UnseenValuesError(double attribute_sets, bool some_cell_unseen,
                          const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
                          std::int64_t private_rows, double beta);
 

@@ -1,6 +1,7 @@
 #include "core/release/answer_mode.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
@@ -58,6 +59,12 @@ std::int32_t
 NamedBins(const ReleaseAxis &axis)
 {
 	return axis.kind == AxisKind::Categorical ? std::int32_t(axis.categories.size()) + (OpenAxis(axis) ? 1 : 0) : 2;
+}
+
+std::size_t
+OpenAxesOf(const ReleaseLayout &layout)
+{
+	return std::size_t(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
 }
 
 // The empty pattern of the class's cover (docs/query-classes.md): the first query in the cover's canonical order
@@ -136,25 +143,23 @@ FirstEmptyPattern(const ReleaseLayout &layout, int order)
 // Part (a) of the classes answered through the public rows' labelings (marginals, stumps, predicates): the private
 // share of the values the public table never showed (error_model.hpp, UnseenValuesError).
 double
-UnseenValuesErrorOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+UnseenValuesErrorOf(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
+                    std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	const int order = layout.spec.kind == ClassKind::Marginals ? layout.spec.k : 1;
 	const std::size_t dims = layout.axes.size();
 	if (order < 1 || std::size_t(order) > dims)
 		throw Error(ErrorKind::Internal, "error model: the class's order does not match its axes");
-	// The cells of seen values over every attribute set: the elementary symmetric polynomial of order k of the
-	// axes' seen bins.
-	std::vector<double> cells(std::size_t(order) + 1, 0.0);
-	cells[0] = 1.0;
-	for (const ReleaseAxis &axis : layout.axes)
-		for (std::size_t j = std::size_t(order); j >= 1; j--)
-			cells[j] += cells[j - 1] * double(axis.kind == AxisKind::Categorical ? axis.categories.size() : 2);
+	// The attribute sets, C(dims, order): each partitions the rows into its cells.
+	double sets = 1.0;
+	for (int j = 0; j < order; j++)
+		sets = sets * double(dims - std::size_t(j)) / double(j + 1);
 	// Per axis whose "other" bin the empty pattern reads, its public rows per bin (categories, "other", NULL).
 	const EmptyPattern empty = FirstEmptyPattern(layout, order);
 	std::vector<std::vector<std::int64_t>> other_axes;
 	for (std::size_t a : empty.other_axes)
-		other_axes.push_back(layout.PublicRowsPerBin(a));
-	return UnseenValuesError(cells[std::size_t(order)], empty.exists, other_axes, public_rows, private_rows, beta);
+		other_axes.push_back(open_rows.at(a));
+	return UnseenValuesError(std::round(sets), empty.exists, other_axes, public_rows, private_rows, beta);
 }
 
 // The axes of a marginals release that may fold (open categorical axes): the unions of the folded parts run over
@@ -164,7 +169,7 @@ FoldableAxesOf(const ReleaseLayout &layout)
 {
 	if (layout.spec.kind != ClassKind::Marginals)
 		return 0;
-	return std::size_t(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
+	return OpenAxesOf(layout);
 }
 
 // The axes folded to fit pap_release.max_cells (category_folding.hpp): the open axes of a marginals release whose
@@ -175,7 +180,7 @@ struct FoldedAxes {
 };
 
 FoldedAxes
-FoldedAxesOf(const ReleaseLayout &layout)
+FoldedAxesOf(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows)
 {
 	FoldedAxes folded;
 	if (layout.spec.kind != ClassKind::Marginals)
@@ -183,10 +188,10 @@ FoldedAxesOf(const ReleaseLayout &layout)
 	for (std::size_t a = 0; a < layout.axes.size(); a++) {
 		if (!OpenAxis(layout.axes[a]))
 			continue;
-		std::vector<std::int64_t> rows = layout.PublicRowsPerBin(a);
+		const std::vector<std::int64_t> &rows = open_rows.at(a);
 		if (rows.at(std::size_t(layout.axes[a].OtherBin())) > 0) {
 			folded.axes.push_back(a);
-			folded.rows.push_back(std::move(rows));
+			folded.rows.push_back(rows);
 		}
 	}
 	return folded;
@@ -197,14 +202,15 @@ FoldedAxesOf(const ReleaseLayout &layout)
 // rows and its bin's) for a folded one; on an event of beta shared by the open axes (which of them fold is the
 // sample's doing); 1 on every other axis.
 std::vector<double>
-OtherBinCaps(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+OtherBinCaps(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
+             std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	std::vector<double> caps(layout.axes.size(), 1.0);
-	const double open = double(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
+	const double open = double(OpenAxesOf(layout));
 	for (std::size_t a = 0; a < layout.axes.size(); a++) {
 		if (!OpenAxis(layout.axes[a]))
 			continue;
-		const std::vector<std::int64_t> rows = layout.PublicRowsPerBin(a);
+		const std::vector<std::int64_t> &rows = open_rows.at(a);
 		const std::size_t other = std::size_t(layout.axes[a].OtherBin());
 		const auto kept_end = rows.begin() + std::ptrdiff_t(other);
 		const std::int64_t threshold =
@@ -237,6 +243,21 @@ LabellingClass(ClassKind kind)
 	return kind == ClassKind::Marginals || kind == ClassKind::Stumps || kind == ClassKind::Predicates;
 }
 
+// Per axis, its public rows per bin (categories, "other", NULL) when it is open and the class reads them (the
+// labelling classes: UnseenValuesErrorOf, the folded and own-cells parts); empty otherwise. Read once per plan or
+// load: each is a pass over the public points.
+std::vector<std::vector<std::int64_t>>
+OpenAxisRowsOf(const ReleaseLayout &layout)
+{
+	std::vector<std::vector<std::int64_t>> rows(layout.axes.size());
+	if (!LabellingClass(layout.spec.kind))
+		return rows;
+	for (std::size_t a = 0; a < layout.axes.size(); a++)
+		if (OpenAxis(layout.axes[a]))
+			rows[a] = layout.PublicRowsPerBin(a);
+	return rows;
+}
+
 std::vector<AxisCut>
 AxisCutsOf(const ReleaseLayout &layout)
 {
@@ -255,8 +276,9 @@ namespace {
 // Part (a) in projection mode on the given cuts: ProjectionError, plus the unseen values' part for the labelling
 // classes.
 double
-ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, const std::vector<int> &edges,
-                 bool one_axis, std::int64_t public_rows, std::int64_t private_rows, double beta)
+ProjectionPartOf(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
+                 const std::vector<AxisCut> &cuts, const std::vector<int> &edges, bool one_axis,
+                 std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	if (layout.spec.kind == ClassKind::Predicates)
 		return MergedPredicatesError(layout, public_rows, private_rows, beta);
@@ -265,13 +287,14 @@ ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, 
 		return projection;
 	const std::size_t foldable = FoldableAxesOf(layout);
 	if (foldable == 0)
-		return std::min(1.0, projection + UnseenValuesErrorOf(layout, public_rows, private_rows, beta));
+		return std::min(1.0, projection + UnseenValuesErrorOf(layout, open_rows, public_rows, private_rows, beta));
 	// Marginals over columns that may fold (so the ordered part is 0): a query is read from its cover query, the
 	// empty pattern, or, naming a folded category, a cover query of an "other" bin: each on its own event at half
 	// of beta (whether any column folded is the sample's doing), and every query within the larger part.
-	return std::min(1.0, projection + std::max(UnseenValuesErrorOf(layout, public_rows, private_rows, beta / 2.0),
-	                                           OtherBinsError(FoldedAxesOf(layout).rows, foldable, public_rows,
-	                                                          private_rows, beta / 2.0)));
+	return std::min(1.0,
+	                projection + std::max(UnseenValuesErrorOf(layout, open_rows, public_rows, private_rows, beta / 2.0),
+	                                      OtherBinsError(FoldedAxesOf(layout, open_rows).rows, foldable, public_rows,
+	                                                     private_rows, beta / 2.0)));
 }
 
 // Part (a) of an answer read from the query's own cells (CellsAnswerable): a query naming a value its column's
@@ -280,18 +303,18 @@ ProjectionPartOf(const ReleaseLayout &layout, const std::vector<AxisCut> &cuts, 
 // private share, or half the cap. The largest over the open axes, the bins' bounds and the caps each
 // on half of the event (docs/mechanisms.md §10, "The answer mode"; §20, "Folded categories").
 double
-OwnCellsError(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+OwnCellsError(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
+              std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
-	const std::size_t open = std::size_t(std::count_if(layout.axes.begin(), layout.axes.end(), OpenAxis));
+	const std::size_t open = OpenAxesOf(layout);
 	if (open == 0)
 		return 0.0;
-	const std::vector<double> caps = OtherBinCaps(layout, public_rows, private_rows, beta / 2);
+	const std::vector<double> caps = OtherBinCaps(layout, open_rows, public_rows, private_rows, beta / 2);
 	double worst = 0.0;
 	for (std::size_t a = 0; a < layout.axes.size(); a++)
 		if (OpenAxis(layout.axes[a]))
 			worst = std::max(
-			    worst, std::min(OtherBinsError({layout.PublicRowsPerBin(a)}, open, public_rows, private_rows, beta / 2),
-			                    caps[a]));
+			    worst, std::min(OtherBinsError({open_rows[a]}, open, public_rows, private_rows, beta / 2), caps[a]));
 	return worst / 2;
 }
 
@@ -305,8 +328,9 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
+	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
 	AnswerModeErrors out;
-	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
+	out.projection = ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta);
 	out.refinement = RefinableClass(layout.spec.kind)
 	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)
 	                     : out.projection;
@@ -314,7 +338,7 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.
 	out.refine = RefinableClass(layout.spec.kind) && out.refinement <= out.projection;
 	if (CellsAnswerable(layout))
-		out.own_cells = OwnCellsError(layout, public_rows, private_rows, beta);
+		out.own_cells = OwnCellsError(layout, open_rows, public_rows, private_rows, beta);
 	return out;
 }
 
@@ -326,10 +350,11 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
+	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
 	LoadedAnswerFacts out;
-	out.projection = ProjectionPartOf(layout, cuts, edges, one_axis, public_rows, private_rows, beta);
+	out.projection = ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta);
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)
-		out.other_bin_caps = OtherBinCaps(layout, public_rows, private_rows, beta / 2.0);
+		out.other_bin_caps = OtherBinCaps(layout, open_rows, public_rows, private_rows, beta / 2.0);
 	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0
 	                     ? GapSpreadShares(cuts, edges, public_rows, private_rows, beta)
 	                     : std::vector<std::vector<double>>(layout.axes.size());

@@ -433,6 +433,17 @@ ZipfShares(int values)
 	return shares;
 }
 
+// One table of `rows` rows from the population, as counts per value.
+std::vector<std::int64_t>
+DrawCounts(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
+{
+	std::discrete_distribution<int> draw(shares.begin(), shares.end());
+	std::vector<std::int64_t> counts(shares.size(), 0);
+	for (int r = 0; r < rows; r++)
+		counts[std::size_t(draw(rng))]++;
+	return counts;
+}
+
 // One public sample of `rows` rows from the population: the shares of the values it misses and the counts of those
 // it shows.
 struct PublicSample {
@@ -443,10 +454,7 @@ struct PublicSample {
 PublicSample
 DrawSample(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
 {
-	std::discrete_distribution<int> draw(shares.begin(), shares.end());
-	std::vector<std::int64_t> counts(shares.size(), 0);
-	for (int r = 0; r < rows; r++)
-		counts[std::size_t(draw(rng))]++;
+	const std::vector<std::int64_t> counts = DrawCounts(shares, rows, rng);
 	PublicSample sample;
 	for (std::size_t i = 0; i < counts.size(); i++) {
 		if (counts[i] == 0)
@@ -457,37 +465,51 @@ DrawSample(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
 	return sample;
 }
 
-TEST(ErrorModel, UnseenCellShareBoundSolvesItsEquation)
+TEST(ErrorModel, RareValuePrivateShareBoundSolvesItsEquation)
 {
-	// (1/p) (1 - p)^m = exp(-L) at the bound.
-	for (double m : {50.0, 488.0, 10000.0}) {
-		const double L = std::log(4.0 / 0.01);
-		const double p = UnseenCellShareBound(m, L);
-		EXPECT_NEAR(-std::log(p) + m * std::log1p(-p), -L, 1e-9) << m;
-	}
-	EXPECT_GT(UnseenCellShareBound(100, 5.0), UnseenCellShareBound(1000, 5.0));
-	EXPECT_THROW(UnseenCellShareBound(0, 5.0), Error);
+	// At the bound c* = share n: ln((m + n) / c*) - c* KL(t / c* || m / (m + n)) = -L.
+	const double n = 50000, L = std::log(4.0 / 0.01);
+	for (double m : {50.0, 488.0, 10000.0})
+		for (std::int64_t t : {0, 3}) {
+			const double c = RareValuePrivateShareBound(t, m, n, L) * n, pi = m / (m + n), x = double(t) / c;
+			const double kl = (t > 0 ? x * std::log(x / pi) : 0.0) + (1.0 - x) * std::log((1.0 - x) / (1.0 - pi));
+			EXPECT_NEAR(std::log((m + n) / c) - c * kl, -L, 1e-6) << m << " " << t;
+		}
+	// More public rows, a smaller bound; a higher threshold, a larger one; nothing excluded, 1.
+	EXPECT_GT(RareValuePrivateShareBound(0, 100, n, 5.0), RareValuePrivateShareBound(0, 1000, n, 5.0));
+	EXPECT_LT(RareValuePrivateShareBound(0, 1000, n, 5.0), RareValuePrivateShareBound(3, 1000, n, 5.0));
+	EXPECT_EQ(RareValuePrivateShareBound(0, 1, 10, 5.0), 1.0);
+	EXPECT_THROW(RareValuePrivateShareBound(0, 0, n, 5.0), Error);
+	EXPECT_THROW(RareValuePrivateShareBound(-1, 100, n, 5.0), Error);
 }
 
-TEST(ErrorModel, UnseenCellShareBoundHoldsOnSimulatedSamplesWhereTheOldPartWasZero)
+TEST(ErrorModel, RareValuePrivateShareBoundHoldsOnSimulatedSplits)
 {
-	// 2,000 cells with Zipf shares, 500 public rows: some cell with a visible share is always unseen (the projection
-	// part of a marginal was 0 before), and no unseen cell's share exceeds the bound at beta = 0.05 in 300 seeded
-	// samples; the bound is within 4x of the largest unseen share observed.
+	// 2,000 values with Zipf shares, a public table of 500 rows and a private one of 20,000, drawn independently: in
+	// every one of 200 seeded draws some value the public table never shows holds private rows (a part of 0 fails),
+	// and no such value's private share exceeds the bound at beta = 0.05 in more than 5% of them (at threshold 0 and
+	// at threshold 3, the values shown at most 3 times); the bound is within 3x of the largest share observed.
 	const std::vector<double> shares = ZipfShares(2000);
-	const double bound = UnseenCellShareBound(500, std::log(1.0 / 0.05));
-	std::mt19937_64 rng(20261125);
-	int exceeded = 0;
-	double largest = 0;
-	for (int run = 0; run < 300; run++) {
-		const PublicSample sample = DrawSample(shares, 500, rng);
-		const double unseen = *std::max_element(sample.unseen_shares.begin(), sample.unseen_shares.end());
-		EXPECT_GT(unseen, 0.0005);
-		exceeded += unseen > bound;
-		largest = std::max(largest, unseen);
+	const int m = 500, n = 20000;
+	const double L = std::log(1.0 / 0.05);
+	std::mt19937_64 rng(20261128);
+	for (std::int64_t t : {0, 3}) {
+		const double bound = RareValuePrivateShareBound(t, m, n, L);
+		int exceeded = 0;
+		double largest = 0;
+		for (int run = 0; run < 200; run++) {
+			const std::vector<std::int64_t> shown = DrawCounts(shares, m, rng), held = DrawCounts(shares, n, rng);
+			double rare = 0;
+			for (std::size_t v = 0; v < shares.size(); v++)
+				if (shown[v] <= t)
+					rare = std::max(rare, double(held[v]) / n);
+			EXPECT_GT(rare, 0.0);
+			exceeded += rare > bound;
+			largest = std::max(largest, rare);
+		}
+		EXPECT_LE(exceeded, 10) << t;
+		EXPECT_LT(bound, 3.0 * largest) << t;
 	}
-	EXPECT_LE(exceeded, 15);
-	EXPECT_LT(bound, 4.0 * largest);
 }
 
 TEST(ErrorModel, UnseenValueShareBoundIsTheSplitSampleBound)
@@ -541,28 +563,29 @@ TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 {
 	const double beta = 0.01;
 	// No empty pattern (every named cell seen): 0.
-	EXPECT_EQ(UnseenValuesError(12, false, {}, 1000, 100000, beta), 0.0);
-	// An empty pattern of seen values: the cell bound at beta / 2, then the private step at beta / 2 over the larger
-	// of the 12 cells and the 2/p raw cells of a share near the bound p.
-	const double cell = UnseenCellShareBound(1000, std::log(2.0 / beta));
-	EXPECT_NEAR(UnseenValuesError(12, true, {}, 1000, 100000, beta),
-	            SampleShareUpperBound(cell, 100000, std::log(2.0 * std::max(12.0, 2.0 / cell) / beta)), 1e-15);
-	// An empty pattern in the "other" bin of a column with a long tail: its missing mass wins, the cells keep beta / 4.
+	EXPECT_EQ(UnseenValuesError(3, false, {}, 1000, 100000, beta), 0.0);
+	// An empty pattern of seen values: a cell's private share at threshold 0, at beta with a union over the 3
+	// attribute sets' partitions; more sets, a larger bound.
+	EXPECT_NEAR(UnseenValuesError(3, true, {}, 1000, 100000, beta),
+	            RareValuePrivateShareBound(0, 1000, 100000, std::log(3.0 / beta)), 1e-15);
+	EXPECT_LT(UnseenValuesError(3, true, {}, 1000, 100000, beta), UnseenValuesError(20, true, {}, 1000, 100000, beta));
+	EXPECT_THROW(UnseenValuesError(0, true, {}, 1000, 100000, beta), Error);
+	// An empty pattern in the "other" bin of a column with a long tail: its missing mass (then the private step at a
+	// quarter of beta) wins over the cells at half of beta.
 	// Each column's public rows per bin: its categories, its "other" bin (empty: nothing folded) and its NULL bin.
 	std::vector<std::int64_t> tail(300, 1);
 	tail.insert(tail.end(), {700, 0, 0});
 	// (its own "other" bin's bound: the missing mass, at half the column's share, since whether a column folds is the
 	// sample's doing: OtherBinShareBound)
 	const double open = UnseenValueShareBound(tail, std::log(32.0 * kUnseenValueSplits / beta));
-	const double quarter = UnseenCellShareBound(1000, std::log(4.0 / beta));
-	EXPECT_GT(open, quarter);
-	EXPECT_NEAR(UnseenValuesError(12, true, {tail}, 1000, 100000, beta),
-	            SampleShareUpperBound(open, 100000, std::log(2.0 * (std::max(12.0, 2.0 / quarter) + 1.0) / beta)),
-	            1e-15);
+	const double cells = RareValuePrivateShareBound(0, 1000, 100000, std::log(2.0 * 3.0 / beta));
+	EXPECT_GT(open, cells);
+	EXPECT_NEAR(UnseenValuesError(3, true, {tail}, 1000, 100000, beta),
+	            SampleShareUpperBound(open, 100000, std::log(4.0 / beta)), 1e-15);
 	// In two columns' "other" bins at once it lies in both: the smaller missing mass bounds it.
 	const std::vector<std::int64_t> dense = {500, 500, 0, 0};
-	EXPECT_LT(UnseenValuesError(12, true, {tail, dense}, 1000, 100000, beta),
-	          UnseenValuesError(12, true, {tail}, 1000, 100000, beta));
+	EXPECT_LT(UnseenValuesError(3, true, {tail, dense}, 1000, 100000, beta),
+	          UnseenValuesError(3, true, {tail}, 1000, 100000, beta));
 }
 
 }  // namespace

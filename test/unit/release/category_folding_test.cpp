@@ -301,26 +301,28 @@ TEST(OtherBinsError, TheLargestFoldedBinsPrivateShare)
 	EXPECT_GT(one(large, 1), 200.0 / 900.0);
 }
 
-// What one value of a folded bin can hold: every value a sample shows at most t times has a smaller share, checked
-// on simulated Zipf samples; at t = 0 the bound of an unseen cell.
-TEST(RareValueShareBound, CoversTheLargestRareValue)
+// What one value of an "other" bin can hold: every value a public sample shows at most t times has a smaller private
+// share, checked on simulated Zipf samples (a public one of 3,000 rows, a private one of 30,000).
+TEST(FoldedValueError, CoversTheLargestPrivateShareOfARareValue)
 {
-	EXPECT_NEAR(RareValueShareBound(3000, 0, 7.0), UnseenCellShareBound(3000, 7.0), 1e-12);
-	EXPECT_EQ(RareValueShareBound(10, 10, 7.0), 1.0);
-	EXPECT_LT(RareValueShareBound(3000, 3, 7.0), RareValueShareBound(3000, 7, 7.0));
+	EXPECT_NEAR(FoldedValueError(0, 3000, 30000, 0.05), RareValuePrivateShareBound(0, 3000, 30000, std::log(2 / 0.05)),
+	            1e-15);
+	// A folded bin's threshold is one of the rungs up to m: a union over them.
+	EXPECT_NEAR(FoldedValueError(3, 3000, 30000, 0.05),
+	            RareValuePrivateShareBound(3, 3000, 30000, std::log(2 * 12 / 0.05)), 1e-15);
+	EXPECT_LT(FoldedValueError(3, 3000, 30000, 0.05), FoldedValueError(7, 3000, 30000, 0.05));
 	const std::size_t values = 2000;
 	ZipfSamples population(values, 20261129);
-	const std::vector<double> &shares = population.shares();
 	int failures = 0, naive_failures = 0;
 	const int trials = 60;
 	for (int trial = 0; trial < trials; trial++) {
-		const std::vector<std::int64_t> counts = population.Counts(3000);
-		const std::int64_t threshold = (std::int64_t(2) << (trial % 3)) - 1;
+		const std::vector<std::int64_t> shown = population.Counts(3000), held = population.Counts(30000);
+		const std::int64_t threshold = (std::int64_t(1) << (trial % 4)) - 1;
 		double largest = 0;
 		for (std::size_t v = 0; v < values; v++)
-			if (counts[v] <= threshold)
-				largest = std::max(largest, shares[v]);
-		failures += largest > RareValueShareBound(3000, threshold, std::log(1.0 / 0.05)) ? 1 : 0;
+			if (shown[v] <= threshold)
+				largest = std::max(largest, double(held[v]) / 30000.0);
+		failures += largest > FoldedValueError(threshold, 3000, 30000, 0.05) ? 1 : 0;
 		naive_failures += largest > double(threshold) / 3000.0 ? 1 : 0;
 	}
 	EXPECT_LE(failures, 1) << "of " << trials;

@@ -2576,11 +2576,9 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, 100000, 0.05).projection;
 	};
 	const double beta = DataPartBeta(0.05);
-	// (false, true) and (true, false) have no public row, and the first of them is the empty pattern: both lie below
-	// UnseenCellShareBound at beta / 2, then the private step at beta / 2.
-	const double cell = UnseenCellShareBound(2000, std::log(2.0 / beta));
-	EXPECT_NEAR(projection_of(diagonal),
-	            SampleShareUpperBound(cell, 100000, std::log(2.0 * std::max(4.0, 2.0 / cell) / beta)), 1e-12);
+	// (false, true) and (true, false) have no public row, and the first of them is the empty pattern: both are cells
+	// of the one attribute set without public rows, at beta.
+	EXPECT_NEAR(projection_of(diagonal), RareValuePrivateShareBound(0, 2000, 100000, std::log(1.0 / beta)), 1e-12);
 	EXPECT_EQ(projection_of(spread), 0.0);
 	// A text column may hold values the public table never showed: with every named cell of seen values shown, the
 	// empty pattern is (other, false), in the text column's "other" bin, whose missing mass bounds it. A text column
@@ -2588,11 +2586,8 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	// half, and the bin's bound half of its column's share.
 	const double half = beta / 2.0;
 	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(32.0 * kUnseenValueSplits / half));
-	const double quarter = UnseenCellShareBound(2000, std::log(4.0 / half));
-	EXPECT_NEAR(projection_of(text),
-	            SampleShareUpperBound(std::max(open, quarter), 100000,
-	                                  std::log(2.0 * (std::max(4.0, 2.0 / quarter) + 1.0) / half)),
-	            1e-12);
+	const double cells = RareValuePrivateShareBound(0, 2000, 100000, std::log(2.0 / half));
+	EXPECT_NEAR(projection_of(text), std::max(cells, SampleShareUpperBound(open, 100000, std::log(4.0 / half))), 1e-12);
 }
 
 // On a full grid of an ordered class part (b) is 0 with certainty and no answer reads its event, so part (a)'s event
