@@ -521,9 +521,17 @@ RareValuePrivateShareBound(std::int64_t threshold, double public_rows, double pr
 	if (threshold < 0)
 		throw Error(ErrorKind::Internal, "error model: a negative threshold");
 	const double t = double(threshold), rows = public_rows + private_rows, share = public_rows / rows;
+	if (t >= public_rows)
+		return 1.0;  // every value shows at most m times
+	// KL(x || m / rows) with ln(1 - m / rows) taken as ln(n / rows): exact where m / rows rounds to 1.
+	const double log_share = std::log(public_rows / rows), log_rest = std::log(private_rows / rows);
+	const auto kl = [&](double x) {
+		return (x > 0.0 ? x * (std::log(x) - log_share) : 0.0) +
+		       (x < 1.0 ? (1.0 - x) * (std::log1p(-x) - log_rest) : 0.0);
+	};
 	// ln(rows / c) - c KL(t / c || m / rows) + log_term falls from +inf at c = t rows / m (where KL is 0) as c rises:
 	// bisect for where it crosses 0, on the bound side.
-	const auto excess = [&](double c) { return std::log(rows / c) - c * BernoulliKl(t / c, share) + log_term; };
+	const auto excess = [&](double c) { return std::log(rows / c) - c * kl(t / c) + log_term; };
 	double lo = std::max(t / share, std::numeric_limits<double>::min()), hi = rows;
 	if (excess(hi) > 0.0)
 		return 1.0;
@@ -669,27 +677,27 @@ FoldThresholdBelow(std::int64_t fewest_kept)
 
 double
 UnseenValuesError(double attribute_sets, bool some_cell_unseen,
-                  const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
-                  std::int64_t private_rows, double beta)
+                  const std::vector<std::vector<std::int64_t>> &other_axes, std::size_t open_axes,
+                  std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	if (!some_cell_unseen)
 		return 0.0;
 	const double m = double(public_rows), n = double(private_rows);
 	RequireRows(m, 0.0);
 	RequireRows(n, 0.0);
-	if (!(attribute_sets >= 1.0))
-		throw Error(ErrorKind::Internal, "error model: a class without attribute sets");
-	// beta: all for the cells, or half for the cells and half for the "other" bins the empty pattern reads: a quarter
-	// for their public step (4 kUnseenValueSplits exp(-L) each, a union over the bins) and a quarter for the private
-	// step of the one set they bound (the pattern's, fixed by the public sample).
-	const double cells_beta = other_axes.empty() ? beta : beta / 2.0;
+	if (!(attribute_sets >= 1.0) || open_axes < other_axes.size())
+		throw Error(ErrorKind::Internal, "error model: a class without attribute sets, or more bins than open axes");
+	// beta: half for the cells, half for the "other" bins the empty pattern may read (whether it reads any, and which,
+	// is the public sample's doing): a quarter for their public step (4 kUnseenValueSplits exp(-L) each, a union over
+	// every open axis) and a quarter for the private step of the one set they bound (the pattern's, fixed by the
+	// public sample).
 	// Every cell of every attribute set's partition: at most (m + n) / c of them hold c rows or more of the two
 	// tables together, per set.
-	const double cell = RareValuePrivateShareBound(0, m, n, std::log(attribute_sets / cells_beta));
+	const double cell = RareValuePrivateShareBound(0, m, n, std::log(2.0 * attribute_sets / beta));
 	if (other_axes.empty())
 		return cell;
 	double other = 1.0;
-	const double axis_term = std::log(16.0 * kUnseenValueSplits * double(other_axes.size()) / beta);
+	const double axis_term = std::log(16.0 * kUnseenValueSplits * double(open_axes) / beta);
 	for (const std::vector<std::int64_t> &counts : other_axes)  // the pattern lies in each one's "other" bin
 		other = std::min(other, OtherBinShareBound(counts, axis_term));
 	return std::max(cell, SampleShareUpperBound(other, n, std::log(4.0 / beta)));

@@ -197,10 +197,12 @@ std::int64_t FoldThresholdOf(std::int64_t fewest_kept, std::int64_t folded_rows)
 // them (their public rows per bin: categories, "other", NULL; the pattern's share is at most the smallest of their
 // "other" bins' shares, OtherBinShareBound, then the private step). A cell's private share: RareValuePrivateShareBound
 // at threshold 0 with a union over the attribute_sets partitions (the class's attribute sets: C(d, k) for k-way
-// marginals over d axes); some_cell_unseen: whether the cover has an empty pattern (else 0).
+// marginals over d axes), at beta / 2 whether or not the pattern reads a bin (which is the sample's doing); the bins'
+// at the other half, their public step a union over the class's open_axes (the categorical axes with an "other" bin,
+// at least other_axes' count); some_cell_unseen: whether the cover has an empty pattern (else 0).
 double UnseenValuesError(double attribute_sets, bool some_cell_unseen,
-                         const std::vector<std::vector<std::int64_t>> &other_axes, std::int64_t public_rows,
-                         std::int64_t private_rows, double beta);
+                         const std::vector<std::vector<std::int64_t>> &other_axes, std::size_t open_axes,
+                         std::int64_t public_rows, std::int64_t private_rows, double beta);
 
 // The private share of the largest "other" bin of the given categorical axes (their public rows per bin, as
 // OtherBinShareBound takes them: an unfolded axis's bin holds the values the public table never showed, a folded

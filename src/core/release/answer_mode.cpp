@@ -159,7 +159,8 @@ UnseenValuesErrorOf(const ReleaseLayout &layout, const std::vector<std::vector<s
 	std::vector<std::vector<std::int64_t>> other_axes;
 	for (std::size_t a : empty.other_axes)
 		other_axes.push_back(open_rows.at(a));
-	return UnseenValuesError(std::round(sets), empty.exists, other_axes, public_rows, private_rows, beta);
+	return UnseenValuesError(std::round(sets), empty.exists, other_axes, OpenAxesOf(layout), public_rows, private_rows,
+	                         beta);
 }
 
 // The axes of a marginals release that may fold (open categorical axes): the unions of the folded parts run over

@@ -479,6 +479,9 @@ TEST(ErrorModel, RareValuePrivateShareBoundSolvesItsEquation)
 	EXPECT_GT(RareValuePrivateShareBound(0, 100, n, 5.0), RareValuePrivateShareBound(0, 1000, n, 5.0));
 	EXPECT_LT(RareValuePrivateShareBound(0, 1000, n, 5.0), RareValuePrivateShareBound(3, 1000, n, 5.0));
 	EXPECT_EQ(RareValuePrivateShareBound(0, 1, 10, 5.0), 1.0);
+	EXPECT_EQ(RareValuePrivateShareBound(10, 10, n, 5.0), 1.0);  // every value shows at most m times
+	// A private table far smaller than the public one (m / (m + n) rounds to 1): still a bound, not 0.
+	EXPECT_EQ(RareValuePrivateShareBound(0, 1e17, 1, 3.0), 1.0);
 	EXPECT_THROW(RareValuePrivateShareBound(0, 0, n, 5.0), Error);
 	EXPECT_THROW(RareValuePrivateShareBound(-1, 100, n, 5.0), Error);
 }
@@ -563,29 +566,33 @@ TEST(ErrorModel, UnseenValuesErrorTakesTheLargestSetAndThePrivateStep)
 {
 	const double beta = 0.01;
 	// No empty pattern (every named cell seen): 0.
-	EXPECT_EQ(UnseenValuesError(3, false, {}, 1000, 100000, beta), 0.0);
-	// An empty pattern of seen values: a cell's private share at threshold 0, at beta with a union over the 3
-	// attribute sets' partitions; more sets, a larger bound.
-	EXPECT_NEAR(UnseenValuesError(3, true, {}, 1000, 100000, beta),
-	            RareValuePrivateShareBound(0, 1000, 100000, std::log(3.0 / beta)), 1e-15);
-	EXPECT_LT(UnseenValuesError(3, true, {}, 1000, 100000, beta), UnseenValuesError(20, true, {}, 1000, 100000, beta));
-	EXPECT_THROW(UnseenValuesError(0, true, {}, 1000, 100000, beta), Error);
+	EXPECT_EQ(UnseenValuesError(3, false, {}, 2, 1000, 100000, beta), 0.0);
+	// An empty pattern of seen values: a cell's private share at threshold 0, at half of beta (whether the pattern
+	// reads an "other" bin is the sample's doing) with a union over the 3 attribute sets' partitions; more sets, a
+	// larger bound.
+	EXPECT_NEAR(UnseenValuesError(3, true, {}, 2, 1000, 100000, beta),
+	            RareValuePrivateShareBound(0, 1000, 100000, std::log(2.0 * 3.0 / beta)), 1e-15);
+	EXPECT_LT(UnseenValuesError(3, true, {}, 2, 1000, 100000, beta),
+	          UnseenValuesError(20, true, {}, 2, 1000, 100000, beta));
+	EXPECT_THROW(UnseenValuesError(0, true, {}, 2, 1000, 100000, beta), Error);
 	// An empty pattern in the "other" bin of a column with a long tail: its missing mass (then the private step at a
-	// quarter of beta) wins over the cells at half of beta.
+	// quarter of beta) wins over the cells.
 	// Each column's public rows per bin: its categories, its "other" bin (empty: nothing folded) and its NULL bin.
 	std::vector<std::int64_t> tail(300, 1);
 	tail.insert(tail.end(), {700, 0, 0});
 	// (its own "other" bin's bound: the missing mass, at half the column's share, since whether a column folds is the
-	// sample's doing: OtherBinShareBound)
-	const double open = UnseenValueShareBound(tail, std::log(32.0 * kUnseenValueSplits / beta));
+	// sample's doing: OtherBinShareBound; a union over the 2 open columns, whichever the pattern reads)
+	const double open = UnseenValueShareBound(tail, std::log(2.0 * 32.0 * kUnseenValueSplits / beta));
 	const double cells = RareValuePrivateShareBound(0, 1000, 100000, std::log(2.0 * 3.0 / beta));
 	EXPECT_GT(open, cells);
-	EXPECT_NEAR(UnseenValuesError(3, true, {tail}, 1000, 100000, beta),
+	EXPECT_NEAR(UnseenValuesError(3, true, {tail}, 2, 1000, 100000, beta),
 	            SampleShareUpperBound(open, 100000, std::log(4.0 / beta)), 1e-15);
 	// In two columns' "other" bins at once it lies in both: the smaller missing mass bounds it.
 	const std::vector<std::int64_t> dense = {500, 500, 0, 0};
-	EXPECT_LT(UnseenValuesError(3, true, {tail, dense}, 1000, 100000, beta),
-	          UnseenValuesError(3, true, {tail}, 1000, 100000, beta));
+	EXPECT_LT(UnseenValuesError(3, true, {tail, dense}, 2, 1000, 100000, beta),
+	          UnseenValuesError(3, true, {tail}, 2, 1000, 100000, beta));
+	// More bins than open columns is a caller's error.
+	EXPECT_THROW(UnseenValuesError(3, true, {tail, dense}, 1, 1000, 100000, beta), Error);
 }
 
 }  // namespace

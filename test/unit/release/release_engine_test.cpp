@@ -2577,8 +2577,8 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	};
 	const double beta = DataPartBeta(0.05);
 	// (false, true) and (true, false) have no public row, and the first of them is the empty pattern: both are cells
-	// of the one attribute set without public rows, at beta.
-	EXPECT_NEAR(projection_of(diagonal), RareValuePrivateShareBound(0, 2000, 100000, std::log(1.0 / beta)), 1e-12);
+	// of the one attribute set without public rows, at half of beta.
+	EXPECT_NEAR(projection_of(diagonal), RareValuePrivateShareBound(0, 2000, 100000, std::log(2.0 / beta)), 1e-12);
 	EXPECT_EQ(projection_of(spread), 0.0);
 	// A text column may hold values the public table never showed: with every named cell of seen values shown, the
 	// empty pattern is (other, false), in the text column's "other" bin, whose missing mass bounds it. A text column
