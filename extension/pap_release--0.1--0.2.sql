@@ -443,3 +443,9 @@ COMMENT ON FUNCTION pap.define_release(pg_catalog.text, pg_catalog.regclass, pg_
 -- keep NULL, and with it how they answered (their value types' steps: a date's day, 0 for numbers).
 ALTER TABLE pap.release_data ADD COLUMN axis_value_steps pg_catalog.float8[];
 COMMENT ON COLUMN pap.release_data.axis_value_steps IS 'per axis, the distance between consecutive values its column can hold, in axis units (1 for an integer column, a day for a date, 0 for any other; docs/mechanisms.md §10, "Discrete columns"); NULL for a release defined before, whose axes take their value types'' steps';
+
+-- Answers fixed at the run (docs/mechanisms.md §18, "Stored with the release"): the error model's facts answers read
+-- (caps, gap spreads, the projection part and the unseen points' mass), stored by the run instead of recomputed by
+-- whichever library loads the release. The releases run before keep NULL, and the loading library computes theirs.
+ALTER TABLE pap.release_data ADD COLUMN answer_facts pg_catalog.jsonb;
+COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass, other_bin_caps (per axis) and gap_spreads (per axis and public value); NULL for a release run before, whose facts the loading library computes';

@@ -100,6 +100,7 @@ CREATE TABLE pap.release_data (
 	layout_version   pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version >= 1),  -- since 0.2
 	declared_domain  pg_catalog.jsonb,                  -- since 0.2: the domain of a release without a public table
 	axis_value_steps pg_catalog.float8[],               -- since 0.2: per axis, the distance between its column's values
+	answer_facts     pg_catalog.jsonb,                  -- since 0.2: the error model's facts answers read, stored by the run
 	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
 	-- A public table (its name kept once dropped), or none and a declared domain instead (docs/mechanisms.md §14).
 	CONSTRAINT release_data_check1 CHECK (CASE WHEN declared_domain IS NULL
@@ -120,6 +121,7 @@ COMMENT ON COLUMN pap.budget_data.rho_total IS 'a zCDP budget''s total rho (pap.
 COMMENT ON COLUMN pap.budget_data.rho_spent IS 'the rho charged to a zCDP budget so far (0 for a budget in (epsilon, delta))';
 COMMENT ON COLUMN pap.ledger_data.rho IS 'a charge of a zCDP budget in rho (epsilon and delta are then what the run guarantees); NULL on a budget in (epsilon, delta)';
 COMMENT ON COLUMN pap.release_data.axis_value_steps IS 'per axis, the distance between consecutive values its column can hold, in axis units (1 for an integer column, a day for a date, 0 for any other; docs/mechanisms.md §10, "Discrete columns"); NULL for a release defined before, whose axes take their value types'' steps';
+COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass, other_bin_caps (per axis) and gap_spreads (per axis and public value); NULL for a release run before, whose facts the loading library computes';
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');

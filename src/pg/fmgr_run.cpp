@@ -1,6 +1,7 @@
 // pap.plan (free) and pap.run_release (spends the budget).
 #include "core/api/release_api.hpp"
 #include "pg/answer_warnings.hpp"
+#include "pg/catalog_columns.hpp"
 #include "pg/catalog_object.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
@@ -385,6 +386,12 @@ static const char *const kRunDetailsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
     "$4::pg_catalog.jsonb, "
     "is_private = $5, mechanism = $6, released_at = pg_catalog.clock_timestamp() WHERE name OPERATOR(pg_catalog.=) $1";
+// The same with the answer facts (since 0.2's answer_facts column): what answers read beside the plan's parts.
+static const char *const kRunDetailsWithFactsSql =
+    "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
+    "$4::pg_catalog.jsonb, "
+    "is_private = $5, mechanism = $6, released_at = pg_catalog.clock_timestamp(), answer_facts = "
+    "$7::pg_catalog.jsonb WHERE name OPERATOR(pg_catalog.=) $1";
 
 extern "C" Datum
 pap_run_release(PG_FUNCTION_ARGS)
@@ -462,9 +469,14 @@ pap_run_release(PG_FUNCTION_ARGS)
 		const Oid running_types[3] = {FLOAT8OID, FLOAT8OID, TEXTOID};
 		const Datum running_values[3] = {Float8GetDatum(in_rho ? plan.epsilon_used : epsilon),
 		                                 Float8GetDatum(plan.delta_used), CStringGetTextDatum(mechanism)};
-		PapMarkRunning(object,
-		               "epsilon = $2, delta = $3, mechanism = $4, synthetic = NULL, details = NULL, released_at = NULL",
-		               3, running_types, running_values);
+		// The facts of an earlier run go with its distribution (a table without answer_facts, 0.1's, has none).
+		PapMarkRunning(
+		    object,
+		    PapCatalogHasColumn("release_data", "answer_facts")
+		        ? "epsilon = $2, delta = $3, mechanism = $4, synthetic = NULL, details = NULL, "
+		          "released_at = NULL, answer_facts = NULL"
+		        : "epsilon = $2, delta = $3, mechanism = $4, synthetic = NULL, details = NULL, released_at = NULL",
+		    3, running_types, running_values);
 		PapCommitCharge(&run);
 		if (in_rho)
 			PapProgressPhase(&progress, "charged rho %s to the budget of %s", rho_charged, private_name);
@@ -560,14 +572,21 @@ pap_run_release(PG_FUNCTION_ARGS)
 		if (r->answer_modes)
 			JsonString(&details, "answer_mode", out.plan.answer_mode);
 		appendStringInfoChar(&details, '}');
-		Oid store_types[6] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID};
-		Datum store_values[6] = {CStringGetTextDatum(name),
+		// The facts answers read beside the plan's parts, from public numbers only (the layout, m, n, beta): stored,
+		// so that a later library does not change this release's answers (docs/mechanisms.md §18).
+		const bool store_facts = PapCatalogHasColumn("release_data", "answer_facts");
+		char *answer_facts = nullptr;
+		if (store_facts)
+			PAP_CORE(answer_facts = pap::core::AnswerFactsJson(r->layout, r->public_rows, n, r->beta, PapAllocate));
+		Oid store_types[7] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID, TEXTOID};
+		Datum store_values[7] = {CStringGetTextDatum(name),
 		                         PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8),
 		                                                         FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
 		                         Int64GetDatum(n),
 		                         CStringGetTextDatum(details.data),
 		                         BoolGetDatum(!run.seeded),
-		                         CStringGetTextDatum(chosen)};
+		                         CStringGetTextDatum(chosen),
+		                         store_facts ? CStringGetTextDatum(answer_facts) : (Datum)0};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
 		if (pap_publish_delay > 0)
@@ -578,7 +597,8 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapWaitUntilPublishTime(run.charged);
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
-		PapExecute(kRunDetailsSql, 6, store_types, store_values, false);
+		PapExecute(store_facts ? kRunDetailsWithFactsSql : kRunDetailsSql, store_facts ? 7 : 6, store_types,
+		           store_values, false);
 		PapRestoreUser(&saved);
 		// The summary: every number in it is published by the release (pap.releases, pap.plan).
 		ereport(NOTICE,

@@ -328,16 +328,32 @@ PapLoadRelease(const char *name, bool for_update)
 	    "(chosen.p OPERATOR(pg_catalog.->>) 'outside_mass_error')::pg_catalog.float8 AS bound_outside_mass_error, "
 	    // A run whose outcome bounds its noise part (PMW's, docs/mechanisms.md §18) stored its own.
 	    "COALESCE(r.details OPERATOR(pg_catalog.->>) 'bound_noise_error', "
-	    "chosen.p OPERATOR(pg_catalog.->>) 'noise_error')::pg_catalog.float8 AS bound_noise_error "
+	    "chosen.p OPERATOR(pg_catalog.->>) 'noise_error')::pg_catalog.float8 AS bound_noise_error ";
+	// The answer facts the run stored (since 0.2's answer_facts; docs/mechanisms.md §18), as arrays in order:
+	// empty arrays and NULL scalars for a release run before.
+	static const char *const facts_sql =
+	    ", (r.answer_facts OPERATOR(pg_catalog.->>) 'event_projection')::pg_catalog.float8 AS facts_event_projection, "
+	    "(r.answer_facts OPERATOR(pg_catalog.->>) 'unseen_points_mass')::pg_catalog.float8 AS facts_unseen_mass, "
+	    "ARRAY(SELECT c::pg_catalog.float8 FROM pg_catalog.jsonb_array_elements_text(r.answer_facts "
+	    "OPERATOR(pg_catalog.->) 'other_bin_caps') WITH ORDINALITY AS e(c, i) ORDER BY i) AS facts_other_bin_caps, "
+	    "ARRAY(SELECT pg_catalog.jsonb_array_length(e.s) FROM pg_catalog.jsonb_array_elements(r.answer_facts "
+	    "OPERATOR(pg_catalog.->) 'gap_spreads') WITH ORDINALITY AS e(s, i) ORDER BY i) AS facts_gap_spread_counts, "
+	    "ARRAY(SELECT f.v::pg_catalog.float8 FROM pg_catalog.jsonb_array_elements(r.answer_facts "
+	    "OPERATOR(pg_catalog.->) 'gap_spreads') WITH ORDINALITY AS e(s, i), "
+	    "pg_catalog.jsonb_array_elements_text(e.s) WITH ORDINALITY AS f(v, j) ORDER BY e.i, f.j) AS facts_gap_spreads ";
+	static const char *const from_sql =
 	    "FROM pap.release_data r CROSS JOIN LATERAL (SELECT r.details OPERATOR(pg_catalog.->) 'predictions' "
 	    "OPERATOR(pg_catalog.->) (r.details OPERATOR(pg_catalog.->>) 'mechanism')) AS chosen(p) "
 	    "WHERE r.name OPERATOR(pg_catalog.=) $1";
+	const bool has_facts = PapCatalogHasColumn("release_data", "answer_facts");
 	MemoryContext caller = CurrentMemoryContext;
 	Oid types[1] = {TEXTOID};
 	Datum values[1] = {CStringGetTextDatum(name)};
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
-	PapExecute(for_update ? psprintf("%s FOR UPDATE OF r", select_sql) : select_sql, 1, types, values, !for_update);
+	PapExecute(
+	    psprintf("%s%s%s%s", select_sql, has_facts ? facts_sql : "", from_sql, for_update ? " FOR UPDATE OF r" : ""), 1,
+	    types, values, !for_update);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("release \"%s\" does not exist", name)));
@@ -395,6 +411,19 @@ PapLoadRelease(const char *name, bool for_update)
 		const Datum part = column(part_columns[i]);
 		*parts[i] = isnull ? 0.0 : DatumGetFloat8(part);
 		r->error_facts.known = r->error_facts.known && !isnull;
+	}
+	// The answer facts the run stored, read as they are (the core checks them against the layout when it loads).
+	const Datum stored_projection = PapCatalogGet(&row, "facts_event_projection", true, &isnull);
+	r->error_facts.answers_stored = !isnull;
+	if (r->error_facts.answers_stored) {
+		pap::core::StoredAnswerFacts &f = r->error_facts.answers;
+		f.event_projection = DatumGetFloat8(stored_projection);
+		f.unseen_points_mass = DatumGetFloat8(column("facts_unseen_mass"));
+		if (isnull)
+			elog(ERROR, "pap_release: release \"%s\" has answer facts without the unseen points' mass", name);
+		f.other_bin_caps = CatalogValues<double>(column("facts_other_bin_caps"), FLOAT8OID, &f.other_bin_cap_count);
+		f.gap_spread_counts = CatalogValues<int32>(column("facts_gap_spread_counts"), INT4OID, &f.gap_spread_axes);
+		f.gap_spreads = CatalogValues<double>(column("facts_gap_spreads"), FLOAT8OID, &f.gap_spread_count);
 	}
 	size_t hist_count;
 	r->public_histogram = CatalogValues<int64>(column("public_histogram"), INT8OID, &hist_count);

@@ -446,6 +446,29 @@ std::size_t PrivateQuantileGuardRails(std::int64_t rows, std::size_t domain_size
 // The public facts of a run that an answer's bound reads: the release's beta and public rows, and the chosen
 // mechanism's parts of its plan (pap.plan's projection_error, outside_mass_error, noise_error), which the run
 // stores in its details. Set once after LoadReleaseModel; known = false for a release whose run stored none.
+// The answer facts: what answers read from the error model beside those parts (the projection part in projection
+// mode, the bound on the private mass at grid points without a public row, each axis's cap on one value of its
+// "other" bin, and the shares of each public value's first row that refined answers spread over the gap below it;
+// docs/mechanisms.md §18, "Stored with the release"). The run computes them from public numbers only (the layout,
+// the public rows, the private row count and beta) and stores them (pap.release_data.answer_facts), so that a
+// later library, whose bounds may differ, does not change a released answer. As the glue reads them back from
+// AnswerFactsJson's object: per axis the caps (none, or one per axis) and the spreads (per axis a count, the
+// values of all axes concatenated).
+struct StoredAnswerFacts {
+	double event_projection = 1.0, unseen_points_mass = 1.0;
+	std::size_t other_bin_cap_count = 0;
+	const double *other_bin_caps = nullptr;
+	std::size_t gap_spread_axes = 0;
+	const std::int32_t *gap_spread_counts = nullptr;
+	std::size_t gap_spread_count = 0;
+	const double *gap_spreads = nullptr;
+};
+// The answer facts of a release as a JSON object, allocated with allocate: {"event_projection": x,
+// "unseen_points_mass": x, "other_bin_caps": [...], "gap_spreads": [[...], ...]} (numbers in the shortest form that
+// reads back as the same double). Without public or private rows, the facts of a model that has none.
+char *AnswerFactsJson(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
+                      Allocate allocate);
+
 struct ReleaseErrorFacts {
 	bool known = false;
 	double beta = 0;
@@ -454,7 +477,13 @@ struct ReleaseErrorFacts {
 	// The run's answer mode is "refine" (its details' answer_mode): on a release of marginals or stumps over a full
 	// grid, its mechanism measured every cell and projection above is the part of answers from a query's own cells.
 	bool refine_mode = false;
+	// The answer facts the run stored; answers_stored = false for a release run by a library that stored none,
+	// whose facts this library computes when it loads the release.
+	bool answers_stored = false;
+	StoredAnswerFacts answers;
 };
+// Sets the facts; with known and answers_stored, Error(Internal) when the stored answer facts do not fit the layout
+// (counts other than the axes', or a value that is not finite, negative, or above 1 for a cap or a spread).
 void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
 // An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
 // of the class at once with probability at least 1 - beta (under the error model's assumption). error_bound is

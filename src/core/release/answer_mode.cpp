@@ -354,6 +354,8 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
 	LoadedAnswerFacts out;
 	out.projection = ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta);
+	out.unseen_points_mass =
+	    OutsideMassError(layout.public_point_counts, false, public_rows, private_rows, DataPartBeta(request_beta));
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)
 		out.other_bin_caps = OtherBinCaps(layout, open_rows, public_rows, private_rows, beta / 2.0);
 	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0

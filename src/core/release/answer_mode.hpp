@@ -65,6 +65,9 @@ AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t pu
 // refinement part itself is not recomputed: the stored answer mode already holds its choice.
 struct LoadedAnswerFacts {
 	double projection = 0;
+	// The bound on the private mass at grid points without a public row (error_model.hpp's OutsideMassError over
+	// the public points, at DataPartBeta): what an answer by projection adds where a query reads such points.
+	double unseen_points_mass = 1.0;
 	std::vector<std::vector<double>> gap_spread;
 	// Per axis of a release read from its own cells, the most private share one value of the axis's "other" bin (one
 	// the public table never showed, or a folded one) can have, on the own-cells part's event (1 on an axis without

@@ -1214,19 +1214,103 @@ ModelAxisValueType(const ReleaseModel *model, std::size_t axis)
 
 // --- error bounds of answers (docs/mechanisms.md §18) ---------------------------------------------------------
 
+namespace {
+
+// The answer facts of a layout (LoadedAnswerFactsOf); without public or private rows, those of a model that has
+// none (no bound below 1, no cap, no spread).
+LoadedAnswerFacts
+AnswerFactsOfLayout(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta)
+{
+	if (public_rows <= 0 || private_rows <= 0) {
+		LoadedAnswerFacts none;
+		none.projection = 1.0;
+		return none;
+	}
+	return LoadedAnswerFactsOf(layout, public_rows, private_rows, beta);
+}
+
+// The stored facts, checked against the layout (ModelSetErrorFacts's refusal).
+LoadedAnswerFacts
+StoredFactsOf(const ReleaseLayout &layout, const StoredAnswerFacts &stored)
+{
+	const auto refuse = [](const char *what) {
+		return Error(ErrorKind::Internal, std::string("the release's stored answer facts do not fit it: ") + what);
+	};
+	const auto share = [](double x) { return std::isfinite(x) && x >= 0.0 && x <= 1.0; };
+	const std::size_t axes = layout.axes.size();
+	if (!std::isfinite(stored.event_projection) || stored.event_projection < 0.0 ||
+	    !std::isfinite(stored.unseen_points_mass) || stored.unseen_points_mass < 0.0)
+		throw refuse("a bound that is not a finite non-negative number");
+	if (stored.other_bin_cap_count != 0 && stored.other_bin_cap_count != axes)
+		throw refuse("caps for another number of axes");
+	if (stored.gap_spread_axes != 0 && stored.gap_spread_axes != axes)
+		throw refuse("spreads for another number of axes");
+	LoadedAnswerFacts out;
+	out.projection = stored.event_projection;
+	out.unseen_points_mass = stored.unseen_points_mass;
+	out.other_bin_caps.assign(stored.other_bin_caps, stored.other_bin_caps + stored.other_bin_cap_count);
+	std::size_t at = 0;
+	for (std::size_t a = 0; a < stored.gap_spread_axes; a++) {
+		const std::int32_t count = stored.gap_spread_counts[a];
+		if (count < 0 || std::size_t(count) > stored.gap_spread_count - at ||
+		    (count > 0 && std::size_t(count) != layout.axes[a].public_values.size()))
+			throw refuse("an axis's spreads are not one per public value");
+		out.gap_spread.emplace_back(stored.gap_spreads + at, stored.gap_spreads + at + count);
+		at += std::size_t(count);
+	}
+	if (at != stored.gap_spread_count)
+		throw refuse("spreads beyond the axes' counts");
+	for (const std::vector<double> &axis : out.gap_spread)
+		if (!std::all_of(axis.begin(), axis.end(), share))
+			throw refuse("a spread outside [0, 1]");
+	if (!std::all_of(out.other_bin_caps.begin(), out.other_bin_caps.end(), share))
+		throw refuse("a cap outside [0, 1]");
+	return out;
+}
+
+}  // namespace
+
+char *
+AnswerFactsJson(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
+                Allocate allocate)
+{
+	const LoadedAnswerFacts facts = AnswerFactsOfLayout(LayoutFromCatalog(layout), public_rows, private_rows, beta);
+	const auto number = [](double x) {
+		if (!std::isfinite(x))
+			throw Error(ErrorKind::Internal, "an answer fact is not finite");
+		return FormatFloat8(x);
+	};
+	const auto list = [&](const std::vector<double> &values) {
+		std::string out = "[";
+		for (std::size_t i = 0; i < values.size(); i++)
+			out += (i == 0 ? "" : ", ") + number(values[i]);
+		return out + "]";
+	};
+	std::string json = "{\"event_projection\": " + number(facts.projection);
+	json += ", \"unseen_points_mass\": " + number(facts.unseen_points_mass);
+	json += ", \"other_bin_caps\": " + list(facts.other_bin_caps);
+	json += ", \"gap_spreads\": [";
+	for (std::size_t a = 0; a < facts.gap_spread.size(); a++)
+		json += (a == 0 ? "" : ", ") + list(facts.gap_spread[a]);
+	json += "]}";
+	return CopyString(allocate, json);
+}
+
 void
 ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
 {
-	model->error_facts = facts;
-	if (facts.known && facts.public_rows > 0 && model->private_rows() > 0) {
-		model->unseen_points_mass = OutsideMassError(model->layout().public_point_counts, false, facts.public_rows,
-		                                             model->private_rows(), DataPartBeta(facts.beta));
-		LoadedAnswerFacts loaded =
-		    LoadedAnswerFactsOf(model->layout(), facts.public_rows, model->private_rows(), facts.beta);
+	// The facts are checked before any member changes: a refused set leaves the model as it was.
+	if (facts.known) {
+		LoadedAnswerFacts loaded = facts.answers_stored ? StoredFactsOf(model->layout(), facts.answers)
+		                                                : AnswerFactsOfLayout(model->layout(), facts.public_rows,
+		                                                                      model->private_rows(), facts.beta);
+		model->unseen_points_mass = loaded.unseen_points_mass;
 		model->event_projection = loaded.projection;
 		model->gap_spread = std::move(loaded.gap_spread);
 		model->other_bin_caps = std::move(loaded.other_bin_caps);
 	}
+	model->error_facts = facts;
+	model->error_facts.answers = StoredAnswerFacts{};  // the caller's arrays, copied above
 }
 
 bool

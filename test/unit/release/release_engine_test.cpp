@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -621,23 +622,44 @@ Project(const ReleaseModel *model, const std::string &text)
 	return ModelProject(model, parsed, numbers.data(), texts.data());
 }
 
+// A query parsed for a model with its literals read as Project reads them.
+struct ReadQuery {
+	std::unique_ptr<ParsedQuery, void (*)(ParsedQuery *)> parsed{nullptr, FreeParsedQuery};
+	std::vector<double> numbers;
+	std::vector<const char *> texts;
+};
+ReadQuery
+ReadQueryText(const ReleaseModel *model, const std::string &text)
+{
+	ReadQuery q;
+	q.parsed.reset(ParseQueryForModel(model, text.c_str()));
+	const std::size_t n = ParsedQueryLiteralCount(q.parsed.get());
+	q.numbers.assign(n + 1, 0.0);
+	q.texts.assign(n + 1, nullptr);
+	for (std::size_t i = 0; i < n; i++) {
+		const LiteralTarget t = ParsedQueryLiteral(model, q.parsed.get(), i);
+		if (t.kind == AxisKind::Categorical)
+			q.texts[i] = t.text;
+		else
+			q.numbers[i] = ReadNumberLiteral(q.parsed.get(), i);
+	}
+	return q;
+}
+
 // How pap.answer answers a query: ModelAnswerQuery on the literals read as Project reads them.
 double
 AnswerText(const ReleaseModel *model, const std::string &text, bool refine)
 {
-	ParsedQuery *parsed = ParseQueryForModel(model, text.c_str());
-	std::unique_ptr<ParsedQuery, void (*)(ParsedQuery *)> owner(parsed, FreeParsedQuery);
-	const std::size_t n = ParsedQueryLiteralCount(parsed);
-	std::vector<double> numbers(n + 1, 0.0);
-	std::vector<const char *> texts(n + 1, nullptr);
-	for (std::size_t i = 0; i < n; i++) {
-		const LiteralTarget t = ParsedQueryLiteral(model, parsed, i);
-		if (t.kind == AxisKind::Categorical)
-			texts[i] = t.text;
-		else
-			numbers[i] = ReadNumberLiteral(parsed, i);
-	}
-	return ModelAnswerQuery(model, parsed, numbers.data(), texts.data(), refine);
+	const ReadQuery q = ReadQueryText(model, text);
+	return ModelAnswerQuery(model, q.parsed.get(), q.numbers.data(), q.texts.data(), refine);
+}
+
+// How pap.answer_bounded answers a query.
+AnswerBound
+BoundText(const ReleaseModel *model, const std::string &text, bool refine)
+{
+	const ReadQuery q = ReadQueryText(model, text);
+	return ModelAnswerBound(model, q.parsed.get(), q.numbers.data(), q.texts.data(), refine);
 }
 
 struct ModelDeleter {
@@ -1609,6 +1631,156 @@ TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 				EXPECT_NEAR(AnswerText(model.get(), "x <= 10", true), AnswerText(model.get(), "x <= 10", false), 1e-12);
 			}
 		}
+}
+
+// The answer facts as the glue reads them back from the catalog: the arrays StoredAnswerFacts points into.
+struct FlatFacts {
+	double event_projection = 0, unseen_points_mass = 0;
+	std::vector<double> caps, spreads;
+	std::vector<std::int32_t> counts;
+	StoredAnswerFacts
+	View() const
+	{
+		StoredAnswerFacts v;
+		v.event_projection = event_projection;
+		v.unseen_points_mass = unseen_points_mass;
+		v.other_bin_cap_count = caps.size();
+		v.other_bin_caps = caps.data();
+		v.gap_spread_axes = counts.size();
+		v.gap_spread_counts = counts.data();
+		v.gap_spread_count = spreads.size();
+		v.gap_spreads = spreads.data();
+		return v;
+	}
+	// Every number in AnswerFactsJson's order.
+	std::vector<double>
+	Numbers() const
+	{
+		std::vector<double> out{event_projection, unseen_points_mass};
+		out.insert(out.end(), caps.begin(), caps.end());
+		out.insert(out.end(), spreads.begin(), spreads.end());
+		return out;
+	}
+};
+FlatFacts
+FlatFactsOf(const LoadedAnswerFacts &facts)
+{
+	FlatFacts out;
+	out.event_projection = facts.projection;
+	out.unseen_points_mass = facts.unseen_points_mass;
+	out.caps = facts.other_bin_caps;
+	for (const std::vector<double> &axis : facts.gap_spread) {
+		out.counts.push_back(std::int32_t(axis.size()));
+		out.spreads.insert(out.spreads.end(), axis.begin(), axis.end());
+	}
+	return out;
+}
+
+// A release's answers read the facts its run stored (docs/mechanisms.md §18, "Stored with the release"), not those
+// the loading library computes: stored as computed, every answer and bound is the computed one; stored otherwise,
+// the answers follow what is stored. AnswerFactsJson prints exactly those numbers (each reads back as the same
+// double), and facts that do not fit the layout are refused with the model left as it was.
+TEST_F(ReleaseEngine, AnswersReadTheFactsTheRunStored)
+{
+	struct Case {
+		Table table;
+		const char *cls;
+		Granularity granularity;
+		std::vector<std::string> queries;
+	};
+	const std::vector<Case> cases = {
+	    {NumericTable(), "thresholds(x)", Granularity::Finest, {"x <= 3.3", "x <= 17.25", "x <= 40.5"}},
+	    {NumericTable(), "boxes(x, y)", Granularity::Alpha, {"x <= 7.5 AND y <= 20.25", "x > 2.5 AND y <= 33"}},
+	    {PeopleTable(),
+	     "marginals(2; city, age)",
+	     Granularity::Alpha,
+	     {"city = 'Rome' AND age = 19", "city = 'Paris' AND age = 37"}},
+	};
+	const std::int64_t n = 5000;
+	for (const Case &c : cases) {
+		SCOPED_TRACE(c.cls);
+		const Release r = Define(c.table, c.cls, c.granularity, 0.9);
+		const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 31);
+		const LoadedAnswerFacts computed = LoadedAnswerFactsOf(LayoutFromCatalog(r.layout), r.public_rows, n, 0.05);
+		const FlatFacts flat = FlatFactsOf(computed);
+		const auto model_with = [&](const FlatFacts *stored) {
+			Model model = LoadModel(r, synthetic, n);
+			ReleaseErrorFacts facts;
+			facts.known = true;
+			facts.beta = 0.05;
+			facts.public_rows = r.public_rows;
+			facts.noise = 0.01;
+			facts.refine_mode = true;
+			facts.answers_stored = stored != nullptr;
+			if (stored != nullptr)
+				facts.answers = stored->View();
+			ModelSetErrorFacts(model.get(), facts);
+			return model;
+		};
+		const Model fresh = model_with(nullptr), stored = model_with(&flat);
+		for (const std::string &q : c.queries)
+			for (bool refine : {false, true}) {
+				const AnswerBound a = BoundText(fresh.get(), q, refine), b = BoundText(stored.get(), q, refine);
+				EXPECT_EQ(a.estimate, b.estimate) << q;
+				EXPECT_EQ(a.lower, b.lower) << q;
+				EXPECT_EQ(a.upper, b.upper) << q;
+			}
+
+		// The JSON holds the same numbers, in order, each read back exactly.
+		char *json = AnswerFactsJson(r.layout, r.public_rows, n, 0.05, TestAllocate);
+		const std::string text(json);
+		std::vector<double> printed;
+		const std::regex number(R"(-?[0-9][0-9.eE+-]*)");
+		for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
+			printed.push_back(std::stod(it->str()));
+		EXPECT_EQ(printed, flat.Numbers()) << text;
+		EXPECT_EQ(std::count(text.begin(), text.end(), '['), std::ptrdiff_t(2 + flat.counts.size())) << text;
+
+		// Other stored facts move the answers that read them: spreads on refined ordered answers, caps on a value of
+		// an "other" bin, the unseen points' mass on projected bounds.
+		FlatFacts other = flat;
+		for (double &x : other.spreads)
+			x = 1.0 - x;
+		for (double &x : other.caps)
+			x = 1e-9;
+		other.unseen_points_mass += 0.25;
+		const Model moved = model_with(&other);
+		bool any = false;
+		for (const std::string &q : c.queries)
+			for (bool refine : {false, true}) {
+				const AnswerBound a = BoundText(fresh.get(), q, refine), b = BoundText(moved.get(), q, refine);
+				any = any || a.estimate != b.estimate || a.upper != b.upper;
+			}
+		EXPECT_TRUE(any);
+
+		// Refused: caps or spreads for another number of axes, counts that do not add up or that are not the
+		// axis's public values, a spread or cap outside [0, 1], a bound that is not finite.
+		std::vector<FlatFacts> bad(7, flat);
+		bad[0].caps.assign(r.layout.axis_count + 1, 0.5);
+		bad[1].counts.push_back(0);
+		bad[2].spreads.push_back(0.5);
+		bad[3].counts.assign(r.layout.axis_count, 1);
+		bad[3].spreads.assign(r.layout.axis_count, 0.5);
+		bad[4].caps.assign(r.layout.axis_count, 1.5);
+		bad[5].event_projection = std::numeric_limits<double>::quiet_NaN();
+		bad[6].spreads.assign(flat.spreads.size(), -0.25);
+		for (std::size_t i = 0; i < bad.size(); i++) {
+			SCOPED_TRACE(i);
+			if (i == 6 && flat.spreads.empty())
+				continue;
+			Model model = LoadModel(r, synthetic, n);
+			ReleaseErrorFacts facts;
+			facts.known = true;
+			facts.beta = 0.05;
+			facts.public_rows = r.public_rows;
+			facts.answers_stored = true;
+			facts.answers = bad[i].View();
+			EXPECT_PAP_ERROR(ErrorKind::Internal, ModelSetErrorFacts(model.get(), facts));
+			const Model unset = LoadModel(r, synthetic, n);  // left as it was: as a model whose facts were never set
+			for (const std::string &q : c.queries)
+				EXPECT_EQ(AnswerText(model.get(), q, true), AnswerText(unset.get(), q, true)) << q;
+		}
+	}
 }
 
 // The weight of the full grid's cells whose bin on each named axis is the given one: a marginal query's own cells.
