@@ -1,6 +1,6 @@
 // Helpers shared by the core unit tests: checking the kind of a pap::core::Error, PostgreSQL's float8 order
-// written out by hand (the brute-force side of the tests), and small random public samples with ties, NaN and
-// the infinities.
+// written out by hand (the brute-force side of the tests), small random public samples with ties, NaN and the
+// infinities, and samples of a Zipf population (the error model's simulated checks).
 #pragma once
 #include <gtest/gtest.h>
 
@@ -261,5 +261,37 @@ MutatedText(int i, int random_every, int max_mutations, Rng &rng, const std::vec
 	}
 	return text;
 }
+
+// A population of `values` values with shares proportional to 1 / rank (Zipf), and samples of it: each value's rows
+// in a sample of `rows` rows, drawn with the caller's generator.
+class ZipfPopulation {
+public:
+	explicit ZipfPopulation(std::size_t values) : shares_(values)
+	{
+		double total = 0;
+		for (std::size_t v = 0; v < values; v++)
+			total += (shares_[v] = 1.0 / double(v + 1));
+		for (double &share : shares_)
+			share /= total;
+		draw_ = std::discrete_distribution<std::size_t>(shares_.begin(), shares_.end());
+	}
+	const std::vector<double> &
+	shares() const
+	{
+		return shares_;
+	}
+	std::vector<std::int64_t>
+	Counts(int rows, std::mt19937_64 &random)
+	{
+		std::vector<std::int64_t> counts(shares_.size(), 0);
+		for (int r = 0; r < rows; r++)
+			counts[draw_(random)]++;
+		return counts;
+	}
+
+private:
+	std::vector<double> shares_;
+	std::discrete_distribution<std::size_t> draw_;
+};
 
 }  // namespace pap::core::test

@@ -16,6 +16,8 @@
 namespace pap::core {
 namespace {
 
+using test::ZipfPopulation;
+
 TEST(ErrorModel, TotalAddsProjectionOutsideAndNoiseButNotThePrior)
 {
 	ErrorParts parts{0.1, 0.2, 0.3, 0.25};
@@ -418,32 +420,6 @@ TEST(ErrorModel, PriorSamplingErrorIsHoeffdingOverTheCoverOrDkw)
 	EXPECT_EQ(PriorSamplingError(1, 1, 1000000, 0, 1e-9), 1.0);
 }
 
-// A Zipf population over `values` values (share proportional to 1 / rank) and its sampler.
-std::vector<double>
-ZipfShares(int values)
-{
-	std::vector<double> shares;
-	double total = 0;
-	for (int i = 1; i <= values; i++) {
-		shares.push_back(1.0 / i);
-		total += 1.0 / i;
-	}
-	for (double &s : shares)
-		s /= total;
-	return shares;
-}
-
-// One table of `rows` rows from the population, as counts per value.
-std::vector<std::int64_t>
-DrawCounts(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
-{
-	std::discrete_distribution<int> draw(shares.begin(), shares.end());
-	std::vector<std::int64_t> counts(shares.size(), 0);
-	for (int r = 0; r < rows; r++)
-		counts[std::size_t(draw(rng))]++;
-	return counts;
-}
-
 // One public sample of `rows` rows from the population: the shares of the values it misses and the counts of those
 // it shows.
 struct PublicSample {
@@ -452,9 +428,10 @@ struct PublicSample {
 };
 
 PublicSample
-DrawSample(const std::vector<double> &shares, int rows, std::mt19937_64 &rng)
+DrawSample(ZipfPopulation &population, int rows, std::mt19937_64 &rng)
 {
-	const std::vector<std::int64_t> counts = DrawCounts(shares, rows, rng);
+	const std::vector<double> &shares = population.shares();
+	const std::vector<std::int64_t> counts = population.Counts(rows, rng);
 	PublicSample sample;
 	for (std::size_t i = 0; i < counts.size(); i++) {
 		if (counts[i] == 0)
@@ -492,7 +469,8 @@ TEST(ErrorModel, RareValuePrivateShareBoundHoldsOnSimulatedSplits)
 	// every one of 200 seeded draws some value the public table never shows holds private rows (a part of 0 fails),
 	// and no such value's private share exceeds the bound at beta = 0.05 in more than 5% of them (at threshold 0 and
 	// at threshold 3, the values shown at most 3 times); the bound is within 3x of the largest share observed.
-	const std::vector<double> shares = ZipfShares(2000);
+	ZipfPopulation population(2000);
+	const std::vector<double> &shares = population.shares();
 	const int m = 500, n = 20000;
 	const double L = std::log(1.0 / 0.05);
 	std::mt19937_64 rng(20261128);
@@ -501,7 +479,7 @@ TEST(ErrorModel, RareValuePrivateShareBoundHoldsOnSimulatedSplits)
 		int exceeded = 0;
 		double largest = 0;
 		for (int run = 0; run < 200; run++) {
-			const std::vector<std::int64_t> shown = DrawCounts(shares, m, rng), held = DrawCounts(shares, n, rng);
+			const std::vector<std::int64_t> shown = population.Counts(m, rng), held = population.Counts(n, rng);
 			double rare = 0;
 			for (std::size_t v = 0; v < shares.size(); v++)
 				if (shown[v] <= t)
@@ -543,13 +521,13 @@ TEST(ErrorModel, UnseenValueShareBoundHoldsOnSimulatedLongTails)
 	// 20,000 values with Zipf shares, 2,000 public rows: the mass of the values the sample misses is about 0.2 (the
 	// part was 0), and the bound at 4 kUnseenValueSplits exp(-L) = 0.05 holds in at least 95% of 200 seeded samples,
 	// within 2x of the missing mass.
-	const std::vector<double> shares = ZipfShares(20000);
+	ZipfPopulation population(20000);
 	const double L = std::log(4.0 * kUnseenValueSplits / 0.05);
 	std::mt19937_64 rng(1125);
 	int exceeded = 0;
 	double ratio = 0;
 	for (int run = 0; run < 200; run++) {
-		const PublicSample sample = DrawSample(shares, 2000, rng);
+		const PublicSample sample = DrawSample(population, 2000, rng);
 		double missing = 0;
 		for (double share : sample.unseen_shares)
 			missing += share;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "core/base/errors.hpp"
 #include "core/mechanisms/error_model.hpp"
 #include "core/release/answer_mode.hpp"
@@ -19,6 +20,8 @@
 
 namespace pap::core {
 namespace {
+
+using test::ZipfPopulation;
 
 std::string
 Name(std::size_t i)
@@ -63,39 +66,6 @@ Sum(const std::vector<std::int64_t> &v)
 		s += x;
 	return s;
 }
-
-// Samples from a population of `values` values with shares proportional to 1 / rank: each value's rows in a
-// sample of `rows` rows.
-class ZipfSamples {
-public:
-	ZipfSamples(std::size_t values, std::uint64_t seed) : shares_(values), random_(seed)
-	{
-		double total = 0;
-		for (std::size_t v = 0; v < values; v++)
-			total += (shares_[v] = 1.0 / double(v + 1));
-		for (double &share : shares_)
-			share /= total;
-		draw_ = std::discrete_distribution<std::size_t>(shares_.begin(), shares_.end());
-	}
-	const std::vector<double> &
-	shares() const
-	{
-		return shares_;
-	}
-	std::vector<std::int64_t>
-	Counts(int rows)
-	{
-		std::vector<std::int64_t> counts(shares_.size(), 0);
-		for (int r = 0; r < rows; r++)
-			counts[draw_(random_)]++;
-		return counts;
-	}
-
-private:
-	std::vector<double> shares_;
-	std::mt19937_64 random_;
-	std::discrete_distribution<std::size_t> draw_;
-};
 
 TEST(FoldCategories, FoldsTheRarestCategoriesUntilTheGridFits)
 {
@@ -193,13 +163,14 @@ TEST(FoldCategories, NothingToFold)
 TEST(OtherBinShareBound, CoversTheFoldedShareOnSimulatedSamples)
 {
 	const std::size_t values = 2000;
-	ZipfSamples population(values, 20261128);
+	ZipfPopulation population(values);
+	std::mt19937_64 random(20261128);
 	const std::vector<double> &shares = population.shares();
 	const double beta = 0.05;
 	int failures = 0, naive_failures = 0;
 	const int trials = 60;
 	for (int trial = 0; trial < trials; trial++) {
-		const std::vector<std::int64_t> counts = population.Counts(3000);
+		const std::vector<std::int64_t> counts = population.Counts(3000, random);
 		const std::int64_t threshold = (std::int64_t(2) << (trial % 3)) - 1;  // 1, 3, 7: rungs of the ladder
 		// The axis as folding leaves it: kept categories (seen more than the threshold), "other", NULL (none).
 		std::vector<std::int64_t> bins;
@@ -312,11 +283,13 @@ TEST(FoldedValueError, CoversTheLargestPrivateShareOfARareValue)
 	            RareValuePrivateShareBound(3, 3000, 30000, std::log(2 * 12 / 0.05)), 1e-15);
 	EXPECT_LT(FoldedValueError(3, 3000, 30000, 0.05), FoldedValueError(7, 3000, 30000, 0.05));
 	const std::size_t values = 2000;
-	ZipfSamples population(values, 20261129);
+	ZipfPopulation population(values);
+	std::mt19937_64 random(20261129);
 	int failures = 0, naive_failures = 0;
 	const int trials = 60;
 	for (int trial = 0; trial < trials; trial++) {
-		const std::vector<std::int64_t> shown = population.Counts(3000), held = population.Counts(30000);
+		const std::vector<std::int64_t> shown = population.Counts(3000, random),
+		                                held = population.Counts(30000, random);
 		const std::int64_t threshold = (std::int64_t(1) << (trial % 4)) - 1;
 		double largest = 0;
 		for (std::size_t v = 0; v < values; v++)
@@ -396,11 +369,12 @@ TEST(ChooseLayout, FoldsCategoriesWhereTheFullGridDoesNotFit)
 TEST(AnswerModeErrors, OwnCellsPartCoversTheValuesThePublicSampleNeverShowed)
 {
 	const std::size_t values = 3000;
-	ZipfSamples population(values, 20261128);
+	ZipfPopulation population(values);
+	std::mt19937_64 random(20261128);
 	const int trials = 40, m = 500, n = 20000;
 	int failures = 0, positive = 0;
 	for (int trial = 0; trial < trials; trial++) {
-		const std::vector<std::int64_t> pub = population.Counts(m), priv = population.Counts(n);
+		const std::vector<std::int64_t> pub = population.Counts(m, random), priv = population.Counts(n, random);
 		ReleaseLayout layout;
 		layout.spec = ParseClassSpec("marginals(1; a)");
 		layout.axes = {TextAxis("a", 0)};
