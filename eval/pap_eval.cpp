@@ -762,16 +762,18 @@ Report(const std::string &in_path, const std::string &doc_path, const std::strin
 			const double pmwpub = by_m.count("pmwpub") ? Mean(by_m.at("pmwpub").max_e) : std::nan("");
 			const double ratio_pub = a / pmwpub;
 			const bool ok_best = ratio <= 1.1;
-			// auto / best in each repetition both ran in (the best chosen by mean, as above)
-			// (only where auto released in every repetition, as for the mean; a best of 0 has no ratio)
+			// auto / best in each repetition both ran in (the best chosen by mean, as above; only where auto released
+			// in every repetition, as for the mean). Where the best measured 0, auto's 0 is a ratio of 1 and any other
+			// error an infinite one: above 1.1x in that repetition, not left out.
 			double low = INFINITY, high = -INFINITY;
 			if (!std::isnan(a) && !best.empty())
 				for (const auto &[rep, value] : au->max_by_rep) {
 					const auto other = by_m.at(best).max_by_rep.find(rep);
-					if (other == by_m.at(best).max_by_rep.end() || !(other->second > 0))
+					if (other == by_m.at(best).max_by_rep.end())
 						continue;
-					low = std::min(low, value / other->second);
-					high = std::max(high, value / other->second);
+					const double rep_ratio = other->second > 0 ? value / other->second : value > 0 ? INFINITY : 1.0;
+					low = std::min(low, rep_ratio);
+					high = std::max(high, rep_ratio);
 				}
 			std::string per_rep = "n/a";
 			if (low <= high) {
