@@ -445,7 +445,11 @@ ALTER TABLE pap.release_data ADD COLUMN axis_value_steps pg_catalog.float8[];
 COMMENT ON COLUMN pap.release_data.axis_value_steps IS 'per axis, the distance between consecutive values its column can hold, in axis units (1 for an integer column, a day for a date, 0 for any other; docs/mechanisms.md §10, "Discrete columns"); NULL for a release defined before, whose axes take their value types'' steps';
 
 -- Answers fixed at the run (docs/mechanisms.md §18, "Stored with the release"): the error model's facts answers read
--- (caps, gap spreads, the projection part and the unseen points' mass), stored by the run instead of recomputed by
--- whichever library loads the release. The releases run before keep NULL, and the loading library computes theirs.
+-- (the projection part, the unseen points' mass and the caps as jsonb, the gap spreads as a float8[] used in place
+-- like the other large arrays), stored by the run instead of recomputed by whichever library loads the release. The
+-- releases run before keep NULL, and the loading library computes theirs.
 ALTER TABLE pap.release_data ADD COLUMN answer_facts pg_catalog.jsonb;
-COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass, other_bin_caps (per axis) and gap_spreads (per axis and public value); NULL for a release run before, whose facts the loading library computes';
+ALTER TABLE pap.release_data ADD COLUMN answer_gap_spreads pg_catalog.float8[];
+ALTER TABLE pap.release_data ALTER COLUMN answer_gap_spreads SET STORAGE EXTERNAL;
+COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass and other_bin_caps (per axis), with the spreads in answer_gap_spreads; NULL for a release run before, whose facts the loading library computes';
+COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of the layout (public_values, axes concatenated), the share of its first row that refined answers spread over the gap below it, computed and stored by the run with answer_facts (0 on an axis without spreads; empty where answers do not spread); NULL for a release run before';

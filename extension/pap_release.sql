@@ -101,6 +101,7 @@ CREATE TABLE pap.release_data (
 	declared_domain  pg_catalog.jsonb,                  -- since 0.2: the domain of a release without a public table
 	axis_value_steps pg_catalog.float8[],               -- since 0.2: per axis, the distance between its column's values
 	answer_facts     pg_catalog.jsonb,                  -- since 0.2: the error model's facts answers read, stored by the run
+	answer_gap_spreads pg_catalog.float8[],             -- since 0.2: and its spreads, one per public value
 	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
 	-- A public table (its name kept once dropped), or none and a declared domain instead (docs/mechanisms.md §14).
 	CONSTRAINT release_data_check1 CHECK (CASE WHEN declared_domain IS NULL
@@ -114,14 +115,15 @@ ALTER TABLE pap.release_data
 	ALTER COLUMN cuts SET STORAGE EXTERNAL, ALTER COLUMN public_values SET STORAGE EXTERNAL,
 	ALTER COLUMN public_value_rows SET STORAGE EXTERNAL, ALTER COLUMN public_points SET STORAGE EXTERNAL,
 	ALTER COLUMN public_point_rows SET STORAGE EXTERNAL, ALTER COLUMN public_histogram SET STORAGE EXTERNAL,
-	ALTER COLUMN synthetic SET STORAGE EXTERNAL;
+	ALTER COLUMN synthetic SET STORAGE EXTERNAL, ALTER COLUMN answer_gap_spreads SET STORAGE EXTERNAL;
 
 COMMENT ON COLUMN pap.release_data.declared_domain IS 'the declared domain of a release without a public table (pap.define_private_release), as given; NULL for a release over a public table';
 COMMENT ON COLUMN pap.budget_data.rho_total IS 'a zCDP budget''s total rho (pap.set_budget_rho), NULL for a budget in (epsilon, delta); epsilon_total and epsilon_spent are then the tight conversions of rho_total and rho_spent at delta_total';
 COMMENT ON COLUMN pap.budget_data.rho_spent IS 'the rho charged to a zCDP budget so far (0 for a budget in (epsilon, delta))';
 COMMENT ON COLUMN pap.ledger_data.rho IS 'a charge of a zCDP budget in rho (epsilon and delta are then what the run guarantees); NULL on a budget in (epsilon, delta)';
 COMMENT ON COLUMN pap.release_data.axis_value_steps IS 'per axis, the distance between consecutive values its column can hold, in axis units (1 for an integer column, a day for a date, 0 for any other; docs/mechanisms.md §10, "Discrete columns"); NULL for a release defined before, whose axes take their value types'' steps';
-COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass, other_bin_caps (per axis) and gap_spreads (per axis and public value); NULL for a release run before, whose facts the loading library computes';
+COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass and other_bin_caps (per axis), with the spreads in answer_gap_spreads; NULL for a release run before, whose facts the loading library computes';
+COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of the layout (public_values, axes concatenated), the share of its first row that refined answers spread over the gap below it, computed and stored by the run with answer_facts (0 on an axis without spreads; empty where answers do not spread); NULL for a release run before';
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');

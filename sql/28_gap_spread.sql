@@ -48,30 +48,37 @@ SELECT count(*) FILTER (WHERE a.error_bound <= p.predicted_error * (1 + 1e-9)) A
        LATERAL pap.answer_bounded('gs_ranges', 'x > ' || b || ' AND x <= ' || (b + 1234.5), true) a;
 
 -- The run stored what these answers read (docs/mechanisms.md §18, "Stored with the release"): one spread per public
--- value, with the plan's projection part and the other facts, so that a later library whose bounds differ does not
--- change them. The answers follow what is stored, not what the loading library would compute: with every spread
--- at 0 (as the owner of schema pap could write; here the superuser running the test) the bound inside the gap
--- stays at the public value below; without stored facts (a release run by an earlier library) the library
--- computes them again, the same here; facts that do not fit the release are refused.
-SELECT jsonb_array_length(answer_facts -> 'gap_spreads') AS axes,
-       jsonb_array_length(answer_facts -> 'gap_spreads' -> 0) AS spreads,
-       (SELECT count(DISTINCT x) FROM gs_pub) AS public_values,
-       jsonb_typeof(answer_facts -> 'event_projection') AS projection,
+-- value, and the projection part, the unseen points' mass and the caps, so that a later library whose bounds differ
+-- does not change them. The answers follow what is stored, not what the loading library would compute: with every
+-- spread at 0 (as the owner of schema pap could write; here the superuser running the test) the bound inside the
+-- gap stays at the public value below; without stored facts (a release run by an earlier library) the library
+-- computes them again, the same here; facts that do not fit the release are refused, by answers only (the release
+-- can still be dropped).
+SELECT cardinality(answer_gap_spreads) AS spreads, (SELECT count(DISTINCT x) FROM gs_pub) AS public_values,
+       answer_gap_spreads[1] AS lowest, jsonb_typeof(answer_facts -> 'event_projection') AS projection,
        answer_facts -> 'other_bin_caps' AS caps
   FROM pap.release_data WHERE name = 'gs_finest';
-CREATE TABLE gs_stored AS SELECT pap.answer('gs_finest', 'x <= 2100') AS refined, answer_facts FROM pap.release_data
- WHERE name = 'gs_finest';
-UPDATE pap.release_data
-   SET answer_facts = jsonb_set(answer_facts, '{gap_spreads,0}',
-                                (SELECT jsonb_agg(0) FROM jsonb_array_elements(answer_facts -> 'gap_spreads' -> 0)))
+CREATE TABLE gs_stored AS
+SELECT pap.answer('gs_finest', 'x <= 2100') AS refined, answer_facts, answer_gap_spreads
+  FROM pap.release_data WHERE name = 'gs_finest';
+UPDATE pap.release_data SET answer_gap_spreads = array_fill(0::float8, ARRAY[cardinality(answer_gap_spreads)])
  WHERE name = 'gs_finest';
 SELECT pap.answer('gs_finest', 'x <= 2100') = pap.answer('gs_finest', 'x <= 2075') AS spread_gone,
        pap.answer('gs_finest', 'x <= 2100') < (SELECT refined FROM gs_stored) AS below_stored;
-UPDATE pap.release_data SET answer_facts = NULL WHERE name = 'gs_finest';
+UPDATE pap.release_data SET answer_facts = NULL, answer_gap_spreads = NULL WHERE name = 'gs_finest';
 SELECT pap.answer('gs_finest', 'x <= 2100') = (SELECT refined FROM gs_stored) AS recomputed_same;
-UPDATE pap.release_data SET answer_facts = jsonb_set((SELECT answer_facts FROM gs_stored), '{gap_spreads,0,1}', '2')
+UPDATE pap.release_data SET answer_facts = (SELECT answer_facts FROM gs_stored),
+       answer_gap_spreads = (SELECT answer_gap_spreads[1:100] || 2::float8 || answer_gap_spreads[102:] FROM gs_stored)
  WHERE name = 'gs_finest';
 SELECT pap.answer('gs_finest', 'x <= 2100');
+UPDATE pap.release_data SET answer_gap_spreads = (SELECT answer_gap_spreads[2:] FROM gs_stored)
+ WHERE name = 'gs_finest';
+SELECT pap.answer('gs_finest', 'x <= 2100');
+UPDATE pap.release_data SET answer_gap_spreads = (SELECT answer_gap_spreads FROM gs_stored),
+       answer_facts = '{"event_projection": "0.1", "unseen_points_mass": 0, "other_bin_caps": []}'
+ WHERE name = 'gs_finest';
+SELECT pap.answer('gs_finest', 'x <= 2100');
+SELECT plan.chosen_mechanism IS NOT NULL AS still_planned FROM pap.plan('gs_finest', 1) AS plan;
 UPDATE pap.release_data SET answer_facts = (SELECT answer_facts FROM gs_stored) WHERE name = 'gs_finest';
 SELECT pap.answer('gs_finest', 'x <= 2100') = (SELECT refined FROM gs_stored) AS restored;
 DROP TABLE gs_stored;

@@ -391,7 +391,7 @@ static const char *const kRunDetailsWithFactsSql =
     "UPDATE pap.release_data SET state = 'released', synthetic = $2, private_rows = $3, details = "
     "$4::pg_catalog.jsonb, "
     "is_private = $5, mechanism = $6, released_at = pg_catalog.clock_timestamp(), answer_facts = "
-    "$7::pg_catalog.jsonb WHERE name OPERATOR(pg_catalog.=) $1";
+    "$7::pg_catalog.jsonb, answer_gap_spreads = $8 WHERE name OPERATOR(pg_catalog.=) $1";
 
 extern "C" Datum
 pap_run_release(PG_FUNCTION_ARGS)
@@ -474,7 +474,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		    object,
 		    PapCatalogHasColumn("release_data", "answer_facts")
 		        ? "epsilon = $2, delta = $3, mechanism = $4, synthetic = NULL, details = NULL, "
-		          "released_at = NULL, answer_facts = NULL"
+		          "released_at = NULL, answer_facts = NULL, answer_gap_spreads = NULL"
 		        : "epsilon = $2, delta = $3, mechanism = $4, synthetic = NULL, details = NULL, released_at = NULL",
 		    3, running_types, running_values);
 		PapCommitCharge(&run);
@@ -575,18 +575,23 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// The facts answers read beside the plan's parts, from public numbers only (the layout, m, n, beta): stored,
 		// so that a later library does not change this release's answers (docs/mechanisms.md §18).
 		const bool store_facts = PapCatalogHasColumn("release_data", "answer_facts");
-		char *answer_facts = nullptr;
+		pap::core::RunAnswerFacts facts{};
 		if (store_facts)
-			PAP_CORE(answer_facts = pap::core::AnswerFactsJson(r->layout, r->public_rows, n, r->beta, PapAllocate));
-		Oid store_types[7] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID, TEXTOID};
-		Datum store_values[7] = {CStringGetTextDatum(name),
+			PAP_CORE(facts = pap::core::ComputeAnswerFacts(r->layout, r->public_rows, n, r->beta, PapAllocate));
+		Datum *spreads = (Datum *)palloc(sizeof(Datum) * (facts.gap_spread_count + 1));
+		for (size_t i = 0; i < facts.gap_spread_count; i++)
+			spreads[i] = Float8GetDatum(facts.gap_spreads[i]);
+		Oid store_types[8] = {TEXTOID, FLOAT8ARRAYOID, INT8OID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, FLOAT8ARRAYOID};
+		Datum store_values[8] = {CStringGetTextDatum(name),
 		                         PointerGetDatum(construct_array(weights, int(r->cell_count), FLOAT8OID, sizeof(float8),
 		                                                         FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
 		                         Int64GetDatum(n),
 		                         CStringGetTextDatum(details.data),
 		                         BoolGetDatum(!run.seeded),
 		                         CStringGetTextDatum(chosen),
-		                         store_facts ? CStringGetTextDatum(answer_facts) : (Datum)0};
+		                         store_facts ? CStringGetTextDatum(facts.json) : (Datum)0,
+		                         PointerGetDatum(construct_array(spreads, int(facts.gap_spread_count), FLOAT8OID,
+		                                                         sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE))};
 		// Other roles see the answers when this transaction commits: not before pap_release.publish_delay after
 		// the charge, a time fixed before the private table was read (docs/security.md, "Timing").
 		if (pap_publish_delay > 0)
@@ -597,7 +602,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapWaitUntilPublishTime(run.charged);
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
-		PapExecute(store_facts ? kRunDetailsWithFactsSql : kRunDetailsSql, store_facts ? 7 : 6, store_types,
+		PapExecute(store_facts ? kRunDetailsWithFactsSql : kRunDetailsSql, store_facts ? 8 : 6, store_types,
 		           store_values, false);
 		PapRestoreUser(&saved);
 		// The summary: every number in it is published by the release (pap.releases, pap.plan).

@@ -329,18 +329,23 @@ PapLoadRelease(const char *name, bool for_update)
 	    // A run whose outcome bounds its noise part (PMW's, docs/mechanisms.md §18) stored its own.
 	    "COALESCE(r.details OPERATOR(pg_catalog.->>) 'bound_noise_error', "
 	    "chosen.p OPERATOR(pg_catalog.->>) 'noise_error')::pg_catalog.float8 AS bound_noise_error ";
-	// The answer facts the run stored (since 0.2's answer_facts; docs/mechanisms.md §18), as arrays in order:
-	// empty arrays and NULL scalars for a release run before.
+	// The answer facts the run stored (since 0.2's answer_facts; docs/mechanisms.md §18): the scalars and the caps
+	// in order. No shape of the jsonb makes this statement fail (the release must stay droppable): a member missing
+	// or of another type reads as NaN, or the caps as NULL, which the core refuses when answers load the facts.
 	static const char *const facts_sql =
-	    ", (r.answer_facts OPERATOR(pg_catalog.->>) 'event_projection')::pg_catalog.float8 AS facts_event_projection, "
-	    "(r.answer_facts OPERATOR(pg_catalog.->>) 'unseen_points_mass')::pg_catalog.float8 AS facts_unseen_mass, "
-	    "ARRAY(SELECT c::pg_catalog.float8 FROM pg_catalog.jsonb_array_elements_text(r.answer_facts "
-	    "OPERATOR(pg_catalog.->) 'other_bin_caps') WITH ORDINALITY AS e(c, i) ORDER BY i) AS facts_other_bin_caps, "
-	    "ARRAY(SELECT pg_catalog.jsonb_array_length(e.s) FROM pg_catalog.jsonb_array_elements(r.answer_facts "
-	    "OPERATOR(pg_catalog.->) 'gap_spreads') WITH ORDINALITY AS e(s, i) ORDER BY i) AS facts_gap_spread_counts, "
-	    "ARRAY(SELECT f.v::pg_catalog.float8 FROM pg_catalog.jsonb_array_elements(r.answer_facts "
-	    "OPERATOR(pg_catalog.->) 'gap_spreads') WITH ORDINALITY AS e(s, i), "
-	    "pg_catalog.jsonb_array_elements_text(e.s) WITH ORDINALITY AS f(v, j) ORDER BY e.i, f.j) AS facts_gap_spreads ";
+	    ", r.answer_facts IS NOT NULL AS facts_stored, "
+	    "CASE WHEN pg_catalog.jsonb_typeof(r.answer_facts OPERATOR(pg_catalog.->) 'event_projection') "
+	    "OPERATOR(pg_catalog.=) 'number' THEN (r.answer_facts OPERATOR(pg_catalog.->>) 'event_projection')"
+	    "::pg_catalog.float8 ELSE 'NaN'::pg_catalog.float8 END AS facts_event_projection, "
+	    "CASE WHEN pg_catalog.jsonb_typeof(r.answer_facts OPERATOR(pg_catalog.->) 'unseen_points_mass') "
+	    "OPERATOR(pg_catalog.=) 'number' THEN (r.answer_facts OPERATOR(pg_catalog.->>) 'unseen_points_mass')"
+	    "::pg_catalog.float8 ELSE 'NaN'::pg_catalog.float8 END AS facts_unseen_mass, "
+	    "CASE WHEN pg_catalog.jsonb_typeof(r.answer_facts OPERATOR(pg_catalog.->) 'other_bin_caps') "
+	    "OPERATOR(pg_catalog.=) 'array' THEN ARRAY(SELECT CASE WHEN pg_catalog.jsonb_typeof(e.c) "
+	    "OPERATOR(pg_catalog.=) 'number' THEN (e.c OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.float8 "
+	    "ELSE 'NaN'::pg_catalog.float8 END FROM pg_catalog.jsonb_array_elements(r.answer_facts "
+	    "OPERATOR(pg_catalog.->) 'other_bin_caps') WITH ORDINALITY AS e(c, i) ORDER BY e.i) END "
+	    "AS facts_other_bin_caps ";
 	static const char *const from_sql =
 	    "FROM pap.release_data r CROSS JOIN LATERAL (SELECT r.details OPERATOR(pg_catalog.->) 'predictions' "
 	    "OPERATOR(pg_catalog.->) (r.details OPERATOR(pg_catalog.->>) 'mechanism')) AS chosen(p) "
@@ -412,18 +417,24 @@ PapLoadRelease(const char *name, bool for_update)
 		*parts[i] = isnull ? 0.0 : DatumGetFloat8(part);
 		r->error_facts.known = r->error_facts.known && !isnull;
 	}
-	// The answer facts the run stored, read as they are (the core checks them against the layout when it loads).
-	const Datum stored_projection = PapCatalogGet(&row, "facts_event_projection", true, &isnull);
-	r->error_facts.answers_stored = !isnull;
+	// The answer facts the run stored, read as they are (the core checks them against the layout when answers
+	// load them): a member the jsonb lacks, or spreads missing beside it, as a NaN projection part, which it refuses.
+	const Datum stored = PapCatalogGet(&row, "facts_stored", true, &isnull);
+	r->error_facts.answers_stored = !isnull && DatumGetBool(stored);
 	if (r->error_facts.answers_stored) {
 		pap::core::StoredAnswerFacts &f = r->error_facts.answers;
-		f.event_projection = DatumGetFloat8(stored_projection);
+		f.event_projection = DatumGetFloat8(column("facts_event_projection"));
 		f.unseen_points_mass = DatumGetFloat8(column("facts_unseen_mass"));
-		if (isnull)
-			elog(ERROR, "pap_release: release \"%s\" has answer facts without the unseen points' mass", name);
-		f.other_bin_caps = CatalogValues<double>(column("facts_other_bin_caps"), FLOAT8OID, &f.other_bin_cap_count);
-		f.gap_spread_counts = CatalogValues<int32>(column("facts_gap_spread_counts"), INT4OID, &f.gap_spread_axes);
-		f.gap_spreads = CatalogValues<double>(column("facts_gap_spreads"), FLOAT8OID, &f.gap_spread_count);
+		const Datum caps = column("facts_other_bin_caps");
+		if (!isnull)
+			f.other_bin_caps = CatalogValues<double>(caps, FLOAT8OID, &f.other_bin_cap_count);
+		else
+			f.event_projection = std::nan("");
+		const Datum spreads = PapCatalogGet(&row, "answer_gap_spreads", true, &isnull);
+		if (!isnull)
+			f.gap_spreads = CatalogValues<double>(spreads, FLOAT8OID, &f.gap_spread_count);
+		else
+			f.event_projection = std::nan("");
 	}
 	size_t hist_count;
 	r->public_histogram = CatalogValues<int64>(column("public_histogram"), INT8OID, &hist_count);

@@ -251,8 +251,8 @@ check "... the budget of priv charged once more (4.50 of 10)" "4.50 0" "$(q "$OL
 check "... the ledger continues (10 entries, ids up to 10)" "10 10" "$(q "$OLD" "${after_sql[2]}")"
 # docs/mechanisms.md §18, "Stored with the release": a run after the update stores the facts its answers read; the
 # releases of 0.1 keep none and are answered from what the library computes, as the snapshots above compare.
-check "... its run stored its answer facts (answer_facts, since 0.2)" t \
-	"$(q "$OLD" "SELECT answer_facts ? 'gap_spreads' FROM pap.release_data WHERE name = 'r_after'")"
+check "... its run stored its answer facts (answer_facts and answer_gap_spreads, since 0.2)" "true true" \
+	"$(q "$OLD" "SELECT (answer_facts ? 'event_projection') || ' ' || (cardinality(answer_gap_spreads) > 0) FROM pap.release_data WHERE name = 'r_after'")"
 check "... the releases run under 0.1 have none" 0 \
 	"$(q "$OLD" "SELECT count(*) FROM pap.release_data WHERE answer_facts IS NOT NULL AND name <> 'r_after'")"
 after_labels=("its layout" "the budget" "the ledger" "its answers")

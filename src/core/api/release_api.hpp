@@ -450,24 +450,28 @@ std::size_t PrivateQuantileGuardRails(std::int64_t rows, std::size_t domain_size
 // mode, the bound on the private mass at grid points without a public row, each axis's cap on one value of its
 // "other" bin, and the shares of each public value's first row that refined answers spread over the gap below it;
 // docs/mechanisms.md §18, "Stored with the release"). The run computes them from public numbers only (the layout,
-// the public rows, the private row count and beta) and stores them (pap.release_data.answer_facts), so that a
-// later library, whose bounds may differ, does not change a released answer. As the glue reads them back from
-// AnswerFactsJson's object: per axis the caps (none, or one per axis) and the spreads (per axis a count, the
-// values of all axes concatenated).
+// the public rows, the private row count and beta) and stores them (pap.release_data.answer_facts and
+// answer_gap_spreads), so that a later library, whose bounds may differ, does not change a released answer. The
+// spreads are one per public value of the layout (the layout's public_values, axes concatenated; 0 on an axis no
+// edge moves), or none where answers do not spread: a flat float8[] the loader uses in place, as large as the
+// public values.
 struct StoredAnswerFacts {
 	double event_projection = 1.0, unseen_points_mass = 1.0;
-	std::size_t other_bin_cap_count = 0;
+	std::size_t other_bin_cap_count = 0;  // 0, or one per axis
 	const double *other_bin_caps = nullptr;
-	std::size_t gap_spread_axes = 0;
-	const std::int32_t *gap_spread_counts = nullptr;
-	std::size_t gap_spread_count = 0;
+	std::size_t gap_spread_count = 0;  // 0, or one per public value
 	const double *gap_spreads = nullptr;
 };
-// The answer facts of a release as a JSON object, allocated with allocate: {"event_projection": x,
-// "unseen_points_mass": x, "other_bin_caps": [...], "gap_spreads": [[...], ...]} (numbers in the shortest form that
-// reads back as the same double). Without public or private rows, the facts of a model that has none.
-char *AnswerFactsJson(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
-                      Allocate allocate);
+// The run's answer facts: the scalars and caps as a JSON object, {"event_projection": x, "unseen_points_mass": x,
+// "other_bin_caps": [...]} (numbers in the shortest form that reads back as the same double), and the spreads;
+// allocated with allocate. Without public or private rows, the facts of a model that has none.
+struct RunAnswerFacts {
+	char *json;
+	std::size_t gap_spread_count;
+	double *gap_spreads;
+};
+RunAnswerFacts ComputeAnswerFacts(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
+                                  double beta, Allocate allocate);
 
 struct ReleaseErrorFacts {
 	bool known = false;
@@ -483,7 +487,8 @@ struct ReleaseErrorFacts {
 	StoredAnswerFacts answers;
 };
 // Sets the facts; with known and answers_stored, Error(Internal) when the stored answer facts do not fit the layout
-// (counts other than the axes', or a value that is not finite, negative, or above 1 for a cap or a spread).
+// (caps not one per axis, spreads not one per public value, or a value that is not finite, negative, or above 1
+// for a cap or a spread), leaving the model as it was.
 void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
 // An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
 // of the class at once with probability at least 1 - beta (under the error model's assumption). error_bound is

@@ -1229,7 +1229,8 @@ AnswerFactsOfLayout(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	return LoadedAnswerFactsOf(layout, public_rows, private_rows, beta);
 }
 
-// The stored facts, checked against the layout (ModelSetErrorFacts's refusal).
+// The stored facts, checked against the layout (ModelSetErrorFacts's refusal). An axis whose spreads are all 0
+// spreads nothing, as the computed facts' empty vector for an axis no edge moves.
 LoadedAnswerFacts
 StoredFactsOf(const ReleaseLayout &layout, const StoredAnswerFacts &stored)
 {
@@ -1237,63 +1238,69 @@ StoredFactsOf(const ReleaseLayout &layout, const StoredAnswerFacts &stored)
 		return Error(ErrorKind::Internal, std::string("the release's stored answer facts do not fit it: ") + what);
 	};
 	const auto share = [](double x) { return std::isfinite(x) && x >= 0.0 && x <= 1.0; };
-	const std::size_t axes = layout.axes.size();
 	if (!std::isfinite(stored.event_projection) || stored.event_projection < 0.0 ||
 	    !std::isfinite(stored.unseen_points_mass) || stored.unseen_points_mass < 0.0)
 		throw refuse("a bound that is not a finite non-negative number");
-	if (stored.other_bin_cap_count != 0 && stored.other_bin_cap_count != axes)
+	if (stored.other_bin_cap_count != 0 && stored.other_bin_cap_count != layout.axes.size())
 		throw refuse("caps for another number of axes");
-	if (stored.gap_spread_axes != 0 && stored.gap_spread_axes != axes)
-		throw refuse("spreads for another number of axes");
+	std::size_t values = 0;
+	for (const ReleaseAxis &axis : layout.axes)
+		values += axis.public_values.size();
+	if (stored.gap_spread_count != 0 && stored.gap_spread_count != values)
+		throw refuse("spreads for another number of public values");
 	LoadedAnswerFacts out;
 	out.projection = stored.event_projection;
 	out.unseen_points_mass = stored.unseen_points_mass;
 	out.other_bin_caps.assign(stored.other_bin_caps, stored.other_bin_caps + stored.other_bin_cap_count);
-	std::size_t at = 0;
-	for (std::size_t a = 0; a < stored.gap_spread_axes; a++) {
-		const std::int32_t count = stored.gap_spread_counts[a];
-		if (count < 0 || std::size_t(count) > stored.gap_spread_count - at ||
-		    (count > 0 && std::size_t(count) != layout.axes[a].public_values.size()))
-			throw refuse("an axis's spreads are not one per public value");
-		out.gap_spread.emplace_back(stored.gap_spreads + at, stored.gap_spreads + at + count);
-		at += std::size_t(count);
-	}
-	if (at != stored.gap_spread_count)
-		throw refuse("spreads beyond the axes' counts");
-	for (const std::vector<double> &axis : out.gap_spread)
-		if (!std::all_of(axis.begin(), axis.end(), share))
-			throw refuse("a spread outside [0, 1]");
 	if (!std::all_of(out.other_bin_caps.begin(), out.other_bin_caps.end(), share))
 		throw refuse("a cap outside [0, 1]");
+	const double *spreads = stored.gap_spreads, *end = stored.gap_spreads + stored.gap_spread_count;
+	if (!std::all_of(spreads, end, share))
+		throw refuse("a spread outside [0, 1]");
+	out.gap_spread.resize(layout.axes.size());
+	for (std::size_t a = 0; a < layout.axes.size() && spreads != end; a++) {
+		const std::size_t count = layout.axes[a].public_values.size();
+		if (std::any_of(spreads, spreads + count, [](double x) { return x != 0.0; }))
+			out.gap_spread[a].assign(spreads, spreads + count);
+		spreads += count;
+	}
 	return out;
 }
 
 }  // namespace
 
-char *
-AnswerFactsJson(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
-                Allocate allocate)
+RunAnswerFacts
+ComputeAnswerFacts(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
+                   Allocate allocate)
 {
-	const LoadedAnswerFacts facts = AnswerFactsOfLayout(LayoutFromCatalog(layout), public_rows, private_rows, beta);
+	const ReleaseLayout release = LayoutFromCatalog(layout);
+	const LoadedAnswerFacts facts = AnswerFactsOfLayout(release, public_rows, private_rows, beta);
 	const auto number = [](double x) {
 		if (!std::isfinite(x))
 			throw Error(ErrorKind::Internal, "an answer fact is not finite");
 		return FormatFloat8(x);
 	};
-	const auto list = [&](const std::vector<double> &values) {
-		std::string out = "[";
-		for (std::size_t i = 0; i < values.size(); i++)
-			out += (i == 0 ? "" : ", ") + number(values[i]);
-		return out + "]";
-	};
 	std::string json = "{\"event_projection\": " + number(facts.projection);
 	json += ", \"unseen_points_mass\": " + number(facts.unseen_points_mass);
-	json += ", \"other_bin_caps\": " + list(facts.other_bin_caps);
-	json += ", \"gap_spreads\": [";
-	for (std::size_t a = 0; a < facts.gap_spread.size(); a++)
-		json += (a == 0 ? "" : ", ") + list(facts.gap_spread[a]);
+	json += ", \"other_bin_caps\": [";
+	for (std::size_t a = 0; a < facts.other_bin_caps.size(); a++)
+		json += (a == 0 ? "" : ", ") + number(facts.other_bin_caps[a]);
 	json += "]}";
-	return CopyString(allocate, json);
+	// One spread per public value (0 on an axis without spreads), or none where no axis spreads.
+	std::vector<double> spreads;
+	if (std::any_of(facts.gap_spread.begin(), facts.gap_spread.end(),
+	                [](const std::vector<double> &axis) { return !axis.empty(); }))
+		for (std::size_t a = 0; a < release.axes.size(); a++) {
+			const std::size_t count = release.axes[a].public_values.size();
+			const std::vector<double> &axis = a < facts.gap_spread.size() ? facts.gap_spread[a] : std::vector<double>{};
+			if (!axis.empty() && axis.size() != count)
+				throw Error(ErrorKind::Internal, "the gap spreads are not one per public value");
+			spreads.insert(spreads.end(), axis.begin(), axis.end());
+			spreads.resize(spreads.size() + (count - axis.size()), 0.0);
+		}
+	RunAnswerFacts out{CopyString(allocate, json), spreads.size(), AllocateArray<double>(allocate, spreads.size())};
+	std::copy(spreads.begin(), spreads.end(), out.gap_spreads);
+	return out;
 }
 
 void

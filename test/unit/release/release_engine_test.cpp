@@ -1637,7 +1637,6 @@ TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 struct FlatFacts {
 	double event_projection = 0, unseen_points_mass = 0;
 	std::vector<double> caps, spreads;
-	std::vector<std::int32_t> counts;
 	StoredAnswerFacts
 	View() const
 	{
@@ -1646,40 +1645,37 @@ struct FlatFacts {
 		v.unseen_points_mass = unseen_points_mass;
 		v.other_bin_cap_count = caps.size();
 		v.other_bin_caps = caps.data();
-		v.gap_spread_axes = counts.size();
-		v.gap_spread_counts = counts.data();
 		v.gap_spread_count = spreads.size();
 		v.gap_spreads = spreads.data();
 		return v;
 	}
-	// Every number in AnswerFactsJson's order.
-	std::vector<double>
-	Numbers() const
-	{
-		std::vector<double> out{event_projection, unseen_points_mass};
-		out.insert(out.end(), caps.begin(), caps.end());
-		out.insert(out.end(), spreads.begin(), spreads.end());
-		return out;
-	}
 };
+// What a run stores, read back: the JSON's numbers in order (projection, unseen mass, caps), each as the double it
+// prints, and the spreads as they are.
 FlatFacts
-FlatFactsOf(const LoadedAnswerFacts &facts)
+StoredFactsOfRun(const RunAnswerFacts &run)
 {
+	const std::string text(run.json);
+	std::vector<double> numbers;
+	const std::regex number(R"(-?[0-9][0-9.eE+-]*)");
+	for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
+		numbers.push_back(std::stod(it->str()));
 	FlatFacts out;
-	out.event_projection = facts.projection;
-	out.unseen_points_mass = facts.unseen_points_mass;
-	out.caps = facts.other_bin_caps;
-	for (const std::vector<double> &axis : facts.gap_spread) {
-		out.counts.push_back(std::int32_t(axis.size()));
-		out.spreads.insert(out.spreads.end(), axis.begin(), axis.end());
-	}
+	EXPECT_GE(numbers.size(), 2u) << text;
+	if (numbers.size() < 2)
+		return out;
+	out.event_projection = numbers[0];
+	out.unseen_points_mass = numbers[1];
+	out.caps.assign(numbers.begin() + 2, numbers.end());
+	out.spreads.assign(run.gap_spreads, run.gap_spreads + run.gap_spread_count);
 	return out;
 }
 
 // A release's answers read the facts its run stored (docs/mechanisms.md §18, "Stored with the release"), not those
-// the loading library computes: stored as computed, every answer and bound is the computed one; stored otherwise,
-// the answers follow what is stored. AnswerFactsJson prints exactly those numbers (each reads back as the same
-// double), and facts that do not fit the layout are refused with the model left as it was.
+// the loading library computes. What ComputeAnswerFacts gives is exactly the computed facts (the JSON's numbers
+// read back as the same doubles; the spreads one per public value, 0 on an axis without them), and the answers and
+// bounds from them are the computed ones; other stored facts move the answers that read them; facts that do not fit
+// the layout are refused with the model left as it was.
 TEST_F(ReleaseEngine, AnswersReadTheFactsTheRunStored)
 {
 	struct Case {
@@ -1700,9 +1696,25 @@ TEST_F(ReleaseEngine, AnswersReadTheFactsTheRunStored)
 	for (const Case &c : cases) {
 		SCOPED_TRACE(c.cls);
 		const Release r = Define(c.table, c.cls, c.granularity, 0.9);
+		const ReleaseLayout layout = LayoutFromCatalog(r.layout);
 		const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 31);
-		const LoadedAnswerFacts computed = LoadedAnswerFactsOf(LayoutFromCatalog(r.layout), r.public_rows, n, 0.05);
-		const FlatFacts flat = FlatFactsOf(computed);
+		const LoadedAnswerFacts computed = LoadedAnswerFactsOf(layout, r.public_rows, n, 0.05);
+		const FlatFacts stored_facts =
+		    StoredFactsOfRun(ComputeAnswerFacts(r.layout, r.public_rows, n, 0.05, TestAllocate));
+		EXPECT_EQ(stored_facts.event_projection, computed.projection);
+		EXPECT_EQ(stored_facts.unseen_points_mass, computed.unseen_points_mass);
+		EXPECT_EQ(stored_facts.caps, computed.other_bin_caps);
+		std::vector<double> padded;
+		bool spreads = false;
+		for (std::size_t a = 0; a < layout.axes.size(); a++) {
+			std::vector<double> axis = computed.gap_spread.at(a);
+			spreads = spreads || !axis.empty();
+			axis.resize(layout.axes[a].public_values.size(), 0.0);
+			padded.insert(padded.end(), axis.begin(), axis.end());
+		}
+		EXPECT_EQ(stored_facts.spreads, spreads ? padded : std::vector<double>{});
+		EXPECT_EQ(spreads, std::string(c.cls) != "marginals(2; city, age)");
+
 		const auto model_with = [&](const FlatFacts *stored) {
 			Model model = LoadModel(r, synthetic, n);
 			ReleaseErrorFacts facts;
@@ -1710,14 +1722,14 @@ TEST_F(ReleaseEngine, AnswersReadTheFactsTheRunStored)
 			facts.beta = 0.05;
 			facts.public_rows = r.public_rows;
 			facts.noise = 0.01;
-			facts.refine_mode = true;
+			facts.refine_mode = false;  // marginals: projected bounds read the unseen points' mass
 			facts.answers_stored = stored != nullptr;
 			if (stored != nullptr)
 				facts.answers = stored->View();
 			ModelSetErrorFacts(model.get(), facts);
 			return model;
 		};
-		const Model fresh = model_with(nullptr), stored = model_with(&flat);
+		const Model fresh = model_with(nullptr), stored = model_with(&stored_facts);
 		for (const std::string &q : c.queries)
 			for (bool refine : {false, true}) {
 				const AnswerBound a = BoundText(fresh.get(), q, refine), b = BoundText(stored.get(), q, refine);
@@ -1726,48 +1738,58 @@ TEST_F(ReleaseEngine, AnswersReadTheFactsTheRunStored)
 				EXPECT_EQ(a.upper, b.upper) << q;
 			}
 
-		// The JSON holds the same numbers, in order, each read back exactly.
-		char *json = AnswerFactsJson(r.layout, r.public_rows, n, 0.05, TestAllocate);
-		const std::string text(json);
-		std::vector<double> printed;
-		const std::regex number(R"(-?[0-9][0-9.eE+-]*)");
-		for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
-			printed.push_back(std::stod(it->str()));
-		EXPECT_EQ(printed, flat.Numbers()) << text;
-		EXPECT_EQ(std::count(text.begin(), text.end(), '['), std::ptrdiff_t(2 + flat.counts.size())) << text;
+		// Each stored fact is read: changed alone, it moves an answer or a bound of the class it applies to (the
+		// spreads refined ordered answers, the projection part projected ordered bounds, the caps a value of an
+		// "other" bin, the unseen points' mass projected marginal bounds).
+		const bool marginals = !spreads;
+		// Whether facts changed by `change` (from facts changed by `base`) answer differently.
+		const auto moves = [&](
+		                       const std::function<void(FlatFacts &)> &change,
+		                       const std::function<void(FlatFacts &)> &base = [](FlatFacts &) {}) {
+			FlatFacts from = stored_facts;
+			base(from);
+			FlatFacts to = from;
+			change(to);
+			const Model before = model_with(&from), after = model_with(&to);
+			bool any = false;
+			for (const std::string &q : c.queries)
+				for (bool refine : {false, true}) {
+					const AnswerBound a = BoundText(before.get(), q, refine), b = BoundText(after.get(), q, refine);
+					any = any || a.estimate != b.estimate || a.lower != b.lower || a.upper != b.upper;
+				}
+			return any;
+		};
+		EXPECT_EQ(moves([](FlatFacts &f) {
+			          for (double &x : f.spreads)
+				          x = 1.0 - x;
+		          }),
+		          !marginals);
+		EXPECT_EQ(moves([](FlatFacts &f) { f.event_projection = 0.0; }), !marginals);
+		EXPECT_EQ(moves([](FlatFacts &f) {
+			          for (double &x : f.caps)
+				          x = 1e-9;
+		          }),
+		          marginals);
+		// (from both parts at 0: on this small public table the marginals' bound is at 1 already)
+		EXPECT_EQ(moves([](FlatFacts &f) { f.unseen_points_mass = 0.01; },
+		                [](FlatFacts &f) { f.event_projection = f.unseen_points_mass = 0.0; }),
+		          marginals);
 
-		// Other stored facts move the answers that read them: spreads on refined ordered answers, caps on a value of
-		// an "other" bin, the unseen points' mass on projected bounds.
-		FlatFacts other = flat;
-		for (double &x : other.spreads)
-			x = 1.0 - x;
-		for (double &x : other.caps)
-			x = 1e-9;
-		other.unseen_points_mass += 0.25;
-		const Model moved = model_with(&other);
-		bool any = false;
-		for (const std::string &q : c.queries)
-			for (bool refine : {false, true}) {
-				const AnswerBound a = BoundText(fresh.get(), q, refine), b = BoundText(moved.get(), q, refine);
-				any = any || a.estimate != b.estimate || a.upper != b.upper;
-			}
-		EXPECT_TRUE(any);
-
-		// Refused: caps or spreads for another number of axes, counts that do not add up or that are not the
-		// axis's public values, a spread or cap outside [0, 1], a bound that is not finite.
-		std::vector<FlatFacts> bad(7, flat);
+		// Refused: caps for another number of axes, spreads for another number of public values (one more, one
+		// fewer), a cap or a spread outside [0, 1], bounds that are not finite or negative.
+		std::vector<FlatFacts> bad(8, stored_facts);
 		bad[0].caps.assign(r.layout.axis_count + 1, 0.5);
-		bad[1].counts.push_back(0);
-		bad[2].spreads.push_back(0.5);
-		bad[3].counts.assign(r.layout.axis_count, 1);
-		bad[3].spreads.assign(r.layout.axis_count, 0.5);
-		bad[4].caps.assign(r.layout.axis_count, 1.5);
+		bad[1].spreads.assign(padded.size() + 1, 0.5);
+		bad[2].spreads.assign(std::max<std::size_t>(padded.size(), 1) - 1, 0.5);
+		bad[3].caps.assign(r.layout.axis_count, 1.5);
+		bad[4].spreads.assign(padded.size(), -0.25);
 		bad[5].event_projection = std::numeric_limits<double>::quiet_NaN();
-		bad[6].spreads.assign(flat.spreads.size(), -0.25);
+		bad[6].unseen_points_mass = -1e-3;
+		bad[7].event_projection = std::numeric_limits<double>::infinity();
 		for (std::size_t i = 0; i < bad.size(); i++) {
 			SCOPED_TRACE(i);
-			if (i == 6 && flat.spreads.empty())
-				continue;
+			if ((i == 2 || i == 4) && padded.empty())
+				continue;  // no public value: no spread to drop or set
 			Model model = LoadModel(r, synthetic, n);
 			ReleaseErrorFacts facts;
 			facts.known = true;
@@ -1778,7 +1800,10 @@ TEST_F(ReleaseEngine, AnswersReadTheFactsTheRunStored)
 			EXPECT_PAP_ERROR(ErrorKind::Internal, ModelSetErrorFacts(model.get(), facts));
 			const Model unset = LoadModel(r, synthetic, n);  // left as it was: as a model whose facts were never set
 			for (const std::string &q : c.queries)
-				EXPECT_EQ(AnswerText(model.get(), q, true), AnswerText(unset.get(), q, true)) << q;
+				for (bool refine : {false, true}) {
+					EXPECT_EQ(AnswerText(model.get(), q, refine), AnswerText(unset.get(), q, refine)) << q;
+					EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, BoundText(model.get(), q, refine));  // no facts
+				}
 		}
 	}
 }
