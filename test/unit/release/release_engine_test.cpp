@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -21,7 +22,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -1655,11 +1655,20 @@ struct FlatFacts {
 FlatFacts
 StoredFactsOfRun(const RunAnswerFacts &run)
 {
+	// Every number in order: the keys hold no digit, so each '-' or digit starts one (read by strtod, which reads
+	// the shortest form back exactly).
 	const std::string text(run.json);
 	std::vector<double> numbers;
-	const std::regex number(R"(-?[0-9][0-9.eE+-]*)");
-	for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
-		numbers.push_back(std::stod(it->str()));
+	for (const char *at = text.c_str(); *at != '\0';) {
+		if (*at != '-' && !std::isdigit(static_cast<unsigned char>(*at))) {
+			at++;
+			continue;
+		}
+		char *end = nullptr;
+		numbers.push_back(std::strtod(at, &end));
+		EXPECT_GT(end, at) << text;
+		at = end > at ? end : at + 1;
+	}
 	FlatFacts out;
 	EXPECT_GE(numbers.size(), 2u) << text;
 	if (numbers.size() < 2)
