@@ -443,18 +443,15 @@ std::size_t PrivateQuantileGuardRails(std::int64_t rows, std::size_t domain_size
                                       GuardRailWarning *out, Allocate allocate);
 
 // --- error bounds of answers (docs/mechanisms.md §18) -----------------------------------------------------------
-// The public facts of a run that an answer's bound reads: the release's beta and public rows, and the chosen
-// mechanism's parts of its plan (pap.plan's projection_error, outside_mass_error, noise_error), which the run
-// stores in its details. Set once after LoadReleaseModel; known = false for a release whose run stored none.
-// The answer facts: what answers read from the error model beside those parts (the projection part in projection
-// mode, the bound on the private mass at grid points without a public row, each axis's cap on one value of its
-// "other" bin, and the shares of each public value's first row that refined answers spread over the gap below it;
-// docs/mechanisms.md §18, "Stored with the release"). The run computes them from public numbers only (the layout,
-// the public rows, the private row count and beta) and stores them (pap.release_data.answer_facts and
-// answer_gap_spreads), so that a later library, whose bounds may differ, does not change a released answer. The
-// spreads are one per public value of the layout (the layout's public_values, axes concatenated; 0 on an axis no
-// edge moves), or none where answers do not spread: a flat float8[] the loader uses in place, as large as the
-// public values.
+// The answer facts: what answers read from the error model beside the plan's parts (ReleaseErrorFacts below): the
+// projection part in projection mode, the bound on the private mass at grid points without a public row, each
+// axis's cap on one value of its "other" bin, and the shares of each public value's first row that refined answers
+// spread over the gap below it (docs/mechanisms.md §18, "Stored with the release"). The run computes them from public
+// numbers only (the layout, the public rows, the private row count and beta) and stores them
+// (pap.release_data.answer_facts and answer_gap_spreads), so that a later library, whose bounds may differ, does not
+// change a released answer. The spreads are one per public value of the layout (the layout's public_values, axes
+// concatenated; 0 on an axis no edge moves), or none where answers do not spread: a flat float8[] the loader uses in
+// place, as large as the public values.
 struct StoredAnswerFacts {
 	double event_projection = 1.0, unseen_points_mass = 1.0;
 	std::size_t other_bin_cap_count = 0;  // 0, or one per axis
@@ -473,6 +470,9 @@ struct RunAnswerFacts {
 RunAnswerFacts ComputeAnswerFacts(const CatalogLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                   double beta, Allocate allocate);
 
+// The public facts of a run that an answer's bound reads: the release's beta and public rows, and the chosen
+// mechanism's parts of its plan (pap.plan's projection_error, outside_mass_error, noise_error), which the run
+// stores in its details. Set once after LoadReleaseModel; known = false for a release whose run stored none.
 struct ReleaseErrorFacts {
 	bool known = false;
 	double beta = 0;
