@@ -45,7 +45,7 @@ CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::c
                                    const char **first, Oid *collation)
 {
 	Oid type;
-	PapValueTypeOfColumn(release->private_table, t.column, &type);
+	PapValueTypeOfReleaseColumn(release->private_table, t.column, &type);
 	const AttrNumber attnum = get_attnum(release->private_table, t.column);
 	Oid column_type;
 	int32 typmod;

@@ -75,7 +75,7 @@ static const char *
 CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 {
 	Oid type;
-	PapValueTypeOfColumn(private_table, t.column, &type);
+	PapValueTypeOfReleaseColumn(private_table, t.column, &type);
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(type, &input, &ioparam);

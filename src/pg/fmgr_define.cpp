@@ -112,15 +112,22 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		const char *column = nullptr;
 		PAP_CORE(column = pap::core::DraftColumn(draft, i));
 		Oid private_type, public_type;
-		pap::core::ValueType type = PapValueTypeOfColumn(private_table, column, &private_type);
-		// The same kind of type is enough (integer and bigint, text and varchar): both scans read the same axis.
-		if (PapValueTypeOfColumn(public_table, column, &public_type) != type)
+		pap::core::ValueType type = PapValueTypeOfReleaseColumn(private_table, column, &private_type);
+		// The same kind of type is enough (integer and bigint, text and varchar): both scans read the same axis. An
+		// enum is read over its own labels: both tables hold the same type.
+		const pap::core::ValueType public_kind = PapValueTypeOfReleaseColumn(public_table, column, &public_type);
+		if (public_kind != type || (type == pap::core::ValueType::Enum && public_type != private_type))
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
 			                       PapQualifiedRelationName(private_table), format_type_be(public_type), public_name)));
 		// The private column's type says which values its rows can hold (a public float8 column may cut between them).
 		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type));
 		         pap::core::DraftSetColumnValueStep(draft, i, PapValueStepOfType(private_type)));
+		if (type == pap::core::ValueType::Enum) {  // its categories are the type's labels (public: the catalog)
+			size_t count = 0;
+			const char **labels = PapEnumLabels(private_type, &count);
+			PAP_CORE(pap::core::DraftSetColumnLabels(draft, i, labels, count));
+		}
 	}
 	if (predicates > 0) {
 		for (size_t i = 0; i < predicates; i++) {

@@ -165,6 +165,34 @@ RequestOnBudgetInRho(Oid private_table, const RunArguments &args, const char *pr
 	return true;
 }
 
+// An enum column's type must still have exactly the labels the release was defined over, its axis's categories: a
+// label added since (ALTER TYPE ... ADD VALUE) would let private rows hold a value the plan counted on no row holding
+// (ReleaseAxis::ClosedCategories). The labels and categories are public (the catalog); the check reads no row.
+static void
+RequireEnumLabels(const PapRelease *r, size_t axis, Oid type)
+{
+	const pap::core::CatalogLayout &l = r->layout;
+	size_t first = 0;
+	for (size_t a = 0; a < axis; a++)
+		first += size_t(l.category_counts[a]);
+	const size_t stored = size_t(l.category_counts[axis]);
+	size_t count = 0;
+	const char **labels = PapEnumLabels(type, &count);
+	qsort(labels, count, sizeof(char *),
+	      [](const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); });
+	bool same = count == stored;
+	for (size_t i = 0; same && i < count; i++)
+		same = strcmp(labels[i], l.categories[first + i]) == 0;
+	if (!same)
+		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+		                errmsg("the labels of type %s of column \"%s\" have changed", format_type_be(type),
+		                       l.axis_labels[axis]),
+		                errdetail("Release \"%s\" was defined over the %zu labels the type had then; it has %zu now. "
+		                          "The release counts on no private row holding another value.",
+		                          r->name, stored, count),
+		                errhint("Define the release again.")));
+}
+
 // The columns a release reads must still have the types it was defined over.
 static void
 RequireColumnTypes(const PapRelease *r)
@@ -174,7 +202,7 @@ RequireColumnTypes(const PapRelease *r)
 		if (strcmp(l.axis_kinds[a], "numeric") != 0 && strcmp(l.axis_kinds[a], "categorical") != 0)
 			continue;
 		Oid type;
-		pap::core::ValueType now = PapValueTypeOfColumn(r->private_table, l.axis_labels[a], &type);
+		pap::core::ValueType now = PapValueTypeOfReleaseColumn(r->private_table, l.axis_labels[a], &type);
 		pap::core::ValueType then;
 		PAP_CORE(then = pap::core::ValueTypeFromName(l.axis_value_types[a]));
 		if (now != then)
@@ -184,6 +212,8 @@ RequireColumnTypes(const PapRelease *r)
 			                errdetail("Release \"%s\" was defined over a column of value type %s.", r->name,
 			                          l.axis_value_types[a]),
 			                errhint("Define the release again.")));
+		if (now == pap::core::ValueType::Enum)
+			RequireEnumLabels(r, a, type);
 		// Number covers integers and floats alike: a column that can now hold values between the ones it could
 		// (integer to double precision) would break the plan's discrete bounds (docs/mechanisms.md §10).
 		if (l.axis_value_steps != nullptr && strcmp(l.axis_kinds[a], "numeric") == 0 &&

@@ -12,6 +12,7 @@ extern "C" {
 #include "access/transam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_enum.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "common/pg_prng.h"
@@ -20,6 +21,7 @@ extern "C" {
 #include "port.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/catcache.h"
 #include "utils/datetime.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -28,8 +30,8 @@ extern "C" {
 #include "utils/timestamp.h"
 }
 
-pap::core::ValueType
-PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
+static pap::core::ValueType
+ValueTypeOf(Oid relid, const char *column, Oid *type_out, bool enums)
 {
 	AttrNumber attnum = get_attnum(relid, column);
 	if (attnum == InvalidAttrNumber || attnum < 0) {
@@ -44,6 +46,10 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 	Oid type = getBaseType(get_atttype(relid, attnum));
 	if (type_out)
 		*type_out = type;
+	// An enum's code is the built-in enum_in and enum_out; the scans name enum_out in full (ReleaseLayout's
+	// CategoryTextSql), so no cast its owner adds runs.
+	if (enums && type_is_enum(type))
+		return pap::core::ValueType::Enum;
 	// The scans read a column through its type's functions (a category is col::text) as the table's owner: a type
 	// another role owns could bring its own cast or output function, which would run there with the owner's rights.
 	if (type >= FirstGenbkiObjectId)
@@ -60,6 +66,30 @@ PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 	case BOOLOID: return pap::core::ValueType::Boolean;
 	default: return pap::core::ValueType::Text;
 	}
+}
+
+pap::core::ValueType
+PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
+{
+	return ValueTypeOf(relid, column, type_out, false);
+}
+
+pap::core::ValueType
+PapValueTypeOfReleaseColumn(Oid relid, const char *column, Oid *type_out)
+{
+	return ValueTypeOf(relid, column, type_out, true);
+}
+
+const char **
+PapEnumLabels(Oid enum_type, size_t *count)
+{
+	CatCList *list = SearchSysCacheList1(ENUMTYPOIDNAME, ObjectIdGetDatum(enum_type));
+	const char **labels = (const char **)palloc(sizeof(char *) * (size_t(list->n_members) + 1));
+	for (int i = 0; i < list->n_members; i++)
+		labels[i] = pstrdup(NameStr(((Form_pg_enum)GETSTRUCT(&list->members[i]->tuple))->enumlabel));
+	*count = size_t(list->n_members);
+	ReleaseCatCacheList(list);
+	return labels;
 }
 
 static_assert(double(USECS_PER_DAY) == pap::core::kDateAxisStep, "the core's date step is PapDateToAxis's day");

@@ -21,6 +21,11 @@ extern "C" {
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
 pap::core::ValueType PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out);
+// As PapValueTypeOfColumn, for the columns of a release's axes: an enum type's column (or a domain's over one) is
+// ValueType::Enum, read through the built-in enum_out only (every other type not built in is refused as there).
+pap::core::ValueType PapValueTypeOfReleaseColumn(Oid relid, const char *column, Oid *type_out);
+// The labels of an enum type, palloc'd, in no particular order.
+const char **PapEnumLabels(Oid enum_type, size_t *count);
 // The distance between consecutive values a column of this base type can hold, in axis units (ReleaseAxis::value_step,
 // docs/mechanisms.md §10, "Discrete columns"): 1 for smallint, integer and bigint, a day for date, 0 for every other
 // type (any value may lie between two others).

@@ -122,7 +122,7 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
                const PapTextOrigin *origin, double *number, const char **text)
 {
 	Oid column_type;
-	PapValueTypeOfColumn(private_table, t.column, &column_type);
+	PapValueTypeOfReleaseColumn(private_table, t.column, &column_type);
 	PapTextPositionCallback at_literal;
 	PapPushTextPosition(&at_literal, origin, t.position);
 	Node *expr = LiteralConst(t);

@@ -51,8 +51,8 @@ struct CatalogLayout {
 // A release being defined: the glue feeds it what only PostgreSQL can read (column types, the public table),
 // step by step, in this order:
 //   1. BeginReleaseDraft parses the class; DraftColumnCount/DraftColumn name the columns it reads.
-//   2. DraftSetColumnType for every column (Error(InvalidParameter) when the class cannot use that type), and
-//      DraftSetColumnValueStep for those whose values are discrete.
+//   2. DraftSetColumnType for every column (Error(InvalidParameter) when the class cannot use that type),
+//      DraftSetColumnValueStep for those whose values are discrete, DraftSetColumnLabels for those of an enum type.
 //   3. predicates only: the glue checks each predicate (DraftPredicate) is one boolean expression, runs
 //      DraftPredicateLabelSql on the public table and passes the rows to DraftMergePredicates.
 //   4. for every axis a with DraftAxisMarginalSql(a) != nullptr: the glue runs
@@ -77,6 +77,10 @@ void DraftSetColumnType(ReleaseDraft *draft, std::size_t i, ValueType type, cons
 // 1; docs/mechanisms.md §10, "Discrete columns"); without it a column takes its value type's (a date's day, else 0).
 // Error(Internal) for a step that is negative or not finite.
 void DraftSetColumnValueStep(ReleaseDraft *draft, std::size_t i, double step);
+// After DraftSetColumnType(ValueType::Enum), the labels of the column's enum type (public: the catalog), every one
+// of them: they are the axis's categories, and its "other" bin holds nothing (ReleaseAxis::ClosedCategories).
+// Error(InvalidParameter) for a type without labels.
+void DraftSetColumnLabels(ReleaseDraft *draft, std::size_t i, const char *const *labels, std::size_t count);
 std::size_t DraftPredicateCount(const ReleaseDraft *draft);
 const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
 const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "core/axes/numeric_axis.hpp"
 #include "core/base/errors.hpp"
@@ -11,7 +12,7 @@ namespace pap::core {
 namespace {
 
 constexpr const char *kKindNames[] = {"numeric", "categorical", "linear", "predicate"};
-constexpr const char *kTypeNames[] = {"number", "date", "timestamp", "timestamptz", "text", "boolean"};
+constexpr const char *kTypeNames[] = {"number", "date", "timestamp", "timestamptz", "text", "boolean", "enum"};
 
 }  // namespace
 
@@ -24,7 +25,7 @@ AxisKindName(AxisKind kind)
 AxisKind
 AxisKindFromName(const char *name)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < int(std::size(kKindNames)); i++)
 		if (std::strcmp(name, kKindNames[i]) == 0)
 			return AxisKind(i);
 	throw Error(ErrorKind::Internal, std::string("unknown axis kind \"") + name + "\" in the release catalog");
@@ -39,7 +40,7 @@ ValueTypeName(ValueType type)
 ValueType
 ValueTypeFromName(const char *name)
 {
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < int(std::size(kTypeNames)); i++)
 		if (std::strcmp(name, kTypeNames[i]) == 0)
 			return ValueType(i);
 	throw Error(ErrorKind::Internal, std::string("unknown value type \"") + name + "\" in the release catalog");

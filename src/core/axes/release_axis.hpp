@@ -4,7 +4,8 @@
 //                    all), then NULL at M + 1. Radix M + 2. A Linear axis is the derived value w.x of the class
 //                    columns (NULL when a column with a non-zero weight is NULL).
 //   Categorical      categories c_0 < ... < c_{C-1} (byte order): bins 0..C-1, "other" at C, NULL at C + 1.
-//                    Radix C + 2. A boolean column is categorical with categories {"false", "true"}.
+//                    Radix C + 2. A boolean column is categorical with categories {"false", "true"}, an enum column
+//                    with its type's labels: their "other" bin can hold no value (ClosedCategories).
 //   Predicate        bin 0 = the predicate is false or NULL, bin 1 = true. Radix 2, no NULL bin.
 #pragma once
 #include <cstddef>
@@ -16,15 +17,17 @@ namespace pap::core {
 
 enum class AxisKind { Numeric, Categorical, Linear, Predicate };
 // How a column's literals are read and its values printed: number (float8 rules), date/timestamp/timestamptz
-// (axis value = microseconds since 2000-01-01 00:00, UTC for timestamptz), text (categories), boolean.
-enum class ValueType { Number, Date, Timestamp, TimestampTz, Text, Boolean };
+// (axis value = microseconds since 2000-01-01 00:00, UTC for timestamptz), text (categories), boolean, enum (an enum
+// type's labels, read through its built-in output function).
+enum class ValueType { Number, Date, Timestamp, TimestampTz, Text, Boolean, Enum };
 // A date's axis position is in microseconds (the glue's, PostgreSQL's USECS_PER_DAY to a day), so consecutive dates
 // are this far apart (gap_spread.hpp's AxisValueStep; the glue checks it against USECS_PER_DAY).
 constexpr double kDateAxisStep = 86400.0 * 1e6;
 
-const char *AxisKindName(AxisKind kind);        // "numeric", "categorical", "linear", "predicate"
-AxisKind AxisKindFromName(const char *name);    // Error(Internal) for an unknown name (catalog corruption)
-const char *ValueTypeName(ValueType type);      // "number", "date", "timestamp", "timestamptz", "text", "boolean"
+const char *AxisKindName(AxisKind kind);      // "numeric", "categorical", "linear", "predicate"
+AxisKind AxisKindFromName(const char *name);  // Error(Internal) for an unknown name (catalog corruption)
+// "number", "date", "timestamp", "timestamptz", "text", "boolean", "enum"
+const char *ValueTypeName(ValueType type);
 ValueType ValueTypeFromName(const char *name);  // Error(Internal) for an unknown name
 
 struct ReleaseAxis {
@@ -58,6 +61,13 @@ struct ReleaseAxis {
 		return Radix() - 1;
 	}                               // meaningless for Predicate
 	std::int32_t OtherBin() const;  // Categorical only: C
+	// Categorical: the column's type admits no value but the categories (a boolean; an enum, whose labels they
+	// are), so the "other" bin holds no row of either table and no query can name it.
+	bool
+	ClosedCategories() const
+	{
+		return kind == AxisKind::Categorical && (value_type == ValueType::Boolean || value_type == ValueType::Enum);
+	}
 	// The bin of a non-NULL numeric value (Numeric, Linear) / category text (Categorical).
 	std::int32_t NumericBin(double value) const;
 	std::int32_t CategoryBin(const std::string &text) const;

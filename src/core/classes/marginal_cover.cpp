@@ -122,7 +122,8 @@ private:
 	std::string class_text_;
 	std::vector<std::string> columns_;
 	std::vector<ReleaseAxis> axes_;
-	// Class values of each axis: bins 0..values_[a]-1 (categories, then "other" except on a boolean axis).
+	// Class values of each axis: bins 0..values_[a]-1 (categories, then "other" except on a closed axis: boolean,
+	// enum).
 	std::vector<std::int32_t> values_;
 	int vc_dimension_ = 1;
 	ProductQueryList queries_;
@@ -160,7 +161,10 @@ MarginalCover::MarginalCover(const CoverInput &input)
 			            "column " + QuoteIdentifier(columns_[a]) + " of " + class_text_ + " is not boolean",
 			            "stumps(b1, ..., bD) takes boolean columns only.",
 			            "Use marginals(1; ...) for columns of other types.");
-		values_[a] = std::int32_t(axis.categories.size()) + (boolean ? 0 : 1);
+		if (axis.value_type == ValueType::Enum && axis.categories.empty())
+			throw Error(ErrorKind::Internal, "enum axis without labels");
+		// A closed axis (boolean, enum) has no "other" value for a query to name.
+		values_[a] = std::int32_t(axis.categories.size()) + (axis.ClosedCategories() ? 0 : 1);
 	}
 	vc_dimension_ = VcDimensionOfUnion(Binomial(d, k_));
 	Build(*input.public_points, input.max_queries);
@@ -408,9 +412,11 @@ MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValu
 			             ".");
 		const std::int32_t bin = axes_[a].CategoryBin(literals[at].text);
 		if (bin >= values_[a])
-			OutsideClass("Boolean column " + QuoteIdentifier(c.column) +
-			             " is compared with a value other than "
-			             "true or false.");
+			OutsideClass(axes_[a].value_type == ValueType::Boolean
+			                 ? "Boolean column " + QuoteIdentifier(c.column) +
+			                       " is compared with a value other than true or false."
+			                 : "Column " + QuoteIdentifier(c.column) +
+			                       " is compared with a value that is not a label of its enum type.");
 		equalities.emplace_back(std::int32_t(a), bin);
 	}
 	if (literal != literals.size())

@@ -126,9 +126,10 @@ FormatAxisLiteral(double value, ValueType type)
 	case ValueType::TimestampTz: return QuoteLiteral(FormatTimestamp(value, true));
 	case ValueType::Number:
 	case ValueType::Text:
-	case ValueType::Boolean: break;
+	case ValueType::Boolean:
+	case ValueType::Enum: break;
 	}
-	throw Error(ErrorKind::Internal, "text and boolean axes have no axis values");
+	throw Error(ErrorKind::Internal, "text, boolean and enum axes have no axis values");
 }
 
 std::string

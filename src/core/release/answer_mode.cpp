@@ -48,11 +48,12 @@ ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta)
 namespace {
 
 // The bins of an axis that a condition "c = v" of the class can name: the categories and the "other" bin of a
-// categorical column that is not boolean, a boolean's two, a predicate's two labels. Never the NULL bin.
+// categorical column whose type admits other values (text, numbers), only the categories of a boolean or an enum
+// (ClosedCategories), a predicate's two labels. Never the NULL bin.
 bool
 OpenAxis(const ReleaseAxis &axis)
 {
-	return axis.kind == AxisKind::Categorical && axis.value_type != ValueType::Boolean;
+	return axis.kind == AxisKind::Categorical && !axis.ClosedCategories();
 }
 
 std::int32_t

@@ -74,7 +74,7 @@ FoldCategories(const ReleaseLayout &layout, std::uint64_t cell_limit)
 	double fixed = 1.0;  // the cells of the axes that do not fold
 	for (std::size_t a = 0; a < d; a++) {
 		const ReleaseAxis &axis = layout.axes[a];
-		if (axis.kind == AxisKind::Categorical && axis.value_type != ValueType::Boolean && axis.categories.size() > 1)
+		if (axis.kind == AxisKind::Categorical && !axis.ClosedCategories() && axis.categories.size() > 1)
 			foldable.push_back(FoldableAxisOf(layout, a));
 		else
 			fixed *= double(radices[a]);

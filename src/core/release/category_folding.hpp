@@ -19,12 +19,12 @@ struct FoldedLayout {
 	                       // 212 categories (folds those shown at most 3 times, 301 public rows)"
 };
 
-// On each open categorical axis (not boolean) of a marginals layout, a threshold t of the form 2^k - 1 (0, 1, 3,
-// 7, ...): the categories the public table shows at most t times go to the axis's "other" bin, the others stay,
-// always at least one. Every category at or below its axis's threshold is folded, none above, and the threshold is
-// one of a fixed ladder, so that the stored layout tells it again (error_model.hpp's FoldThresholdOf, which
-// OtherBinShareBound reads). The thresholds minimise the largest number of public rows any axis folds, among those
-// whose full grid has at most cell_limit cells (a binary search over the row counts folding can reach); the cells
+// On each open categorical axis (neither boolean nor enum: ClosedCategories) of a marginals layout, a threshold t of
+// the form 2^k - 1 (0, 1, 3, 7, ...): the categories the public table shows at most t times go to the axis's "other"
+// bin, the others stay, always at least one. Every category at or below its axis's threshold is folded, none above, and
+// the threshold is one of a fixed ladder, so that the stored layout tells it again (error_model.hpp's FoldThresholdOf,
+// which OtherBinShareBound reads). The thresholds minimise the largest number of public rows any axis folds, among
+// those whose full grid has at most cell_limit cells (a binary search over the row counts folding can reach); the cells
 // then left over unfold, one rung at a time, the axis that folds the most rows while the grid fits. nullopt
 // when the class is not marginals, when the full grid already fits, or when no thresholds make it fit. Polls the
 // interrupt check.

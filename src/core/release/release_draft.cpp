@@ -48,6 +48,7 @@ public:
 		canonical_ = layout_.spec.CanonicalText();
 		column_types_.resize(layout_.spec.columns.size());
 		column_steps_.resize(layout_.spec.columns.size());
+		column_labels_.resize(layout_.spec.columns.size());
 	}
 
 	const ClassSpec &
@@ -93,6 +94,25 @@ public:
 		case ClassKind::Predicates: break;
 		}
 		column_types_[i] = type;
+	}
+
+	// An enum column's labels (the type's, public: the catalog), which are its axis's categories.
+	void
+	SetColumnLabels(std::size_t i, const char *const *labels, std::size_t count)
+	{
+		if (column_types_.at(i) != ValueType::Enum)
+			throw Error(ErrorKind::Internal, "labels for a column that is not of an enum type");
+		if (count == 0)
+			throw Error(ErrorKind::InvalidParameter,
+			            "enum type of column \"" + layout_.spec.columns.at(i) + "\" has no labels",
+			            "A column of an enum type without labels holds only NULL: no query of the class can name a "
+			            "value of it.",
+			            "Add the type's labels (ALTER TYPE ... ADD VALUE) or leave the column out of the class.");
+		std::vector<std::string> sorted(labels, labels + count);
+		std::sort(sorted.begin(), sorted.end());
+		if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+			throw Error(ErrorKind::Internal, "an enum type's labels are not distinct");
+		column_labels_.at(i) = std::move(sorted);
 	}
 
 	void
@@ -162,6 +182,11 @@ public:
 					axis.label = spec.columns[i];
 					if (categorical && axis.value_type == ValueType::Boolean)
 						axis.categories = CategoricalAxis::Boolean().categories();
+					if (categorical && axis.value_type == ValueType::Enum) {
+						if (column_labels_[i].empty())
+							throw Error(ErrorKind::Internal, "an enum column's labels are unknown");
+						axis.categories = column_labels_[i];
+					}
 					layout_.axes.push_back(std::move(axis));
 				}
 			}
@@ -181,7 +206,7 @@ public:
 		case AxisKind::Linear:
 			return ReleaseLayout::LinearValueSql(layout_.spec.columns, layout_.spec.directions.at(a));
 		case AxisKind::Categorical:
-			if (axis.value_type == ValueType::Boolean)
+			if (axis.ClosedCategories())  // the categories are the type's: nothing to learn
 				return {};
 			return "(" + QuoteIdentifier(axis.label) + ")::pg_catalog.text";
 		case AxisKind::Predicate: return {};
@@ -689,7 +714,8 @@ private:
 	LayoutPlanning planning_;
 	bool planning_set_ = false;
 	std::vector<std::optional<ValueType>> column_types_;
-	std::vector<std::optional<double>> column_steps_;  // DraftSetColumnValueStep's; else the value type's
+	std::vector<std::optional<double>> column_steps_;      // DraftSetColumnValueStep's; else the value type's
+	std::vector<std::vector<std::string>> column_labels_;  // DraftSetColumnLabels': an enum column's, sorted by bytes
 	std::vector<std::int32_t> label_points_;  // predicates: the public label points over every listed predicate
 	std::vector<std::int64_t> label_rows_;    // and their public rows
 	std::vector<std::size_t> merged_representatives_;  // MergePredicates': the first predicate of each axis
@@ -764,6 +790,12 @@ void
 DraftSetColumnValueStep(ReleaseDraft *d, std::size_t i, double step)
 {
 	d->SetColumnValueStep(i, step);
+}
+
+void
+DraftSetColumnLabels(ReleaseDraft *d, std::size_t i, const char *const *labels, std::size_t count)
+{
+	d->SetColumnLabels(i, labels, count);
 }
 
 std::size_t

@@ -400,6 +400,8 @@ LayoutFromCatalog(const CatalogLayout &c)
 		axis.value_step = c.axis_value_steps != nullptr ? c.axis_value_steps[a] : AxisValueStep(axis.value_type);
 		if (!(axis.value_step >= 0.0) || !std::isfinite(axis.value_step))
 			throw Error(ErrorKind::Internal, "a value step in the release catalog is negative or not finite");
+		if (axis.value_type == ValueType::Enum && axis.kind != AxisKind::Categorical)
+			throw Error(ErrorKind::Internal, "an enum value type on an axis that is not categorical");
 		axis.label = c.axis_labels[a];
 		axis.cuts.assign(c.cuts + cut, c.cuts + cut + c.cut_counts[a]);
 		cut += std::size_t(c.cut_counts[a]);

@@ -104,6 +104,17 @@ ReleaseLayout::LinearValueSql(const std::vector<std::string> &columns, const std
 }
 
 std::string
+ReleaseLayout::CategoryTextSql(const ReleaseAxis &axis)
+{
+	const std::string column = QuoteIdentifier(axis.label);
+	// An enum's text through its built-in output function, named in full: "::text" would run a cast its type's
+	// owner may have created (docs/security.md), with the rights of the table's owner.
+	if (axis.value_type == ValueType::Enum)
+		return "pg_catalog.textin(pg_catalog.enum_out(" + column + "))";
+	return "(" + column + ")::pg_catalog.text";
+}
+
+std::string
 ReleaseLayout::ScanSelectList() const
 {
 	// Per axis: its bin as one expression (the GROUP BY form), and its arguments of pap.grid_counts, where a
@@ -125,7 +136,7 @@ ReleaseLayout::ScanSelectList() const
 			break;
 		}
 		case AxisKind::Categorical:
-			bins.push_back("pap.category_index(" + param + ", (" + QuoteIdentifier(axis.label) + ")::pg_catalog.text)");
+			bins.push_back("pap.category_index(" + param + ", " + CategoryTextSql(axis) + ")");
 			arguments.push_back(bins.back());
 			break;
 		case AxisKind::Predicate:

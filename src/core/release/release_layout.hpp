@@ -49,6 +49,8 @@ struct ReleaseLayout {
 	std::string ScanSelectList() const;
 	// SQL that places a column's value on a numeric axis: (col)::float8 for numbers, else pap.axis_value(col).
 	static std::string AxisValueSql(const std::string &column, ValueType type);
+	// SQL of a categorical axis's value as its category text: (col)::text, an enum's through pg_catalog.enum_out.
+	static std::string CategoryTextSql(const ReleaseAxis &axis);
 	// SQL of w.x over numeric columns (NULL when any of them is NULL); zero weights are left out.
 	static std::string LinearValueSql(const std::vector<std::string> &columns, const std::vector<double> &w);
 

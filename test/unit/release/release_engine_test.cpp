@@ -97,6 +97,7 @@ struct Column {
 	std::string name;
 	ValueType type;
 	const char *type_name;
+	std::vector<std::string> labels = {};  // an enum type's
 };
 
 struct Table {
@@ -286,6 +287,12 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 	for (std::size_t i = 0; i < DraftColumnCount(d); i++) {
 		const Column &c = pub.columns[pub.Col(DraftColumn(d, i))];
 		DraftSetColumnType(d, i, c.type, c.type_name);
+		if (c.type == ValueType::Enum) {
+			std::vector<const char *> labels;
+			for (const std::string &l : c.labels)
+				labels.push_back(l.c_str());
+			DraftSetColumnLabels(d, i, labels.data(), labels.size());
+		}
 	}
 	// 3. predicate labels; the merge worked out here: a predicate is an axis unless an earlier one labels every
 	// public row the same way.
@@ -354,9 +361,10 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 	// 4. per-axis public marginals: "SELECT <sql>, count(*) FROM public GROUP BY 1".
 	for (std::size_t a = 0; a < axes; a++) {
 		const char *sql = DraftAxisMarginalSql(d, a);
-		const bool boolean =
-		    kinds[a] == AxisKind::Categorical && pub.columns[sources[a].column].type == ValueType::Boolean;
-		if (kinds[a] == AxisKind::Predicate || boolean) {
+		const ValueType type = pub.columns[sources[a].column].type;
+		const bool closed =
+		    kinds[a] == AxisKind::Categorical && (type == ValueType::Boolean || type == ValueType::Enum);
+		if (kinds[a] == AxisKind::Predicate || closed) {
 			EXPECT_EQ(sql, nullptr) << "axis " << a;
 			continue;
 		}
@@ -2794,6 +2802,48 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	const double open = UnseenValueShareBound({1000, 1000, 0, 0}, std::log(32.0 * kUnseenValueSplits / half));
 	const double cells = RareValuePrivateShareBound(0, 2000, 100000, std::log(2.0 / half));
 	EXPECT_NEAR(projection_of(text), std::max(cells, SampleShareUpperBound(open, 100000, std::log(4.0 / half))), 1e-12);
+}
+
+// An enum column is closed (docs/mechanisms.md §10, "Closed columns"): its categories are its type's labels, those the
+// public table never showed included, and no query names an "other" value. The text column's "other"-bin term of
+// the test above is gone: with every label shown the part is 0, with a label unseen only the bound of a cell without
+// public rows is left; the own-cells part is 0; the scan reads the label through enum_out, never a cast.
+TEST_F(ReleaseEngine, EnumColumnsAreClosed)
+{
+	Table seen, unseen;
+	seen.columns = {{"c", ValueType::Enum, "en", {"b", "a"}}, {"d", ValueType::Boolean, "boolean"}};
+	unseen.columns = {{"c", ValueType::Enum, "en", {"b", "z", "a"}}, {"d", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++) {
+		seen.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2)}, 1);
+		unseen.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2)}, 1);
+	}
+	const Release closed = Define(seen, "marginals(2; c, d)", Granularity::Finest, 0.2);
+	const Release missed = Define(unseen, "marginals(2; c, d)", Granularity::Finest, 0.2);
+	EXPECT_STREQ(closed.layout.axis_value_types[0], "enum");
+	ASSERT_EQ(missed.layout.category_counts[0], 3);  // every label, sorted by bytes
+	EXPECT_STREQ(missed.layout.categories[2], "z");
+	const double beta = DataPartBeta(0.05);
+	const AnswerModeErrors all_seen = AnswerModeErrorsOf(LayoutFromCatalog(closed.layout), 2000, 100000, 0.05);
+	const AnswerModeErrors one_unseen = AnswerModeErrorsOf(LayoutFromCatalog(missed.layout), 2000, 100000, 0.05);
+	EXPECT_EQ(all_seen.projection, 0.0);
+	EXPECT_EQ(all_seen.own_cells, 0.0);
+	EXPECT_NEAR(one_unseen.projection, RareValuePrivateShareBound(0, 2000, 100000, std::log(2.0 / beta)), 1e-12);
+	EXPECT_EQ(one_unseen.own_cells, 0.0);
+	const std::string scan = LayoutScanSelectList(missed.layout, TestAllocate);
+	EXPECT_NE(scan.find("pg_catalog.textin(pg_catalog.enum_out(c))"), std::string::npos) << scan;
+	EXPECT_EQ(scan.find("(c)::pg_catalog.text"), std::string::npos) << scan;
+	// The unseen label is a category of its own; a value that is no label has no bin a query may name.
+	const Model model = LoadModel(missed, RandomDistribution(std::size_t(missed.summary.cell_count), 5));
+	EXPECT_NE(Project(model.get(), "c = 'z' AND d = true"), Project(model.get(), "c = 'a' AND d = true"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, Project(model.get(), "c = 'q' AND d = true"));
+	// A type without labels is refused; labels belong to enum columns only.
+	Table none = seen;
+	none.columns[0].labels.clear();
+	EXPECT_PAP_ERROR(ErrorKind::InvalidParameter, Define(none, "marginals(1; c, d)"));
+	std::unique_ptr<ReleaseDraft, DraftDeleter> draft(BeginReleaseDraft("marginals(1; c)", 0.1, Granularity::Finest));
+	DraftSetColumnType(draft.get(), 0, ValueType::Text, "text");
+	const char *label = "a";
+	EXPECT_PAP_ERROR(ErrorKind::Internal, DraftSetColumnLabels(draft.get(), 0, &label, 1));
 }
 
 // On a full grid of an ordered class part (b) is 0 with certainty and no answer reads its event, so part (a)'s event

@@ -1,0 +1,76 @@
+-- A column of an enum type is closed (docs/mechanisms.md §10, "Closed columns"): its type admits only its labels,
+-- so its axis's categories are every label, the public table's unseen ones included, and no query can name a value
+-- outside them. The plan then has no part for values the public table never showed, which a text column of the same
+-- data must keep. The scans read an enum through pg_catalog.enum_out, never a cast its type's owner added; a run
+-- refuses a type whose labels changed since the definition. Self-contained: its own types, tables and budget.
+SET pap_release.test_seed = 37;
+SET extra_float_digits = 0;
+CREATE TYPE en_region AS ENUM ('north', 'south', 'east', 'west', 'islands');
+CREATE TYPE en_size AS ENUM ('small', 'large');
+-- 20,000 private rows; 'islands' holds 1% of them and none of the 400 public rows.
+CREATE TABLE en_priv AS
+SELECT (CASE WHEN i % 100 = 0 THEN 'islands' ELSE (ARRAY['north', 'south', 'east', 'west'])[1 + i % 4] END)::en_region
+           AS region,
+       (CASE WHEN i % 3 = 0 THEN 'large' ELSE 'small' END)::en_size AS size
+  FROM generate_series(1, 20000) i;
+CREATE TABLE en_pub AS
+SELECT (ARRAY['north', 'south', 'east', 'west'])[1 + i % 4]::en_region AS region,
+       (CASE WHEN i % 3 = 0 THEN 'large' ELSE 'small' END)::en_size AS size
+  FROM generate_series(1, 400) i;
+-- The same data as text, and the same labels in another enum type.
+CREATE TABLE en_priv_text AS SELECT region::text AS region, size::text AS size FROM en_priv;
+CREATE TABLE en_pub_text AS SELECT region::text AS region, size::text AS size FROM en_pub;
+CREATE TYPE en_region2 AS ENUM ('north', 'south', 'east', 'west', 'islands');
+CREATE TABLE en_pub_other AS SELECT region::text::en_region2 AS region, size FROM en_pub;
+SELECT pap.set_budget('en_priv', 10);
+SELECT pap.set_budget('en_priv_text', 10);
+-- A cast its owner adds from the type to text is never run by a scan or an answer: it would raise. (The test's own
+-- queries below name no such cast.)
+CREATE FUNCTION en_region_text(en_region) RETURNS text LANGUAGE plpgsql IMMUTABLE AS
+$$BEGIN RAISE EXCEPTION 'the owner''s cast ran'; END$$;
+CREATE CAST (en_region AS text) WITH FUNCTION en_region_text(en_region);
+
+SELECT pap.define_release('en_enum', 'en_priv', 'en_pub', 'marginals(2; region, size)');
+SELECT pap.define_release('en_text', 'en_priv_text', 'en_pub_text', 'marginals(2; region, size)');
+-- Every label is a category, 'islands' too; the text release knows only the four public values.
+SELECT name, axis_value_types, categories FROM pap.release_data WHERE name LIKE 'en\_%' ORDER BY name;
+-- The enum release plans a smaller data part: no value outside the labels, and no "other" bin to bound.
+SELECT round(e.projection_error::numeric, 4) AS enum_part, round(t.projection_error::numeric, 4) AS text_part,
+       e.projection_error < 0.5 * t.projection_error AS less_than_half
+  FROM pap.plan('en_enum', 1) e, pap.plan('en_text', 1) t;
+CALL pap.run_release('en_enum', 1);
+-- Every label is answered, the one the public table never showed included, within its bound.
+SELECT label,
+       abs(pap.answer('en_enum', format('region = %L AND size = %L', label, 'small')) -
+           (SELECT count(*) FILTER (WHERE region = label::en_region AND size = 'small') FROM en_priv) / 20000.0)
+       <= (pap.answer_bounded('en_enum', format('region = %L AND size = %L', label, 'small'))).error_bound
+       AS within_bound
+  FROM unnest('{east,islands,north,south,west}'::text[]) AS label ORDER BY label;
+-- A value that is not a label is refused as PostgreSQL refuses it.
+SELECT pap.answer('en_enum', $$region = 'atlantis' AND size = 'small'$$);
+SELECT pap.answer('en_enum', $$region IN ('north', 'atlantis') AND size = 'large'$$);
+
+-- Both tables must hold the same enum type.
+SELECT pap.define_release('en_mixed', 'en_priv', 'en_pub_other', 'marginals(1; region, size)');
+SELECT pap.define_release('en_mixed', 'en_priv', 'en_pub_text', 'marginals(1; region, size)');
+-- Ordered classes do not read enums; a type without labels is refused.
+SELECT pap.define_release('en_thresholds', 'en_priv', 'en_pub', 'thresholds(region)');
+CREATE TYPE en_empty AS ENUM ();
+CREATE TABLE en_priv_empty AS SELECT NULL::en_empty AS e, size FROM en_priv;
+CREATE TABLE en_pub_empty AS SELECT NULL::en_empty AS e, size FROM en_pub;
+SELECT pap.define_release('en_empty', 'en_priv_empty', 'en_pub_empty', 'marginals(1; e, size)');
+
+-- A label added since the definition: the run refuses before any charge.
+SELECT pap.define_release('en_later', 'en_priv', 'en_pub', 'marginals(1; region, size)');
+ALTER TYPE en_region ADD VALUE 'highlands';
+SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'en_priv'::regclass;
+CALL pap.run_release('en_later', 1);
+SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'en_priv'::regclass;
+-- The released one still answers its labels.
+SELECT pap.answer('en_enum', $$region = 'north' AND size = 'small'$$) > 0.1 AS still_answers;
+
+SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'en\_%' ORDER BY name;
+DROP TABLE en_priv, en_pub, en_priv_text, en_pub_text, en_pub_other, en_priv_empty, en_pub_empty;
+DROP CAST (en_region AS text);
+DROP FUNCTION en_region_text(en_region);
+DROP TYPE en_region, en_region2, en_size, en_empty;
