@@ -243,6 +243,29 @@ BEGIN
 END
 $fn$;
 
+-- declare_level_types(): a text column with a published list of levels (eval/domains) becomes a column of an enum
+-- type of those levels, as a schema states a closed domain (CPS1988's four factors: AER documents their levels). A
+-- release then reads the type's labels (docs/mechanisms.md §10, "Closed columns"); the baselines' grids use the same
+-- levels. Fails if a row holds a value outside them. Numeric columns with published levels (movielens' rating) stay
+-- numeric: their ordered classes read them as numbers.
+CREATE FUNCTION pap_eval.declare_level_types() RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+	r record; type_name text;
+BEGIN
+	FOR r IN SELECT l.ds, l.col, string_agg(quote_literal(l.val), ', ' ORDER BY l.val) AS labels
+	           FROM pap_eval.levels l
+	           JOIN pg_attribute a ON a.attrelid = ('pap_eval.' || l.ds)::regclass AND a.attname = l.col
+	          WHERE a.atttypid = 'text'::regtype
+	          GROUP BY l.ds, l.col LOOP
+		type_name := r.ds || '_' || r.col;
+		EXECUTE format('CREATE TYPE pap_eval.%I AS ENUM (%s)', type_name, r.labels);
+		EXECUTE format('ALTER TABLE pap_eval.%I ALTER COLUMN %I TYPE pap_eval.%I USING %I::text::pap_eval.%I',
+		               r.ds, r.col, type_name, r.col, type_name);
+	END LOOP;
+END
+$fn$;
+
 -- The values of a categorical column the baselines' domain holds: its published levels when there are any,
 -- else the distinct values of the public table (public information).
 CREATE FUNCTION pap_eval.domain_levels(d text, c text) RETURNS SETOF text

@@ -340,6 +340,7 @@ LoadWorkloads(Db &db, const Config &cfg, Runner &runner)
 			db.Must("INSERT INTO pap_eval.levels SELECT " + db.Quote(f[1]) + ", " + db.Quote(f[2]) +
 			        ", unnest(string_to_array(" + db.Quote(f[3]) + ", ','))");
 	}
+	db.Must("SELECT pap_eval.declare_level_types()");
 	const auto t0 = std::chrono::steady_clock::now();
 	std::map<std::string, int> wid_of;
 	for (size_t i = 0; i < cfg.workloads.size(); i++) {

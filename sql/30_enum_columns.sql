@@ -50,6 +50,20 @@ SELECT label,
 SELECT pap.answer('en_enum', $$region = 'atlantis' AND size = 'small'$$);
 SELECT pap.answer('en_enum', $$region IN ('north', 'atlantis') AND size = 'large'$$);
 
+-- Predicates over enum columns compare with the type's built-in operators. An operator its owner adds (here one
+-- that holds for every row) is not seen: a release resolves names in pg_catalog only.
+SELECT pap.define_release('en_preds', 'en_priv', 'en_pub',
+                          $$predicates('region = ''north''', 'size = ''large'' AND region <> ''east''')$$);
+CALL pap.run_release('en_preds', 1);
+SELECT round(pap.answer('en_preds', $$region = 'north'$$)::numeric, 1) AS north;
+CREATE FUNCTION en_region_eq(en_region, en_region) RETURNS bool LANGUAGE sql IMMUTABLE AS 'SELECT true';
+CREATE OPERATOR = (LEFTARG = en_region, RIGHTARG = en_region, FUNCTION = en_region_eq);
+SELECT pap.define_release('en_preds_own', 'en_priv', 'en_pub', $$predicates('region = ''north''')$$);
+CALL pap.run_release('en_preds_own', 1);
+SELECT round(pap.answer('en_preds_own', $$region = 'north'$$)::numeric, 1) AS north;
+DROP OPERATOR = (en_region, en_region);
+DROP FUNCTION en_region_eq(en_region, en_region);
+
 -- Both tables must hold the same enum type.
 SELECT pap.define_release('en_mixed', 'en_priv', 'en_pub_other', 'marginals(1; region, size)');
 SELECT pap.define_release('en_mixed', 'en_priv', 'en_pub_text', 'marginals(1; region, size)');
@@ -59,6 +73,12 @@ CREATE TYPE en_empty AS ENUM ();
 CREATE TABLE en_priv_empty AS SELECT NULL::en_empty AS e, size FROM en_priv;
 CREATE TABLE en_pub_empty AS SELECT NULL::en_empty AS e, size FROM en_pub;
 SELECT pap.define_release('en_empty', 'en_priv_empty', 'en_pub_empty', 'marginals(1; e, size)');
+
+-- Without a public table an enum column needs no declaration, as a boolean one: its domain is its type's labels.
+SELECT pap.define_private_release('en_declared', 'en_priv', 'marginals(1; region, size)', '{}');
+SELECT categories, public_rows FROM pap.release_data WHERE name = 'en_declared';
+SELECT pap.define_private_release('en_declared2', 'en_priv', 'marginals(1; region, size)',
+                                  '{"region": {"categories": ["north"]}}');
 
 -- A label added since the definition: the run refuses before any charge.
 SELECT pap.define_release('en_later', 'en_priv', 'en_pub', 'marginals(1; region, size)');

@@ -393,9 +393,14 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 		const char *column = nullptr;
 		PAP_CORE(column = pap::core::DraftColumn(draft, c));
 		Oid type;
-		const pap::core::ValueType value_type = PapValueTypeOfColumn(private_table, column, &type);
+		const pap::core::ValueType value_type = PapValueTypeOfReleaseColumn(private_table, column, &type);
 		PAP_CORE(pap::core::DraftSetColumnType(draft, c, value_type, format_type_be(type));
 		         pap::core::DraftSetColumnValueStep(draft, c, PapValueStepOfType(type)));
+		if (value_type == pap::core::ValueType::Enum) {  // its domain is its type's labels, as a boolean's is
+			size_t count = 0;
+			const char **labels = PapEnumLabels(type, &count);
+			PAP_CORE(pap::core::DraftSetColumnLabels(draft, c, labels, count));
+		}
 	}
 	size_t axes = 0;
 	PAP_CORE(axes = pap::core::DraftAxisCount(draft));
@@ -405,7 +410,14 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 		PAP_CORE(column = pap::core::DraftColumn(draft, a); numeric = pap::core::DraftAxisIsNumeric(draft, a);
 		         needs_values = pap::core::DraftAxisMarginalSql(draft, a) != nullptr);
 		const PapDeclaredColumn d = PapReadDeclaredColumn(domain, column);
-		if (!needs_values) {  // a boolean column: its domain is {false, true}
+		if (!needs_values) {  // a boolean column (its domain is {false, true}) or an enum one (its type's labels)
+			Oid type;
+			if (d.present && PapValueTypeOfReleaseColumn(private_table, column, &type) == pap::core::ValueType::Enum)
+				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				                errmsg("column \"%s\" has enum type %s: its domain is the type's labels and is not "
+				                       "declared",
+				                       column, format_type_be(type)),
+				                errhint("Leave it out of the declared domain.")));
 			if (d.present)
 				ereport(ERROR,
 				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
