@@ -124,6 +124,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type));
 		         pap::core::DraftSetColumnValueStep(draft, i, PapValueStepOfType(private_type)));
 		if (type == pap::core::ValueType::Enum) {  // its categories are the type's labels (public: the catalog)
+			PapRequireLocalEnumColumn(private_table, column, private_type);
 			size_t count = 0;
 			const char **labels = PapEnumLabels(private_type, &count);
 			PAP_CORE(pap::core::DraftSetColumnLabels(draft, i, labels, count));
@@ -397,6 +398,7 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 		PAP_CORE(pap::core::DraftSetColumnType(draft, c, value_type, format_type_be(type));
 		         pap::core::DraftSetColumnValueStep(draft, c, PapValueStepOfType(type)));
 		if (value_type == pap::core::ValueType::Enum) {  // its domain is its type's labels, as a boolean's is
+			PapRequireLocalEnumColumn(private_table, column, type);
 			size_t count = 0;
 			const char **labels = PapEnumLabels(type, &count);
 			PAP_CORE(pap::core::DraftSetColumnLabels(draft, c, labels, count));

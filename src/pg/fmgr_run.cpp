@@ -212,8 +212,10 @@ RequireColumnTypes(const PapRelease *r)
 			                errdetail("Release \"%s\" was defined over a column of value type %s.", r->name,
 			                          l.axis_value_types[a]),
 			                errhint("Define the release again.")));
-		if (now == pap::core::ValueType::Enum)
+		if (now == pap::core::ValueType::Enum) {
+			PapRequireLocalEnumColumn(r->private_table, l.axis_labels[a], type);
 			RequireEnumLabels(r, a, type);
+		}
 		// Number covers integers and floats alike: a column that can now hold values between the ones it could
 		// (integer to double precision) would break the plan's discrete bounds (docs/mechanisms.md §10).
 		if (l.axis_value_steps != nullptr && strcmp(l.axis_kinds[a], "numeric") == 0 &&
@@ -450,12 +452,14 @@ pap_run_release(PG_FUNCTION_ARGS)
 	char *select_list;
 	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
 	MemoryContextSwitchTo(run.spi_context);
-	// Predicates and linear axes are SQL the catalog checks above do not cover: they must fit the private table
-	// before anything is charged. (Planning locks the table; plain column axes need no lock here.)
+	// Predicates and linear axes are SQL the catalog checks above do not cover, and so is an enum's enum_out: they
+	// must fit the private table before anything is charged. (Planning locks the table; other column axes need no
+	// lock here.)
 	bool expressions = false;
 	for (size_t a = 0; a < r->layout.axis_count; a++)
 		expressions = expressions || strcmp(r->layout.axis_kinds[a], "linear") == 0 ||
-		              strcmp(r->layout.axis_kinds[a], "predicate") == 0;
+		              strcmp(r->layout.axis_kinds[a], "predicate") == 0 ||
+		              strcmp(r->layout.axis_value_types[a], "enum") == 0;
 	if (expressions)
 		PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
 

@@ -13,6 +13,7 @@ extern "C" {
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_enum.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "common/pg_prng.h"
@@ -47,16 +48,17 @@ ValueTypeOf(Oid relid, const char *column, Oid *type_out, bool enums)
 	if (type_out)
 		*type_out = type;
 	// An enum's code is the built-in enum_in and enum_out; the scans name enum_out in full (ReleaseLayout's
-	// CategoryTextSql), so no cast its owner adds runs.
-	if (enums && type_is_enum(type))
+	// CategoryTextSql), so no cast its owner adds runs. Not a domain over one: enum_out(anyenum) does not take it.
+	if (enums && type_is_enum(type) && get_atttype(relid, attnum) == type)
 		return pap::core::ValueType::Enum;
 	// The scans read a column through its type's functions (a category is col::text) as the table's owner: a type
 	// another role owns could bring its own cast or output function, which would run there with the owner's rights.
 	if (type >= FirstGenbkiObjectId)
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 		                errmsg("column \"%s\" has type %s, which is not built in", column, format_type_be(type)),
-		                errdetail("A release reads columns of built-in types (and domains over them) only: the code of "
-		                          "another type would run on every row, with the rights of the table's owner.")));
+		                errdetail("A release reads columns of built-in types (and domains over them)%s only: the code "
+		                          "of another type would run on every row, with the rights of the table's owner.",
+		                          enums ? " and of enum types (not domains over them)" : "")));
 	if (PapIsNumberAxisType(type))
 		return pap::core::ValueType::Number;
 	switch (type) {
@@ -78,6 +80,28 @@ pap::core::ValueType
 PapValueTypeOfReleaseColumn(Oid relid, const char *column, Oid *type_out)
 {
 	return ValueTypeOf(relid, column, type_out, true);
+}
+
+void
+PapRequireLocalEnumColumn(Oid relid, const char *column, Oid enum_type)
+{
+	List *relations = find_all_inheritors(relid, NoLock, NULL);
+	ListCell *cell;
+	foreach (cell, relations) {
+		const Oid member = lfirst_oid(cell);
+		if (get_rel_relkind(member) != RELKIND_FOREIGN_TABLE)
+			continue;
+		ereport(ERROR,
+		        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		         errmsg("column \"%s\" has enum type %s, and %s is a foreign table", column, format_type_be(enum_type),
+		                PapQualifiedRelationName(member)),
+		         errdetail("A foreign server sends an enum as text, read back with the local type's input function, "
+		                   "which fails on a value that is not a local label: one row would decide whether a run "
+		                   "fails after its charge."),
+		         errhint("Declare the column text in the table and its partitions: a text column reads every value "
+		                 "a server sends.")));
+	}
+	list_free(relations);
 }
 
 const char **

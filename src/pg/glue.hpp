@@ -21,9 +21,12 @@ extern "C" {
 // The core's value type of a column (numbers, date, timestamp, timestamptz, boolean; text for every other type);
 // raises 42703 if the column does not exist. type_out: the column's base type.
 pap::core::ValueType PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out);
-// As PapValueTypeOfColumn, for the columns of a release's axes: an enum type's column (or a domain's over one) is
-// ValueType::Enum, read through the built-in enum_out only (every other type not built in is refused as there).
+// As PapValueTypeOfColumn, for the columns of a release's axes: a column of an enum type (not of a domain over one)
+// is ValueType::Enum, read through the built-in enum_out only (every other type not built in is refused as there).
 pap::core::ValueType PapValueTypeOfReleaseColumn(Oid relid, const char *column, Oid *type_out);
+// Raises 0A000 when relid or one of its partitions or children is a foreign table: a foreign row's enum comes back
+// as text, and a value that is not a local label would fail the scan (the column's name and type say which).
+void PapRequireLocalEnumColumn(Oid relid, const char *column, Oid enum_type);
 // The labels of an enum type, palloc'd, in no particular order.
 const char **PapEnumLabels(Oid enum_type, size_t *count);
 // The distance between consecutive values a column of this base type can hold, in axis units (ReleaseAxis::value_step,

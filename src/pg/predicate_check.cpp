@@ -195,8 +195,10 @@ CheckNode(Node *node, CheckContext *c)
 		if (var->varlevelsup != 0 || var->varno != 1 || var->varattno <= 0)
 			Refuse(c->predicate, "Only the table's own columns may be read.");
 		// An enum's code is built in (enum_in, enum_out, its comparisons); an operator or cast its owner adds is
-		// refused below like any other that is not built in.
-		if (!IsBuiltIn(getBaseType(var->vartype)) && !type_is_enum(getBaseType(var->vartype)))
+		// refused below like any other that is not built in. (A domain over an enum stays refused.)
+		if (type_is_enum(var->vartype))
+			PapRequireLocalEnumColumn(c->relid, get_attname(c->relid, var->varattno, false), var->vartype);
+		else if (!IsBuiltIn(getBaseType(var->vartype)))
 			Refuse(c->predicate, psprintf("Column %s has type %s, which is not built in.",
 			                              get_attname(c->relid, var->varattno, false), format_type_be(var->vartype)));
 		break;

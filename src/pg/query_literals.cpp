@@ -146,6 +146,14 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 	}
 	const Oid value_type = exprType(expr);
 	Const *value = nullptr;
+	// An enum's labels are read by its own enum_in only: an implicit cast to it from another type is its owner's code.
+	if (t.kind == pap::core::AxisKind::Categorical && type_is_enum(column_type) && value_type != column_type &&
+	    value_type != UNKNOWNOID)
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATATYPE_MISMATCH),
+		         errmsg("cannot compare column \"%s\" of type %s with a value of type %s", t.column,
+		                format_type_be(column_type), format_type_be(value_type)),
+		         errhint("Write the label as a quoted literal, or cast it to %s.", format_type_be(column_type))));
 	if (t.kind == pap::core::AxisKind::Categorical) {
 		// As the comparison would: the value converted to the column's type by an implicit cast.
 		Node *compared = coerce_to_target_type(nullptr, expr, value_type, column_type, -1, COERCION_IMPLICIT,
