@@ -55,6 +55,18 @@ SELECT pap.answer('en_enum', $$region IN ('north', 'atlantis') AND size = 'large
 SELECT pap.answer('en_enum', $$region = 'north'::text AND size = 'small'$$);
 SELECT pap.answer('en_enum', $$region = 'north'::en_region AND size = 'small'$$) =
        pap.answer('en_enum', $$region = 'north' AND size = 'small'$$) AS same;
+-- Nor through a cast its owner made to the type (both would raise): a quoted label, cast to the enum itself or not.
+CREATE FUNCTION en_region_of_text(text) RETURNS en_region LANGUAGE plpgsql IMMUTABLE AS
+$$BEGIN RAISE EXCEPTION 'the owner''s cast ran'; END$$;
+CREATE CAST (text AS en_region) WITH FUNCTION en_region_of_text(text);
+CREATE FUNCTION en_region_of_int(int) RETURNS en_region LANGUAGE plpgsql IMMUTABLE AS
+$$BEGIN RAISE EXCEPTION 'the owner''s cast ran'; END$$;
+CREATE CAST (int AS en_region) WITH FUNCTION en_region_of_int(int);
+SELECT pap.answer('en_enum', $$region = 'north'::text::en_region AND size = 'small'$$);
+SELECT pap.answer('en_enum', $$region = 5::en_region AND size = 'small'$$);
+DROP CAST (text AS en_region);
+DROP CAST (int AS en_region);
+DROP FUNCTION en_region_of_text(text), en_region_of_int(int);
 -- A foreign partition sends an enum back as text, read with the local labels: one remote row outside them would
 -- decide whether a charged run fails. Refused, for axes and for predicates alike.
 CREATE FOREIGN DATA WRAPPER en_fdw;

@@ -55,7 +55,8 @@ ValueTypeOf(Oid relid, const char *column, Oid *type_out, bool enums)
 	// another role owns could bring its own cast or output function, which would run there with the owner's rights.
 	if (type >= FirstGenbkiObjectId)
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("column \"%s\" has type %s, which is not built in", column, format_type_be(type)),
+		                errmsg("column \"%s\" has type %s, which is not built in", column,
+		                       format_type_be(get_atttype(relid, attnum))),
 		                errdetail("A release reads columns of built-in types (and domains over them)%s only: the code "
 		                          "of another type would run on every row, with the rights of the table's owner.",
 		                          enums ? " and of enum types (not domains over them)" : "")));

@@ -117,6 +117,20 @@ PapAxisValueOfDatum(Datum value, Oid type, pap::core::ValueType value_type, cons
 	pg_unreachable();
 }
 
+// A value compared with an enum column that enum_in would not read as it is written.
+static void
+RefuseEnumValue(const char *column, Oid column_type)
+{
+	ereport(ERROR,
+	        (errcode(ERRCODE_DATATYPE_MISMATCH),
+	         errmsg("a value compared with column \"%s\" of type %s must be a quoted label", column,
+	                format_type_be(column_type)),
+	         errdetail("It may be cast to %s itself and to nothing else: any other conversion to an enum type is "
+	                   "a cast its owner made.",
+	                   format_type_be(column_type)),
+	         errhint("Write the label as 'label' or 'label'::%s.", format_type_be(column_type))));
+}
+
 void
 PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i, const pap::core::LiteralTarget &t,
                const PapTextOrigin *origin, double *number, const char **text)
@@ -135,6 +149,10 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 		Oid type;
 		int32 typmod;
 		parseTypeString(type_name, &type, &typmod, false);
+		// An enum's label is read by its own enum_in only: a quoted label, cast to the enum itself if at all. Any other
+		// route to the enum (text::enum, 5::enum) goes through a cast only the type's owner can have made.
+		if (type_is_enum(column_type) && (type != column_type || !t.quoted))
+			RefuseEnumValue(t.column, column_type);
 		const Oid from = exprType(expr);
 		Node *cast =
 		    coerce_to_target_type(nullptr, expr, from, type, typmod, COERCION_EXPLICIT, COERCE_EXPLICIT_CAST, -1);
@@ -146,14 +164,10 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 	}
 	const Oid value_type = exprType(expr);
 	Const *value = nullptr;
-	// An enum's labels are read by its own enum_in only: an implicit cast to it from another type is its owner's code.
+	// And no implicit cast to it either (the loop above already allows none).
 	if (t.kind == pap::core::AxisKind::Categorical && type_is_enum(column_type) && value_type != column_type &&
 	    value_type != UNKNOWNOID)
-		ereport(ERROR,
-		        (errcode(ERRCODE_DATATYPE_MISMATCH),
-		         errmsg("cannot compare column \"%s\" of type %s with a value of type %s", t.column,
-		                format_type_be(column_type), format_type_be(value_type)),
-		         errhint("Write the label as a quoted literal, or cast it to %s.", format_type_be(column_type))));
+		RefuseEnumValue(t.column, column_type);
 	if (t.kind == pap::core::AxisKind::Categorical) {
 		// As the comparison would: the value converted to the column's type by an implicit cast.
 		Node *compared = coerce_to_target_type(nullptr, expr, value_type, column_type, -1, COERCION_IMPLICIT,
