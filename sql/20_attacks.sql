@@ -90,6 +90,13 @@ GRANT SELECT ON an.pubv TO regress_dba, regress_reader;
 SET ROLE regress_dba;
 SELECT pap.define_release('via_view', 'hosp.patients', 'an.pubv', 'thresholds(age)', granularity => 'alpha');
 SELECT who, what, count(*) > 0 AS logged FROM an.loot GROUP BY 1, 2 ORDER BY 1, 2;
+-- ... while a view of the DBA's that calls the analyst's function would run it with the DBA's rights: the read's
+-- guard checks the statement as it is planned and refuses the call before it runs (nothing logged as the DBA).
+CREATE VIEW hosp.pubv AS SELECT id, age, secret, smoker FROM hosp.sample WHERE an.evil(age);
+SELECT pap.define_release('via_dba_view', 'hosp.patients', 'hosp.pubv', 'thresholds(age)', granularity => 'alpha');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS ran_as_dba FROM an.loot WHERE who = 'regress_dba';
+DROP VIEW hosp.pubv;
 
 -- 1e. A reader restricted by row-level security may not define, plan or run a release of the table.
 SET ROLE regress_dba;
@@ -274,5 +281,70 @@ SELECT pap.define_release('tiny_beta', 'hosp.patients', 'hosp.sample', 'threshol
 CALL pap.run_release('tiny', 0.5, 1e-6, mechanism => 'identity');
 SELECT l.delta AS delta_charged, r.mechanism
   FROM pap.ledger l JOIN pap.releases r ON r.name = l.release_name WHERE l.release_name = 'tiny';
+
+-- 11. What the reviews of 2026-12-05 found.
+-- 11a. A query's value cast to a domain of the analyst's: the domain's check would run the analyst's code with the
+-- rights of whoever answers the text (a saved query, a report). Only built-in types may be cast to.
+SET ROLE regress_an;
+CREATE DOMAIN an.num AS int CHECK (an.evil(VALUE));
+GRANT USAGE ON DOMAIN an.num TO PUBLIC;
+SET ROLE regress_dba;
+SELECT pap.answer('exact', $$age <= '40'::an.num$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS ran_as_dba FROM an.loot WHERE who = 'regress_dba';
+SELECT pap.answer('exact', $$age <= '40'::int$$) BETWEEN 0 AND 1 AS built_in_cast;
+-- 11b. A private column of a domain over a number type is read as its base type (it failed the charged run).
+CREATE DOMAIN hosp.posint AS int CHECK (VALUE > 0);
+CREATE TABLE hosp.dom AS SELECT (1 + i % 50)::hosp.posint AS x FROM generate_series(1, 500) AS i;
+CREATE TABLE hosp.dom_pub AS SELECT (1 + i % 50)::int AS x FROM generate_series(1, 100) AS i;
+SELECT pap.set_budget('hosp.dom', 2);
+SELECT pap.define_release('dom_cdf', 'hosp.dom', 'hosp.dom_pub', 'thresholds(x)', granularity => 'alpha');
+CALL pap.run_release('dom_cdf', 1);
+SELECT state FROM pap.releases WHERE name = 'dom_cdf';
+-- 11c. A category is a value's text: a type whose text can be many times its stored size (bytea, bit varying)
+-- could make one private row's text too large to make, failing a charged run. Refused at define.
+CREATE TABLE hosp.blobs AS SELECT decode(to_hex(16 + i % 4), 'hex') AS b FROM generate_series(1, 100) AS i;
+CREATE TABLE hosp.blobs_pub AS SELECT decode(to_hex(16 + i % 4), 'hex') AS b FROM generate_series(1, 40) AS i;
+SELECT pap.define_release('blobs', 'hosp.blobs', 'hosp.blobs_pub', 'marginals(1; b)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- 11d. A halfspace's column whose type changed after define is refused before the charge (pap.linear_value
+-- checked it only on the first row without NULLs, after the charge).
+CREATE TABLE hosp.hs AS SELECT i % 30 AS a, i % 7 AS b FROM generate_series(1, 400) AS i;
+CREATE TABLE hosp.hs_pub AS SELECT i % 30 AS a, i % 7 AS b FROM generate_series(1, 100) AS i;
+SELECT pap.set_budget('hosp.hs', 2);
+SELECT pap.define_release('hs', 'hosp.hs', 'hosp.hs_pub', 'halfspaces(a, b; [1, 1])', granularity => 'alpha');
+ALTER TABLE hosp.hs ALTER COLUMN a TYPE text;
+CALL pap.run_release('hs', 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT epsilon_spent AS spent FROM pap.budgets WHERE private_table = 'hosp.hs'::regclass;
+-- 11e. The statistics views every role can read count what a scan reads: here the values of a TOAST relation a
+-- predicate reads only on rows with k = 1 (AND stops at a false k = 1), 40 private rows. The reads leave no count.
+CREATE TABLE hosp.notes (k int, note text);
+INSERT INTO hosp.notes SELECT CASE WHEN i <= 40 THEN 1 ELSE 2 END,
+       (SELECT string_agg(md5(i::text || '.' || g), '') FROM generate_series(1, 100) AS g)
+  FROM generate_series(1, 200) AS i;
+CREATE TABLE hosp.notes_pub AS SELECT 1 + i % 2 AS k, 'short' AS note FROM generate_series(1, 50) AS i;
+SELECT pap.set_budget('hosp.notes', 2);
+SELECT pap.define_release('notes', 'hosp.notes', 'hosp.notes_pub', $$predicates('k = 1 AND note >= ''x''')$$);
+RESET ROLE;
+CREATE VIEW toast_reads AS SELECT coalesce(s.idx_scan, 0) AS n FROM pg_stat_all_tables s
+  JOIN pg_class c ON c.reltoastrelid = s.relid WHERE c.oid = 'hosp.notes'::regclass;
+SELECT pg_stat_force_next_flush();
+SELECT pg_stat_clear_snapshot();
+SELECT n AS before_control FROM toast_reads \gset
+-- control: a plain read of the 40 notes is counted
+SELECT sum(length(note)) AS control_read FROM hosp.notes WHERE k = 1;
+SELECT pg_stat_force_next_flush();
+SELECT pg_stat_clear_snapshot();
+SELECT n > :before_control AS control_counted, n AS before_run FROM toast_reads \gset
+\echo control_counted :control_counted
+SET ROLE regress_dba;
+CALL pap.run_release('notes', 1);
+RESET ROLE;
+SELECT pg_stat_force_next_flush();
+SELECT pg_stat_clear_snapshot();
+SELECT n = :before_run AS run_left_no_count FROM toast_reads;
+DROP VIEW toast_reads;
+SELECT state FROM pap.releases WHERE name = 'notes';
 
 RESET ROLE;

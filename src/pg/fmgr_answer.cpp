@@ -70,7 +70,9 @@ LoadRelease(const char *name, MemoryContext context)
 }
 
 // A categorical literal as the canonical text of its column's type: the type's input then output function
-// (so that 037 and 37 are one integer category), "true"/"false" for booleans.
+// (so that 037 and 37 are one integer category), "true"/"false" for booleans. The input reads the literal as SQL
+// would in the caller's session (its TimeZone and DateStyle, as the ordered classes and the casts read theirs); the
+// output prints it under the settings the scans printed the categories with (PapBeginStableOutput).
 static const char *
 CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 {
@@ -79,12 +81,11 @@ CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(type, &input, &ioparam);
-	// Texts, integers and booleans print alike in every session; other types read and print under the settings
-	// the scans used (PapBeginStableOutput).
+	Datum value = OidInputFunctionCall(input, (char *)t.text, ioparam, -1);
+	// Texts, integers and booleans print alike in every session.
 	const bool stable = type == TEXTOID || type == VARCHAROID || type == BPCHAROID || type == INT2OID ||
 	                    type == INT4OID || type == INT8OID || type == BOOLOID;
 	const int level = stable ? 0 : PapBeginStableOutput();
-	Datum value = OidInputFunctionCall(input, (char *)t.text, ioparam, -1);
 	const char *text;
 	if (type == BOOLOID) {
 		text = DatumGetBool(value) ? "true" : "false";

@@ -75,6 +75,7 @@ pap_linear_value(PG_FUNCTION_ARGS)
 			if (types[i] == InvalidOid)
 				ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				                errmsg("pap.linear_value needs its call expression to read its argument types")));
+			types[i] = getBaseType(types[i]);  // a domain's values are its base type's
 			if (!PapIsNumberAxisType(types[i]))
 				ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 				                errmsg("argument %d of pap.linear_value has type %s", i + 1, format_type_be(types[i])),

@@ -238,7 +238,9 @@ ParseAxes(FunctionCallInfo fcinfo)
 			axis.arg = i;
 			i += 1;
 		} else if (type == FLOAT8ARRAYOID) {
-			const Oid value_type = i + 1 < nargs ? get_fn_expr_argtype(flinfo, i + 1) : InvalidOid;
+			// A domain's values are its base type's (a private column of a domain over a number type).
+			const Oid declared = i + 1 < nargs ? get_fn_expr_argtype(flinfo, i + 1) : InvalidOid;
+			const Oid value_type = OidIsValid(declared) ? getBaseType(declared) : InvalidOid;
 			if (!PapIsNumberAxisType(value_type))
 				ereport(ERROR,
 				        (errcode(ERRCODE_DATATYPE_MISMATCH),

@@ -14,6 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 extern "C" {
 #include "access/htup_details.h"
@@ -231,6 +234,43 @@ RequireColumnTypes(const PapRelease *r)
 	}
 }
 
+// The columns of a release's linear axes (halfspaces) must still be of number types: pap.linear_value checks its
+// arguments' types on the first row whose values are all non-NULL, which would make a run charged on a column of
+// another type fail or not as the private rows have NULLs.
+static void
+RequireLinearColumnTypes(const PapRelease *r)
+{
+	const pap::core::CatalogLayout &l = r->layout;
+	bool linear = false;
+	for (size_t a = 0; a < l.axis_count; a++)
+		linear = linear || strcmp(l.axis_kinds[a], "linear") == 0;
+	if (!linear)
+		return;
+	std::vector<std::string> columns;  // read in the core, where nothing may longjmp
+	PAP_CORE({
+		std::unique_ptr<pap::core::ReleaseDraft, void (*)(pap::core::ReleaseDraft *)> draft(
+		    pap::core::BeginReleaseDraft(l.query_class, 0.05, pap::core::Granularity::Alpha),
+		    pap::core::FreeReleaseDraft);
+		for (size_t i = 0; i < pap::core::DraftColumnCount(draft.get()); i++)
+			columns.emplace_back(pap::core::DraftColumn(draft.get(), i));
+	});
+	// Into palloc'd memory before anything may ereport (a longjmp skips destructors).
+	const size_t count = columns.size();
+	char **names = (char **)palloc(sizeof(char *) * (count ? count : 1));
+	for (size_t i = 0; i < count; i++)
+		names[i] = pstrdup(columns[i].c_str());
+	std::vector<std::string>().swap(columns);
+	for (size_t i = 0; i < count; i++) {
+		const char *column = names[i];
+		Oid type;
+		if (PapValueTypeOfReleaseColumn(r->private_table, column, &type) != pap::core::ValueType::Number)
+			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+			                errmsg("column \"%s\" of the private table now has type %s", column, format_type_be(type)),
+			                errdetail("Release \"%s\" reads it on a linear axis, which takes number columns.", r->name),
+			                errhint("Define the release again.")));
+	}
+}
+
 // ", reference workload <kind>" for the DEBUG1 lines of a benchmark run (pap_release.reference_workload), else "".
 static const char *
 ReferenceLabel()
@@ -442,6 +482,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 	PapRequirePrivateTable(r->private_table);  // still one budget for its rows (a partition may have been attached)
 	PapRequireReadable(r->private_table);
 	RequireColumnTypes(r);
+	RequireLinearColumnTypes(r);
 	// The predicates again, on the private table as it is now (and under the pinned search_path).
 	for (size_t a = 0; a < r->layout.axis_count; a++)
 		if (strcmp(r->layout.axis_kinds[a], "predicate") == 0)
@@ -452,16 +493,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 	char *select_list;
 	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
 	MemoryContextSwitchTo(run.spi_context);
-	// Predicates and linear axes are SQL the catalog checks above do not cover, and so is an enum's enum_out: they
-	// must fit the private table before anything is charged. (Planning locks the table; other column axes need no
-	// lock here.)
-	bool expressions = false;
-	for (size_t a = 0; a < r->layout.axis_count; a++)
-		expressions = expressions || strcmp(r->layout.axis_kinds[a], "linear") == 0 ||
-		              strcmp(r->layout.axis_kinds[a], "predicate") == 0 ||
-		              strcmp(r->layout.axis_value_types[a], "enum") == 0;
-	if (expressions)
-		PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
+	// The scan's statement must fit the private table before anything is charged: predicates and linear axes are SQL
+	// the catalog checks above do not cover, and so is an enum's enum_out; and what it calls must pass the read's
+	// guard (row_read_guard.hpp), which checks it again as the scan plans it after the charge.
+	PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
 
 	// The running marker: a session-level lock on the release (PapRunLockTag), held until the run ends or its
 	// backend dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
@@ -530,6 +565,13 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// depends on the private data. (The glue logs the scan's exact statement.)
 		instr_time started, elapsed;
 		INSTR_TIME_SET_CURRENT(started);
+		// The catalog checks of the first transaction again, in the scan's: a type's owner may have renamed a label,
+		// or the table's owner attached a partition, while the run waited at its debit. This narrows that window to
+		// the moment before the scan opens the table; a failure here is after the charge but reads no row.
+		PapRequirePrivateTable(r->private_table);
+		PapRequireReadable(r->private_table);
+		RequireColumnTypes(r);
+		RequireLinearColumnTypes(r);
 		PapProgressPhase(&progress, "reading %s", private_name);
 		const int output_level = PapBeginStableOutput();
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,

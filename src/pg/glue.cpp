@@ -3,6 +3,7 @@
 #include "pg/catalog_columns.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/partition_scan.hpp"
+#include "pg/row_read_guard.hpp"
 
 #include <cfenv>
 #include <cmath>
@@ -26,6 +27,7 @@ extern "C" {
 #include "utils/datetime.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/plancache.h"
 #include "utils/rls.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -67,8 +69,20 @@ ValueTypeOf(Oid relid, const char *column, Oid *type_out, bool enums)
 	case TIMESTAMPOID: return pap::core::ValueType::Timestamp;
 	case TIMESTAMPTZOID: return pap::core::ValueType::TimestampTz;
 	case BOOLOID: return pap::core::ValueType::Boolean;
-	default: return pap::core::ValueType::Text;
+	default: break;
 	}
+	// A category is the value's text, made by the type's output function on every row. Fixed-size types and the
+	// string types print at most a bounded multiple of what they store; a variable-length type whose text can be many
+	// times its stored (and compressed) size (bytea, bit varying, jsonb, arrays) could make one private row's text
+	// exceed the largest value PostgreSQL allocates, and fail a charged run.
+	if (get_typlen(type) < 0 && type != TEXTOID && type != VARCHAROID && type != BPCHAROID)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("column \"%s\" has type %s, whose values a release cannot read as categories", column,
+		                       format_type_be(get_atttype(relid, attnum))),
+		                errdetail("A category is the value's text, and the text of a value of this type can be too "
+		                          "large to make for some values it can store."),
+		                errhint("Release a column of type text, varchar or char, or of a fixed-size type.")));
+	return pap::core::ValueType::Text;
 }
 
 pap::core::ValueType
@@ -605,6 +619,10 @@ PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParam
 	SPIPlanPtr plan = SPI_prepare(scan.sql, int(axis_count), scan.types);
 	if (plan == NULL)
 		elog(ERROR, "pap_release: SPI_prepare failed (%s) for: %s", SPI_result_code_string(SPI_result), scan.sql);
+	// What the read's guard will check as it plans the statement (row_read_guard.hpp), checked now.
+	ListCell *lc;
+	foreach (lc, SPI_plan_get_plan_sources(plan))
+		PapCheckGuardedQueries(((CachedPlanSource *)lfirst(lc))->query_list);
 	SPI_freeplan(plan);
 	PapEndTableRead(&read);
 }
@@ -681,12 +699,15 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 {
 	MemoryContext context = CurrentMemoryContext;
 	int rc = 0;
+	PapGuardedRead guard;
+	PapBeginGuardedRead(&guard, is_private);
 	PG_TRY();
 	{
 		rc = SPI_execute_with_args(scan.sql, int(axis_count), scan.types, scan.values, scan.nulls, true, 0);
 	}
 	PG_CATCH();
 	{
+		PapAbandonGuardedRead(&guard);
 		// An error raised while reading private rows may quote a private value (a failing cast in a predicate,
 		// here or on a remote server): only its SQLSTATE leaves. Cancellation, shutdown and a failed connection to
 		// a remote server carry no row data and go on unchanged.
@@ -705,6 +726,7 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 		                        "private table can hold.")));
 	}
 	PG_END_TRY();
+	PapEndGuardedRead(&guard);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "pap_release: SPI failed (%s) for: %s", SPI_result_code_string(rc), scan.sql);
 	MemoryContextSwitchTo(context);

@@ -1,5 +1,6 @@
 // pap.labelling_data and the feature rows of a labelling's tables.
 #include "pg/label_catalog.hpp"
+#include "pg/row_read_guard.hpp"
 
 #include "pg/catalog_columns.hpp"
 
@@ -188,12 +189,15 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
 	const int output_level = PapBeginStableOutput();
+	PapGuardedRead guard;
+	PapBeginGuardedRead(&guard, is_private);
 	PG_TRY();
 	{
 		PapExecute(sql, 0, NULL, NULL, true);
 	}
 	PG_CATCH();
 	{
+		PapAbandonGuardedRead(&guard);
 		// As the release's private scan (glue.cpp, RunScan): an error reading private rows may quote a private
 		// value, so only its SQLSTATE leaves.
 		MemoryContextSwitchTo(context);
@@ -208,6 +212,7 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 		                          unpack_sql_state(error->sqlerrcode))));
 	}
 	PG_END_TRY();
+	PapEndGuardedRead(&guard);
 	PapEndStableOutput(output_level);
 	PapEndTableRead(&read);
 	MemoryContextSwitchTo(context);

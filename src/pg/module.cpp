@@ -1,5 +1,7 @@
-// Module entry: PG_MODULE_MAGIC and the settings under the reserved prefix pap_release (guc.cpp).
+// Module entry: PG_MODULE_MAGIC, the settings under the reserved prefix pap_release (guc.cpp) and the guard of the
+// reads of rows (row_read_guard.cpp).
 #include "pg/guc.hpp"
+#include "pg/row_read_guard.hpp"
 
 extern "C" {
 #include "postgres.h"
@@ -12,4 +14,5 @@ void
 _PG_init(void)
 {
 	PapDefineSettings();
+	PapInstallRowReadGuard();
 }

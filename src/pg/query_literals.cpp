@@ -3,8 +3,10 @@
 // coerce_to_target_type builds the cast (an unknown-typed string literal becomes a call of the type's input
 // function, as for '...'::type), evaluate_expr runs it.
 #include "pg/query_literals.hpp"
+#include "pg/row_read_guard.hpp"
 
 extern "C" {
+#include "access/transam.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -153,6 +155,16 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 		// route to the enum (text::enum, 5::enum) goes through a cast only the type's owner can have made.
 		if (type_is_enum(column_type) && (type != column_type || !t.quoted))
 			RefuseEnumValue(t.column, column_type);
+		// Reading a literal as a type runs the type's input function, and a domain's constraints any function: only
+		// built-in types (and the column's own enum, read by the built-in enum_in), as in predicates. The text may
+		// be answered by a role other than its writer (a saved query, a report), with that role's rights.
+		if (type >= FirstGenbkiObjectId && type != column_type)
+			ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			                errmsg("a value of a query may not be cast to type %s", format_type_be(type)),
+			                errdetail("A value may be cast to built-in types only (and, compared with a column of an "
+			                          "enum type, to that type): reading a value as another type runs code its "
+			                          "owner wrote, with the rights of the role that answers the query."),
+			                errhint("Cast to a built-in type, or write the value without a cast.")));
 		const Oid from = exprType(expr);
 		Node *cast =
 		    coerce_to_target_type(nullptr, expr, from, type, typmod, COERCION_EXPLICIT, COERCE_EXPLICIT_CAST, -1);
@@ -174,8 +186,10 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 		                                       COERCE_IMPLICIT_CAST, -1);
 		if (compared == nullptr)
 			NotComparable(t.column, column_type, value_type);
+		PapRequireTrustedCalls(compared, "a value of a query");
 		value = (Const *)evaluate_expr((Expr *)compared, column_type, -1, InvalidOid);
 	} else {
+		PapRequireTrustedCalls(expr, "a value of a query");
 		value = (Const *)evaluate_expr((Expr *)expr, value_type, exprTypmod(expr), InvalidOid);
 	}
 	if (value->constisnull)

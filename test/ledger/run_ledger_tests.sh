@@ -340,6 +340,37 @@ wait "$gc"
 check "g2: ... and the release was charged once" "1" "$(ledger_count "$DB" r_g3)"
 
 # ---------------------------------------------------------------------------------------------------------
+section "h. a cast added while a run waits at its debit, after its checks, never runs in its scan"
+# Casts are found in no schema: another role's implicit cast from its enum to text, created after the run checked
+# the predicate, would turn c = 'red' into a call of its function on every private row, as the table's owner. The
+# read's guard checks the statement as the scan plans it (docs/security.md, "What a scan may run").
+q "$DB" "CREATE ROLE ledger_an" "CREATE SCHEMA lan AUTHORIZATION ledger_an" "GRANT USAGE ON SCHEMA lan TO PUBLIC" >/dev/null
+q "$DB" "SET ROLE ledger_an" "CREATE TYPE lan.color AS ENUM ('red', 'green')" "GRANT USAGE ON TYPE lan.color TO PUBLIC" \
+	"CREATE TABLE lan.loot (who name, what text)" "GRANT INSERT ON lan.loot TO PUBLIC" \
+	"CREATE FUNCTION lan.color_text(lan.color) RETURNS text LANGUAGE plpgsql VOLATILE AS
+	   \$\$ BEGIN INSERT INTO lan.loot VALUES (current_user, 'cast'); RETURN \$1::name::text; END \$\$" \
+	"GRANT EXECUTE ON FUNCTION lan.color_text(lan.color) TO PUBLIC" >/dev/null
+q "$DB" "CREATE TABLE priv_h (c lan.color)" \
+	"INSERT INTO priv_h SELECT (CASE WHEN i % 3 = 0 THEN 'red' ELSE 'green' END)::lan.color FROM generate_series(1, 300) AS i" \
+	"CREATE TABLE pub_h (c lan.color)" \
+	"INSERT INTO pub_h SELECT (CASE WHEN i % 2 = 0 THEN 'red' ELSE 'green' END)::lan.color FROM generate_series(1, 100) AS i" \
+	"SELECT pap.set_budget('priv_h', 1.0)" \
+	"SELECT pap.define_release('r_h', 'priv_h', 'pub_h', \$\$predicates('c = ''red''')\$\$)" >/dev/null
+psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_h'::regclass FOR UPDATE" \
+	-c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null 2>&1 &
+holder=$!; BG_PIDS+=("$holder")
+sleep 0.2
+psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_h', 0.5)" >/dev/null 2>"$WORK/h.err" &
+hr=$!; BG_PIDS+=("$hr")
+for _ in $(seq 1 100); do [ "$(waiting)" -ge 1 ] && break; sleep 0.02; done
+check "h: the run waits at its debit, its checks passed" "1" "$(waiting)"
+q "$DB" "SET ROLE ledger_an" "CREATE CAST (lan.color AS text) WITH FUNCTION lan.color_text(lan.color) AS IMPLICIT" >/dev/null
+wait "$holder" "$hr"
+check "h: the scan refuses the cast's function (42501)" "1" "$(grep -c 'SQLSTATE is 42501' "$WORK/h.err")"
+check "h: ... which never ran" "0" "$(q "$DB" "SELECT count(*) FROM lan.loot")"
+check "h: ... the run was charged and failed" "0.5 failed" "$(spent "$DB" priv_h) $(wait_state "$DB" r_h failed)"
+
+# ---------------------------------------------------------------------------------------------------------
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "DROP DATABASE IF EXISTS $DB2" >/dev/null
 echo "ledger: $passed passed, $failed failed ($(elapsed)s)"
