@@ -343,7 +343,7 @@ check "g2: ... and the release was charged once" "1" "$(ledger_count "$DB" r_g3)
 section "h. a cast added while a run waits at its debit, after its checks, never runs in its scan"
 # Casts are found in no schema: another role's implicit cast from its enum to text, created after the run checked
 # the predicate, would turn c = 'red' into a call of its function on every private row, as the table's owner. The
-# read's guard checks the statement as the scan plans it (docs/security.md, "What a scan may run").
+# read's guard checks the statement as the scan plans it (docs/security.md, "What a scan may run and leave behind").
 q "$DB" "CREATE ROLE ledger_an" "CREATE SCHEMA lan AUTHORIZATION ledger_an" "GRANT USAGE ON SCHEMA lan TO PUBLIC" >/dev/null
 q "$DB" "SET ROLE ledger_an" "CREATE TYPE lan.color AS ENUM ('red', 'green')" "GRANT USAGE ON TYPE lan.color TO PUBLIC" \
 	"CREATE TABLE lan.loot (who name, what text)" "GRANT INSERT ON lan.loot TO PUBLIC" \
