@@ -83,15 +83,16 @@ SELECT chosen_mechanism IS NOT NULL AS planned, private_rows FROM pap.plan('smok
 SELECT who, what, count(*) FROM an.loot GROUP BY 1, 2 ORDER BY 1, 2;
 
 -- 1d. A trojan public table: the analyst's view calls the analyst's function; the DBA defines a release over it.
--- The view is read as its owner (the analyst), so the function cannot read the private table.
+-- A read of rows calls built-in functions and pap_release's only (the read's guard, as each statement is planned):
+-- refused before the function runs, as the view's owner or anyone.
 SET ROLE regress_an;
 CREATE VIEW an.pubv AS SELECT id, age, secret, smoker FROM hosp.sample WHERE an.evil(age);
 GRANT SELECT ON an.pubv TO regress_dba, regress_reader;
 SET ROLE regress_dba;
 SELECT pap.define_release('via_view', 'hosp.patients', 'an.pubv', 'thresholds(age)', granularity => 'alpha');
 SELECT who, what, count(*) > 0 AS logged FROM an.loot GROUP BY 1, 2 ORDER BY 1, 2;
--- ... while a view of the DBA's that calls the analyst's function would run it with the DBA's rights: the read's
--- guard checks the statement as it is planned and refuses the call before it runs (nothing logged as the DBA).
+-- ... and a view of the DBA's that calls the analyst's function, which would run it with the DBA's rights (nothing
+-- logged as the DBA).
 CREATE VIEW hosp.pubv AS SELECT id, age, secret, smoker FROM hosp.sample WHERE an.evil(age);
 SELECT pap.define_release('via_dba_view', 'hosp.patients', 'hosp.pubv', 'thresholds(age)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
@@ -346,5 +347,29 @@ SELECT pg_stat_clear_snapshot();
 SELECT n = :before_run AS run_left_no_count FROM toast_reads;
 DROP VIEW toast_reads;
 SELECT state FROM pap.releases WHERE name = 'notes';
+-- 11f. Column names that are SQL keywords or functions: the scans quote every name, so "current_date" and "user"
+-- are the columns, not today's date and the current role (a private quantile of current_date ranked today's date).
+SET ROLE regress_dba;
+CREATE TABLE hosp.kw AS SELECT i % 101 AS "current_date", (CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END) AS "user",
+       i % 50 AS "order" FROM generate_series(1, 2000) AS i;
+SELECT pap.set_budget('hosp.kw', 100);
+CALL pap.run_private_quantile('kw_q', 'hosp.kw', 'current_date', 0.5, 50, '{"min": 0, "max": 100, "step": 1}');
+SELECT value BETWEEN 45 AND 55 AS median_of_the_column FROM pap.private_quantiles WHERE name = 'kw_q';
+SELECT pap.drop_private_quantile('kw_q');
+SELECT pap.define_private_release('kw_m', 'hosp.kw', 'marginals(1; "user")', '{"user": {"categories": ["a", "b"]}}');
+CALL pap.run_release('kw_m', 20, mechanism => 'identity');
+SELECT round(pap.answer('kw_m', $$"user" = 'a'$$)::numeric, 1) AS user_a;
+SELECT pap.define_private_release('kw_o', 'hosp.kw', 'thresholds("order")', '{"order": {"min": 0, "max": 49, "step": 1}}');
+CALL pap.run_release('kw_o', 20, mechanism => 'identity');
+SELECT round(pap.answer('kw_o', '"order" <= 24')::numeric, 1) AS order_half;
+-- 11g. A declared decimal step: the grid holds the declared decimals (0.3, not 0 + 3 * 0.1 = 0.30000000000000004),
+-- and max when it lies on the grid, so a threshold at a declared value is answered exactly.
+CREATE TABLE hosp.tenths AS SELECT (CASE WHEN i % 2 = 0 THEN 0.3 ELSE 0.1 END)::float8 AS v FROM generate_series(1, 2000) AS i;
+SELECT pap.set_budget('hosp.tenths', 100);
+SELECT pap.define_private_release('tenths', 'hosp.tenths', 'thresholds(v)', '{"v": {"min": 0, "max": 0.3, "step": 0.1}}');
+SELECT cell_count FROM pap.releases WHERE name = 'tenths';
+CALL pap.run_release('tenths', 50, mechanism => 'identity');
+SELECT round(pap.answer('tenths', 'v <= 0.3')::numeric, 2) AS le_03, round(pap.answer('tenths', 'v <= 0.2')::numeric, 2) AS le_02;
+RESET ROLE;
 
 RESET ROLE;

@@ -8,6 +8,7 @@
 #include "pg/guc.hpp"
 #include "pg/ledger_charge.hpp"
 #include "pg/relation_kinds.hpp"
+#include "pg/row_read_guard.hpp"
 #include "pg/text_position.hpp"
 
 #include <cmath>
@@ -162,8 +163,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			continue;
 		PapTableRead read;
 		PapBeginTableRead(public_table, &read);
-		PapExecute(psprintf("SELECT %s, pg_catalog.count(*) FROM %s GROUP BY 1", sql, public_name), 0, NULL, NULL,
-		           true);
+		PapExecuteGuarded(psprintf("SELECT %s, pg_catalog.count(*) FROM %s GROUP BY 1", sql, public_name));
 		PapEndTableRead(&read);
 		const uint64 groups = SPI_processed;
 		double *values = (double *)palloc(sizeof(double) * (groups + 1));

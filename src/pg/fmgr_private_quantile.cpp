@@ -120,9 +120,20 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(run.procedure_context);
 	QuantileScan scan;
 	scan.candidates = DeclaredCandidates(a, &scan.count);
+	// The scan passes the candidates as one float8[] parameter: a fixed bound keeps it far below what an array may
+	// hold, whatever pap_release.max_cells allows, so that it is never refused after the charge.
+	constexpr size_t kMaxCandidates = size_t(1) << 24;
+	if (scan.count > kMaxCandidates)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("the declared domain of column \"%s\" has %zu values, more than the %zu a private "
+		                       "quantile ranks",
+		                       a.column, scan.count, kMaxCandidates),
+		                errhint("Declare a coarser step.")));
 	char *select_list;
 	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, PapAllocate));
 	MemoryContextSwitchTo(run.spi_context);
+	// The scan's statement must fit the private table, and pass the read's guard, before anything is charged.
+	PapCheckScan(a.private_table, select_list, 1, CandidateCuts, &scan);
 	Oid name_type[1] = {TEXTOID};
 	Datum name_value[1] = {CStringGetTextDatum(a.name)};
 	PapExecute("SELECT 1 FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, name_type, name_value,

@@ -700,7 +700,7 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 	MemoryContext context = CurrentMemoryContext;
 	int rc = 0;
 	PapGuardedRead guard;
-	PapBeginGuardedRead(&guard, is_private);
+	PapBeginGuardedRead(&guard);
 	PG_TRY();
 	{
 		rc = SPI_execute_with_args(scan.sql, int(axis_count), scan.types, scan.values, scan.nulls, true, 0);

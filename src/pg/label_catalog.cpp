@@ -189,15 +189,12 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
 	const int output_level = PapBeginStableOutput();
-	PapGuardedRead guard;
-	PapBeginGuardedRead(&guard, is_private);
 	PG_TRY();
 	{
-		PapExecute(sql, 0, NULL, NULL, true);
+		PapExecuteGuarded(sql);
 	}
 	PG_CATCH();
 	{
-		PapAbandonGuardedRead(&guard);
 		// As the release's private scan (glue.cpp, RunScan): an error reading private rows may quote a private
 		// value, so only its SQLSTATE leaves.
 		MemoryContextSwitchTo(context);
@@ -212,7 +209,6 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 		                          unpack_sql_state(error->sqlerrcode))));
 	}
 	PG_END_TRY();
-	PapEndGuardedRead(&guard);
 	PapEndStableOutput(output_level);
 	PapEndTableRead(&read);
 	MemoryContextSwitchTo(context);

@@ -3,9 +3,12 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "access/xact.h"
 #include "catalog/dependency.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "commands/extension.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/planner.h"
@@ -19,28 +22,30 @@ extern "C" {
 namespace {
 
 planner_hook_type previous_planner_hook = nullptr;
-int guarded_reads = 0;        // open guarded reads
-Oid code_owner = InvalidOid;  // the role whose own functions the innermost read may call (a public read's reader)
+int guarded_reads = 0;  // open guarded reads
 
 // Built-in functions are made by initdb (below FirstNormalObjectId); pap_release's are members of the extension, which
-// only its scripts (run by a superuser) can make. A read of a public table may also call the functions of the role it
-// runs as (the table's owner: a view of its own), which run its own code with its own rights.
+// only its scripts (run by a superuser) can make. Neither may be written in SQL: the planner inlines an SQL function
+// after this check and parses its body then, with whatever casts exist (text || anynonarray is "select $1 ||
+// $2::pg_catalog.text", which an enum's owner can turn into a call of its own cast). Any other role's function is
+// refused, the table owner's own too: its SQL body is inlined unchecked and a PL/pgSQL one runs plans another role's
+// call may have cached.
 bool
 TrustedFunction(Oid function)
 {
-	if (!OidIsValid(function) || function < FirstNormalObjectId)
+	if (!OidIsValid(function))
 		return true;
-	const Oid extension = get_extension_oid("pap_release", true);
-	if (OidIsValid(extension) && getExtensionOfObject(ProcedureRelationId, function) == extension)
-		return true;
-	if (!OidIsValid(code_owner))
-		return false;
 	HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
 	if (!HeapTupleIsValid(tuple))
 		return false;
-	const Oid owner = ((Form_pg_proc)GETSTRUCT(tuple))->proowner;
+	const bool sql = ((Form_pg_proc)GETSTRUCT(tuple))->prolang == SQLlanguageId;
 	ReleaseSysCache(tuple);
-	return owner == code_owner && owner == GetUserId();
+	if (sql)
+		return false;
+	if (function < FirstNormalObjectId)
+		return true;
+	const Oid extension = get_extension_oid("pap_release", true);
+	return OidIsValid(extension) && getExtensionOfObject(ProcedureRelationId, function) == extension;
 }
 
 // context: what is checked, "a read of a table's rows" or "a value of a query".
@@ -49,9 +54,9 @@ RefuseFunction(Oid function, const char *what)
 {
 	ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 	                errmsg("%s may not call function %s", what, format_procedure(function)),
-	                errdetail("It may call built-in functions and pap_release's only; this one is neither (a cast, "
-	                          "an operator or a policy another role added, which would run with the rights of the "
-	                          "role that reads the table or answers the query)."),
+	                errdetail("It may call pap_release's functions and built-in ones not written in SQL, no "
+	                          "other: another role's function (a cast, an operator, a view's or a policy's call) "
+	                          "would run with the rights of the role that reads the table or answers the query."),
 	                errhint("Drop the cast or operator that calls it, or cast to built-in types only.")));
 }
 
@@ -105,6 +110,16 @@ SetForRead(const char *name, const char *value)
 	(void)set_config_option(name, value, PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 }
 
+// No read spans a transaction: whatever error path skipped a read's end, the next transaction starts unguarded.
+void
+ResetAtTransactionEnd(XactEvent event, void *)
+{
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_COMMIT ||
+	    event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE) {
+		guarded_reads = 0;
+	}
+}
+
 }  // namespace
 
 void
@@ -112,20 +127,40 @@ PapInstallRowReadGuard()
 {
 	previous_planner_hook = planner_hook;
 	planner_hook = GuardedPlanner;
+	RegisterXactCallback(ResetAtTransactionEnd, nullptr);
 }
 
 void
-PapBeginGuardedRead(PapGuardedRead *read, bool is_private)
+PapExecuteGuarded(const char *sql)
 {
-	read->saved_code_owner = code_owner;
-	code_owner = is_private ? InvalidOid : GetUserId();
+	PapGuardedRead guard;
+	PapBeginGuardedRead(&guard);
+	PG_TRY();
+	{
+		PapExecute(sql, 0, NULL, NULL, true);
+	}
+	PG_CATCH();
+	{
+		PapAbandonGuardedRead(&guard);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	PapEndGuardedRead(&guard);
+}
+
+void
+PapBeginGuardedRead(PapGuardedRead *read)
+{
 	read->nest_level = NewGUCNestLevel();
 	SetForRead("track_counts", "off");
 	SetForRead("track_functions", "none");
 	SetForRead("track_io_timing", "off");
-	// pg_stat_statements, when loaded, would keep the read's statement, its rows and its time for every role to see.
+	// pg_stat_statements, when loaded, would keep the read's statement, its rows and its time for every role to see;
+	// at "top" it keeps the CALL, which the buffers and WAL the read used would still count (restored below).
 	if (GetConfigOption("pg_stat_statements.track", true, false) != nullptr)
 		SetForRead("pg_stat_statements.track", "top");
+	read->buffers = pgBufferUsage;
+	read->wal = pgWalUsage;
 	guarded_reads++;
 }
 
@@ -141,25 +176,22 @@ PapAbandonGuardedRead(const PapGuardedRead *read)
 {
 	if (guarded_reads > 0)
 		guarded_reads--;
-	code_owner = read->saved_code_owner;
+	// The buffers and WAL the read used (its workers' included, added when they finished) are not the statement's:
+	// pg_stat_statements and EXPLAIN (BUFFERS) of the call would count private rows' blocks otherwise.
+	pgBufferUsage = read->buffers;
+	pgWalUsage = read->wal;
 }
 
 void
 PapCheckGuardedQueries(List *queries)
 {
-	const Oid saved = code_owner;
-	code_owner = InvalidOid;  // a private read's rule (the check runs before the run's charge, error or not)
 	ListCell *lc;
 	foreach (lc, queries)
 		(void)GuardWalker((Node *)lfirst(lc), (void *)kRowRead);
-	code_owner = saved;
 }
 
 void
 PapRequireTrustedCalls(Node *expression, const char *what)
 {
-	const Oid saved = code_owner;
-	code_owner = InvalidOid;
 	(void)GuardWalker(expression, (void *)what);
-	code_owner = saved;
 }

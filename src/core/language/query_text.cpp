@@ -511,6 +511,18 @@ ComparisonText(Comparison op)
 }
 
 std::string
+SqlIdentifier(std::string_view name)
+{
+	std::string out = "\"";
+	for (const char c : name) {
+		if (c == '"')
+			out += '"';
+		out += c;
+	}
+	return out + "\"";
+}
+
+std::string
 QuoteIdentifier(std::string_view name)
 {
 	bool plain = !name.empty() && (name[0] == '_' || (name[0] >= 'a' && name[0] <= 'z')) && !IsReservedWord(name);

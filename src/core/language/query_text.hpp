@@ -81,8 +81,12 @@ std::size_t LiteralCount(const Condition &condition);
 // "<=", "<", ">=", ">", "=", "BETWEEN", "IN", "IS NULL", "IS NOT NULL": for messages.
 const char *ComparisonText(Comparison op);
 
-// Quotes an identifier the way PostgreSQL's quote_ident does (only when needed).
+// Quotes an identifier the way PostgreSQL's quote_ident does (only when needed), for text shown to people: the
+// core knows only some of PostgreSQL's keywords.
 std::string QuoteIdentifier(std::string_view name);
+// An identifier for SQL the glue runs: always quoted, so that no name reads as a keyword or a function
+// (current_date, user, order), which the core's keyword list cannot rule out.
+std::string SqlIdentifier(std::string_view name);
 
 }  // namespace pap::core
 

@@ -208,7 +208,7 @@ public:
 		case AxisKind::Categorical:
 			if (axis.ClosedCategories())  // the categories are the type's: nothing to learn
 				return {};
-			return "(" + QuoteIdentifier(axis.label) + ")::pg_catalog.text";
+			return "(" + SqlIdentifier(axis.label) + ")::pg_catalog.text";
 		case AxisKind::Predicate: return {};
 		}
 		return {};

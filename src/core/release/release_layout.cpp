@@ -84,7 +84,7 @@ ReleaseLayout::AxisValueSql(const std::string &column, ValueType)
 	// Every conversion is total (docs/security.md): pap.axis_value(numeric) maps overflow to +-Infinity where
 	// numeric::float8 would raise; the other number types resolve to pap.axis_value(float8) through casts that
 	// cannot fail.
-	return "pap.axis_value(" + QuoteIdentifier(column) + ")";
+	return "pap.axis_value(" + SqlIdentifier(column) + ")";
 }
 
 std::string
@@ -98,7 +98,7 @@ ReleaseLayout::LinearValueSql(const std::vector<std::string> &columns, const std
 		char weight[40];
 		std::snprintf(weight, sizeof weight, "%.17g", w[c]);
 		weights += std::string(weights.empty() ? "" : ",") + weight;
-		values += ", " + QuoteIdentifier(columns[c]);
+		values += ", " + SqlIdentifier(columns[c]);
 	}
 	return "pap.linear_value('{" + weights + "}'::pg_catalog.float8[]" + values + ")";
 }
@@ -106,7 +106,7 @@ ReleaseLayout::LinearValueSql(const std::vector<std::string> &columns, const std
 std::string
 ReleaseLayout::CategoryTextSql(const ReleaseAxis &axis)
 {
-	const std::string column = QuoteIdentifier(axis.label);
+	const std::string column = SqlIdentifier(axis.label);
 	// An enum's text through its built-in output function, named in full: "::text" would run a cast its type's
 	// owner may have created (docs/security.md), with the rights of the table's owner.
 	if (axis.value_type == ValueType::Enum)
@@ -132,7 +132,7 @@ ReleaseLayout::ScanSelectList() const
 			bins.push_back("pap.cell_index(" + param + ", " + value + ")");
 			// pap.grid_counts converts a number column itself (totally, one call per row less).
 			const bool raw = axis.kind == AxisKind::Numeric && axis.value_type == ValueType::Number;
-			arguments.push_back(param + ", " + (raw ? QuoteIdentifier(axis.label) : value));
+			arguments.push_back(param + ", " + (raw ? SqlIdentifier(axis.label) : value));
 			break;
 		}
 		case AxisKind::Categorical:

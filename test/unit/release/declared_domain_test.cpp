@@ -8,8 +8,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "test_support.hpp"
@@ -25,6 +27,19 @@ TEST(DeclaredGrid, ValuesFromLowToHighByStep)
 	EXPECT_EQ(DeclaredGrid("v", 0, 1, 0.4, 100), (std::vector<double>{0, 0.4, 0.8}));  // the last at most high
 	EXPECT_EQ(DeclaredGrid("v", -3, -3, 1, 100), (std::vector<double>{-3}));           // one value
 	EXPECT_EQ(DeclaredGrid("v", 0, 99, 1, 100).size(), 100u);                          // exactly the limit
+}
+
+// Decimal steps: the values are the doubles nearest the decimals a curator declared (what a column's 0.3 reads as),
+// not float8's low + k step (0.30000000000000004), and max is a value when it lies on the grid.
+TEST(DeclaredGrid, DecimalStepsGiveTheDeclaredDecimals)
+{
+	EXPECT_EQ(DeclaredGrid("v", 0, 0.3, 0.1, 100), (std::vector<double>{0, 0.1, 0.2, 0.3}));
+	const std::vector<double> tenths = DeclaredGrid("v", 0, 1, 0.1, 100);
+	ASSERT_EQ(tenths.size(), 11u);
+	for (std::size_t k = 0; k < tenths.size(); k++)
+		EXPECT_EQ(tenths[k], std::strtod(k == 10 ? "1" : ("0." + std::to_string(k)).c_str(), nullptr)) << k;
+	EXPECT_EQ(DeclaredGrid("v", 0.05, 0.35, 0.1, 100), (std::vector<double>{0.05, 0.15, 0.25, 0.35}));
+	EXPECT_EQ(DeclaredGrid("v", 1, 2, 0.25, 100), (std::vector<double>{1, 1.25, 1.5, 1.75, 2}));
 }
 
 TEST(DeclaredGrid, RefusesUnboundedMalformedAndHugeDomains)

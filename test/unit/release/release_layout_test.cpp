@@ -34,7 +34,7 @@ TEST(ScanSelectList, OneAggregateCallWithEveryKindOfAxis)
 	// A number column goes to the aggregate as it is (it converts every number type totally); a date goes through
 	// pap.axis_value; the aggregate bins the numeric axes itself from their cut points $1, $2.
 	EXPECT_EQ(layout.ScanSelectList(),
-	          "pap.grid_counts('{4,3,4,2}'::pg_catalog.int8[], $1, carat, $2, "
+	          "pap.grid_counts('{4,3,4,2}'::pg_catalog.int8[], $1, \"carat\", $2, "
 	          "pap.axis_value(\"sold on\"), pap.category_index($3, (\"Cut\")::pg_catalog.text), "
 	          "CASE WHEN (price > 1000) THEN 1 ELSE 0 END), '{4,3,4,2}'::pg_catalog.int8[]");
 }
@@ -49,7 +49,7 @@ TEST(ScanSelectList, LinearAxesPassTheirWeightedSums)
 	layout.axes.push_back(Axis(AxisKind::Linear, ValueType::Number, "0.5*price", 1));
 	EXPECT_EQ(layout.ScanSelectList(),
 	          "pap.grid_counts('{5,3}'::pg_catalog.int8[], $1, pap.linear_value('{4000,-1}'::pg_catalog.float8[], "
-	          "carat, price), $2, pap.linear_value('{0.5}'::pg_catalog.float8[], price)), "
+	          "\"carat\", \"price\"), $2, pap.linear_value('{0.5}'::pg_catalog.float8[], \"price\")), "
 	          "'{5,3}'::pg_catalog.int8[]");
 }
 
@@ -70,8 +70,9 @@ TEST(ScanSelectList, GroupByBeyondTheKeyLimit)
 	for (int i = 0; i < 7; i++)
 		wide.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "c" + std::to_string(i), 999));
 	const std::string sql = wide.ScanSelectList();
-	EXPECT_EQ(sql.rfind("pap.cell_index($1, pap.axis_value(c0)), pap.cell_index($2, pap.axis_value(c1)), ", 0), 0u);
-	const std::string tail = "pap.cell_index($7, pap.axis_value(c6)), pg_catalog.count(*)";
+	EXPECT_EQ(sql.rfind("pap.cell_index($1, pap.axis_value(\"c0\")), pap.cell_index($2, pap.axis_value(\"c1\")), ", 0),
+	          0u);
+	const std::string tail = "pap.cell_index($7, pap.axis_value(\"c6\")), pg_catalog.count(*)";
 	ASSERT_GE(sql.size(), tail.size());
 	EXPECT_EQ(sql.substr(sql.size() - tail.size()), tail);
 }
