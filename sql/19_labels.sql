@@ -35,6 +35,12 @@ SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'kind', '{x}', cla
 SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'kind', '{x}', classes => '{yes, NULL}');
 SELECT pap.define_labelling('lab_cells', 'lab_priv', 'lab_pub', 'flag', '{x}');
 SELECT pap.define_labelling('lab_bad', NULL, 'lab_pub', 'flag', '{x}');
+-- A run must fit in memory, checked at define and again before the charge: 4,000 public categories x 65,536
+-- classes of counts per chunk.
+CREATE TABLE lab_wide_pub AS SELECT x, 'c' || i AS colour FROM (SELECT i, (i % 100)::float8 AS x FROM generate_series(1, 4000) i) s;
+SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_wide_pub', 'kind', '{colour}',
+                            classes => (SELECT array_agg(i::text) FROM generate_series(1, 65536) i));
+DROP TABLE lab_wide_pub;
 
 -- The plan is free and public: the threshold and noise do not depend on the chunks; a unanimous vote needs
 -- chunks_needed chunks; the default takes twice that, within the private rows.
@@ -49,7 +55,7 @@ SELECT pap.plan_labelling('nope', 1, 1e-6);
 
 -- Running: outside a transaction block, within the budget, once.
 CALL pap.run_labelling('lab_cells', 4, 1e-6, 3);
-SELECT pap.set_budget('lab_priv', 10, 1e-5);
+SELECT pap.set_budget('lab_priv', 14, 1e-5);
 BEGIN;
 CALL pap.run_labelling('lab_cells', 4, 1e-6, 3);
 ROLLBACK;
@@ -58,6 +64,13 @@ CALL pap.run_labelling('lab_cells', 4, 1e-6, 3);
 CALL pap.run_labelling('lab_cells', 4, 1e-6, 3);
 CALL pap.run_labelling('lab_logit', 20, 1e-6, 3);
 CALL pap.run_labelling('lab_logit', 4, 1e-6, 3);
+-- Private labels that match no class train nothing: a chunk without a labelled row abstains, so nothing is labelled
+-- (a model of nothing once voted the first class for every public row, and every row came out 'maybe').
+SELECT pap.define_labelling('lab_unlisted', 'lab_priv', 'lab_pub', 'kind', '{x, colour}', classes => '{maybe, other}');
+CALL pap.run_labelling('lab_unlisted', 2, 1e-6, 3);
+SELECT state, labelled_rows, model IS NULL AS no_model FROM pap.labelling_data WHERE name = 'lab_unlisted';
+SELECT count(label) FROM pap.labels('lab_unlisted');
+SELECT pap.drop_labelling('lab_unlisted');
 SELECT release_name, epsilon, delta, mechanism FROM pap.ledger WHERE release_name LIKE 'lab_%' ORDER BY entry_id;
 SELECT epsilon_spent, delta_spent FROM pap.budgets WHERE private_table = 'lab_priv'::regclass;
 SELECT name, state, chunks, epsilon, delta, cutoff, private_rows, labelled_rows > 0 AS some_labelled, is_private,
@@ -101,9 +114,12 @@ SELECT pap.plan_labelling('lab_again', 1, 1e-6);
 SELECT count(*) FROM pap.labelled_row_data;
 RESET ROLE;
 
+-- A run that would label no row even if every chunk agreed is refused before the charge (public numbers only).
+CALL pap.run_labelling('lab_again', 0.1, 1e-6);
+SELECT count(*) FROM pap.ledger WHERE release_name = 'lab_again';
 -- A failure after the charge keeps the charge; the labelling shows as failed and can be run again.
 SET pap_release.debug_fail_after_charge = on;
-CALL pap.run_labelling('lab_again', 1, 1e-6);
+CALL pap.run_labelling('lab_again', 2, 1e-6);
 RESET pap_release.debug_fail_after_charge;
 SELECT name, state FROM pap.labellings WHERE name = 'lab_again';
 SELECT count(*) FROM pap.ledger WHERE release_name = 'lab_again';
@@ -130,16 +146,16 @@ SELECT pap.drop_labelling('lab_gone');
 SELECT pap.drop_labelling('lab_logit');
 -- Reading the private table is not the right to spend its budget (docs/security.md, "Who may spend"): a labelling
 -- is charged like a release, against the owner's grant and its limit.
-SELECT pap.set_budget('lab_priv', 11, 1e-5);
+SELECT pap.set_budget('lab_priv', 15, 1e-5);
 GRANT SELECT ON lab_priv TO regress_label_analyst;
 SET ROLE regress_label_analyst;
 SELECT pap.define_labelling('lab_spend', 'lab_priv', 'lab_pub', 'flag', '{x}');
-CALL pap.run_labelling('lab_spend', 0.5, 1e-6);
+CALL pap.run_labelling('lab_spend', 2, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET ROLE;
-SELECT pap.grant_spend('lab_priv', 'regress_label_analyst', 0.5);
+SELECT pap.grant_spend('lab_priv', 'regress_label_analyst', 2);
 SET ROLE regress_label_analyst;
-CALL pap.run_labelling('lab_spend', 0.5, 1e-6);
+CALL pap.run_labelling('lab_spend', 2, 1e-6);
 SELECT state FROM pap.labellings WHERE name = 'lab_spend';
 SELECT epsilon_spent FROM pap.spenders WHERE grantee = 'regress_label_analyst';
 SELECT pap.drop_labelling('lab_spend');

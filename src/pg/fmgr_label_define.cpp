@@ -166,6 +166,7 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	const PapLabelRowsRead pub = PapReadLabelRows(public_table, &draft, nullptr, false);
 	pap::core::LabelSchemaData s;
 	PAP_CORE(s = pap::core::DescribeLabelSchema(pub.rows, learner, uint64(pap_max_cells), PapAllocate));
+	PAP_CORE(pap::core::RequireLabellingFits(s, learner, int32(classes.size()), int64(pub.rows.row_count)));
 	const size_t nf = features.size();
 	const PapCatalogValue row[] = {
 	    {"name", TEXTOID, CStringGetTextDatum(name)},

@@ -75,6 +75,7 @@ PlanFor(const PapLabelling *l, int64 private_rows, int64 public_rows, const Labe
 	req.cutoff = a.cutoff;
 	req.epsilon = a.epsilon;
 	req.delta = a.delta;
+	req.interrupted = PapInterruptPending;
 	pap::core::LabellingPlan plan;
 	PAP_CORE(plan = pap::core::PlanLabelling(req));
 	return plan;
@@ -139,19 +140,46 @@ RequireFeatureTypes(const PapLabelling *l)
 	(void)PapValueTypeOfColumn(l->private_table, l->label_column, &label_type);  // 42703 if it is gone
 }
 
-// The class of each private row's label text: its position among the classes, -1 for NULL or an unlisted text.
+// The class of each private row's label text: its position among the classes, -1 for NULL or an unlisted text. The
+// classes are sorted once and each label found by binary search: up to 65,536 classes over 2^26 rows.
+static const PapLabelling *sorting_labelling;
+
+static int
+CompareClassIndexes(const void *a, const void *b)
+{
+	return strcmp(sorting_labelling->classes[*(const int32 *)a], sorting_labelling->classes[*(const int32 *)b]);
+}
+
 static int32 *
 ClassesOf(const PapLabelling *l, const char *const *labels, size_t n)
 {
+	int32 *sorted = (int32 *)palloc(sizeof(int32) * (l->class_count + 1));
+	for (size_t c = 0; c < l->class_count; c++)
+		sorted[c] = int32(c);
+	sorting_labelling = l;
+	qsort(sorted, l->class_count, sizeof(int32), CompareClassIndexes);
 	int32 *out = (int32 *)MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int32) * (n + 1));
 	for (size_t i = 0; i < n; i++) {
+		if ((i & 65535) == 0)
+			CHECK_FOR_INTERRUPTS();
 		out[i] = -1;
-		for (size_t c = 0; labels[i] != NULL && c < l->class_count; c++)
-			if (strcmp(labels[i], l->classes[c]) == 0) {
-				out[i] = int32(c);
+		if (labels[i] == NULL)
+			continue;
+		size_t lo = 0, hi = l->class_count;
+		while (lo < hi) {
+			const size_t mid = lo + (hi - lo) / 2;
+			const int order = strcmp(labels[i], l->classes[sorted[mid]]);
+			if (order == 0) {
+				out[i] = sorted[mid];
 				break;
 			}
+			if (order < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
 	}
+	pfree(sorted);
 	return out;
 }
 
@@ -254,7 +282,21 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 			                errdetail("The tables have " INT64_FORMAT " private and %zu public rows of %zu features; "
 			                          "a run holds at most %.0f values, and nothing has been charged.",
 			                          planned_rows, pub.rows.row_count, l->feature_count, kMaxLabelValues)));
+		PAP_CORE(
+		    pap::core::RequireLabellingFits(l->schema, l->learner, int32(l->class_count), int64(pub.rows.row_count)));
 		const pap::core::LabellingPlan plan = PlanFor(l, planned_rows, int64(pub.rows.row_count), a);
+		// A run that would label no row even if every chunk agreed spends the budget for nothing: refused, from
+		// public numbers (n, m, epsilon, delta, cutoff).
+		const double expected = plan.labelled_share_if_unanimous * double(pub.rows.row_count);
+		if (expected < 1.0)
+			ereport(ERROR,
+			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			         errmsg("labelling \"%s\" would label no public row at epsilon %s", name, a.epsilon_text),
+			         errdetail("Even if every chunk voted alike, the run would label %.3g rows on average: it "
+			                   "needs " INT64_FORMAT " chunks of %d private rows, and %s has " INT64_FORMAT
+			                   ". Nothing has been charged.",
+			                   expected, plan.chunks_needed, int(pap::core::kMinChunkRows), private_name, planned_rows),
+			         errhint("Spend a larger epsilon or delta; pap.plan_labelling shows the plan for free.")));
 
 		PapChargeBudget(l->private_table, private_name, a.epsilon_text, a.delta_text, NULL, name,
 		                psprintf("labels (%s)", pap::core::LearnerName(l->learner)), run.user, limited);
@@ -265,6 +307,11 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		PapFailIfInjectedAfterCharge();
 
 		// --- transaction 2: the one read of the private table, the labelling, the stored result -----------------
+		// The catalog checks of the first transaction again, in the scan's (as pap.run_release does): a failure here
+		// is after the charge but reads no row.
+		PapRequirePrivateTable(l->private_table);
+		PapRequireReadable(l->private_table);
+		RequireFeatureTypes(l);
 		MemoryContextSwitchTo(run.procedure_context);
 		const PapLabelRowsRead priv = PapReadLabelRows(l->private_table, l, l->label_column, true);
 		const int32 *classes = ClassesOf(l, priv.labels, priv.rows.row_count);

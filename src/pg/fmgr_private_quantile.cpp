@@ -98,6 +98,22 @@ CandidateCuts(const void *source, size_t, const double **cuts, const char *const
 	return pap::core::ScanParameterKind::Cuts;
 }
 
+// The checks of the private table and its column, before the charge and again at the start of the scan's
+// transaction (a failure there is after the charge but reads no row).
+static void
+RequireQuantileTable(const QuantileArguments &a, const char *private_name)
+{
+	PapRequirePrivateTable(a.private_table);
+	PapRequireReadable(a.private_table);
+	Oid type;
+	if (PapValueTypeOfColumn(a.private_table, a.column, &type) != pap::core::ValueType::Number)
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATATYPE_MISMATCH),
+		         errmsg("column \"%s\" of %s is not numeric (type %s)", a.column, private_name, format_type_be(type)),
+		         errdetail("A private quantile ranks the values of a number column over a declared grid."),
+		         errhint("Use a view that casts the column to a number (e.g. a date's year).")));
+}
+
 extern "C" Datum
 pap_run_private_quantile(PG_FUNCTION_ARGS)
 {
@@ -108,15 +124,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(run.procedure_context);
 	char *private_name = PapQualifiedRelationName(a.private_table);  // raises if it no longer exists
 	MemoryContextSwitchTo(run.spi_context);
-	PapRequirePrivateTable(a.private_table);
-	PapRequireReadable(a.private_table);
-	Oid type;
-	if (PapValueTypeOfColumn(a.private_table, a.column, &type) != pap::core::ValueType::Number)
-		ereport(ERROR,
-		        (errcode(ERRCODE_DATATYPE_MISMATCH),
-		         errmsg("column \"%s\" of %s is not numeric (type %s)", a.column, private_name, format_type_be(type)),
-		         errdetail("A private quantile ranks the values of a number column over a declared grid."),
-		         errhint("Use a view that casts the column to a number (e.g. a date's year).")));
+	RequireQuantileTable(a, private_name);
 	MemoryContextSwitchTo(run.procedure_context);
 	QuantileScan scan;
 	scan.candidates = DeclaredCandidates(a, &scan.count);
@@ -184,6 +192,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	int32 *bins;
 	int64 *rows;
 	size_t bin_count;
+	RequireQuantileTable(a, private_name);
 	MemoryContextSwitchTo(run.procedure_context);
 	const int output_level = PapBeginStableOutput();
 	PapScanGridPoints(a.private_table, select_list, 1, CandidateCuts, &scan, true, &bins, &rows, &bin_count);

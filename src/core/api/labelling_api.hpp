@@ -50,6 +50,12 @@ struct LabelSchemaData {
 LabelSchemaData DescribeLabelSchema(const LabelRows &public_rows, LearnerKind learner, std::uint64_t cell_limit,
                                     LabelAllocate allocate);
 
+// Error(LimitExceeded) when a run over this schema, these classes and this many public rows would hold more than a
+// run may (the cells learner's layout past 2^24 cells, or more than 2^26 counts in one chunk's model, in the votes
+// or in the logistic weights). Public numbers only: define and run call it before anything is charged.
+void RequireLabellingFits(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
+                          std::int64_t public_rows);
+
 // --- plan: public numbers only -----------------------------------------------------------------------------------
 struct LabellingRequest {
 	std::int64_t private_rows = 0;  // n, public under replace-one (docs/mechanisms.md §1)
@@ -60,6 +66,7 @@ struct LabellingRequest {
 	// Sensitivity of the vote margin: 2 (one private row changes one chunk, so one vote). Tests set 1 to build
 	// the broken variant the privacy audit must catch; the glue never sets it.
 	std::int64_t margin_sensitivity = 2;
+	InterruptCheck interrupted = nullptr;  // polled by the plan's sums (a small epsilon makes them long)
 };
 struct LabellingPlan {
 	std::int64_t chunks = 0;

@@ -71,6 +71,37 @@ DescribeLabelSchema(const LabelRows &public_rows, LearnerKind learner, std::uint
 	return schema.Store(allocate);
 }
 
+void
+RequireLabellingFits(const LabelSchemaData &schema_data, LearnerKind learner, std::int32_t class_count,
+                     std::int64_t public_rows)
+{
+	const FeatureSchema schema = FeatureSchema::FromData(schema_data);
+	const double classes = double(class_count);
+	const auto refuse = [](const std::string &detail, const char *hint) {
+		throw Error(ErrorKind::LimitExceeded, "the labelling is too large for one run", detail, hint);
+	};
+	if (learner == LearnerKind::Cells) {
+		if (schema.CellCount() > kMaxModelCells)
+			refuse("The features make " + std::to_string(schema.CellCount()) +
+			           " cells; the cells learner holds at most " + std::to_string(kMaxModelCells) + ".",
+			       "Use fewer or coarser features, or the logistic learner.");
+		if (double(schema.CellCount()) * classes > kMaxLabelCounts)
+			refuse("A chunk's model counts " + std::to_string(schema.CellCount()) + " cells x " +
+			           std::to_string(class_count) + " classes; a run holds at most " +
+			           std::to_string(std::uint64_t(kMaxLabelCounts)) + " counts.",
+			       "Use fewer features or classes, or the logistic learner.");
+	} else if (double(schema.InputWidth() + 1) * classes > kMaxLabelCounts) {
+		refuse("The logistic model has " + std::to_string(schema.InputWidth() + 1) + " inputs x " +
+		           std::to_string(class_count) + " classes; a run holds at most " +
+		           std::to_string(std::uint64_t(kMaxLabelCounts)) + " weights.",
+		       "Use fewer categorical features or classes.");
+	}
+	if (double(public_rows) * classes > kMaxLabelCounts)
+		refuse("The votes count " + std::to_string(public_rows) + " public rows x " + std::to_string(class_count) +
+		           " classes; a run holds at most " + std::to_string(std::uint64_t(kMaxLabelCounts)) + " votes.",
+		       "Label a smaller public table, or use fewer classes.");
+}
+
 LabellingOutcome
 RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, LabelAllocate allocate)
 {
@@ -104,6 +135,10 @@ RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, Labe
 	std::vector<std::int64_t> votes(m * classes, 0);
 	std::uint64_t steps = 0;
 	for (std::size_t j = 0; j < chunk_rows.size(); j++) {
+		// A chunk without a labelled row abstains: a model of nothing would vote its default class for every row
+		// (one private row still moves at most one vote of one chunk, so the margin's sensitivity stays 2).
+		if (chunk_rows[j].empty())
+			continue;
 		const std::vector<double> model =
 		    TrainModel(request.learner, schema, request.class_count, chunk_rows[j], chunk_labels[j]);
 		for (std::size_t r = 0; r < m; r++) {

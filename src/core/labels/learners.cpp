@@ -11,9 +11,6 @@ namespace pap::core {
 
 namespace {
 
-// The largest layout the cells learner holds: one class per cell, as doubles.
-constexpr std::uint64_t kMaxModelCells = std::uint64_t(1) << 24;
-
 std::int32_t
 Majority(const std::vector<std::int64_t> &counts, std::size_t offset, std::int32_t class_count)
 {
@@ -91,8 +88,6 @@ TrainLogistic(const FeatureSchema &schema, std::int32_t class_count, const std::
 	const std::size_t width = schema.InputWidth(), stride = width + 1;
 	std::vector<double> w(std::size_t(class_count) * stride, 0.0), gradient(w.size()),
 	    p(static_cast<std::size_t>(class_count));
-	if (rows.empty())
-		return w;
 	const double inverse_n = 1.0 / double(rows.size());
 	std::uint64_t steps = 0;
 	for (int step = 0; step < kLogisticSteps; step++) {
@@ -125,8 +120,8 @@ std::vector<double>
 TrainModel(LearnerKind kind, const FeatureSchema &schema, std::int32_t class_count,
            const std::vector<const EncodedRow *> &rows, const std::vector<std::int32_t> &labels)
 {
-	if (class_count < 1 || rows.size() != labels.size())
-		throw Error(ErrorKind::Internal, "learner called with inconsistent rows");
+	if (class_count < 1 || rows.size() != labels.size() || rows.empty())
+		throw Error(ErrorKind::Internal, "learner called with inconsistent or no rows");
 	return kind == LearnerKind::Cells ? TrainCells(schema, class_count, rows, labels)
 	                                  : TrainLogistic(schema, class_count, rows, labels);
 }

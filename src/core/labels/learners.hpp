@@ -21,8 +21,14 @@ constexpr int kLogisticSteps = 200;
 constexpr double kLogisticStep = 0.5;
 constexpr double kLogisticPenalty = 1e-3;
 
-// rows[i] has class labels[i] in [0, class_count). Error(LimitExceeded) when the cells learner's layout is too
-// large to hold.
+// The largest cells layout the cells learner holds (one class per cell, as doubles), and the most counts a run's
+// learners and votes hold at once (cells x classes per chunk model, public rows x classes of votes, classes x inputs
+// of logistic weights): checked before the charge (RequireLabellingFits), so that no run fails after it.
+constexpr std::uint64_t kMaxModelCells = std::uint64_t(1) << 24;
+constexpr double kMaxLabelCounts = double(std::uint64_t(1) << 26);
+
+// rows[i] has class labels[i] in [0, class_count); rows is not empty (a chunk without a labelled row abstains and
+// trains nothing). Error(LimitExceeded) when the cells learner's layout is too large to hold.
 std::vector<double> TrainModel(LearnerKind kind, const FeatureSchema &schema, std::int32_t class_count,
                                const std::vector<const EncodedRow *> &rows, const std::vector<std::int32_t> &labels);
 

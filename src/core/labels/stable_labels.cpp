@@ -85,6 +85,7 @@ TallyVotes(const std::vector<std::int64_t> &votes)
 LabellingPlan
 PlanLabelling(const LabellingRequest &r)
 {
+	const InterruptScope scope(r.interrupted);
 	if (!(r.epsilon > 0.0) || !std::isfinite(r.epsilon))
 		throw Error(ErrorKind::InvalidParameter, "epsilon must be positive and finite");
 	if (!(r.delta > 0.0) || !(r.delta < 1.0))
@@ -181,8 +182,11 @@ UnanimousStableProbability(const LabellingPlan &plan, std::int64_t chunks)
 		return DiscreteLaplaceCdf(x, b2);
 	}
 	double p = 0.0;
-	for (std::int64_t r = -reach; r <= reach; r++)
+	std::uint64_t steps = 0;
+	for (std::int64_t r = -reach; r <= reach; r++) {
+		PollInterrupt(steps);
 		p += DiscreteLaplacePmf(r, b1) * DiscreteLaplaceCdf(x + double(r), b2);
+	}
 	return std::clamp(p, 0.0, 1.0);
 }
 

@@ -83,15 +83,13 @@ TEST(Learners, LearnTheRule)
 	EXPECT_GT(Accuracy(LearnerKind::Cells, train, test), 0.9);  // the median is a public quartile cut
 }
 
-TEST(Learners, EmptyTrainingSetIsDeterministic)
+TEST(Learners, RefuseAnEmptyTrainingSet)
 {
+	// A chunk without a labelled row abstains (RunLabelling); a model of nothing would vote one class everywhere.
 	const Table t = MakeTable(10, 0);
 	const FeatureSchema schema = FeatureSchema::FromPublicRows(t.Rows());
-	const std::vector<double> cells = TrainModel(LearnerKind::Cells, schema, 2, {}, {});
-	for (double c : cells)
-		EXPECT_EQ(c, 0.0);
-	const std::vector<double> logistic = TrainModel(LearnerKind::Logistic, schema, 2, {}, {});
-	EXPECT_EQ(logistic.size(), 2 * (schema.InputWidth() + 1));
+	EXPECT_THROW(TrainModel(LearnerKind::Cells, schema, 2, {}, {}), Error);
+	EXPECT_THROW(TrainModel(LearnerKind::Logistic, schema, 2, {}, {}), Error);
 }
 
 TEST(FeatureSchema, StoredSchemaEncodesAlike)
@@ -114,28 +112,35 @@ TEST(FeatureSchema, StoredSchemaEncodesAlike)
 	EXPECT_EQ(std::uint64_t(data.cell_count), schema.CellCount());
 }
 
-TEST(RunLabelling, LabelsACleanRuleAndTrainsTheFinalModel)
+// A labelling of priv's rows onto pub's at epsilon 4, delta 1e-6, cut-off 5, seeded.
+LabellingOutcome
+LabelSeeded(const Table &priv, const Table &pub, const LabelSchemaData &schema, LearnerKind kind, std::int64_t seed)
 {
-	const Table priv = MakeTable(20000, 1), pub = MakeTable(500, 5), held = MakeTable(500, 29);
-	const LabelSchemaData schema = DescribeLabelSchema(pub.Rows(), LearnerKind::Cells, 1 << 20, Allocate);
 	LabellingRequest plan_request;
-	plan_request.private_rows = 20000;
-	plan_request.public_rows = 500;
+	plan_request.private_rows = std::int64_t(priv.labels.size());
+	plan_request.public_rows = std::int64_t(pub.labels.size());
 	plan_request.cutoff = 5;
 	plan_request.epsilon = 4.0;
 	plan_request.delta = 1e-6;
 	const LabellingPlan plan = PlanLabelling(plan_request);
-	ASSERT_GT(plan.chunks, plan.threshold);
+	EXPECT_GT(plan.chunks, plan.threshold);
+	LabellingRunRequest r;
+	r.schema = &schema;
+	r.learner = kind;
+	r.class_count = 2;
+	r.private_rows = priv.Rows();
+	r.private_labels = priv.labels.data();
+	r.public_rows = pub.Rows();
+	r.seed = seed;
+	return RunLabelling(r, plan, Allocate);
+}
+
+TEST(RunLabelling, LabelsACleanRuleAndTrainsTheFinalModel)
+{
+	const Table priv = MakeTable(20000, 1), pub = MakeTable(500, 5), held = MakeTable(500, 29);
+	const LabelSchemaData schema = DescribeLabelSchema(pub.Rows(), LearnerKind::Cells, 1 << 20, Allocate);
 	for (LearnerKind kind : {LearnerKind::Cells, LearnerKind::Logistic}) {
-		LabellingRunRequest r;
-		r.schema = &schema;
-		r.learner = kind;
-		r.class_count = 2;
-		r.private_rows = priv.Rows();
-		r.private_labels = priv.labels.data();
-		r.public_rows = pub.Rows();
-		r.seed = 5;
-		const LabellingOutcome out = RunLabelling(r, plan, Allocate);
+		const LabellingOutcome out = LabelSeeded(priv, pub, schema, kind, 5);
 		EXPECT_GT(out.labelled, 0);
 		int wrong = 0;
 		for (std::size_t i = 0; i < pub.labels.size(); i++)
@@ -152,6 +157,47 @@ TEST(RunLabelling, LabelsACleanRuleAndTrainsTheFinalModel)
 		}
 		EXPECT_GT(right, 400) << LearnerName(kind);
 	}
+}
+
+TEST(RunLabelling, ChunksWithoutALabelAbstain)
+{
+	// Private rows whose labels match no class train nothing: no chunk votes, so no public row is labelled (a
+	// model of nothing voted the first class for every row, and every row came out labelled with it).
+	Table priv = MakeTable(20000, 1);
+	const Table pub = MakeTable(500, 5);
+	for (std::int32_t &label : priv.labels)
+		label = -1;
+	const LabelSchemaData schema = DescribeLabelSchema(pub.Rows(), LearnerKind::Cells, 1 << 20, Allocate);
+	for (LearnerKind kind : {LearnerKind::Cells, LearnerKind::Logistic}) {
+		const LabellingOutcome out = LabelSeeded(priv, pub, schema, kind, 7);
+		EXPECT_EQ(out.labelled, 0) << LearnerName(kind);
+		EXPECT_EQ(out.model, nullptr) << LearnerName(kind);
+	}
+}
+
+TEST(RequireLabellingFits, RefusesRunsTooLargeToHold)
+{
+	const Table pub = MakeTable(500, 5);
+	const LabelSchemaData schema = DescribeLabelSchema(pub.Rows(), LearnerKind::Cells, 1 << 20, Allocate);
+	EXPECT_NO_THROW(RequireLabellingFits(schema, LearnerKind::Cells, 2, 500));
+	EXPECT_NO_THROW(RequireLabellingFits(schema, LearnerKind::Logistic, 65536, 500));
+	// Votes: public rows x classes past 2^26.
+	EXPECT_THROW(RequireLabellingFits(schema, LearnerKind::Logistic, 65536, 2000), Error);
+	// The cells learner's counts: cells x classes past 2^26 (the layout here has 25 cells).
+	ASSERT_EQ(schema.cell_count, 25);
+	EXPECT_NO_THROW(RequireLabellingFits(schema, LearnerKind::Cells, 65536, 1));
+	EXPECT_THROW(RequireLabellingFits(schema, LearnerKind::Cells, 65536 * 50, 1), Error);
+	// A layout past 2^24 cells, whatever pap_release.max_cells allowed at define.
+	LabelSchemaData wide = schema;
+	std::vector<std::int32_t> cut_counts(schema.cut_counts, schema.cut_counts + 2);
+	std::vector<double> cuts(std::size_t(1) << 24);
+	for (std::size_t i = 0; i < cuts.size(); i++)
+		cuts[i] = double(i);
+	cut_counts[0] = std::int32_t(cuts.size());
+	wide.cut_counts = cut_counts.data();
+	wide.cuts = cuts.data();
+	wide.cut_total = cuts.size();
+	EXPECT_THROW(RequireLabellingFits(wide, LearnerKind::Cells, 2, 1), Error);
 }
 
 TEST(DescribeLabelSchema, RefusesWhatItCannotLearn)
