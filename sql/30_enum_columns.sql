@@ -124,6 +124,16 @@ CALL pap.run_release('en_later', 1);
 SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'en_priv'::regclass;
 -- The released one still answers its labels.
 SELECT pap.answer('en_enum', $$region = 'north' AND size = 'small'$$) > 0.1 AS still_answers;
+-- A label renamed since the run is still the label the release was run over, cast or not; a text that is a label
+-- of neither is refused as before.
+CREATE TEMP TABLE en_before AS SELECT pap.answer('en_enum', $$region = 'north' AND size = 'small'$$) AS north;
+ALTER TYPE en_region RENAME VALUE 'north' TO 'nord';
+SELECT pap.answer('en_enum', $$region = 'north' AND size = 'small'$$) = north AS same_answer,
+       pap.answer('en_enum', $$region = 'north'::en_region AND size = 'small'$$) = north AS same_cast,
+       pap.answer('en_enum', $$region IN ('north', 'south') AND size = 'small'$$) > north AS in_list
+  FROM en_before;
+SELECT pap.answer('en_enum', $$region = 'atlantis' AND size = 'small'$$);
+ALTER TYPE en_region RENAME VALUE 'nord' TO 'north';
 
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'en\_%' ORDER BY name;
 DROP TABLE en_priv, en_pub, en_priv_text, en_pub_text, en_pub_other, en_priv_empty, en_pub_empty, en_priv_dom;

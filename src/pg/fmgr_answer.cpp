@@ -74,10 +74,12 @@ LoadRelease(const char *name, MemoryContext context)
 // would in the caller's session (its TimeZone and DateStyle, as the ordered classes and the casts read theirs); the
 // output prints it under the settings the scans printed the categories with (PapBeginStableOutput).
 static const char *
-CategoryText(Oid private_table, const pap::core::LiteralTarget &t)
+CategoryText(const pap::core::ReleaseModel *model, Oid private_table, const pap::core::LiteralTarget &t)
 {
 	Oid type;
 	PapValueTypeOfReleaseColumn(private_table, t.column, &type);
+	if (type_is_enum(type) && PapIsReleaseCategory(model, t.column, t.text))
+		return t.text;  // a label the release was run over, even if renamed since
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(type, &input, &ioparam);
@@ -121,14 +123,14 @@ PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, 
 		if (!t.known)
 			continue;
 		if (t.casts > 0) {
-			PapCastLiteral(release->private_table, parsed, i, t, origin, &numbers[i], &texts[i]);
+			PapCastLiteral(release->model, release->private_table, parsed, i, t, origin, &numbers[i], &texts[i]);
 			continue;
 		}
 		PapTextPositionCallback at_literal;
 		if (origin != nullptr)
 			PapPushTextPosition(&at_literal, origin, t.position);
 		if (t.kind == pap::core::AxisKind::Categorical)
-			texts[i] = CategoryText(release->private_table, t);
+			texts[i] = CategoryText(release->model, release->private_table, t);
 		else if (t.type == pap::core::ValueType::Number)
 			PAP_CORE_AT(origin, numbers[i] = pap::core::ReadNumberLiteral(parsed, i));
 		else

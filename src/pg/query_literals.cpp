@@ -133,9 +133,29 @@ RefuseEnumValue(const char *column, Oid column_type)
 	         errhint("Write the label as 'label' or 'label'::%s.", format_type_be(column_type))));
 }
 
+bool
+PapIsReleaseCategory(const pap::core::ReleaseModel *model, const char *column, const char *text)
+{
+	size_t lo = 0, hi = 0;
+	PAP_CORE(hi = pap::core::ModelColumnCategoryCount(model, column));
+	while (lo < hi) {  // the categories are in byte order
+		const size_t mid = lo + (hi - lo) / 2;
+		const char *category = nullptr;
+		PAP_CORE(category = pap::core::ModelColumnCategory(model, column, mid));
+		const int order = strcmp(text, category);
+		if (order == 0)
+			return true;
+		if (order < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
 void
-PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i, const pap::core::LiteralTarget &t,
-               const PapTextOrigin *origin, double *number, const char **text)
+PapCastLiteral(const pap::core::ReleaseModel *model, Oid private_table, const pap::core::ParsedQuery *parsed, size_t i,
+               const pap::core::LiteralTarget &t, const PapTextOrigin *origin, double *number, const char **text)
 {
 	Oid column_type;
 	PapValueTypeOfReleaseColumn(private_table, t.column, &column_type);
@@ -165,6 +185,11 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 			                          "enum type, to that type): reading a value as another type runs code its "
 			                          "owner wrote, with the rights of the role that answers the query."),
 			                errhint("Cast to a built-in type, or write the value without a cast.")));
+		// A label the release was run over stays its text (below): today's enum_in may no longer read it.
+		if (type == column_type && type_is_enum(column_type) && PapIsReleaseCategory(model, t.column, t.text)) {
+			PapPopTextPosition(&at_type);
+			continue;
+		}
 		const Oid from = exprType(expr);
 		Node *cast =
 		    coerce_to_target_type(nullptr, expr, from, type, typmod, COERCION_EXPLICIT, COERCE_EXPLICIT_CAST, -1);
@@ -175,6 +200,13 @@ PapCastLiteral(Oid private_table, const pap::core::ParsedQuery *parsed, size_t i
 		expr = cast;
 	}
 	const Oid value_type = exprType(expr);
+	// An enum's quoted label (the loop above allowed no other value) that the release was run over is its own text.
+	if (t.kind == pap::core::AxisKind::Categorical && type_is_enum(column_type) && t.quoted &&
+	    PapIsReleaseCategory(model, t.column, t.text)) {
+		*text = pstrdup(t.text);
+		PapPopTextPosition(&at_literal);
+		return;
+	}
 	Const *value = nullptr;
 	// And no implicit cast to it either (the loop above already allows none).
 	if (t.kind == pap::core::AxisKind::Categorical && type_is_enum(column_type) && value_type != column_type &&
