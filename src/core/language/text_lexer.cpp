@@ -2,6 +2,7 @@
 #include "core/language/text_lexer.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include "core/base/errors.hpp"
@@ -292,6 +293,10 @@ TextLexer::Lex()
 	const char c = text_[pos_];
 	const char next = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\0';
 	const char after = pos_ + 2 < text_.size() ? text_[pos_ + 2] : '\0';
+	const bool prefixed = (std::strchr("eEbBxXnN", c) != nullptr && next == '\'') ||
+	                      ((c == 'u' || c == 'U') && next == '&' && after == '\'');
+	if (c != '\0' && prefixed)
+		RefusePrefixedString(c);
 	if (IsIdentStart(c)) {
 		t.kind = TokenKind::Identifier;
 		while (pos_ < text_.size() && IsIdentChar(text_[pos_]))
@@ -332,6 +337,26 @@ TextLexer::Lex()
 	}
 	t.end = pos_;
 	return t;
+}
+
+// A letter written against a quote starts one of PostgreSQL's prefixed constants (E'...' escape strings, U&'...'
+// Unicode escapes, B'...' and X'...' bit strings, N'...' national characters) or nothing at all; without this, the
+// letter would be read as the name of a type the string is cast to ("type e does not exist").
+void
+TextLexer::RefusePrefixedString(char letter) const
+{
+	const char upper = letter >= 'a' && letter <= 'z' ? char(letter - 'a' + 'A') : letter;
+	std::string what;
+	switch (upper) {
+	case 'E': what = "escape string constants (E'...')"; break;
+	case 'U': what = "Unicode escape strings (U&'...')"; break;
+	case 'B':
+	case 'X': what = "bit-string constants (B'...', X'...')"; break;
+	default: what = "national character constants (N'...')"; break;
+	}
+	Fail(pos_, what + " are not supported in a " + rules_.what,
+	     "A value is a standard string: a quote inside it is doubled ('O''Brien'), and a backslash is itself.",
+	     "Write the character itself rather than its escape.");
 }
 
 // '...' or "..." with the delimiter doubled inside; the opening delimiter is at pos_.

@@ -84,6 +84,7 @@ private:
 	Token Lex();
 	void LexQuoted(char delimiter, Token &t);
 	void LexNumber(Token &t);
+	[[noreturn]] void RefusePrefixedString(char letter) const;
 
 	std::string_view text_;
 	LexerRules rules_;

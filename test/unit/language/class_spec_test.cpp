@@ -647,7 +647,8 @@ TEST(ParseClassSpec, SyntaxErrors)
 	    // predicates
 	    {"predicates(age > 40)", S, 11, predicate + "\"age\""},
 	    {"predicates(\"a\")", S, 11, predicate + "\"a\""},
-	    {"predicates(E'a')", S, 11, predicate + "\"E\""},
+	    {"predicates(E'a')", S, 11, "escape string constants (E'...') are not supported in a query class"},
+	    {"predicates(e 'a')", S, 11, predicate + "\"e\""},
 	    {"predicates(1)", S, 11, predicate + "\"1\""},
 	    {"predicates('a' 'b')", S, 15, "expected \",\" or \")\" but found 'b'"},
 	    {"predicates('a', )", S, 16, predicate + "\")\""},

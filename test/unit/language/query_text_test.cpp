@@ -426,6 +426,13 @@ TEST(ParseQueryText, Errors)
 	                {"price <= --3", S, 9, lit + "\"-\""},
 	                {"price <= .5.", S, 9, "invalid number \".5.\""},
 	                {"price <= 1e5e", S, 9, "invalid number \"1e5e\""},
+	                // prefixed constants, read as a cast to type e, b, ... before
+	                {"name = E'O\\'Brien'", S, 7, "escape string constants (E'...') are not supported in a query"},
+	                {"name = e'x'", S, 7, "escape string constants (E'...') are not supported in a query"},
+	                {"name = U&'d\\0061t'", S, 7, "Unicode escape strings (U&'...') are not supported in a query"},
+	                {"name = B'101'", S, 7, "bit-string constants (B'...', X'...') are not supported in a query"},
+	                {"name = x'1F'", S, 7, "bit-string constants (B'...', X'...') are not supported in a query"},
+	                {"name = n'abc'", S, 7, "national character constants (N'...') are not supported in a query"},
 	                // BETWEEN
 	                {"price BETWEEN", S, 13, lit + "end of input"},
 	                {"price BETWEEN 1", S, 15, "expected AND but found end of input"},
