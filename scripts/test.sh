@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of pap_release on a fresh Debian 12 machine: installs what is missing, builds, then runs
 # the GoogleTest suite of the core (plain and under ASan+UBSan), the bounded privacy audit, a bounded libFuzzer
-# run, the pg_regress and isolation suites (pg_regress once more with force_parallel_mode = regress) and the
-# ledger-safety script in throwaway clusters. Every step runs even if an earlier one failed; the last line is
-# "tests: N passed, M failed".
+# run, the pg_regress and isolation suites (pg_regress once more with force_parallel_mode = regress), the
+# ledger-safety script and the others of test/ in throwaway clusters. Every step runs even if an earlier one
+# failed; the last line is "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
@@ -34,7 +34,7 @@ step() {
 	sql | sql-parallel-mode)
 		p=$(grep -cE '\.\.\. ok' "$logs/$name.log")
 		f=$(grep -cE '\.\.\. FAILED' "$logs/$name.log") ;;
-	ledger | upgrade)
+	ledger | upgrade | stats)
 		p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p" "$logs/$name.log" | tail -1)
 		f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p" "$logs/$name.log" | tail -1) ;;
 	*)
@@ -63,6 +63,9 @@ step sql pg_virtualenv -t -v 15 make -s installcheck
 step sql-parallel-mode pg_virtualenv -t -v 15 make -s installcheck-parallel-mode
 [ -f regression.diffs ] && head -c 20000 regression.diffs
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
+# With pg_stat_statements preloaded: a run's counters in it do not depend on the private values.
+step stats pg_virtualenv -t -v 15 -o shared_preload_libraries=pg_stat_statements \
+	bash test/stats/run_statement_stats_test.sh
 # 0.1 installed from its frozen script, updated, dumped and restored: every budget, charge and answer kept.
 step upgrade pg_virtualenv -t -v 15 bash test/upgrade/run_upgrade_test.sh
 # The tutorial (docs/tutorial.md) in a throwaway cluster, about 5 seconds: every output must match the page's up to
