@@ -371,5 +371,26 @@ SELECT cell_count FROM pap.releases WHERE name = 'tenths';
 CALL pap.run_release('tenths', 50, mechanism => 'identity');
 SELECT round(pap.answer('tenths', 'v <= 0.3')::numeric, 2) AS le_03, round(pap.answer('tenths', 'v <= 0.2')::numeric, 2) AS le_02;
 RESET ROLE;
+-- 11h. A public table is read as its owner: a view whose rows depend on who reads it (security_invoker, current_user)
+-- or a foreign table (its user mapping) would show the caller the owner's rows, and publish them. A role without
+-- the owner's privileges may use the owner's tables and materialized views only.
+SET ROLE regress_dba;
+CREATE TABLE hosp.staff AS SELECT i AS x, (i % 2 = 0) AS smoker, 'regress_dba'::name AS who FROM generate_series(1, 300) AS i;
+CREATE VIEW hosp.staff_invoker WITH (security_invoker = true) AS SELECT x, smoker FROM hosp.staff;
+CREATE VIEW hosp.staff_mine AS SELECT x, smoker FROM hosp.staff WHERE who = current_user;
+CREATE MATERIALIZED VIEW hosp.staff_copy AS SELECT x, smoker FROM hosp.staff;
+GRANT SELECT ON hosp.staff_invoker, hosp.staff_mine, hosp.staff_copy TO regress_an;
+SET ROLE regress_an;
+CREATE TABLE an.t9 AS SELECT i AS x, (i % 5 = 0) AS smoker FROM generate_series(1, 200) AS i;
+SELECT count(*) FROM hosp.staff_invoker;
+SELECT count(*) FROM hosp.staff_mine;
+SELECT pap.define_release('an_inv', 'an.t9', 'hosp.staff_invoker', 'thresholds(x)');
+SELECT pap.define_release('an_mine', 'an.t9', 'hosp.staff_mine', 'thresholds(x)');
+SELECT pap.define_labelling('an_lab', 'an.t9', 'hosp.staff_mine', 'smoker', '{x}');
+SELECT pap.define_release('an_copy', 'an.t9', 'hosp.staff_copy', 'thresholds(x)', granularity => 'finest');
+SELECT public_rows FROM pap.releases WHERE name = 'an_copy';
+SELECT pap.drop_release('an_copy');
+DROP TABLE an.t9;
+RESET ROLE;
 
 RESET ROLE;

@@ -7,6 +7,8 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rls.h"
@@ -111,6 +113,43 @@ PapRequirePrivateTable(Oid relid)
 	}
 }
 
+// A public table is read as its owner (PapBeginTableRead). The rows of a view or of a foreign table can depend on
+// who reads them (a security_invoker view checks its tables against the reader, current_user is the reader, a
+// foreign table uses the reader's user mapping): read as its owner, it could show the caller rows it cannot read,
+// which the release or labelling would then publish to every role. A caller without the owner's privileges may use
+// tables and materialized views only, with no foreign partition or child.
+static void
+RequireOwnersRowsAreTheCallers(Oid public_table, const char *name)
+{
+	const Oid owner = PapRelationOwner(public_table);
+	if (has_privs_of_role(GetUserId(), owner))
+		return;
+	Oid found = InvalidOid;
+	const char relkind = get_rel_relkind(public_table);
+	if (relkind == RELKIND_VIEW || relkind == RELKIND_FOREIGN_TABLE) {
+		found = public_table;
+	} else {
+		ListCell *lc;
+		foreach (lc, find_all_inheritors(public_table, NoLock, NULL))
+			if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_FOREIGN_TABLE) {
+				found = lfirst_oid(lc);
+				break;
+			}
+	}
+	if (!OidIsValid(found))
+		return;
+	const char *caller = GetUserNameFromId(GetUserId(), false);
+	ereport(ERROR,
+	        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s cannot be a public table of role %s", name, caller),
+	         errdetail("A public table is read as its owner, %s, and %s is %s, whose rows can depend on who reads "
+	                   "them (a security_invoker view, current_user, a user mapping): the read could show rows %s "
+	                   "cannot read, and publish them.",
+	                   GetUserNameFromId(owner, false), PapQualifiedRelationName(found),
+	                   RelationKindName(get_rel_relkind(found)), caller),
+	         errhint("Use a table or a materialized view of the public rows, or a role with the privileges of %s.",
+	                 GetUserNameFromId(owner, false))));
+}
+
 void
 PapRequirePublicTable(Oid public_table, Oid private_table)
 {
@@ -163,4 +202,5 @@ PapRequirePublicTable(Oid public_table, Oid private_table)
 		                                "without privacy; it must hold rows other than the private ones.",
 		                                name, PapQualifiedRelationName(read), private_name)));
 	}
+	RequireOwnersRowsAreTheCallers(public_table, name);
 }
