@@ -140,49 +140,6 @@ RequireFeatureTypes(const PapLabelling *l)
 	(void)PapValueTypeOfColumn(l->private_table, l->label_column, &label_type);  // 42703 if it is gone
 }
 
-// The class of each private row's label text: its position among the classes, -1 for NULL or an unlisted text. The
-// classes are sorted once and each label found by binary search: up to 65,536 classes over 2^26 rows.
-static const PapLabelling *sorting_labelling;
-
-static int
-CompareClassIndexes(const void *a, const void *b)
-{
-	return strcmp(sorting_labelling->classes[*(const int32 *)a], sorting_labelling->classes[*(const int32 *)b]);
-}
-
-static int32 *
-ClassesOf(const PapLabelling *l, const char *const *labels, size_t n)
-{
-	int32 *sorted = (int32 *)palloc(sizeof(int32) * (l->class_count + 1));
-	for (size_t c = 0; c < l->class_count; c++)
-		sorted[c] = int32(c);
-	sorting_labelling = l;
-	qsort(sorted, l->class_count, sizeof(int32), CompareClassIndexes);
-	int32 *out = (int32 *)MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int32) * (n + 1));
-	for (size_t i = 0; i < n; i++) {
-		if ((i & 65535) == 0)
-			CHECK_FOR_INTERRUPTS();
-		out[i] = -1;
-		if (labels[i] == NULL)
-			continue;
-		size_t lo = 0, hi = l->class_count;
-		while (lo < hi) {
-			const size_t mid = lo + (hi - lo) / 2;
-			const int order = strcmp(labels[i], l->classes[sorted[mid]]);
-			if (order == 0) {
-				out[i] = sorted[mid];
-				break;
-			}
-			if (order < 0)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-	}
-	pfree(sorted);
-	return out;
-}
-
 static void
 StoreLabelledRows(const PapLabelling *l, const pap::core::LabelRows &rows, const int32 *labels)
 {
@@ -314,13 +271,12 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		RequireFeatureTypes(l);
 		MemoryContextSwitchTo(run.procedure_context);
 		const PapLabelRowsRead priv = PapReadLabelRows(l->private_table, l, l->label_column, true);
-		const int32 *classes = ClassesOf(l, priv.labels, priv.rows.row_count);
 		pap::core::LabellingRunRequest req;
 		req.schema = &l->schema;
 		req.learner = l->learner;
 		req.class_count = int32(l->class_count);
 		req.private_rows = priv.rows;
-		req.private_labels = classes;
+		req.private_labels = priv.classes;
 		req.public_rows = pub.rows;
 		req.seed = run.seed;
 		req.fill_secure = PapFillSecureBytes;

@@ -160,23 +160,72 @@ PapLoadLabelling(const char *name, bool for_update)
 	return l;
 }
 
-// The select list: one expression per feature, then the label as text.
+// The public categories of each categorical feature, and the classes, as text[] parameters of the private read,
+// sorted by bytes as pap.category_index needs them; sorted_classes[k] is the class at sorted position k.
+struct LabelReadParameters {
+	int count = 0;
+	Oid types[FUNC_MAX_ARGS];
+	Datum values[FUNC_MAX_ARGS];
+	int32 *sorted_classes = nullptr;
+};
+
+static Datum
+TextArrayOf(const char *const *texts, size_t count)
+{
+	Datum *d = (Datum *)palloc(sizeof(Datum) * (count + 1));
+	for (size_t i = 0; i < count; i++)
+		d[i] = CStringGetTextDatum(texts[i]);
+	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+static const PapLabelling *sorting_labelling;
+
+static int
+CompareClassIndexes(const void *a, const void *b)
+{
+	return strcmp(sorting_labelling->classes[*(const int32 *)a], sorting_labelling->classes[*(const int32 *)b]);
+}
+
+// The select list: one expression per feature, then the label. Public rows: categorical features as their text.
+// Private rows (params given): categorical features as their bin among the public categories and the label as its
+// position among the sorted classes, both by pap.category_index inside the read, so that no private text (a value
+// stored out of line, of any size) is fetched after the guarded read ends or held in memory row by row.
 static char *
-LabelSelectList(Oid relid, const PapLabelling *l, const char *label_column)
+LabelSelectList(Oid relid, const PapLabelling *l, const char *label_column, LabelReadParameters *params)
 {
 	StringInfoData sql;
 	initStringInfo(&sql);
+	size_t category_at = 0;
 	for (size_t f = 0; f < l->feature_count; f++) {
 		const char *column = quote_identifier(l->feature_columns[f]);
 		if (f > 0)
 			appendStringInfoString(&sql, ", ");
-		if (l->categorical[f])
+		if (l->categorical[f] && params != nullptr) {
+			const size_t count = size_t(l->schema.category_counts[f]);
+			params->types[params->count] = TEXTARRAYOID;
+			params->values[params->count] = TextArrayOf(l->schema.categories + category_at, count);
+			category_at += count;
+			appendStringInfo(&sql, "pap.category_index($%d, (%s)::pg_catalog.text)", ++params->count, column);
+		} else if (l->categorical[f]) {
 			appendStringInfo(&sql, "(%s)::pg_catalog.text", column);
-		else
+		} else {
 			appendStringInfo(&sql, "pap.axis_value(%s)", column);
+		}
 	}
-	if (label_column != nullptr)
-		appendStringInfo(&sql, ", (%s)::pg_catalog.text", quote_identifier(label_column));
+	if (label_column != nullptr && params != nullptr) {
+		params->sorted_classes = (int32 *)palloc(sizeof(int32) * (l->class_count + 1));
+		for (size_t c = 0; c < l->class_count; c++)
+			params->sorted_classes[c] = int32(c);
+		sorting_labelling = l;
+		qsort(params->sorted_classes, l->class_count, sizeof(int32), CompareClassIndexes);
+		const char **sorted = (const char **)palloc(sizeof(char *) * (l->class_count + 1));
+		for (size_t c = 0; c < l->class_count; c++)
+			sorted[c] = l->classes[params->sorted_classes[c]];
+		params->types[params->count] = TEXTARRAYOID;
+		params->values[params->count] = TextArrayOf(sorted, l->class_count);
+		appendStringInfo(&sql, ", pap.category_index($%d, (%s)::pg_catalog.text)", ++params->count,
+		                 quote_identifier(label_column));
+	}
 	return psprintf("SELECT %s FROM %s", sql.data, PapQualifiedRelationName(relid));
 }
 
@@ -184,14 +233,20 @@ PapLabelRowsRead
 PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, bool is_private)
 {
 	MemoryContext context = CurrentMemoryContext;
-	const char *sql = LabelSelectList(relid, l, label_column);
+	if (l->feature_count + 1 > FUNC_MAX_ARGS)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("a labelling reads at most %d feature columns", FUNC_MAX_ARGS - 1)));
+	if (label_column != nullptr && !is_private)
+		elog(ERROR, "pap_release: a label is read from the private rows only");
+	LabelReadParameters params;
+	const char *sql = LabelSelectList(relid, l, label_column, is_private ? &params : nullptr);
 	const size_t features = l->feature_count;
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
 	const int output_level = PapBeginStableOutput();
 	PG_TRY();
 	{
-		PapExecuteGuarded(sql);
+		PapExecuteGuardedWith(sql, params.count, params.types, params.values);
 	}
 	PG_CATCH();
 	{
@@ -215,19 +270,28 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 	const uint64 n = SPI_processed;
 	PapLabelRowsRead out;
 	double *numbers = (double *)MemoryContextAllocHuge(context, sizeof(double) * (n * features + 1));
-	const char **texts = (const char **)MemoryContextAllocHuge(context, sizeof(char *) * (n * features + 1));
-	const char **labels = (const char **)MemoryContextAllocHuge(context, sizeof(char *) * (n + 1));
+	const char **texts =
+	    is_private ? nullptr : (const char **)MemoryContextAllocHuge(context, sizeof(char *) * (n * features + 1));
+	int32 *bins = is_private ? (int32 *)MemoryContextAllocHuge(context, sizeof(int32) * (n * features + 1)) : nullptr;
+	int32 *classes =
+	    label_column != nullptr ? (int32 *)MemoryContextAllocHuge(context, sizeof(int32) * (n + 1)) : nullptr;
 	for (uint64 r = 0; r < n; r++) {
 		for (size_t f = 0; f < features; f++) {
 			bool isnull;
 			const Datum v = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, int(f + 1), &isnull);
-			numbers[r * features + f] = l->categorical[f] || isnull ? get_float8_nan() : DatumGetFloat8(v);
-			texts[r * features + f] = l->categorical[f] && !isnull ? TextDatumGetCString(v) : NULL;
+			const size_t at = r * features + f;
+			numbers[at] = l->categorical[f] || isnull ? get_float8_nan() : DatumGetFloat8(v);
+			if (is_private)
+				bins[at] = l->categorical[f] ? DatumGetInt32(v) : 0;  // pap.category_index is never NULL
+			else
+				texts[at] = l->categorical[f] && !isnull ? TextDatumGetCString(v) : NULL;
 		}
 		if (label_column != nullptr) {
 			bool isnull;
-			const Datum v = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, int(features + 1), &isnull);
-			labels[r] = isnull ? NULL : TextDatumGetCString(v);
+			const int32 k =
+			    DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, int(features + 1), &isnull));
+			// Positions past the classes are pap.category_index's "other" and NULL bins: no class.
+			classes[r] = k >= 0 && size_t(k) < l->class_count ? params.sorted_classes[k] : -1;
 		}
 		if ((r & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -238,6 +302,7 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 	out.rows.categorical = l->categorical;
 	out.rows.numbers = numbers;
 	out.rows.texts = texts;
-	out.labels = labels;
+	out.rows.bins = bins;
+	out.classes = classes;
 	return out;
 }

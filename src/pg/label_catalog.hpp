@@ -34,12 +34,14 @@ void PapLabellingLockTag(LOCKTAG *tag, int64 labelling_id);
 // Whether a column of this value type is a categorical feature (text, boolean) rather than a numeric one.
 bool PapIsCategoricalFeature(pap::core::ValueType type);
 
-// Rows of feature values (and, with a label column, each row's label as text, NULL when NULL) read from a table as
-// its owner (PapBeginTableRead), in the memory context current at the call: numeric features through
-// pap.axis_value (total: never an error), categorical ones as their text (booleans as true/false). is_private:
-// an error is re-raised with its SQLSTATE only. The caller's SPI connection is open.
+// Rows of feature values read from a table as its owner (PapBeginTableRead), in the memory context current at the
+// call: numeric features through pap.axis_value (total: never an error). Public rows (is_private false): categorical
+// features as their text (booleans as true/false). Private rows: categorical features as their bins among the
+// schema's categories, and with a label column each row's class (-1 for NULL or a label that is no class), mapped
+// by pap.category_index inside the guarded read; an error is re-raised with its SQLSTATE only. The caller's SPI
+// connection is open.
 struct PapLabelRowsRead {
 	pap::core::LabelRows rows;
-	const char *const *labels;  // per row, when a label column was read
+	const int32 *classes;  // per row, when a label column was read
 };
 PapLabelRowsRead PapReadLabelRows(Oid relid, const PapLabelling *labelling, const char *label_column, bool is_private);

@@ -133,11 +133,17 @@ PapInstallRowReadGuard()
 void
 PapExecuteGuarded(const char *sql)
 {
+	PapExecuteGuardedWith(sql, 0, NULL, NULL);
+}
+
+void
+PapExecuteGuardedWith(const char *sql, int nargs, Oid *types, Datum *values)
+{
 	PapGuardedRead guard;
 	PapBeginGuardedRead(&guard);
 	PG_TRY();
 	{
-		PapExecute(sql, 0, NULL, NULL, true);
+		PapExecute(sql, nargs, types, values, true);
 	}
 	PG_CATCH();
 	{

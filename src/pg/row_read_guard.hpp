@@ -32,6 +32,8 @@ void PapAbandonGuardedRead(const PapGuardedRead *read);
 
 // Runs a read-only statement that reads a table's rows (SPI, no parameters) as one guarded read.
 void PapExecuteGuarded(const char *sql);
+// The same with parameters $1..$nargs.
+void PapExecuteGuardedWith(const char *sql, int nargs, Oid *types, Datum *values);
 
 // Checks analysed and rewritten statements (a prepared scan's, SPI_plan_get_plan_sources) as the hook checks what it
 // plans: Error 42501 naming the first function that is neither built in nor pap_release's, or a cast to a domain.

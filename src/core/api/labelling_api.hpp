@@ -26,6 +26,9 @@ struct LabelRows {
 	const bool *categorical = nullptr;  // per feature
 	const double *numbers = nullptr;
 	const char *const *texts = nullptr;
+	// When set, categorical features come as bins instead of texts: 0..C-1 the feature's categories (byte order),
+	// C "other", C + 1 NULL, as pap.category_index returns them (the private rows: their texts never reach C).
+	const std::int32_t *bins = nullptr;
 };
 
 // What pap.label_data stores of the public table: per feature its centre and spread (numeric: public mean and

@@ -133,8 +133,15 @@ FeatureSchema::Encode(const LabelRows &rows, std::size_t r) const
 	for (std::size_t f = 0; f < categorical_.size(); f++) {
 		if (categorical_[f]) {
 			const CategoricalAxis &axis = categories_[categorical++];
-			const char *text = rows.texts[r * rows.feature_count + f];
-			const std::int32_t bin = text == nullptr ? axis.BinOfNull() : axis.BinOf(text);
+			std::int32_t bin;
+			if (rows.bins != nullptr) {
+				bin = rows.bins[r * rows.feature_count + f];
+				if (bin < 0 || bin >= axis.BinCount())
+					throw Error(ErrorKind::Internal, "categorical bin outside its feature's categories");
+			} else {
+				const char *text = rows.texts[r * rows.feature_count + f];
+				bin = text == nullptr ? axis.BinOfNull() : axis.BinOf(text);
+			}
 			e.hot.push_back(std::uint32_t(hot_base + std::size_t(bin)));
 			hot_base += std::size_t(axis.BinCount());
 			e.cell = e.cell * std::uint64_t(axis.BinCount()) + std::uint64_t(bin);

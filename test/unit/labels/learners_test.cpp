@@ -92,6 +92,36 @@ TEST(Learners, RefuseAnEmptyTrainingSet)
 	EXPECT_THROW(TrainModel(LearnerKind::Logistic, schema, 2, {}, {}), Error);
 }
 
+TEST(FeatureSchema, BinsEncodeAsTheirTexts)
+{
+	// The private rows come as bins (pap.category_index inside the read): the same encoding as their texts.
+	Table t = MakeTable(60, 0);
+	const FeatureSchema schema = FeatureSchema::FromPublicRows(t.Rows());
+	t.texts[1] = "purple";  // not a public category: the other bin
+	t.texts[3] = nullptr;   // the NULL bin
+	const LabelSchemaData data = schema.Store(Allocate);
+	std::vector<std::int32_t> bins(t.texts.size(), 0);
+	for (std::size_t r = 0; r < t.labels.size(); r++) {
+		const char *text = t.texts[2 * r + 1];
+		std::int32_t bin = std::int32_t(data.category_counts[1]);  // other
+		if (text == nullptr)
+			bin++;
+		for (std::int32_t k = 0; k < data.category_counts[1]; k++)
+			if (text != nullptr && std::string(data.categories[k]) == text)
+				bin = k;
+		bins[2 * r + 1] = bin;
+	}
+	LabelRows binned = t.Rows();
+	binned.bins = bins.data();
+	for (std::size_t r = 0; r < t.labels.size(); r++) {
+		const EncodedRow a = schema.Encode(t.Rows(), r), b = schema.Encode(binned, r);
+		EXPECT_EQ(a.cell, b.cell) << r;
+		EXPECT_EQ(a.hot, b.hot) << r;
+	}
+	bins[1] = 99;
+	EXPECT_THROW(schema.Encode(binned, 0), Error);
+}
+
 TEST(FeatureSchema, StoredSchemaEncodesAlike)
 {
 	Table t = MakeTable(50, 0);
