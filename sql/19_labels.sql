@@ -33,6 +33,16 @@ SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'flag', '{x}', chu
 SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_priv', 'flag', '{x}');
 SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'kind', '{x}', classes => '{yes}');
 SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'kind', '{x}', classes => '{yes, NULL}');
+-- Classes are read as values of the label column's type and stored as the read prints them: 't' would match no
+-- private row of a boolean column, which prints true.
+SELECT pap.define_labelling('lab_tf', 'lab_priv', 'lab_pub', 'flag', '{x}', classes => '{t, f}');
+SELECT classes FROM pap.labellings WHERE name = 'lab_tf';
+SELECT pap.drop_labelling('lab_tf');
+SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'flag', '{x}', classes => '{t, true}');
+SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'flag', '{x}', classes => '{yes, maybe}');
+SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'flag', '{x}', classes => '{t, f, t}');
+SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_pub', 'flag',
+                            (SELECT array_agg('c' || i) FROM generate_series(1, 200) i));
 SELECT pap.define_labelling('lab_cells', 'lab_priv', 'lab_pub', 'flag', '{x}');
 SELECT pap.define_labelling('lab_bad', NULL, 'lab_pub', 'flag', '{x}');
 -- A run must fit in memory, checked at define and again before the charge: 4,000 public categories x 65,536

@@ -60,7 +60,11 @@ ReadFeature(const char *text, const char *value_type, double *number, const char
 		*category = DatumGetBool(DirectFunctionCall1(boolin, CStringGetDatum(text))) ? "true" : "false";
 		return;
 	case pap::core::ValueType::Number:
-		*number = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(text)));
+		// Through numeric, as pap.axis_value reads a numeric column: a value past float8's range is an infinity
+		// (float8in would refuse 1e400, which the run read as Infinity).
+		*number = DatumGetFloat8(DirectFunctionCall1(
+		    numeric_float8_no_overflow,
+		    DirectFunctionCall3(numeric_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
 		return;
 	default: *number = PapTemporalLiteralToAxis(text, type); return;
 	}
@@ -72,8 +76,6 @@ pap_predict(PG_FUNCTION_ARGS)
 	const char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	ArrayType *features = PG_GETARG_ARRAYTYPE_P(1);
 	PapLabelling *l = LoadForPrediction(fcinfo, name);
-	if (l->model == NULL)
-		PG_RETURN_NULL();  // no public row was labelled: there is no final model
 	Datum *elements;
 	bool *nulls;
 	int n;
@@ -84,6 +86,8 @@ pap_predict(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("labelling \"%s\" has %zu feature columns, got %d values", name, l->feature_count, n),
 		                errhint("Pass the values in the order of pap.labellings.feature_columns.")));
+	if (l->model == NULL)
+		PG_RETURN_NULL();  // no public row was labelled: there is no final model
 	double *numbers = (double *)palloc(sizeof(double) * (l->feature_count + 1));
 	const char **texts = (const char **)palloc(sizeof(char *) * (l->feature_count + 1));
 	for (size_t f = 0; f < l->feature_count; f++) {

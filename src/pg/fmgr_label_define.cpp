@@ -23,29 +23,83 @@ PG_FUNCTION_INFO_V1(pap_define_labelling);
 PG_FUNCTION_INFO_V1(pap_drop_labelling);
 }
 
-// The elements of a text[] argument: one-dimensional, no NULL, none empty, no duplicates.
+static int
+CompareTexts(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+// The first text that appears twice, or NULL: sorted once, so that 65,536 classes take milliseconds.
+static const char *
+FirstDuplicate(const std::vector<const char *> &texts)
+{
+	const char **sorted = (const char **)palloc(sizeof(char *) * (texts.size() + 1));
+	for (size_t i = 0; i < texts.size(); i++)
+		sorted[i] = texts[i];
+	qsort(sorted, texts.size(), sizeof(char *), CompareTexts);
+	for (size_t i = 1; i < texts.size(); i++)
+		if (strcmp(sorted[i - 1], sorted[i]) == 0)
+			return sorted[i];
+	return NULL;
+}
+
+// The elements of a text[] argument: one-dimensional, at most max_count, no NULL, no duplicates, not empty.
 static std::vector<const char *>
-TextList(ArrayType *a, const char *what)
+TextList(ArrayType *a, const char *what, int max_count)
 {
 	Datum *elements;
 	bool *nulls;
 	int n;
 	if (ARR_NDIM(a) > 1)
 		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR), errmsg("%s must be a one-dimensional array", what)));
+	if (ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) > max_count)
+		ereport(ERROR,
+		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("%s may hold at most %d elements", what, max_count)));
 	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &n);
 	std::vector<const char *> out;
 	for (int i = 0; i < n; i++) {
 		if (nulls[i])
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not contain NULL", what)));
-		const char *t = TextDatumGetCString(elements[i]);
-		for (const char *seen : out)
-			if (strcmp(seen, t) == 0)
-				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s lists \"%s\" twice", what, t)));
-		out.push_back(t);
+		out.push_back(TextDatumGetCString(elements[i]));
 	}
+	if (const char *twice = FirstDuplicate(out))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s lists \"%s\" twice", what, twice)));
 	if (out.empty())
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must not be empty", what)));
 	return out;
+}
+
+// Each class as the private read prints a label of the column's type ((label)::text under the scans' stable output
+// settings: booleans as true/false, char(n) without its trailing blanks, dates in ISO), read by the type's input
+// function under the caller's settings. A class written otherwise ('t' for a boolean, '00' for an integer, a date in
+// the caller's DMY) would match no private row and label nothing, after the charge. Two classes that are one value
+// are refused.
+static void
+CanonicalClasses(std::vector<const char *> &classes, Oid label_type, const char *label_column)
+{
+	const Oid base = getBaseType(label_type);
+	Oid input, ioparam, output;
+	bool varlena;
+	getTypeInputInfo(base, &input, &ioparam);
+	getTypeOutputInfo(base, &output, &varlena);
+	for (const char *&text : classes) {
+		CHECK_FOR_INTERRUPTS();
+		const Datum value = OidInputFunctionCall(input, (char *)text, ioparam, -1);
+		const int level = PapBeginStableOutput();
+		char *canonical =
+		    base == BOOLOID ? pstrdup(DatumGetBool(value) ? "true" : "false") : OidOutputFunctionCall(output, value);
+		PapEndStableOutput(level);
+		if (base == BPCHAROID) {
+			size_t length = strlen(canonical);
+			while (length > 0 && canonical[length - 1] == ' ')
+				canonical[--length] = '\0';
+		}
+		text = canonical;
+	}
+	if (const char *twice = FirstDuplicate(classes))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("classes list the value \"%s\" of label column \"%s\" twice", twice, label_column),
+		                errdetail("Two of the classes are the same value of type %s.", format_type_be(label_type))));
 }
 
 static Datum
@@ -94,7 +148,7 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	const char *label_column = RequiredText(fcinfo, 3, "label column");
 	if (PG_ARGISNULL(4))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("feature columns must not be NULL")));
-	const std::vector<const char *> features = TextList(PG_GETARG_ARRAYTYPE_P(4), "feature columns");
+	const std::vector<const char *> features = TextList(PG_GETARG_ARRAYTYPE_P(4), "feature columns", kMaxLabelFeatures);
 	pap::core::LearnerKind learner;
 	PAP_CORE(learner = pap::core::ParseLearner(RequiredText(fcinfo, 5, "learner")));
 	const bool auto_chunks = PG_ARGISNULL(6);
@@ -121,7 +175,7 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	const pap::core::ValueType label_kind = PapValueTypeOfColumn(private_table, label_column, &label_type);
 	std::vector<const char *> classes;
 	if (!PG_ARGISNULL(7))
-		classes = TextList(PG_GETARG_ARRAYTYPE_P(7), "classes");
+		classes = TextList(PG_GETARG_ARRAYTYPE_P(7), "classes", 65536);
 	else if (label_kind == pap::core::ValueType::Boolean)
 		classes = {"false", "true"};
 	else
@@ -133,8 +187,7 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 		                errhint("Pass classes => ARRAY['...', '...'] with the labels as text.")));
 	if (classes.size() < 2)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a labelling needs at least two classes")));
-	if (classes.size() > 65536)
-		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("a labelling has at most 65536 classes")));
+	CanonicalClasses(classes, label_type, label_column);
 
 	// Feature columns: of the same kind of type in both tables; the label column is not one of them.
 	std::vector<const char *> value_types;

@@ -242,6 +242,8 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		PAP_CORE(
 		    pap::core::RequireLabellingFits(l->schema, l->learner, int32(l->class_count), int64(pub.rows.row_count)));
 		const pap::core::LabellingPlan plan = PlanFor(l, planned_rows, int64(pub.rows.row_count), a);
+		PAP_CORE(pap::core::RequireLabellingWorkFits(l->schema, l->learner, int32(l->class_count),
+		                                             int64(pub.rows.row_count), planned_rows, plan.chunks));
 		// A run that would label no row even if every chunk agreed spends the budget for nothing: refused, from
 		// public numbers (n, m, epsilon, delta, cutoff).
 		const double expected = plan.labelled_share_if_unanimous * double(pub.rows.row_count);
@@ -289,7 +291,9 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		PapWaitUntilPublishTime(run.charged);
 		PapUserSwitch saved;
 		PapBecomeCatalogOwner(&saved);
+		const int output_level = PapBeginStableOutput();  // the stored features' digits are not the runner's
 		StoreLabelledRows(l, pub.rows, out.labels);
+		PapEndStableOutput(output_level);
 		Datum *model = (Datum *)palloc(sizeof(Datum) * (out.model_size + 1));
 		for (size_t i = 0; i < out.model_size; i++)
 			model[i] = Float8GetDatum(out.model[i]);

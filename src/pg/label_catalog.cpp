@@ -233,9 +233,9 @@ PapLabelRowsRead
 PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, bool is_private)
 {
 	MemoryContext context = CurrentMemoryContext;
-	if (l->feature_count + 1 > FUNC_MAX_ARGS)
+	if (l->feature_count > size_t(kMaxLabelFeatures))  // refused at define; a run reads the public rows first
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("a labelling reads at most %d feature columns", FUNC_MAX_ARGS - 1)));
+		                errmsg("a labelling reads at most %d feature columns", kMaxLabelFeatures)));
 	if (label_column != nullptr && !is_private)
 		elog(ERROR, "pap_release: a label is read from the private rows only");
 	LabelReadParameters params;

@@ -26,6 +26,10 @@ struct PapLabelling {
 	size_t model_size;
 };
 
+// The most feature columns a labelling reads: its private read passes one parameter per categorical feature and
+// one for the classes (LabelSelectList).
+constexpr int kMaxLabelFeatures = FUNC_MAX_ARGS - 1;
+
 // Loads a labelling (as the catalog owner; the caller's SPI connection is open) into the memory context current at
 // the call. Raises 42704 if absent. for_update locks the row until the end of the transaction.
 PapLabelling *PapLoadLabelling(const char *name, bool for_update);

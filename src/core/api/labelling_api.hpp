@@ -58,6 +58,11 @@ LabelSchemaData DescribeLabelSchema(const LabelRows &public_rows, LearnerKind le
 // or in the logistic weights). Public numbers only: define and run call it before anything is charged.
 void RequireLabellingFits(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
                           std::int64_t public_rows);
+// Error(LimitExceeded) when the run's training and votes would take more than 2^36 steps (minutes of work after the
+// charge): k chunk models (cells x classes each for the cells learner; 200 steps over the weights and the chunk's
+// rows for the logistic one) and m x k votes. Public numbers only: the run calls it before the charge.
+void RequireLabellingWorkFits(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
+                              std::int64_t public_rows, std::int64_t private_rows, std::int64_t chunks);
 
 // --- plan: public numbers only -----------------------------------------------------------------------------------
 struct LabellingRequest {

@@ -102,6 +102,32 @@ RequireLabellingFits(const LabelSchemaData &schema_data, LearnerKind learner, st
 		       "Label a smaller public table, or use fewer classes.");
 }
 
+void
+RequireLabellingWorkFits(const LabelSchemaData &schema_data, LearnerKind learner, std::int32_t class_count,
+                         std::int64_t public_rows, std::int64_t private_rows, std::int64_t chunks)
+{
+	const FeatureSchema schema = FeatureSchema::FromData(schema_data);
+	const double classes = double(class_count), k = double(chunks), m = double(public_rows), n = double(private_rows);
+	// The inputs a row touches: its numeric features and one hot input per categorical one, and the intercept.
+	const double active = double(schema.FeatureCount()) + 1.0;
+	double work;
+	if (learner == LearnerKind::Cells) {
+		work = k * double(schema.CellCount()) * classes + n + m * k;
+	} else {
+		const double weights = classes * double(schema.InputWidth() + 1);
+		work = double(kLogisticSteps) * (k * weights + n * classes * active) + m * k * classes * active;
+	}
+	if (work > kMaxLabelWork)
+		throw Error(ErrorKind::LimitExceeded, "the labelling would take too long to run",
+		            "Its " + std::to_string(chunks) + " chunk models and " + std::to_string(public_rows) + " x " +
+		                std::to_string(chunks) + " votes take about " + std::to_string(std::uint64_t(work)) +
+		                " steps; a run takes at most " + std::to_string(std::uint64_t(kMaxLabelWork)) +
+		                ". Nothing has been charged.",
+		            learner == LearnerKind::Cells ? "Use fewer chunks, features or classes."
+		                                          : "Use fewer chunks, categorical features or classes, or the cells "
+		                                            "learner.");
+}
+
 LabellingOutcome
 RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, LabelAllocate allocate)
 {

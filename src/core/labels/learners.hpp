@@ -26,6 +26,8 @@ constexpr double kLogisticPenalty = 1e-3;
 // of logistic weights): checked before the charge (RequireLabellingFits), so that no run fails after it.
 constexpr std::uint64_t kMaxModelCells = std::uint64_t(1) << 24;
 constexpr double kMaxLabelCounts = double(std::uint64_t(1) << 26);
+// The most steps (a count, a weight or an input touched once) a run's training and votes may take.
+constexpr double kMaxLabelWork = double(std::uint64_t(1) << 36);
 
 // rows[i] has class labels[i] in [0, class_count); rows is not empty (a chunk without a labelled row abstains and
 // trains nothing). Error(LimitExceeded) when the cells learner's layout is too large to hold.

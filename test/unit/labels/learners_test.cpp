@@ -230,6 +230,20 @@ TEST(RequireLabellingFits, RefusesRunsTooLargeToHold)
 	EXPECT_THROW(RequireLabellingFits(wide, LearnerKind::Cells, 2, 1), Error);
 }
 
+TEST(RequireLabellingWorkFits, RefusesRunsTooLongToWaitFor)
+{
+	const Table pub = MakeTable(500, 5);
+	const LabelSchemaData schema = DescribeLabelSchema(pub.Rows(), LearnerKind::Cells, 1 << 20, Allocate);
+	// ADULT-sized: 30,000 private rows, 3,000 public, 2,804 chunks, two classes: far below the limit.
+	EXPECT_NO_THROW(RequireLabellingWorkFits(schema, LearnerKind::Cells, 2, 3000, 30000, 2804));
+	EXPECT_NO_THROW(RequireLabellingWorkFits(schema, LearnerKind::Logistic, 2, 3000, 30000, 2804));
+	// A million chunks of the 25-cell model over 4,000 classes; 10,000 logistic models over 65,536 classes.
+	EXPECT_THROW(RequireLabellingWorkFits(schema, LearnerKind::Cells, 4000, 1, 1000000, 1000000), Error);
+	EXPECT_THROW(RequireLabellingWorkFits(schema, LearnerKind::Logistic, 65536, 1, 10000, 10000), Error);
+	// Votes alone: a million public rows x a million chunks.
+	EXPECT_THROW(RequireLabellingWorkFits(schema, LearnerKind::Cells, 2, 1000000, 1000000, 1000000), Error);
+}
+
 TEST(DescribeLabelSchema, RefusesWhatItCannotLearn)
 {
 	Table t = MakeTable(5, 0);
