@@ -2,10 +2,32 @@
  * of 0.2 creates (extension/pap_release.sql); test/upgrade/run_upgrade_test.sh compares the two. */
 \echo Use "ALTER EXTENSION pap_release UPDATE TO '0.2'" to load this file. \quit
 
+-- The checks of 0.1 on the budgets compared a numeric with an integer by an unqualified operator, which CREATE
+-- EXTENSION resolved on its search_path: pg_catalog has no numeric > integer, so a role that could create in the
+-- first schema of that path (public, the database owner's) could bind them to its own operator, which then ran as
+-- the catalog owner on every write of a budget. Created again with pg_catalog's operators (as a fresh 0.2 has them).
+-- DROP SCHEMA public CASCADE dropped the extension, and its ledger, past the guard of DROP EXTENSION: the guard
+-- fires on DROP SCHEMA too (src/pg/fmgr_events.cpp).
+DROP EVENT TRIGGER pap_release_drop_extension;
+CREATE EVENT TRIGGER pap_release_drop_extension ON ddl_command_start
+	WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED', 'DROP SCHEMA')
+	EXECUTE FUNCTION pap.on_drop_extension();
+
+ALTER TABLE pap.budget_data
+	DROP CONSTRAINT budget_data_epsilon_total_check,
+	ADD CONSTRAINT budget_data_epsilon_total_check CHECK (epsilon_total OPERATOR(pg_catalog.>) 0),
+	DROP CONSTRAINT budget_data_delta_total_check,
+	ADD CONSTRAINT budget_data_delta_total_check
+		CHECK (delta_total OPERATOR(pg_catalog.>=) 0 AND delta_total OPERATOR(pg_catalog.<) 1),
+	DROP CONSTRAINT budget_data_epsilon_spent_check,
+	ADD CONSTRAINT budget_data_epsilon_spent_check CHECK (epsilon_spent OPERATOR(pg_catalog.>=) 0),
+	DROP CONSTRAINT budget_data_delta_spent_check,
+	ADD CONSTRAINT budget_data_delta_spent_check CHECK (delta_spent OPERATOR(pg_catalog.>=) 0);
+
 -- Every release of 0.1 is in catalog layout 1: the default fills the existing rows (and the rows of a 0.1 dump
 -- restored into 0.2).
 ALTER TABLE pap.release_data
-	ADD COLUMN layout_version pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version >= 1);
+	ADD COLUMN layout_version pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version OPERATOR(pg_catalog.>=) 1);
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 -- Answers without refine use the release's answer mode (docs/mechanisms.md §10, "The answer mode"): refine's
@@ -112,7 +134,7 @@ CREATE TABLE pap.labelling_data (
 	feature_value_types pg_catalog.text[] NOT NULL,      -- number, date, timestamp, timestamptz, text, boolean
 	classes            pg_catalog.text[] NOT NULL,       -- the labels a row may get, as text
 	learner            pg_catalog.text NOT NULL CHECK (learner IN ('cells', 'logistic')),
-	chunks             pg_catalog.int4 CHECK (chunks > 0),  -- NULL: chosen by the plan
+	chunks             pg_catalog.int4 CHECK (chunks OPERATOR(pg_catalog.>) 0),  -- NULL: chosen by the plan
 	public_rows        pg_catalog.int8 NOT NULL,
 	-- The features as the learners see them, from the public table (src/core/api/labelling_api.hpp).
 	centers            pg_catalog.float8[] NOT NULL,
@@ -247,14 +269,14 @@ COMMENT ON FUNCTION pap.drop_labelling(pg_catalog.text) IS
 CREATE TABLE pap.spender_data (
 	budget_id      pg_catalog.int8 NOT NULL,                     -- pap.budget_data.budget_id
 	grantee        pg_catalog.name NOT NULL,                     -- the role that may spend (not its members)
-	epsilon_limit  pg_catalog.numeric CHECK (epsilon_limit > 0), -- NULL: up to the table's budget
-	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),  -- since the grant
+	epsilon_limit  pg_catalog.numeric CHECK (epsilon_limit OPERATOR(pg_catalog.>) 0), -- NULL: up to the table's budget
+	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent OPERATOR(pg_catalog.>=) 0),  -- since the grant
 	granted_by     pg_catalog.name NOT NULL,
 	granted_at     pg_catalog.timestamptz NOT NULL,
 	PRIMARY KEY (budget_id, grantee),
 	-- On a budget in rho (pap.grant_spend_rho): the limit and the spending in rho, the epsilon ones unused.
-	rho_limit      pg_catalog.numeric CHECK (rho_limit > 0),     -- NULL: up to the table's budget
-	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0)
+	rho_limit      pg_catalog.numeric CHECK (rho_limit OPERATOR(pg_catalog.>) 0),     -- NULL: up to the table's budget
+	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent OPERATOR(pg_catalog.>=) 0)
 );
 SELECT pg_catalog.pg_extension_config_dump('pap.spender_data', '');
 REVOKE ALL ON pap.spender_data FROM PUBLIC;
@@ -334,10 +356,10 @@ CREATE TABLE pap.private_quantile_data (
 	name               pg_catalog.text PRIMARY KEY,
 	private_table_name pg_catalog.text NOT NULL,    -- qualified, as it was named when the quantile was run
 	column_name        pg_catalog.text NOT NULL,
-	q                  pg_catalog.float8 NOT NULL CHECK (q BETWEEN 0 AND 1),
-	epsilon            pg_catalog.float8 NOT NULL CHECK (epsilon > 0),
+	q                  pg_catalog.float8 NOT NULL CHECK (q OPERATOR(pg_catalog.>=) 0 AND q OPERATOR(pg_catalog.<=) 1),
+	epsilon            pg_catalog.float8 NOT NULL CHECK (epsilon OPERATOR(pg_catalog.>) 0),
 	domain             pg_catalog.jsonb NOT NULL,   -- the declaration, as given
-	candidates         pg_catalog.int8 NOT NULL CHECK (candidates > 0),  -- the declared grid's values
+	candidates         pg_catalog.int8 NOT NULL CHECK (candidates OPERATOR(pg_catalog.>) 0),  -- the declared grid's values
 	private_rows       pg_catalog.int8 NOT NULL,    -- n, counted before the charge (public under replace-one)
 	value              pg_catalog.float8,           -- NULL until stored, and for good if the run failed after its charge
 	is_private         pg_catalog.bool NOT NULL,    -- false when made with pap_release.test_seed
@@ -373,9 +395,9 @@ COMMENT ON FUNCTION pap.drop_private_quantile(pg_catalog.text) IS
 -- (dropped and created again: their column lists change), and the functions.
 --------------------------------------------------------------------------------------------------------------
 ALTER TABLE pap.budget_data
-	ADD COLUMN rho_total pg_catalog.numeric CHECK (rho_total > 0),
-	ADD COLUMN rho_spent pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0);
-ALTER TABLE pap.ledger_data ADD COLUMN rho pg_catalog.numeric CHECK (rho > 0);
+	ADD COLUMN rho_total pg_catalog.numeric CHECK (rho_total OPERATOR(pg_catalog.>) 0),
+	ADD COLUMN rho_spent pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent OPERATOR(pg_catalog.>=) 0);
+ALTER TABLE pap.ledger_data ADD COLUMN rho pg_catalog.numeric CHECK (rho OPERATOR(pg_catalog.>) 0);
 COMMENT ON COLUMN pap.budget_data.rho_total IS 'a zCDP budget''s total rho (pap.set_budget_rho), NULL for a budget in (epsilon, delta); epsilon_total and epsilon_spent are then the tight conversions of rho_total and rho_spent at delta_total';
 COMMENT ON COLUMN pap.budget_data.rho_spent IS 'the rho charged to a zCDP budget so far (0 for a budget in (epsilon, delta))';
 COMMENT ON COLUMN pap.ledger_data.rho IS 'a charge of a zCDP budget in rho (epsilon and delta are then what the run guarantees); NULL on a budget in (epsilon, delta)';

@@ -21,18 +21,18 @@ COMMENT ON SCHEMA pap IS 'pap_release: differentially private answers to classes
 CREATE TABLE pap.budget_data (
 	budget_id      pg_catalog.int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	private_table  pg_catalog.regclass UNIQUE,                   -- NULL once the table is dropped
-	epsilon_total  pg_catalog.numeric NOT NULL CHECK (epsilon_total > 0),
-	delta_total    pg_catalog.numeric NOT NULL CHECK (delta_total >= 0 AND delta_total < 1),
-	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),
-	delta_spent    pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (delta_spent >= 0),
+	epsilon_total  pg_catalog.numeric NOT NULL CHECK (epsilon_total OPERATOR(pg_catalog.>) 0),
+	delta_total    pg_catalog.numeric NOT NULL CHECK (delta_total OPERATOR(pg_catalog.>=) 0 AND delta_total OPERATOR(pg_catalog.<) 1),
+	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent OPERATOR(pg_catalog.>=) 0),
+	delta_spent    pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (delta_spent OPERATOR(pg_catalog.>=) 0),
 	set_by         pg_catalog.name NOT NULL,
 	set_at         pg_catalog.timestamptz NOT NULL,
 	table_name     pg_catalog.text,                              -- qualified name of the dropped table
 	dropped_at     pg_catalog.timestamptz,
 	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL)),
 	-- Since 0.2: a budget in rho (zCDP) instead of (epsilon, delta) (docs/mechanisms.md, "zCDP budgets").
-	rho_total      pg_catalog.numeric CHECK (rho_total > 0),     -- NULL: a budget in (epsilon, delta)
-	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0)
+	rho_total      pg_catalog.numeric CHECK (rho_total OPERATOR(pg_catalog.>) 0),     -- NULL: a budget in (epsilon, delta)
+	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent OPERATOR(pg_catalog.>=) 0)
 );
 
 CREATE TABLE pap.ledger_data (
@@ -47,7 +47,7 @@ CREATE TABLE pap.ledger_data (
 	table_name     pg_catalog.text,                              -- qualified name of the dropped table
 	dropped_at     pg_catalog.timestamptz,
 	CHECK ((private_table IS NULL) = (dropped_at IS NOT NULL) AND (dropped_at IS NULL) = (table_name IS NULL)),
-	rho            pg_catalog.numeric CHECK (rho > 0)            -- since 0.2: the charge of a zCDP budget
+	rho            pg_catalog.numeric CHECK (rho OPERATOR(pg_catalog.>) 0)            -- since 0.2: the charge of a zCDP budget
 );
 
 CREATE TABLE pap.release_data (
@@ -97,7 +97,7 @@ CREATE TABLE pap.release_data (
 	released_at      pg_catalog.timestamptz,
 	-- Columns added by later versions, in the order their upgrade scripts add them, each with a default that
 	-- describes the rows written before it existed (an older version's dump restores into this table).
-	layout_version   pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version >= 1),  -- since 0.2
+	layout_version   pg_catalog.int4 NOT NULL DEFAULT 1 CHECK (layout_version OPERATOR(pg_catalog.>=) 1),  -- since 0.2
 	declared_domain  pg_catalog.jsonb,                  -- since 0.2: the domain of a release without a public table
 	axis_value_steps pg_catalog.float8[],               -- since 0.2: per axis, the distance between its column's values
 	answer_facts     pg_catalog.jsonb,                  -- since 0.2: the error model's facts answers read, stored by the run
@@ -215,13 +215,14 @@ CREATE FUNCTION pap.on_sql_drop() RETURNS event_trigger
 	SET search_path = pg_catalog, pg_temp;
 CREATE EVENT TRIGGER pap_release_sql_drop ON sql_drop EXECUTE FUNCTION pap.on_sql_drop();
 
--- DROP EXTENSION pap_release (or DROP OWNED BY its owner) would delete the ledger with it: refused while the
--- ledger holds charges, unless pap_release.allow_drop_ledger is on. (sql_drop cannot do it: the extension's own
+-- DROP EXTENSION pap_release (or DROP OWNED BY its owner, or DROP SCHEMA ... CASCADE of the schema it is recorded
+-- in, public) would delete the ledger with it: refused while the ledger holds charges, unless pap_release.allow_drop_ledger is on. (sql_drop cannot do it: the extension's own
 -- event triggers are gone by then.)
 CREATE FUNCTION pap.on_drop_extension() RETURNS event_trigger
 	AS 'MODULE_PATHNAME', 'pap_on_drop_extension' LANGUAGE C
 	SET search_path = pg_catalog, pg_temp;
-CREATE EVENT TRIGGER pap_release_drop_extension ON ddl_command_start WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED')
+CREATE EVENT TRIGGER pap_release_drop_extension ON ddl_command_start
+	WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED', 'DROP SCHEMA')
 	EXECUTE FUNCTION pap.on_drop_extension();
 
 --------------------------------------------------------------------------------------------------------------
@@ -423,7 +424,7 @@ CREATE TABLE pap.labelling_data (
 	feature_value_types pg_catalog.text[] NOT NULL,      -- number, date, timestamp, timestamptz, text, boolean
 	classes            pg_catalog.text[] NOT NULL,       -- the labels a row may get, as text
 	learner            pg_catalog.text NOT NULL CHECK (learner IN ('cells', 'logistic')),
-	chunks             pg_catalog.int4 CHECK (chunks > 0),  -- NULL: chosen by the plan
+	chunks             pg_catalog.int4 CHECK (chunks OPERATOR(pg_catalog.>) 0),  -- NULL: chosen by the plan
 	public_rows        pg_catalog.int8 NOT NULL,
 	-- The features as the learners see them, from the public table (src/core/api/labelling_api.hpp).
 	centers            pg_catalog.float8[] NOT NULL,
@@ -561,14 +562,14 @@ COMMENT ON FUNCTION pap.drop_labelling(pg_catalog.text) IS
 CREATE TABLE pap.spender_data (
 	budget_id      pg_catalog.int8 NOT NULL,                     -- pap.budget_data.budget_id
 	grantee        pg_catalog.name NOT NULL,                     -- the role that may spend (not its members)
-	epsilon_limit  pg_catalog.numeric CHECK (epsilon_limit > 0), -- NULL: up to the table's budget
-	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent >= 0),  -- since the grant
+	epsilon_limit  pg_catalog.numeric CHECK (epsilon_limit OPERATOR(pg_catalog.>) 0), -- NULL: up to the table's budget
+	epsilon_spent  pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (epsilon_spent OPERATOR(pg_catalog.>=) 0),  -- since the grant
 	granted_by     pg_catalog.name NOT NULL,
 	granted_at     pg_catalog.timestamptz NOT NULL,
 	PRIMARY KEY (budget_id, grantee),
 	-- On a budget in rho (pap.grant_spend_rho): the limit and the spending in rho, the epsilon ones unused.
-	rho_limit      pg_catalog.numeric CHECK (rho_limit > 0),     -- NULL: up to the table's budget
-	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent >= 0)
+	rho_limit      pg_catalog.numeric CHECK (rho_limit OPERATOR(pg_catalog.>) 0),     -- NULL: up to the table's budget
+	rho_spent      pg_catalog.numeric NOT NULL DEFAULT 0 CHECK (rho_spent OPERATOR(pg_catalog.>=) 0)
 );
 SELECT pg_catalog.pg_extension_config_dump('pap.spender_data', '');
 REVOKE ALL ON pap.spender_data FROM PUBLIC;
@@ -629,10 +630,10 @@ CREATE TABLE pap.private_quantile_data (
 	name               pg_catalog.text PRIMARY KEY,
 	private_table_name pg_catalog.text NOT NULL,    -- qualified, as it was named when the quantile was run
 	column_name        pg_catalog.text NOT NULL,
-	q                  pg_catalog.float8 NOT NULL CHECK (q BETWEEN 0 AND 1),
-	epsilon            pg_catalog.float8 NOT NULL CHECK (epsilon > 0),
+	q                  pg_catalog.float8 NOT NULL CHECK (q OPERATOR(pg_catalog.>=) 0 AND q OPERATOR(pg_catalog.<=) 1),
+	epsilon            pg_catalog.float8 NOT NULL CHECK (epsilon OPERATOR(pg_catalog.>) 0),
 	domain             pg_catalog.jsonb NOT NULL,   -- the declaration, as given
-	candidates         pg_catalog.int8 NOT NULL CHECK (candidates > 0),  -- the declared grid's values
+	candidates         pg_catalog.int8 NOT NULL CHECK (candidates OPERATOR(pg_catalog.>) 0),  -- the declared grid's values
 	private_rows       pg_catalog.int8 NOT NULL,    -- n, counted before the charge (public under replace-one)
 	value              pg_catalog.float8,           -- NULL until stored, and for good if the run failed after its charge
 	is_private         pg_catalog.bool NOT NULL,    -- false when made with pap_release.test_seed

@@ -146,8 +146,34 @@ DO $$ BEGIN
 EXCEPTION WHEN dependent_objects_still_exist THEN
   RAISE NOTICE 'refused (%): %', SQLSTATE, regexp_replace(SQLERRM, '\d+', 'N');
 END $$;
+-- So would DROP SCHEMA ... CASCADE of the schema the extension is recorded in (public), or DROP OWNED ... CASCADE
+-- by that schema's owner
+DO $$ BEGIN
+  DROP SCHEMA public CASCADE;
+EXCEPTION WHEN dependent_objects_still_exist THEN
+  RAISE NOTICE 'refused (%): %', SQLSTATE, regexp_replace(SQLERRM, '\d+', 'N');
+END $$;
+DO $$ BEGIN
+  EXECUTE format('DROP OWNED BY %I CASCADE', (SELECT nspowner::regrole FROM pg_namespace WHERE nspname = 'public'));
+EXCEPTION WHEN dependent_objects_still_exist THEN
+  RAISE NOTICE 'refused (%): %', SQLSTATE, regexp_replace(SQLERRM, '\d+', 'N');
+END $$;
 SELECT count(*) AS extensions FROM pg_extension WHERE extname = 'pap_release';
 ROLLBACK;
+-- Nothing of the extension is bound to an operator, function or type outside pg_catalog and pap: a CHECK on a
+-- budget that compared a numeric with an integer unqualified took the operator an owner of public had made.
+SELECT count(*) AS foreign_bindings
+  FROM pg_depend d
+  JOIN pg_class c ON d.classid = 'pg_constraint'::regclass AND c.oid = (SELECT conrelid FROM pg_constraint WHERE oid = d.objid)
+                  OR d.classid = 'pg_rewrite'::regclass AND c.oid = (SELECT ev_class FROM pg_rewrite WHERE oid = d.objid)
+                  OR d.classid = 'pg_attrdef'::regclass AND c.oid = (SELECT adrelid FROM pg_attrdef WHERE oid = d.objid)
+ WHERE c.relnamespace = 'pap'::regnamespace
+   AND ((d.refclassid = 'pg_operator'::regclass
+         AND (SELECT oprnamespace FROM pg_operator WHERE oid = d.refobjid) NOT IN ('pg_catalog'::regnamespace, 'pap'::regnamespace))
+     OR (d.refclassid = 'pg_proc'::regclass
+         AND (SELECT pronamespace FROM pg_proc WHERE oid = d.refobjid) NOT IN ('pg_catalog'::regnamespace, 'pap'::regnamespace))
+     OR (d.refclassid = 'pg_type'::regclass
+         AND (SELECT typnamespace FROM pg_type WHERE oid = d.refobjid) NOT IN ('pg_catalog'::regnamespace, 'pap'::regnamespace)));
 BEGIN;
 SET LOCAL pap_release.allow_drop_ledger = on;
 SET LOCAL client_min_messages = warning;

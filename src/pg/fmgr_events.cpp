@@ -5,6 +5,7 @@
 
 extern "C" {
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
 #include "commands/extension.h"
@@ -13,6 +14,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 PG_FUNCTION_INFO_V1(pap_on_sql_drop);
 PG_FUNCTION_INFO_V1(pap_on_drop_extension);
 }
@@ -77,13 +79,28 @@ pap_on_sql_drop(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-// Whether the statement would drop this extension: DROP EXTENSION naming it, or DROP OWNED BY its owner.
+// The schema the extension is recorded in (public for every install so far): DROP SCHEMA ... CASCADE of it, or
+// DROP OWNED BY its owner, drops the extension with it. The caller's SPI connection is open.
+static Oid
+ExtensionNamespace()
+{
+	PapExecute("SELECT extnamespace FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pap_release'", 0,
+	           NULL, NULL, true);
+	bool isnull = true;
+	const Datum schema =
+	    SPI_processed == 1 ? SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull) : Datum(0);
+	return isnull ? InvalidOid : DatumGetObjectId(schema);
+}
+
+// Whether the statement would drop this extension: DROP EXTENSION naming it, DROP SCHEMA ... CASCADE of its schema
+// or of pap, or DROP OWNED BY the owner of either. The caller's SPI connection is open.
 static bool
 DropsThisExtension(Node *parsetree)
 {
 	const Oid extension = get_extension_oid("pap_release", true);
 	if (!OidIsValid(extension))
 		return false;
+	const Oid schemas[2] = {ExtensionNamespace(), get_namespace_oid("pap", true)};
 	if (IsA(parsetree, DropStmt) && ((DropStmt *)parsetree)->removeType == OBJECT_EXTENSION) {
 		ListCell *lc;
 		foreach (lc, ((DropStmt *)parsetree)->objects)
@@ -91,13 +108,36 @@ DropsThisExtension(Node *parsetree)
 				return true;
 		return false;
 	}
-	if (IsA(parsetree, DropOwnedStmt)) {
-		// The extension's owner is the owner of its schema pap (created by the same CREATE EXTENSION).
-		const Oid owner = PapCatalogOwner();
+	if (IsA(parsetree, DropStmt) && ((DropStmt *)parsetree)->removeType == OBJECT_SCHEMA &&
+	    ((DropStmt *)parsetree)->behavior == DROP_CASCADE) {
 		ListCell *lc;
-		foreach (lc, ((DropOwnedStmt *)parsetree)->roles)
-			if (get_rolespec_oid((RoleSpec *)lfirst(lc), true) == owner)
+		foreach (lc, ((DropStmt *)parsetree)->objects) {
+			const Oid schema = get_namespace_oid(strVal(lfirst(lc)), true);
+			if (OidIsValid(schema) && (schema == schemas[0] || schema == schemas[1]))
 				return true;
+		}
+		return false;
+	}
+	if (IsA(parsetree, DropOwnedStmt)) {
+		// The extension's owner owns its schema pap (created by the same CREATE EXTENSION); the owner of the schema
+		// it is recorded in drops that schema, and the extension with it.
+		ListCell *lc;
+		foreach (lc, ((DropOwnedStmt *)parsetree)->roles) {
+			const Oid role = get_rolespec_oid((RoleSpec *)lfirst(lc), true);
+			if (role == PapCatalogOwner())
+				return true;
+			if (((DropOwnedStmt *)parsetree)->behavior != DROP_CASCADE)
+				continue;  // RESTRICT leaves a schema the extension is in
+			for (Oid schema : schemas) {
+				HeapTuple tuple = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
+				if (!HeapTupleIsValid(tuple))
+					continue;
+				const Oid owner = ((Form_pg_namespace)GETSTRUCT(tuple))->nspowner;
+				ReleaseSysCache(tuple);
+				if (OidIsValid(role) && role == owner)
+					return true;
+			}
+		}
 	}
 	return false;
 }
@@ -107,9 +147,13 @@ pap_on_drop_extension(PG_FUNCTION_ARGS)
 {
 	RequireEventTrigger(fcinfo, "pap.on_drop_extension");
 	EventTriggerData *trigger = (EventTriggerData *)fcinfo->context;
-	if (pap_allow_drop_ledger || !DropsThisExtension(trigger->parsetree))
+	if (pap_allow_drop_ledger)
 		PG_RETURN_VOID();
 	SPI_connect();
+	if (!DropsThisExtension(trigger->parsetree)) {
+		SPI_finish();
+		PG_RETURN_VOID();
+	}
 	PapUserSwitch saved;
 	PapBecomeCatalogOwner(&saved);
 	PapExecute("SELECT pg_catalog.count(*) FROM pap.ledger_data", 0, NULL, NULL, true);

@@ -291,6 +291,31 @@ check "... charged twice in all" "2 2" "$(q "$SPEND" "SELECT count(*) || ' ' || 
 PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP DATABASE $SPEND" \
 	-c "DROP ROLE pap_upgrade_reader" >/dev/null
 
+section "an operator of public's owner never binds the catalog's checks"
+# 0.1's checks on the budgets compared a numeric with an integer by an unqualified operator, resolved on CREATE
+# EXTENSION's search_path (public first): an owner of public that made numeric > integer had its function run as the
+# catalog owner on every write of a budget. The update creates them again with pg_catalog's operators; a fresh
+# install has them so.
+HIJACK=pap_upgrade_hijack
+decoy="CREATE FUNCTION public.decoy_gt(numeric, integer) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
+       CREATE OPERATOR public.> (LEFTARG = numeric, RIGHTARG = integer, FUNCTION = public.decoy_gt)"
+bindings="SELECT count(*) FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_operator o ON d.refobjid = o.oid
+          WHERE d.classid = 'pg_constraint'::regclass AND d.refclassid = 'pg_operator'::regclass
+            AND o.oprcode = 'public.decoy_gt'::regproc"
+for version in 0.1 "$CURRENT"; do
+	createdb "$HIJACK"
+	q "$HIJACK" "$decoy" "CREATE EXTENSION pap_release VERSION '$version'"
+	if [ "$version" = 0.1 ]; then
+		check "0.1's frozen script binds a budget check to the decoy (the test sees the binding)" 1 \
+			"$(q "$HIJACK" "$bindings")"
+		q "$HIJACK" "ALTER EXTENSION pap_release UPDATE"
+		check "after the update to $CURRENT no check is bound to it" 0 "$(q "$HIJACK" "$bindings")"
+	else
+		check "a fresh install of $CURRENT binds no check to it" 0 "$(q "$HIJACK" "$bindings")"
+	fi
+	dropdb "$HIJACK"
+done
+
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $OLD" -c "DROP DATABASE IF EXISTS $RESTORED" \
 	-c "DROP DATABASE IF EXISTS $FRESH" >/dev/null
