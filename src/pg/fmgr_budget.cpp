@@ -60,6 +60,7 @@ pap_set_budget(PG_FUNCTION_ARGS)
 	double epsilon = PG_GETARG_FLOAT8(1);
 	double delta = PG_GETARG_FLOAT8(2);
 	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, delta));
+	PapLockTable(table);
 	char *table_name = PapQualifiedRelationName(table);
 	RequireBudgetOwner(table, table_name);
 	const char *user = GetUserNameFromId(GetUserId(), false);
@@ -168,6 +169,7 @@ pap_set_budget_rho(PG_FUNCTION_ARGS)
 		                       float8out_internal(epsilon_total)),
 		                errdetail("A budget's epsilon must be finite and positive."),
 		                errhint("Choose a larger rho or a smaller delta.")));
+	PapLockTable(table);
 	char *table_name = PapQualifiedRelationName(table);
 	RequireBudgetOwner(table, table_name);
 	const char *user = GetUserNameFromId(GetUserId(), false);

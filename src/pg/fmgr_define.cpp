@@ -322,7 +322,8 @@ pap_define_release(PG_FUNCTION_ARGS)
 	const PapTextOrigin class_origin{fcinfo, 3, class_text};
 	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, granularity, &class_origin);
 
-	PapQualifiedRelationName(private_table);  // raises if it no longer exists
+	PapLockTable(private_table);  // raises if it no longer exists
+	PapLockTable(public_table);
 	char *public_name = PapQualifiedRelationName(public_table);
 	if (private_table == public_table)
 		ereport(ERROR,
@@ -478,7 +479,7 @@ pap_define_private_release(PG_FUNCTION_ARGS)
 	const PapTextOrigin class_origin{fcinfo, 2, class_text};
 	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, pap::core::Granularity::Finest, &class_origin);
 
-	PapQualifiedRelationName(private_table);  // raises if it no longer exists
+	PapLockTable(private_table);  // raises if it no longer exists
 	PapRequireReadable(private_table);
 	SPI_connect();
 	PapRequirePrivateTable(private_table);

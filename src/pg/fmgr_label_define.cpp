@@ -159,7 +159,8 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	if (name[0] == '\0')
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("labelling name must not be empty")));
 
-	PapQualifiedRelationName(private_table);  // raises if it no longer exists
+	PapLockTable(private_table);  // raises if it no longer exists
+	PapLockTable(public_table);
 	const char *public_name = PapQualifiedRelationName(public_table);
 	if (private_table == public_table)
 		ereport(ERROR,

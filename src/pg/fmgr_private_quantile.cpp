@@ -122,7 +122,8 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	PapBeginRun(fcinfo, "pap.run_private_quantile", &run);
 	// --- transaction 1: every check and the whole plan from public information, then the charge -----------------
 	MemoryContextSwitchTo(run.procedure_context);
-	char *private_name = PapQualifiedRelationName(a.private_table);  // raises if it no longer exists
+	PapLockTable(a.private_table);  // raises if it no longer exists
+	char *private_name = PapQualifiedRelationName(a.private_table);
 	MemoryContextSwitchTo(run.spi_context);
 	RequireQuantileTable(a, private_name);
 	MemoryContextSwitchTo(run.procedure_context);

@@ -64,6 +64,7 @@ GrantSpend(FunctionCallInfo fcinfo, bool rho)
 	if (PG_ARGISNULL(1))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("grantee must not be NULL")));
 	const Oid table = PG_GETARG_OID(0), grantee = PG_GETARG_OID(1);
+	PapLockTable(table);
 	const char *table_name = PapQualifiedRelationName(table);
 	RequireOwner(table, table_name, "grants the right to spend its budget");
 	const char *grantee_name = GetUserNameFromId(grantee, false);

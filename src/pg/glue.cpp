@@ -21,6 +21,7 @@ extern "C" {
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
@@ -300,6 +301,15 @@ PapRelationOwner(Oid relid)
 	const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
 	ReleaseSysCache(tuple);
 	return owner;
+}
+
+void
+PapLockTable(Oid relid)
+{
+	LockRelationOid(relid, AccessShareLock);
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("the table was dropped while this statement waited"),
+		                errdetail("The relation with OID %u no longer exists.", relid)));
 }
 
 void

@@ -97,6 +97,10 @@ struct PapTableRead {
 void PapBeginTableRead(Oid relid, PapTableRead *read);
 // The owner of a relation; raises 42P01 if it no longer exists.
 Oid PapRelationOwner(Oid relid);
+// Locks a table named by an argument (AccessShareLock, until the transaction ends) and checks it still exists: a
+// catalog row written for it then cannot outlive a concurrent DROP TABLE, whose sql_drop trigger detaches only the
+// rows committed before it (42P01 if the drop committed first).
+void PapLockTable(Oid relid);
 void PapEndTableRead(const PapTableRead *read);
 
 // Raises unless predicate is a total, deterministic condition on one row of relid (predicate_check.cpp).

@@ -3,7 +3,9 @@
 #include "pg/spending_run.hpp"
 
 extern "C" {
+#include "access/xact.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 }
 
 void
@@ -21,6 +23,12 @@ PapBeginRun(FunctionCallInfo fcinfo, const char *procedure, PapRun *run)
 void
 PapCommitCharge(PapRun *run)
 {
+	// The charge's commit waits for its WAL to be flushed whatever the caller set: with synchronous_commit off (any
+	// role may set it) a crash after the private read could lose the charge and let the same budget be spent again.
+	// Raised for this commit only (SET LOCAL); a stronger setting (remote_apply) is kept.
+	if (synchronous_commit < SYNCHRONOUS_COMMIT_ON)
+		(void)set_config_option("synchronous_commit", "on", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0,
+		                        false);
 	SPI_commit();  // the charge is durable from here on, whatever happens next
 	run->charged = PapAfterCharge();
 }

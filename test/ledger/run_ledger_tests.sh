@@ -371,6 +371,37 @@ check "h: ... which never ran" "0" "$(q "$DB" "SELECT count(*) FROM lan.loot")"
 check "h: ... the run was charged and failed" "0.5 failed" "$(spent "$DB" priv_h) $(wait_state "$DB" r_h failed)"
 
 # ---------------------------------------------------------------------------------------------------------
+section "i. a charge committed under synchronous_commit = off survives a crash"
+# Any role may turn synchronous_commit off: the charge's commit then returned before its WAL was flushed, and a crash
+# after the private read lost the charge (the same budget could be spent again). The run flushes it whatever the
+# caller set. wal_writer_delay = 10s keeps the background writer from flushing it first (the default 200 ms only
+# narrows the window).
+q "$DB" "ALTER SYSTEM SET wal_writer_delay = '10s'" "SELECT pg_reload_conf()" \
+	"CREATE TABLE priv_i AS SELECT (g % 50)::float8 AS x FROM generate_series(1, 3000) AS g" \
+	"SELECT pap.set_budget('priv_i', 1.0)" "CHECKPOINT" >/dev/null
+psql -X -q -d "$DB" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+BG_PIDS+=("$!")
+victim=""
+for _ in $(seq 1 100); do
+	victim=$(q "$DB" "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' LIMIT 1")
+	[ -n "$victim" ] && break
+	sleep 0.05
+done
+psql -X -q -d "$DB" -c "SET synchronous_commit = off" -c "SET client_min_messages = warning" \
+	-c "CALL pap.run_private_quantile('q_i', 'priv_i', 'x', 0.5, 0.5, '{\"min\": 0, \"max\": 100, \"step\": 1}')" \
+	>/dev/null 2>"$WORK/i.err"
+kill -9 "$victim"
+sleep 0.5
+ready=no
+for _ in $(seq 1 300); do
+	if pg_isready -q -d "$DB" && psql -X -q -At -d "$DB" -c "SELECT 1" >/dev/null 2>&1; then ready=yes; break; fi
+	sleep 0.1
+done
+check "i: the server accepts connections again after the crash restart" "yes" "$ready"
+check "i: the charge survived (0.5 spent, one ledger entry)" "0.5 1" "$(spent "$DB" priv_i) $(ledger_count "$DB" q_i)"
+q "$DB" "ALTER SYSTEM RESET wal_writer_delay" "SELECT pg_reload_conf()" >/dev/null
+
+# ---------------------------------------------------------------------------------------------------------
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "DROP DATABASE IF EXISTS $DB2" >/dev/null
 echo "ledger: $passed passed, $failed failed ($(elapsed)s)"
