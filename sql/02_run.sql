@@ -17,6 +17,8 @@ SELECT pap.set_budget('priv', 'Infinity');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.set_budget('priv', 1, 1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.set_budget('priv', 1, 0.9999999999999999);  -- below 1, but 1 at the ledger's 15 digits
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.set_budget('priv', 1, -0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT private_table, epsilon_total, epsilon_spent, epsilon_remaining, delta_total FROM pap.budgets;

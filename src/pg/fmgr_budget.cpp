@@ -53,6 +53,18 @@ RefuseUnitChange(Oid table, const char *table_name)
 	                errhint("A budget keeps one unit once anything is spent, so that its charges add up.")));
 }
 
+// A budget's delta is stored at 15 significant digits (the float8-to-numeric cast): a delta below 1 that rounds to
+// 1 there (0.9999999999999999) is refused as delta 1 is, not by the catalog's check (23514).
+static void
+RequireStoredDeltaBelowOne(double delta)
+{
+	char *decimal;
+	(void)PapLedgerAmount(delta, &decimal);
+	if (strtod(decimal, nullptr) >= 1.0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("delta must be below 1 at 15 significant digits, got %.17g", delta)));
+}
+
 extern "C" Datum
 pap_set_budget(PG_FUNCTION_ARGS)
 {
@@ -60,6 +72,7 @@ pap_set_budget(PG_FUNCTION_ARGS)
 	double epsilon = PG_GETARG_FLOAT8(1);
 	double delta = PG_GETARG_FLOAT8(2);
 	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, delta));
+	RequireStoredDeltaBelowOne(delta);
 	PapLockTable(table);
 	char *table_name = PapQualifiedRelationName(table);
 	RequireBudgetOwner(table, table_name);
