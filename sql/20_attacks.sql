@@ -392,5 +392,24 @@ SELECT public_rows FROM pap.releases WHERE name = 'an_copy';
 SELECT pap.drop_release('an_copy');
 DROP TABLE an.t9;
 RESET ROLE;
+-- 11i. A predicate's literal is read by a type's input function while the statement is analysed, before any check of
+-- the analysed tree: a cast written as a call (an._dd('{5}'), the array type of the analyst's domain) or a literal
+-- compared with a column of such a type ran the domain's check, the analyst's function, as the DBA (and in the
+-- private scan, after the charge). Both are refused before the analysis.
+SET ROLE regress_an;
+CREATE FUNCTION an.spy(int) RETURNS boolean LANGUAGE plpgsql VOLATILE AS
+$$ BEGIN INSERT INTO an.loot VALUES (current_user, 'domain check'); RETURN true; END $$;
+GRANT EXECUTE ON FUNCTION an.spy(int) TO PUBLIC;
+CREATE DOMAIN an.dd AS int CHECK (an.spy(VALUE));
+CREATE TABLE an.arrpub AS SELECT i AS x, ARRAY[i]::an.dd[] AS arr FROM generate_series(1, 100) AS i;
+GRANT SELECT ON an.arrpub TO regress_dba;
+SET ROLE regress_dba;
+CREATE TABLE hosp.arrpriv AS SELECT i AS x, ARRAY[i] AS arr FROM generate_series(1, 500) AS i;
+SELECT pap.set_budget('hosp.arrpriv', 1);
+SELECT count(*) AS loot_before FROM an.loot \gset
+SELECT pap.define_release('dd_call', 'hosp.arrpriv', 'an.arrpub', $$predicates('x > 0 AND an._dd(''{5}'') IS NOT NULL')$$);
+SELECT pap.define_release('dd_column', 'hosp.arrpriv', 'an.arrpub', $$predicates('arr = ''{1}''')$$);
+SELECT count(*) - :loot_before AS analyst_code_ran FROM an.loot;
+RESET ROLE;
 
 RESET ROLE;

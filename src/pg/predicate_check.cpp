@@ -25,6 +25,7 @@
 
 extern "C" {
 #include "access/transam.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -151,6 +152,12 @@ CheckConstant(Node *node, CheckContext *c)
 		return false;
 	if (c->folded && !IsA(node, Const) && !IsA(node, List))
 		Refuse(c->predicate, "A part that reads no column could not be computed once.");
+	// A constant of another role's type was made by its input function while the statement was analysed; refused
+	// here too, whatever route made it (enums are read by the built-in enum_in).
+	if (IsA(node, Const) && !IsBuiltIn(((const Const *)node)->consttype) &&
+	    !type_is_enum(((const Const *)node)->consttype))
+		Refuse(c->predicate, psprintf("A constant of type %s, which is not built in.",
+		                              format_type_be(((const Const *)node)->consttype)));
 	switch (nodeTag(node)) {
 	case T_List:
 	case T_Const:
@@ -254,7 +261,22 @@ CheckNode(Node *node, CheckContext *c)
 	return expression_tree_walker(node, (bool (*)())(void (*)(void))CheckNode, (void *)c);
 }
 
-// Before the analysis, which runs the input function of every cast's target type: only built-in types.
+// Whether the analysis may read a literal as a value of this column type without running another role's code: a
+// literal compared with a column is read by the column type's input function while the statement is analysed,
+// before any check of the analysed tree (and before the read's guard, which sees plans). Built-in types and enums
+// (enum_in) are read by built-in code; a domain over a built-in type reads the literal as its base type; an array
+// of a domain, a composite or range type of another role's would run its checks or input functions.
+bool
+ReadableColumnType(Oid type)
+{
+	if (IsBuiltIn(type) || type_is_enum(type))
+		return true;
+	return get_typtype(type) == TYPTYPE_DOMAIN && IsBuiltIn(getBaseType(type));
+}
+
+// Before the analysis, which runs the input function of every cast's target type and of every column type a literal
+// is compared with: only built-in types. A cast may be written as a call (an._d('{5}')), which the analysis turns
+// into the same coercion: a call of a name in a schema other than pg_catalog is refused here too.
 bool
 CheckRawCasts(Node *node, CheckContext *c)
 {
@@ -265,6 +287,25 @@ CheckRawCasts(Node *node, CheckContext *c)
 		const Oid type = LookupTypeNameOid(NULL, name, true);
 		if (OidIsValid(type) && !IsBuiltIn(type))
 			Refuse(c->predicate, psprintf("The cast to %s names a type that is not built in.", TypeNameToString(name)));
+	}
+	if (IsA(node, FuncCall)) {
+		const List *name = ((const FuncCall *)node)->funcname;
+		if (list_length(name) > 1 && strcmp(strVal(list_nth(name, list_length(name) - 2)), "pg_catalog") != 0)
+			Refuse(c->predicate,
+			       psprintf("%s names a function or type outside pg_catalog.", NameListToString((List *)name)));
+	}
+	if (IsA(node, ColumnRef)) {
+		const List *fields = ((const ColumnRef *)node)->fields;
+		Node *last = (Node *)llast(fields);
+		if (IsA(last, String)) {
+			const AttrNumber attnum = get_attnum(c->relid, strVal(last));
+			if (attnum > 0) {
+				const Oid type = get_atttype(c->relid, attnum);
+				if (!ReadableColumnType(type))
+					Refuse(c->predicate, psprintf("Column %s has type %s, which is not built in.", strVal(last),
+					                              format_type_be(type)));
+			}
+		}
 	}
 	return raw_expression_tree_walker(node, (bool (*)())(void (*)(void))CheckRawCasts, (void *)c);
 }
