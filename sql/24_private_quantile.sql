@@ -93,7 +93,18 @@ SELECT pap.drop_private_quantile('pq_med');
 SELECT pap.drop_private_quantile('pq_med');
 SELECT count(*) AS charges FROM pap.ledger WHERE release_name LIKE 'pq_%';
 
+-- Rows above the declared max count at the max, as rows below the min count at the min: every value above the
+-- domain gives the max (at a large epsilon), not a uniform draw over the domain.
+RESET ROLE;
+CREATE TABLE pq_high AS SELECT 200::float8 AS v FROM generate_series(1, 500);
+ALTER TABLE pq_high OWNER TO regress_pq_owner;
+SET ROLE regress_pq_owner;
+SELECT pap.set_budget('pq_high', 200);
+CALL pap.run_private_quantile('pq_high', 'pq_high', 'v', 0.5, 100, '{"min": 0, "max": 100, "step": 1}');
+CALL pap.run_private_quantile('pq_high2', 'pq_high', 'v', 0.5, 100, '{"min": 150, "max": 250, "step": 1}');
+SELECT name, value FROM pap.private_quantiles WHERE name LIKE 'pq_high%' ORDER BY name;
+
 SELECT pap.drop_private_quantile(name) FROM pap.private_quantiles WHERE name LIKE 'pq_%';
 RESET ROLE;
-DROP TABLE pq_priv, pq_small;
+DROP TABLE pq_priv, pq_small, pq_high;
 DROP ROLE regress_pq_owner, regress_pq_reader;

@@ -60,6 +60,11 @@ ReadQuantileArguments(FunctionCallInfo fcinfo)
 	return a;
 }
 
+// The most candidates a private quantile ranks: the scan passes them as one float8[] parameter, and a fixed bound keeps
+// it far below what an array may hold, whatever pap_release.max_cells allows, so that it is never refused after the
+// charge.
+constexpr size_t kMaxCandidates = size_t(1) << 24;
+
 // The candidates of the declared domain: a bounded numeric declaration of the column (public, before any charge).
 static const double *
 DeclaredCandidates(const QuantileArguments &a, size_t *count)
@@ -78,7 +83,10 @@ DeclaredCandidates(const QuantileArguments &a, size_t *count)
 		                   "point between the smallest and the largest private value (docs/mechanisms.md, "
 		                   "\"Why a domain must be declared\")."),
 		         errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
-	const pap::core::PrivateQuantileDomain domain{a.column, d.low, d.high, d.step, uint64(pap_max_cells)};
+	// At most the candidates a quantile ranks (kMaxCandidates), so that a larger max_cells never builds a grid only
+	// to refuse it.
+	const pap::core::PrivateQuantileDomain domain{
+	    a.column, d.low, d.high, d.step, Min(uint64(pap_max_cells), uint64(kMaxCandidates)), PapInterruptPending};
 	const double *candidates = nullptr;
 	PAP_CORE(candidates = pap::core::PrivateQuantileCandidates(domain, count, PapAllocate));
 	return candidates;
@@ -129,10 +137,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(run.procedure_context);
 	QuantileScan scan;
 	scan.candidates = DeclaredCandidates(a, &scan.count);
-	// The scan passes the candidates as one float8[] parameter: a fixed bound keeps it far below what an array may
-	// hold, whatever pap_release.max_cells allows, so that it is never refused after the charge.
-	constexpr size_t kMaxCandidates = size_t(1) << 24;
-	if (scan.count > kMaxCandidates)
+	if (scan.count > kMaxCandidates)  // DeclaredCandidates built at most that many; checked again, as the scan needs
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 		                errmsg("the declared domain of column \"%s\" has %zu values, more than the %zu a private "
 		                       "quantile ranks",
@@ -179,13 +184,16 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	PapExecute("INSERT INTO pap.private_quantile_data (name, private_table_name, column_name, q, epsilon, domain, "
 	           "candidates, private_rows, is_private, run_by, run_at) "
 	           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, pg_catalog.statement_timestamp()) "
-	           "ON CONFLICT (name) DO NOTHING",
+	           "ON CONFLICT (name) DO NOTHING RETURNING xmin::pg_catalog.text",
 	           10, types, values, false);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)  // a concurrent run of the same name committed first: this charge rolls back
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
 		                errdetail("Another session ran it first; nothing has been charged."),
 		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
+	// This run's row: its value is stored there and nowhere else (the name may be dropped and run again meanwhile).
+	const char *row_xmin =
+	    MemoryContextStrdup(run.procedure_context, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
 	PapCommitCharge(&run);
 	PapFailIfInjectedAfterCharge();
 
@@ -214,12 +222,19 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	CHECK_FOR_INTERRUPTS();
 
 	PapWaitUntilPublishTime(run.charged);
-	Oid store_types[2] = {TEXTOID, FLOAT8OID};
-	Datum store[2] = {CStringGetTextDatum(a.name), Float8GetDatum(scan.candidates[chosen])};
+	Oid store_types[3] = {TEXTOID, FLOAT8OID, TEXTOID};
+	Datum store[3] = {CStringGetTextDatum(a.name), Float8GetDatum(scan.candidates[chosen]),
+	                  CStringGetTextDatum(row_xmin)};
 	PapBecomeCatalogOwner(&saved);
-	PapExecute("UPDATE pap.private_quantile_data SET value = $2 WHERE name OPERATOR(pg_catalog.=) $1", 2, store_types,
-	           store, false);
+	PapExecute("UPDATE pap.private_quantile_data SET value = $2 WHERE name OPERATOR(pg_catalog.=) $1 "
+	           "AND xmin OPERATOR(pg_catalog.=) $3::pg_catalog.xid",
+	           3, store_types, store, false);
 	PapRestoreUser(&saved);
+	if (SPI_processed != 1)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("private quantile \"%s\" was dropped during its run", a.name),
+		                errdetail("Its charge stays in the ledger; the value is not stored, and a quantile run again "
+		                          "under the name keeps its own.")));
 	SPI_finish();
 	PG_RETURN_VOID();
 }

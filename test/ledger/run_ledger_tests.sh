@@ -402,6 +402,28 @@ check "i: the charge survived (0.5 spent, one ledger entry)" "0.5 1" "$(spent "$
 q "$DB" "ALTER SYSTEM RESET wal_writer_delay" "SELECT pg_reload_conf()" >/dev/null
 
 # ---------------------------------------------------------------------------------------------------------
+section "j. a private quantile dropped and run again while its first run waits to publish"
+# The first run stored its value by name: after a drop and a new run of the same name over another table, the first
+# run's value replaced the second's, under the second's table name. It stores into its own row only.
+q "$DB" "CREATE TABLE priv_j1 AS SELECT 40::float8 AS x FROM generate_series(1, 2000)" \
+	"CREATE TABLE priv_j2 AS SELECT 10::float8 AS x FROM generate_series(1, 2000)" \
+	"SELECT pap.set_budget('priv_j1', 10), pap.set_budget('priv_j2', 10)" >/dev/null
+psql -X -q -d "$DB" -c "$SEED" -c "SET pap_release.publish_delay = 3000" -c "SET client_min_messages = warning" \
+	-c "CALL pap.run_private_quantile('q_j', 'priv_j1', 'x', 0.5, 5, '{\"min\": 0, \"max\": 50, \"step\": 1}')" \
+	>/dev/null 2>"$WORK/j.err" &
+jr=$!; BG_PIDS+=("$jr")
+for _ in $(seq 1 100); do [ "$(q "$DB" "SELECT count(*) FROM pap.private_quantiles WHERE name = 'q_j'")" = 1 ] && break; sleep 0.05; done
+q "$DB" "SELECT pap.drop_private_quantile('q_j')" >/dev/null
+q "$DB" "$SEED" "SET client_min_messages = warning" \
+	"CALL pap.run_private_quantile('q_j', 'priv_j2', 'x', 0.5, 5, '{\"min\": 0, \"max\": 50, \"step\": 1}')" >/dev/null
+wait "$jr"
+check "j: the first run ends with an error: its quantile was dropped during its run" "1" \
+	"$(grep -c 'was dropped during its run' "$WORK/j.err")"
+check "j: the second run's value stays, under its own table (10 on priv_j2)" "public.priv_j2 10" \
+	"$(q "$DB" "SELECT private_table || ' ' || value FROM pap.private_quantiles WHERE name = 'q_j'")"
+check "j: both runs were charged" "5 5" "$(spent "$DB" priv_j1) $(spent "$DB" priv_j2)"
+
+# ---------------------------------------------------------------------------------------------------------
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "DROP DATABASE IF EXISTS $DB2" >/dev/null
 echo "ledger: $passed passed, $failed failed ($(elapsed)s)"

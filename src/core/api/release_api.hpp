@@ -417,7 +417,8 @@ std::size_t GuardRails(const GuardRailRequest &request, GuardRailWarning *out, A
 struct PrivateQuantileDomain {
 	const char *column;  // for messages
 	double low, high, step;
-	std::uint64_t max_values;  // pap_release.max_cells
+	std::uint64_t max_values;              // pap_release.max_cells
+	InterruptCheck interrupted = nullptr;  // polled while the grid is built
 };
 // The candidates in increasing order (*count of them), allocated with allocate. Error(InvalidParameter) for a bound
 // or step that is not finite, a step that is not positive or low > high, Error(LimitExceeded) beyond max_values.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/base/interrupt_scope.hpp"
 #include "core/language/value_format.hpp"
 
 namespace pap::core {
@@ -72,7 +73,9 @@ DeclaredGrid(const std::string &column, double low, double high, double step, st
 	const int places = low_places < 0 || step_places < 0 ? -1 : std::max(low_places, step_places);
 	std::vector<double> values;
 	values.reserve(std::size_t(steps) + 1);
+	std::uint64_t polled = 0;
 	for (std::size_t k = 0; k <= std::size_t(steps); k++) {
+		PollInterrupt(polled);  // up to 2^31 values: a cancel must not wait for them all
 		const double v = std::min(high, SnapToDecimals(low + double(k) * step, places));
 		if (!values.empty() && !(v > values.back()))
 			throw Error(ErrorKind::InvalidParameter,

@@ -34,6 +34,7 @@ AllocateOrThrow(Allocate allocate, std::size_t bytes)
 const double *
 PrivateQuantileCandidates(const PrivateQuantileDomain &d, std::size_t *count, Allocate allocate)
 {
+	const InterruptScope scope(d.interrupted);
 	const std::vector<double> grid =
 	    DeclaredGrid(d.column, d.low, d.high, d.step,
 	                 std::size_t(std::min<std::uint64_t>(d.max_values, std::uint64_t(INT32_MAX) - 2)));
@@ -63,10 +64,13 @@ RunPrivateQuantile(const PrivateQuantileRun &run)
 		const std::int32_t bin = run.bins[i];
 		if (bin < 0 || std::size_t(bin) > run.candidate_count + 1 || run.rows[i] < 0)
 			throw Error(ErrorKind::Internal, "private quantile scan bin out of range");
-		if (std::size_t(bin) < run.candidate_count)
-			counts[std::size_t(bin)] += run.rows[i];
+		// A row above the declared max (or NaN) counts at the max, as one below the min counts at the min
+		// (pap.cell_index's bin 0): ranking it above every candidate made every candidate equally far from a rank
+		// among such rows, and the answer uniform over the domain. A NULL row ranks above every value (NULLS LAST).
+		if (std::size_t(bin) <= run.candidate_count)
+			counts[std::min(std::size_t(bin), run.candidate_count - 1)] += run.rows[i];
 		else
-			rows_above += run.rows[i];  // above every candidate, or NULL
+			rows_above += run.rows[i];  // NULL
 	}
 	std::unique_ptr<RandomBitSource> rng;
 	if (run.seed >= 0)

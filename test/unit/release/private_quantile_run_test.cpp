@@ -57,13 +57,20 @@ TEST(PrivateQuantileRun, SelectListBinsByCellIndex)
 
 TEST(PrivateQuantileRun, FoldsBinsLikeTheMechanismsCounts)
 {
-	// Three candidates; bins 3 (above) and 4 (NULL) both rank above every candidate.
+	// Three candidates; bin 3 (above the max) counts at the max, bin 4 (NULL) ranks above every candidate.
 	const std::vector<std::int32_t> bins = {0, 2, 3, 4};
 	const std::vector<std::int64_t> rows = {5, 7, 2, 1};
 	for (std::int64_t seed = 0; seed < 20; seed++) {
 		PrivateQuantileRun run{3, bins.data(), rows.data(), bins.size(), 0.5, 0.7, seed, nullptr, nullptr};
 		SeededRandomSource rng{std::uint64_t(seed)};
-		EXPECT_EQ(RunPrivateQuantile(run), SamplePrivateQuantile({5, 0, 7}, 3, 0.5, 0.7, rng));
+		EXPECT_EQ(RunPrivateQuantile(run), SamplePrivateQuantile({5, 0, 9}, 1, 0.5, 0.7, rng));
+	}
+	// Every row above the max: the max, not a uniform draw over the domain (at a large epsilon).
+	const std::vector<std::int32_t> above = {3};
+	const std::vector<std::int64_t> many = {1000};
+	for (std::int64_t seed = 0; seed < 5; seed++) {
+		PrivateQuantileRun run{3, above.data(), many.data(), 1, 0.5, 50, seed, nullptr, nullptr};
+		EXPECT_EQ(RunPrivateQuantile(run), 2U);
 	}
 	const std::vector<std::int32_t> bad = {5};
 	PrivateQuantileRun run{3, bad.data(), rows.data(), 1, 0.5, 0.7, 1, nullptr, nullptr};
