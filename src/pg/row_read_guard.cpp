@@ -89,6 +89,21 @@ GuardWalker(Node *node, void *context)
 		                errdetail("A domain's constraints may call any function.")));
 	if (IsA(node, TableSampleClause) && !TrustedFunction(((TableSampleClause *)node)->tsmhandler))
 		RefuseFunction(((TableSampleClause *)node)->tsmhandler, what);
+	// An implicit cast through the types' text forms (CREATE CAST ... WITH INOUT AS IMPLICIT, which the owner of
+	// either type may make) calls built-in input and output functions, but it changes what an operator in the read
+	// means: made while a run waits at its debit, it turned an enum column's c = 'red' into c::text = 'red' in the
+	// scan, text order for enum order. No built-in implicit cast goes through text to or from a type that is not
+	// built in.
+	if (IsA(node, CoerceViaIO) && ((CoerceViaIO *)node)->coerceformat == COERCE_IMPLICIT_CAST) {
+		const Oid from = exprType((Node *)((CoerceViaIO *)node)->arg), to = ((CoerceViaIO *)node)->resulttype;
+		if (from >= FirstGenbkiObjectId || to >= FirstGenbkiObjectId)
+			ereport(ERROR,
+			        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			         errmsg("%s may not cast %s to %s implicitly", what, format_type_be(from), format_type_be(to)),
+			         errdetail("An implicit cast between these types is another role's, not built in: it "
+			                   "changes what the read's comparisons mean."),
+			         errhint("Drop the cast.")));
+	}
 	return expression_tree_walker(node, (bool (*)())(void (*)(void))GuardWalker, context);
 }
 

@@ -371,6 +371,31 @@ check "h: ... which never ran" "0" "$(q "$DB" "SELECT count(*) FROM lan.loot")"
 check "h: ... the run was charged and failed" "0.5 failed" "$(spent "$DB" priv_h) $(wait_state "$DB" r_h failed)"
 
 # ---------------------------------------------------------------------------------------------------------
+section "h2. an implicit cast through text, made while a run waits at its debit, is refused in its scan"
+# CREATE CAST ... WITH INOUT AS IMPLICIT calls only built-in functions, but it turns c = 'red' into c::text = 'red'
+# (text order for the enum's): a release would answer another predicate than the one it checked.
+q "$DB" "SET ROLE ledger_an" "CREATE TYPE lan.tone AS ENUM ('red', 'green')" "GRANT USAGE ON TYPE lan.tone TO PUBLIC" >/dev/null
+q "$DB" "CREATE TABLE priv_h2 (c lan.tone)" \
+	"INSERT INTO priv_h2 SELECT (CASE WHEN i % 3 = 0 THEN 'red' ELSE 'green' END)::lan.tone FROM generate_series(1, 300) AS i" \
+	"CREATE TABLE pub_h2 (c lan.tone)" \
+	"INSERT INTO pub_h2 SELECT (CASE WHEN i % 2 = 0 THEN 'red' ELSE 'green' END)::lan.tone FROM generate_series(1, 100) AS i" \
+	"SELECT pap.set_budget('priv_h2', 1.0)" \
+	"SELECT pap.define_release('r_h2', 'priv_h2', 'pub_h2', \$\$predicates('c = ''red''')\$\$)" >/dev/null
+psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_h2'::regclass FOR UPDATE" \
+	-c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null 2>&1 &
+holder=$!; BG_PIDS+=("$holder")
+sleep 0.2
+psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_h2', 0.5)" >/dev/null 2>"$WORK/h2.err" &
+hr=$!; BG_PIDS+=("$hr")
+for _ in $(seq 1 100); do [ "$(waiting)" -ge 1 ] && break; sleep 0.02; done
+check "h2: the run waits at its debit, its checks passed" "1" "$(waiting)"
+q "$DB" "SET ROLE ledger_an" "CREATE CAST (lan.tone AS text) WITH INOUT AS IMPLICIT" >/dev/null
+wait "$holder" "$hr"
+check "h2: the scan refuses the implicit cast (42501)" "1" "$(grep -c 'SQLSTATE is 42501' "$WORK/h2.err")"
+check "h2: ... the run was charged and failed, answering nothing" "0.5 failed" \
+	"$(spent "$DB" priv_h2) $(wait_state "$DB" r_h2 failed)"
+
+# ---------------------------------------------------------------------------------------------------------
 section "i. a charge committed under synchronous_commit = off survives a crash"
 # Any role may turn synchronous_commit off: the charge's commit then returned before its WAL was flushed, and a crash
 # after the private read lost the charge (the same budget could be spent again). The run flushes it whatever the
