@@ -109,6 +109,35 @@ SELECT pap.predict('lab_cells', '{1}');
 SELECT pap.predict('lab_cells', '{abc, red}');
 SELECT pap.predict('lab_logit', '{1, red, not-a-date}');
 SELECT pap.predict('nope', '{1}');
+-- A call site reads its labelling again in each statement (PL/pgSQL keeps its state across statements): dropped and
+-- defined again under its name, not run, the labelling is refused, never answered from the old model.
+BEGIN;
+DO $$
+DECLARE
+	i int;
+BEGIN
+	FOR i IN 1..2 LOOP
+		BEGIN
+			RAISE NOTICE 'iteration %: %', i, pap.predict('lab_cells', '{1, red}') IS NOT NULL;
+		EXCEPTION WHEN object_not_in_prerequisite_state THEN
+			RAISE NOTICE 'iteration %: %', i, SQLERRM;
+		END;
+		PERFORM pap.drop_labelling('lab_cells');
+		PERFORM pap.define_labelling('lab_cells', 'lab_priv', 'lab_pub', 'flag', '{x}');
+	END LOOP;
+END $$;
+ROLLBACK;
+-- A query that names another labelling on every row holds one model at a time: the executor's memory is read from
+-- inside the query after 20,000 rows (each row's model was kept before, about 2.4 kB a row).
+CREATE FUNCTION lab_executor_bytes() RETURNS bigint LANGUAGE sql VOLATILE AS $$
+	SELECT sum(total_bytes)::bigint FROM pg_backend_memory_contexts WHERE name IN ('ExecutorState', 'pap.predict')
+$$;
+WITH predicted AS MATERIALIZED (
+  SELECT count(pap.predict(CASE WHEN g % 2 = 0 THEN 'lab_cells' ELSE 'lab_logit' END,
+                           CASE WHEN g % 2 = 0 THEN '{1, red}' ELSE '{1, red, 2026-01-01}' END::text[])) AS rows
+    FROM generate_series(1, 20000) AS g)
+SELECT rows, lab_executor_bytes() < 8 * 1024 * 1024 AS memory_bounded FROM predicted;
+DROP FUNCTION lab_executor_bytes();
 
 -- Another role: reads every label and prediction; runs, drops and defines nothing it may not.
 CREATE ROLE regress_label_analyst;

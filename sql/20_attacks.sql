@@ -412,6 +412,29 @@ SELECT count(*) AS loot_before FROM an.loot \gset
 SELECT pap.define_release('dd_call', 'hosp.arrpriv', 'an.arrpub', $$predicates('x > 0 AND an._dd(''{5}'') IS NOT NULL')$$);
 SELECT pap.define_release('dd_column', 'hosp.arrpriv', 'an.arrpub', $$predicates('arr = ''{1}''')$$);
 SELECT count(*) - :loot_before AS analyst_code_ran FROM an.loot;
+
+-- 11j. An operator of the analyst's over a built-in function, whose negator is a shell filled in later with the
+-- analyst's function: the planner turns NOT (age === 0) into age !== 0, and a view of the DBA's written that way
+-- ran the analyst's function as the DBA in the public read, copying private ages. Operators that are not built in
+-- are refused before the read is planned.
+SET ROLE regress_an;
+CREATE FUNCTION an.ne_spy(int, int) RETURNS boolean LANGUAGE plpgsql VOLATILE AS
+$$ BEGIN INSERT INTO an.loot VALUES (current_user, 'negator'); RETURN $1 <> $2; END $$;
+GRANT EXECUTE ON FUNCTION an.ne_spy(int, int) TO PUBLIC;
+CREATE OPERATOR an.=== (LEFTARG = int, RIGHTARG = int, FUNCTION = pg_catalog.int4eq, NEGATOR = OPERATOR(an.!==));
+SET ROLE regress_dba;
+CREATE VIEW hosp.negv AS SELECT id, age FROM hosp.sample WHERE NOT (age OPERATOR(an.===) 0);
+SET ROLE regress_an;
+CREATE OPERATOR an.!== (LEFTARG = int, RIGHTARG = int, FUNCTION = an.ne_spy, NEGATOR = OPERATOR(an.===));
+SET ROLE regress_dba;
+SELECT count(*) AS loot_before FROM an.loot \gset
+SELECT pap.define_release('via_negator', 'hosp.patients', 'hosp.negv', 'thresholds(age)', granularity => 'alpha');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- ... and in a predicate of the class, written on the public table itself.
+SELECT pap.define_release('negator_pred', 'hosp.patients', 'hosp.sample', $$predicates('NOT (age OPERATOR(an.===) 30)')$$);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) - :loot_before AS analyst_code_ran FROM an.loot;
+DROP VIEW hosp.negv;
 RESET ROLE;
 
 RESET ROLE;

@@ -240,6 +240,8 @@ pap_synthetic(PG_FUNCTION_ARGS)
 	PAP_CORE(cells = pap::core::ModelCellCount(loaded->model); n = pap::core::ModelPrivateRows(loaded->model));
 	MemoryContext row_context = AllocSetContextCreate(CurrentMemoryContext, "pap.synthetic row", ALLOCSET_SMALL_SIZES);
 	for (size_t cell = 0; cell < cells; cell++) {
+		if ((cell & 1023) == 0)  // before the empty cells' skip: a grid may hold millions of them
+			CHECK_FOR_INTERRUPTS();
 		double weight = 0.0;
 		PAP_CORE(weight = pap::core::ModelCellWeight(loaded->model, cell));
 		if (!(weight > 0.0))
@@ -255,8 +257,6 @@ pap_synthetic(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(row_context);
-		if ((cell & 1023) == 0)
-			CHECK_FOR_INTERRUPTS();
 	}
 	return (Datum)0;
 }

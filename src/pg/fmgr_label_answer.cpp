@@ -4,6 +4,7 @@
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/label_catalog.hpp"
+#include "pg/model_cache.hpp"
 
 #include <cstring>
 
@@ -16,8 +17,13 @@ extern "C" {
 PG_FUNCTION_INFO_V1(pap_predict);
 }
 
-// The labelling a call site read last (fn_extra): a query predicting many rows loads it once.
+// The labelling a call site read last (fn_extra), in a context of its own that each load resets: a query predicting
+// many rows loads it once, one naming a different labelling per row holds one at a time. It is read again in each
+// statement (PapSameStatement), so a labelling dropped, redefined or run since is never answered from its old model
+// (PL/pgSQL keeps a call site's state across statements).
 struct PredictCache {
+	MemoryContext context;
+	PapStatementStamp stamp;
 	char *name;
 	PapLabelling *labelling;
 };
@@ -26,24 +32,29 @@ static PapLabelling *
 LoadForPrediction(FunctionCallInfo fcinfo, const char *name)
 {
 	PredictCache *cache = (PredictCache *)fcinfo->flinfo->fn_extra;
-	if (cache != NULL && strcmp(cache->name, name) == 0)
+	if (cache == NULL) {
+		cache = (PredictCache *)MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PredictCache));
+		cache->context = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "pap.predict", ALLOCSET_DEFAULT_SIZES);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (cache->labelling != NULL && strcmp(cache->name, name) == 0 && PapSameStatement(&cache->stamp))
 		return cache->labelling;
-	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	if (cache == NULL)
-		cache = (PredictCache *)palloc0(sizeof(PredictCache));
+	cache->labelling = NULL;
+	cache->name = NULL;
+	MemoryContextReset(cache->context);
+	MemoryContext old = CurrentMemoryContext;
 	SPI_connect();
-	MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	MemoryContextSwitchTo(cache->context);
 	PapLabelling *l = PapLoadLabelling(name, false);
 	SPI_finish();
-	MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	MemoryContextSwitchTo(old);
 	if (strcmp(l->state, "labelled") != 0)
 		ereport(ERROR,
 		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("labelling \"%s\" has not been run", name),
 		         errhint("Run it with CALL pap.run_labelling('%s', epsilon, delta).", name)));
-	cache->name = pstrdup(name);
+	cache->name = MemoryContextStrdup(cache->context, name);
 	cache->labelling = l;
-	fcinfo->flinfo->fn_extra = cache;
-	MemoryContextSwitchTo(old);
+	PapStampStatement(&cache->stamp);
 	return l;
 }
 

@@ -20,13 +20,32 @@ static uint64 cache_bytes = 0;
 // What a statement keeps in fn_extra: the entry it pinned and the snapshot it was validated under.
 struct PapStatementState {
 	PapCachedRelease *entry;
-	LocalTransactionId lxid;
-	CommandId curcid;
-	TransactionId snap_xmin, snap_xmax;
-	uint64 snap_completions;
-	bool valid;
+	PapStatementStamp stamp;
 	MemoryContextCallback unpin;
 };
+
+void
+PapStampStatement(PapStatementStamp *stamp)
+{
+	Snapshot snap = ActiveSnapshotSet() ? GetActiveSnapshot() : nullptr;
+	stamp->valid = snap != nullptr;
+	if (snap == nullptr)
+		return;
+	stamp->lxid = MyProc->lxid;
+	stamp->curcid = snap->curcid;
+	stamp->snap_xmin = snap->xmin;
+	stamp->snap_xmax = snap->xmax;
+	stamp->snap_completions = snap->snapXactCompletionCount;
+}
+
+bool
+PapSameStatement(const PapStatementStamp *s)
+{
+	Snapshot snap = ActiveSnapshotSet() ? GetActiveSnapshot() : nullptr;
+	return s->valid && snap != nullptr && s->lxid == MyProc->lxid && s->curcid == snap->curcid &&
+	       s->snap_xmin == snap->xmin && s->snap_xmax == snap->xmax &&
+	       s->snap_completions == snap->snapXactCompletionCount;
+}
 
 static void
 FreeEntry(PapCachedRelease *e)
@@ -181,22 +200,13 @@ ValidatedEntry(const char *name)
 	return e;
 }
 
-static bool
-SameStatement(const PapStatementState *s, Snapshot snap)
-{
-	return s->valid && snap != nullptr && s->lxid == MyProc->lxid && s->curcid == snap->curcid &&
-	       s->snap_xmin == snap->xmin && s->snap_xmax == snap->xmax &&
-	       s->snap_completions == snap->snapXactCompletionCount;
-}
-
 PapCachedRelease *
 PapStatementRelease(FunctionCallInfo fcinfo, text *name)
 {
 	PapStatementState *state = (PapStatementState *)fcinfo->flinfo->fn_extra;
-	Snapshot snap = ActiveSnapshotSet() ? GetActiveSnapshot() : nullptr;
 	const char *bytes = VARDATA_ANY(name);
 	const size_t length = VARSIZE_ANY_EXHDR(name);
-	if (state != nullptr && state->entry != nullptr && SameStatement(state, snap) &&
+	if (state != nullptr && state->entry != nullptr && PapSameStatement(&state->stamp) &&
 	    strlen(state->entry->name) == length && memcmp(state->entry->name, bytes, length) == 0) {
 		Touch(state->entry);
 		return state->entry;
@@ -209,21 +219,14 @@ PapStatementRelease(FunctionCallInfo fcinfo, text *name)
 		fcinfo->flinfo->fn_extra = state;
 	}
 	// Unpin the previous entry before validating: the validation may evict or replace it.
-	state->valid = false;
+	state->stamp.valid = false;
 	UnpinCallback(state);
 	char *cname = text_to_cstring(name);
 	PapCachedRelease *e = ValidatedEntry(cname);
 	e->pins++;
 	Touch(e);
 	state->entry = e;
-	if (snap != nullptr) {
-		state->lxid = MyProc->lxid;
-		state->curcid = snap->curcid;
-		state->snap_xmin = snap->xmin;
-		state->snap_xmax = snap->xmax;
-		state->snap_completions = snap->snapXactCompletionCount;
-		state->valid = true;
-	}
+	PapStampStatement(&state->stamp);
 	EnforceLimit();
 	return e;
 }

@@ -35,6 +35,19 @@ struct PapCachedRelease {
 	dlist_node node;  // the cache's list, most recently used first
 };
 
+// The statement a call runs in, as far as a function's state kept across calls (fn_extra) can tell: the transaction,
+// the command and the active snapshot (PL/pgSQL keeps expression state across statements). Unset without an active
+// snapshot, which no later call matches.
+struct PapStatementStamp {
+	LocalTransactionId lxid;
+	CommandId curcid;
+	TransactionId snap_xmin, snap_xmax;
+	uint64 snap_completions;
+	bool valid;
+};
+void PapStampStatement(PapStatementStamp *stamp);
+bool PapSameStatement(const PapStatementStamp *stamp);
+
 // The release `name` for this call of fcinfo's function: from fn_extra within a statement, else validated
 // against the catalog (and loaded when needed). Raises 42704 if absent, 55000 if not released.
 PapCachedRelease *PapStatementRelease(FunctionCallInfo fcinfo, text *name);

@@ -48,6 +48,56 @@ TrustedFunction(Oid function)
 	return OidIsValid(extension) && getExtensionOfObject(ProcedureRelationId, function) == extension;
 }
 
+// An operator brings more than its function: the planner may replace it by its negator (NOT (a op b) is a negator
+// b) or its commutator, and calls its selectivity estimators while planning, none of which the function check sees.
+// Any role may make an operator over a built-in function whose negator is a shell it fills in later with its own
+// function (a view of the DBA's written NOT (age OPERATOR(an.===) 0) ran an analyst's function as the DBA in the
+// public read). Built-in operators have built-in negators, commutators and estimators; pap_release makes no
+// operator.
+bool
+TrustedOperator(Oid op)
+{
+	return !OidIsValid(op) || op < FirstNormalObjectId;
+}
+
+// context: what is checked, "a read of a table's rows" or "a value of a query".
+[[noreturn]] void
+RefuseOperator(Oid op, const char *what)
+{
+	ereport(ERROR,
+	        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s may not use operator %s", what, format_operator(op)),
+	         errdetail("It may use built-in operators only: another role's operator may be replaced by its "
+	                   "negator or commutator while the read is planned, whose functions would run with the "
+	                   "rights of the role that reads the table or answers the query."),
+	         errhint("Write the condition with a built-in operator.")));
+}
+
+// The operators a node applies (OpExpr, DistinctExpr and NullIfExpr share OpExpr's layout).
+void
+CheckOperators(Node *node, const char *what)
+{
+	switch (nodeTag(node)) {
+	case T_OpExpr:
+	case T_DistinctExpr:
+	case T_NullIfExpr:
+		if (!TrustedOperator(((OpExpr *)node)->opno))
+			RefuseOperator(((OpExpr *)node)->opno, what);
+		break;
+	case T_ScalarArrayOpExpr:
+		if (!TrustedOperator(((ScalarArrayOpExpr *)node)->opno))
+			RefuseOperator(((ScalarArrayOpExpr *)node)->opno, what);
+		break;
+	case T_RowCompareExpr: {
+		ListCell *lc;
+		foreach (lc, ((RowCompareExpr *)node)->opnos)
+			if (!TrustedOperator(lfirst_oid(lc)))
+				RefuseOperator(lfirst_oid(lc), what);
+		break;
+	}
+	default: break;
+	}
+}
+
 // context: what is checked, "a read of a table's rows" or "a value of a query".
 [[noreturn]] void
 RefuseFunction(Oid function, const char *what)
@@ -81,6 +131,7 @@ GuardWalker(Node *node, void *context)
 	        },
 	        &flagged))
 		RefuseFunction(flagged, what);
+	CheckOperators(node, what);
 	// A domain's constraints are expressions any role that owns the domain writes.
 	if (IsA(node, CoerceToDomain))
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -74,6 +74,12 @@ ProjectionEventBeta(double request_beta, bool outside_mass_certain)
 }
 
 double
+PlanProjectionEventBeta()
+{
+	return 0.5;
+}
+
+double
 ShareUpperBound(double observed, double rows, double log_term)
 {
 	RequireRows(rows, log_term);

@@ -323,10 +323,11 @@ OwnCellsError(const ReleaseLayout &layout, const std::vector<std::vector<std::in
 }  // namespace
 
 AnswerModeErrors
-AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
-                   double request_beta)
+AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double event_beta)
 {
-	const double beta = ProjectionEventBetaOf(layout, request_beta);
+	if (!(event_beta > 0.0 && event_beta < 1.0))
+		throw Error(ErrorKind::Internal, "error model: part (a)'s event needs a probability in (0, 1)");
+	const double beta = event_beta;
 	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);

@@ -33,9 +33,10 @@ bool CellsAnswerable(const ReleaseLayout &layout);
 // the plan and every answer take the same event.
 double ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta);
 
-// Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError), at part (a)'s
-// beta (ProjectionEventBetaOf of request_beta). refine: an ordered class whose refinement predicts no more than the
-// projection (ties refine: within the same bound, refined answers spread the gaps between public values).
+// Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError) as the plan
+// predicts it, on an event of probability event_beta (the plan's: PlanProjectionEventBeta, the median). refine: an
+// ordered class whose refinement predicts no more than the projection (ties refine: within the same bound, refined
+// answers spread the gaps between public values).
 struct AnswerModeErrors {
 	double projection = 0;
 	double refinement = 0;
@@ -56,10 +57,11 @@ struct AnswerModeErrors {
 	}
 };
 AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
-                                    double request_beta);
+                                    double event_beta);
 
 // What a loaded release's answers need from the error model, from one derivation of the axes' cuts: the projection
-// part (AnswerModeErrorsOf's, which answer bounds read) and how much of each public value's first row refined
+// part (AnswerModeErrorsOf's at part (a)'s own event, ProjectionEventBetaOf of request_beta, which answer bounds
+// read) and how much of each public value's first row refined
 // answers spread over the gap below it, per axis and public value (error_model.hpp's GapSpreadShares at part (a)'s
 // beta; empty vectors for a class that does not refine within cells, or without rows to bound). The
 // refinement part itself is not recomputed: the stored answer mode already holds its choice.

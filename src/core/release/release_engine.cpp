@@ -105,15 +105,15 @@ ShapeOf(const ReleaseLayout &layout)
 }
 
 // The error model's data parts that depend on the release alone (mechanisms/error_model.hpp), from the public
-// table's marginals and grid points, each at a sixth of the request's beta (part (a) at a third on a full grid of
-// an ordered class, ProjectionEventBetaOf). The projection part is the answer
-// mode's that answers use by default (answer_mode.hpp).
+// table's marginals and grid points: part (a) at its median (PlanProjectionEventBeta), part (b) at a sixth of the
+// request's beta. The projection part is the answer mode's that answers use by default (answer_mode.hpp).
 void
 SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &context, AnswerModeErrors &modes)
 {
 	// A declared domain's cuts are its declared values: a query at the declared resolution is its own cover query,
 	// answered by projection.
-	modes = r.declared_domain ? AnswerModeErrors{} : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, r.beta);
+	modes = r.declared_domain ? AnswerModeErrors{}
+	                          : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, PlanProjectionEventBeta());
 	context.projection_error = modes.Chosen();
 	context.cells_answerable = !r.declared_domain && CellsAnswerable(layout);
 	context.own_cells_error = modes.own_cells;

@@ -21,6 +21,14 @@
 namespace pap::core {
 namespace {
 
+// Part (a) in both modes on the answers' own event (ProjectionEventBetaOf of the request's beta), where the plan
+// takes its median (PlanProjectionEventBeta).
+AnswerModeErrors
+BoundModes(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double request_beta)
+{
+	return AnswerModeErrorsOf(layout, public_rows, private_rows, ProjectionEventBetaOf(layout, request_beta));
+}
+
 using test::ZipfPopulation;
 
 std::string
@@ -325,7 +333,7 @@ TEST(ChooseLayout, FoldsCategoriesWhereTheFullGridDoesNotFit)
 	EXPECT_NE(choice.domain_reason.find("folded to"), std::string::npos) << choice.domain_reason;
 	ASSERT_EQ(choice.layout.domain_kind, DomainKind::Dense);  // the support (1,801 cells) does not fit either
 	EXPECT_LE(GridSizeOf(choice.layout.Radices()), 400.0);
-	const AnswerModeErrors modes = AnswerModeErrorsOf(choice.layout, rows, 20 * rows, 0.05);
+	const AnswerModeErrors modes = BoundModes(choice.layout, rows, 20 * rows, 0.05);
 	EXPECT_GT(modes.own_cells, 0.0);
 	EXPECT_LT(modes.own_cells, modes.projection);
 	// Own cells: per axis half the smaller of its bin's private share and its cap, each on half of part (a)'s event;
@@ -359,7 +367,7 @@ TEST(ChooseLayout, FoldsCategoriesWhereTheFullGridDoesNotFit)
 		    unseen,
 		    std::min(OtherBinsError({unfolded.layout.PublicRowsPerBin(a)}, 2, rows, 20 * rows, beta / 2), caps[a]));
 	EXPECT_GT(unseen, 0.0);
-	EXPECT_DOUBLE_EQ(AnswerModeErrorsOf(unfolded.layout, rows, 20 * rows, 0.05).own_cells, unseen / 2);
+	EXPECT_DOUBLE_EQ(BoundModes(unfolded.layout, rows, 20 * rows, 0.05).own_cells, unseen / 2);
 }
 
 // Read from its own cells, a query naming a value the public sample never showed gets half its column's "other"
@@ -393,7 +401,7 @@ TEST(AnswerModeErrors, OwnCellsPartCoversTheValuesThePublicSampleNeverShowed)
 			if (pub[v] == 0)
 				largest = std::max(largest, std::fabs(answer - double(priv[v]) / n));
 		positive += largest > 0 ? 1 : 0;
-		failures += largest > AnswerModeErrorsOf(layout, m, n, 0.05).own_cells ? 1 : 0;
+		failures += largest > BoundModes(layout, m, n, 0.05).own_cells ? 1 : 0;
 	}
 	EXPECT_EQ(positive, trials);
 	EXPECT_LE(failures, 1) << "of " << trials;

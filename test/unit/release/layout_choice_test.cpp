@@ -131,9 +131,9 @@ TEST(ChooseLayout, FinerCutsWinWhenTheNoiseIsSmall)
 TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
 {
 	// The same public table, 2,000 private rows at epsilon 1: identity's noise grows with the cells, and PMW's prior
-	// is farther off at every granularity. Bins of twice alpha's mass (500 public rows) predict 0.0273, below both
-	// coarser ones (fewer cells, more projection: alpha*4 0.0277) and finer ones (more cells, more noise: alpha
-	// 0.031, alpha/2 0.0388).
+	// is farther off at every granularity. Bins of twice alpha's mass (500 public rows) predict 0.0252, within 1.1
+	// times the coarser alpha*4 (0.0247: fewer cells, more projection), the finest so; finer ones predict more (more
+	// cells, more noise: alpha 0.0298, alpha/2 0.0378).
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
 	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 2000, 1.0));
 	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 500.0);
@@ -149,16 +149,16 @@ TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
 
 TEST(ChooseLayout, ANearTieTakesTheFinerCuts)
 {
-	// The same public table, 20,000 private rows at epsilon 1: alpha predicts 0.0058, the smallest, and alpha/2
-	// 0.00581, within kNearTie of it, so alpha/2 is taken (its projection part is a worst case that hardly falls with
-	// the finer cuts); alpha/4 (0.00758) is beyond the tie.
+	// The same public table, 20,000 private rows at epsilon 1: alpha predicts 0.00518, the smallest, and alpha/2
+	// 0.00534, within kNearTie of it, so alpha/2 is taken (its projection part hardly falls with the finer cuts);
+	// alpha/4 (0.00721) is beyond the tie.
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
 	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 20000, 1.0));
 	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 125.0);
 	EXPECT_EQ(choice.granularity.rfind("auto: alpha/2 cuts", 0), 0u) << choice.granularity;
 	EXPECT_NE(choice.granularity.find("the finest within 1.1 times the smallest prediction"), std::string::npos)
 	    << choice.granularity;
-	EXPECT_NE(choice.granularity.find("alpha 0.0058 "), std::string::npos) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha 0.00518 "), std::string::npos) << choice.granularity;
 	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(finest, 125.0).axes[0].cuts);
 }
 

@@ -37,6 +37,14 @@
 namespace pap::core {
 namespace {
 
+// Part (a) in both modes on the answers' own event (ProjectionEventBetaOf of the request's beta), where the plan
+// takes its median (PlanProjectionEventBeta).
+AnswerModeErrors
+BoundModes(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double request_beta)
+{
+	return AnswerModeErrorsOf(layout, public_rows, private_rows, ProjectionEventBetaOf(layout, request_beta));
+}
+
 // --- allocation -----------------------------------------------------------------------------------------------
 
 // Every block handed out, freed at the end of each test.
@@ -1149,7 +1157,7 @@ TEST_F(ReleaseEngine, PredicatesMergedByThePublicRowsPayTheirDisagreementAndAuto
 	const char *cls = "predicates('x < 1000', 'x < 999.5', 'x > 1500', '1500 < x')";
 	const std::int64_t n = 100000;
 	const auto projection_of = [n](const Release &r) {
-		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, n, 0.05).projection;
+		return BoundModes(LayoutFromCatalog(r.layout), 2000, n, 0.05).projection;
 	};
 	// Finest keeps the public rows' merge: 'x < 999.5' is answered by 'x < 1000', and '1500 < x' by 'x > 1500'.
 	const Release merged = Define(pub, cls, Granularity::Finest);
@@ -1615,7 +1623,7 @@ TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 			const std::vector<std::vector<double>> &spread = loaded.gap_spread;
 			// The loaded projection part is the answer mode's (one derivation of the cuts serves both).
 			EXPECT_EQ(loaded.projection,
-			          AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, n, facts.beta).projection);
+			          BoundModes(LayoutFromCatalog(r.layout), r.public_rows, n, facts.beta).projection);
 			double largest = 0.0;
 			for (double theta : spread[0]) {
 				EXPECT_GE(theta, 0.0);
@@ -2752,17 +2760,22 @@ TEST_F(ReleaseEngine, AnswerModeIsTheOneWithTheSmallerProjectionPart)
 	EXPECT_STREQ(a.answer_mode, "refine");
 	EXPECT_STREQ(b.answer_mode, "refine");  // a tie: refined answers spread the gaps within the same bound
 	EXPECT_STREQ(c.answer_mode, "refine");  // auto's mechanism measures every cell of the full grid
-	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 20000, 1000000, 0.05);
+	// The plan's part (a) is at its median (PlanProjectionEventBeta), the answers' at their event's beta.
+	const AnswerModeErrors modes =
+	    AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 20000, 1000000, PlanProjectionEventBeta());
+	EXPECT_LT(modes.refinement, BoundModes(LayoutFromCatalog(coarse.layout), 20000, 1000000, 0.05).refinement);
 	EXPECT_TRUE(modes.refine);
 	EXPECT_LT(modes.refinement, modes.projection);
 	EXPECT_EQ(a.parts.projection, modes.refinement);
 	EXPECT_EQ(std::string(modes.Name()), "refine");
-	const AnswerModeErrors exact = AnswerModeErrorsOf(LayoutFromCatalog(finest.layout), 20000, 1000000, 0.05);
+	const AnswerModeErrors exact =
+	    AnswerModeErrorsOf(LayoutFromCatalog(finest.layout), 20000, 1000000, PlanProjectionEventBeta());
 	EXPECT_TRUE(exact.refine);
 	EXPECT_EQ(exact.refinement, exact.projection);
 	EXPECT_EQ(b.parts.projection, exact.projection);
 	// A class that does not refine within cells ties too, and keeps the projection.
-	const AnswerModeErrors other = AnswerModeErrorsOf(LayoutFromCatalog(marginals.layout), 20000, 1000000, 0.05);
+	const AnswerModeErrors other =
+	    AnswerModeErrorsOf(LayoutFromCatalog(marginals.layout), 20000, 1000000, PlanProjectionEventBeta());
 	EXPECT_EQ(other.refinement, other.projection);
 	EXPECT_FALSE(other.refine);
 	// Marginals move no edge, and a query read from its own cells has no projection part but for a value the public
@@ -2787,7 +2800,7 @@ TEST_F(ReleaseEngine, MarginalsProjectionPartCountsTheCellsThePublicTableNeverSh
 	}
 	const auto projection_of = [](const Table &pub) {
 		const Release r = Define(pub, "marginals(2; c, d)", Granularity::Finest, 0.2);
-		return AnswerModeErrorsOf(LayoutFromCatalog(r.layout), 2000, 100000, 0.05).projection;
+		return BoundModes(LayoutFromCatalog(r.layout), 2000, 100000, 0.05).projection;
 	};
 	const double beta = DataPartBeta(0.05);
 	// (false, true) and (true, false) have no public row, and the first of them is the empty pattern: both are cells
@@ -2823,8 +2836,8 @@ TEST_F(ReleaseEngine, EnumColumnsAreClosed)
 	ASSERT_EQ(missed.layout.category_counts[0], 3);  // every label, sorted by bytes
 	EXPECT_STREQ(missed.layout.categories[2], "z");
 	const double beta = DataPartBeta(0.05);
-	const AnswerModeErrors all_seen = AnswerModeErrorsOf(LayoutFromCatalog(closed.layout), 2000, 100000, 0.05);
-	const AnswerModeErrors one_unseen = AnswerModeErrorsOf(LayoutFromCatalog(missed.layout), 2000, 100000, 0.05);
+	const AnswerModeErrors all_seen = BoundModes(LayoutFromCatalog(closed.layout), 2000, 100000, 0.05);
+	const AnswerModeErrors one_unseen = BoundModes(LayoutFromCatalog(missed.layout), 2000, 100000, 0.05);
 	EXPECT_EQ(all_seen.projection, 0.0);
 	EXPECT_EQ(all_seen.own_cells, 0.0);
 	EXPECT_NEAR(one_unseen.projection, RareValuePrivateShareBound(0, 2000, 100000, std::log(2.0 / beta)), 1e-12);
@@ -2862,11 +2875,11 @@ TEST_F(ReleaseEngine, ProjectionEventTakesTheOutsideMassShareOnAFullGridOfAnOrde
 	support.domain_kind = DomainKind::Support;
 	EXPECT_DOUBLE_EQ(ProjectionEventBetaOf(grid, 0.05), 0.05 / 3);
 	EXPECT_DOUBLE_EQ(ProjectionEventBetaOf(support, 0.05), 0.05 / 6);
-	const AnswerModeErrors on_grid = AnswerModeErrorsOf(grid, 2000, 50000, 0.05);
-	const AnswerModeErrors on_support = AnswerModeErrorsOf(support, 2000, 50000, 0.05);
+	const AnswerModeErrors on_grid = BoundModes(grid, 2000, 50000, 0.05);
+	const AnswerModeErrors on_support = BoundModes(support, 2000, 50000, 0.05);
 	EXPECT_LT(on_grid.refinement, on_support.refinement);
-	EXPECT_EQ(on_grid.refinement, AnswerModeErrorsOf(support, 2000, 50000, 0.10).refinement);
-	EXPECT_EQ(on_grid.projection, AnswerModeErrorsOf(support, 2000, 50000, 0.10).projection);
+	EXPECT_EQ(on_grid.refinement, BoundModes(support, 2000, 50000, 0.10).refinement);
+	EXPECT_EQ(on_grid.projection, BoundModes(support, 2000, 50000, 0.10).projection);
 	EXPECT_EQ(LoadedAnswerFactsOf(grid, 2000, 50000, 0.05).gap_spread,
 	          LoadedAnswerFactsOf(support, 2000, 50000, 0.10).gap_spread);
 	const ReleaseLayout marginals = LayoutFromCatalog(Define(pub, "marginals(1; c)", Granularity::Finest, 0.2).layout);
@@ -2888,7 +2901,8 @@ TEST_F(ReleaseEngine, PrivateOnlyErrorAddsTheProjectionOfTheDeclaredGrid)
 	request.private_rows = 100000;
 	request.mechanism = "auto";
 	const PlanSummary plan = MakePlan(request);
-	const AnswerModeErrors modes = AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 5000, 100000, 0.05);
+	const AnswerModeErrors modes =
+	    AnswerModeErrorsOf(LayoutFromCatalog(coarse.layout), 5000, 100000, PlanProjectionEventBeta());
 	ASSERT_GT(modes.projection, 0.0);
 	double noise = 1.0;
 	for (const char *name : {"identity", "hierarchical"}) {
@@ -2918,7 +2932,8 @@ TEST_F(ReleaseEngine, MarginalsOnAFullGridReadTheirCellsWhenTheMechanismMeasures
 		const PlanSummary plan = plan_of(mechanism);
 		EXPECT_STREQ(plan.answer_mode, "refine");
 		// Only the values of city and age the public table never showed (their "other" bins) have a part.
-		const double own_cells = AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 100000, 0.05).own_cells;
+		const double own_cells =
+		    AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 100000, PlanProjectionEventBeta()).own_cells;
 		EXPECT_GT(own_cells, 0.0);
 		EXPECT_EQ(plan.parts.projection, own_cells);
 	}
@@ -2987,10 +3002,9 @@ TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
 	const double unseen = OutsideMassError(LayoutFromCatalog(r.layout).public_point_counts, false, r.public_rows, 5000,
 	                                       DataPartBeta(0.05));
 	EXPECT_GT(unseen, 0.0);
-	EXPECT_NEAR(
-	    projected.projection,
-	    std::min(1.0, AnswerModeErrorsOf(LayoutFromCatalog(r.layout), r.public_rows, 5000, 0.05).projection + unseen),
-	    1e-15);
+	EXPECT_NEAR(projected.projection,
+	            std::min(1.0, BoundModes(LayoutFromCatalog(r.layout), r.public_rows, 5000, 0.05).projection + unseen),
+	            1e-15);
 	const AnswerBound mw_cells = bound_of(false, true), mw_projected = bound_of(false, false);
 	EXPECT_NEAR(mw_projected.projection, std::min(1.0, 0.01 + unseen), 1e-15);
 	EXPECT_GE(mw_cells.projection, mw_projected.projection);
