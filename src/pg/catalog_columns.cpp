@@ -3,9 +3,20 @@
 
 extern "C" {
 #include "catalog/namespace.h"
+#include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+}
+
+Datum
+PapCatalogTextArray(const char *const *values, size_t count)
+{
+	Datum *d = (Datum *)palloc(sizeof(Datum) * (count + 1));
+	for (size_t i = 0; i < count; i++)
+		d[i] = CStringGetTextDatum(values[i]);
+	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 bool

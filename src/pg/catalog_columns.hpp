@@ -17,6 +17,9 @@ struct PapCatalogValue {
 	bool optional;  // added after 0.1: not written while the table lacks it
 };
 
+// A text[] of count C strings (a catalog column's value; count 0 gives the empty array), in the current context.
+Datum PapCatalogTextArray(const char *const *values, size_t count);
+
 // Whether table (of schema pap) has the column now (a syscache lookup).
 bool PapCatalogHasColumn(const char *table, const char *column);
 

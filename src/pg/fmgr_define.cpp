@@ -57,15 +57,6 @@ ArrayDatum(const T *values, size_t count, Oid type)
 	return PointerGetDatum(construct_array(d, int(count), type, len, byval, align));
 }
 
-static Datum
-TextArrayDatum(const char *const *values, size_t count)
-{
-	Datum *d = (Datum *)palloc(sizeof(Datum) * (count ? count : 1));
-	for (size_t i = 0; i < count; i++)
-		d[i] = CStringGetTextDatum(values[i]);
-	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
-}
-
 static size_t
 Total(const int32 *counts, size_t n)
 {
@@ -224,13 +215,13 @@ StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::c
 	    {"beta", FLOAT8OID, Float8GetDatum(beta)},
 	    {"granularity", TEXTOID, CStringGetTextDatum(summary.granularity)},
 	    {"public_rows", INT8OID, Int64GetDatum(summary.public_rows)},
-	    {"axis_kinds", TEXTARRAYOID, TextArrayDatum(l.axis_kinds, axes)},
-	    {"axis_value_types", TEXTARRAYOID, TextArrayDatum(l.axis_value_types, axes)},
-	    {"axis_labels", TEXTARRAYOID, TextArrayDatum(l.axis_labels, axes)},
+	    {"axis_kinds", TEXTARRAYOID, PapCatalogTextArray(l.axis_kinds, axes)},
+	    {"axis_value_types", TEXTARRAYOID, PapCatalogTextArray(l.axis_value_types, axes)},
+	    {"axis_labels", TEXTARRAYOID, PapCatalogTextArray(l.axis_labels, axes)},
 	    {"cut_counts", INT4ARRAYOID, ArrayDatum(l.cut_counts, axes, INT4OID)},
 	    {"cuts", FLOAT8ARRAYOID, ArrayDatum(l.cuts, Total(l.cut_counts, axes), FLOAT8OID)},
 	    {"category_counts", INT4ARRAYOID, ArrayDatum(l.category_counts, axes, INT4OID)},
-	    {"categories", TEXTARRAYOID, TextArrayDatum(l.categories, Total(l.category_counts, axes))},
+	    {"categories", TEXTARRAYOID, PapCatalogTextArray(l.categories, Total(l.category_counts, axes))},
 	    {"public_value_counts", INT4ARRAYOID, ArrayDatum(l.public_value_counts, axes, INT4OID)},
 	    {"public_values", FLOAT8ARRAYOID, ArrayDatum(l.public_values, Total(l.public_value_counts, axes), FLOAT8OID)},
 	    {"public_value_rows", INT8ARRAYOID,

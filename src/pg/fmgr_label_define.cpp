@@ -103,15 +103,6 @@ CanonicalClasses(std::vector<const char *> &classes, Oid label_type, const char 
 }
 
 static Datum
-TextArray(const char *const *values, size_t count)
-{
-	Datum *d = (Datum *)palloc(sizeof(Datum) * (count + 1));
-	for (size_t i = 0; i < count; i++)
-		d[i] = CStringGetTextDatum(values[i]);
-	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
-}
-
-static Datum
 FloatArray(const double *values, size_t count)
 {
 	Datum *d = (Datum *)palloc(sizeof(Datum) * (count + 1));
@@ -227,9 +218,9 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	    {"private_table", REGCLASSOID, ObjectIdGetDatum(private_table)},
 	    {"public_table", REGCLASSOID, ObjectIdGetDatum(public_table)},
 	    {"label_column", TEXTOID, CStringGetTextDatum(label_column)},
-	    {"feature_columns", TEXTARRAYOID, TextArray(features.data(), nf)},
-	    {"feature_value_types", TEXTARRAYOID, TextArray(value_types.data(), nf)},
-	    {"classes", TEXTARRAYOID, TextArray(classes.data(), classes.size())},
+	    {"feature_columns", TEXTARRAYOID, PapCatalogTextArray(features.data(), nf)},
+	    {"feature_value_types", TEXTARRAYOID, PapCatalogTextArray(value_types.data(), nf)},
+	    {"classes", TEXTARRAYOID, PapCatalogTextArray(classes.data(), classes.size())},
 	    {"learner", TEXTOID, CStringGetTextDatum(pap::core::LearnerName(learner))},
 	    {"public_rows", INT8OID, Int64GetDatum(int64(pub.rows.row_count))},
 	    {"centers", FLOAT8ARRAYOID, FloatArray(s.centers, nf)},
@@ -237,7 +228,7 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	    {"cut_counts", INT4ARRAYOID, IntArray(s.cut_counts, nf)},
 	    {"cuts", FLOAT8ARRAYOID, FloatArray(s.cuts, s.cut_total)},
 	    {"category_counts", INT4ARRAYOID, IntArray(s.category_counts, nf)},
-	    {"categories", TEXTARRAYOID, TextArray(s.categories, s.category_total)},
+	    {"categories", TEXTARRAYOID, PapCatalogTextArray(s.categories, s.category_total)},
 	    {"cell_count", INT8OID, Int64GetDatum(s.cell_count)},
 	    {"defined_by", NAMEOID, DirectFunctionCall1(namein, CStringGetDatum(user))},
 	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},

@@ -169,15 +169,6 @@ struct LabelReadParameters {
 	int32 *sorted_classes = nullptr;
 };
 
-static Datum
-TextArrayOf(const char *const *texts, size_t count)
-{
-	Datum *d = (Datum *)palloc(sizeof(Datum) * (count + 1));
-	for (size_t i = 0; i < count; i++)
-		d[i] = CStringGetTextDatum(texts[i]);
-	return PointerGetDatum(construct_array(d, int(count), TEXTOID, -1, false, TYPALIGN_INT));
-}
-
 static const PapLabelling *sorting_labelling;
 
 static int
@@ -203,7 +194,7 @@ LabelSelectList(Oid relid, const PapLabelling *l, const char *label_column, Labe
 		if (l->categorical[f] && params != nullptr) {
 			const size_t count = size_t(l->schema.category_counts[f]);
 			params->types[params->count] = TEXTARRAYOID;
-			params->values[params->count] = TextArrayOf(l->schema.categories + category_at, count);
+			params->values[params->count] = PapCatalogTextArray(l->schema.categories + category_at, count);
 			category_at += count;
 			appendStringInfo(&sql, "pap.category_index($%d, (%s)::pg_catalog.text)", ++params->count, column);
 		} else if (l->categorical[f]) {
@@ -222,7 +213,7 @@ LabelSelectList(Oid relid, const PapLabelling *l, const char *label_column, Labe
 		for (size_t c = 0; c < l->class_count; c++)
 			sorted[c] = l->classes[params->sorted_classes[c]];
 		params->types[params->count] = TEXTARRAYOID;
-		params->values[params->count] = TextArrayOf(sorted, l->class_count);
+		params->values[params->count] = PapCatalogTextArray(sorted, l->class_count);
 		appendStringInfo(&sql, ", pap.category_index($%d, (%s)::pg_catalog.text)", ++params->count,
 		                 quote_identifier(label_column));
 	}

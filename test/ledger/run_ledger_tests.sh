@@ -350,22 +350,28 @@ q "$DB" "SET ROLE ledger_an" "CREATE TYPE lan.color AS ENUM ('red', 'green')" "G
 	"CREATE FUNCTION lan.color_text(lan.color) RETURNS text LANGUAGE plpgsql VOLATILE AS
 	   \$\$ BEGIN INSERT INTO lan.loot VALUES (current_user, 'cast'); RETURN \$1::name::text; END \$\$" \
 	"GRANT EXECUTE ON FUNCTION lan.color_text(lan.color) TO PUBLIC" >/dev/null
-q "$DB" "CREATE TABLE priv_h (c lan.color)" \
-	"INSERT INTO priv_h SELECT (CASE WHEN i % 3 = 0 THEN 'red' ELSE 'green' END)::lan.color FROM generate_series(1, 300) AS i" \
-	"CREATE TABLE pub_h (c lan.color)" \
-	"INSERT INTO pub_h SELECT (CASE WHEN i % 2 = 0 THEN 'red' ELSE 'green' END)::lan.color FROM generate_series(1, 100) AS i" \
-	"SELECT pap.set_budget('priv_h', 1.0)" \
-	"SELECT pap.define_release('r_h', 'priv_h', 'pub_h', \$\$predicates('c = ''red''')\$\$)" >/dev/null
-psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_h'::regclass FOR UPDATE" \
-	-c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null 2>&1 &
-holder=$!; BG_PIDS+=("$holder")
-sleep 0.2
-psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_h', 0.5)" >/dev/null 2>"$WORK/h.err" &
-hr=$!; BG_PIDS+=("$hr")
-for _ in $(seq 1 100); do [ "$(waiting)" -ge 1 ] && break; sleep 0.02; done
-check "h: the run waits at its debit, its checks passed" "1" "$(waiting)"
-q "$DB" "SET ROLE ledger_an" "CREATE CAST (lan.color AS text) WITH FUNCTION lan.color_text(lan.color) AS IMPLICIT" >/dev/null
-wait "$holder" "$hr"
+# A release of c = 'red' over an enum column of type $2, whose run waits at its debit (its checks passed) while the
+# analyst runs $3; the run's errors go to $WORK/$1.err.
+run_while_waiting_at_debit() {
+	local name=$1 type=$2 sql=$3 holder hr
+	q "$DB" "CREATE TABLE priv_$name (c $type)" \
+		"INSERT INTO priv_$name SELECT (CASE WHEN i % 3 = 0 THEN 'red' ELSE 'green' END)::$type FROM generate_series(1, 300) AS i" \
+		"CREATE TABLE pub_$name (c $type)" \
+		"INSERT INTO pub_$name SELECT (CASE WHEN i % 2 = 0 THEN 'red' ELSE 'green' END)::$type FROM generate_series(1, 100) AS i" \
+		"SELECT pap.set_budget('priv_$name', 1.0)" \
+		"SELECT pap.define_release('r_$name', 'priv_$name', 'pub_$name', \$\$predicates('c = ''red''')\$\$)" >/dev/null
+	psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_$name'::regclass FOR UPDATE" \
+		-c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null 2>&1 &
+	holder=$!; BG_PIDS+=("$holder")
+	sleep 0.2
+	psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_$name', 0.5)" >/dev/null 2>"$WORK/$name.err" &
+	hr=$!; BG_PIDS+=("$hr")
+	for _ in $(seq 1 100); do [ "$(waiting)" -ge 1 ] && break; sleep 0.02; done
+	check "$name: the run waits at its debit, its checks passed" "1" "$(waiting)"
+	q "$DB" "SET ROLE ledger_an" "$sql" >/dev/null
+	wait "$holder" "$hr"
+}
+run_while_waiting_at_debit h lan.color "CREATE CAST (lan.color AS text) WITH FUNCTION lan.color_text(lan.color) AS IMPLICIT"
 check "h: the scan refuses the cast's function (42501)" "1" "$(grep -c 'SQLSTATE is 42501' "$WORK/h.err")"
 check "h: ... which never ran" "0" "$(q "$DB" "SELECT count(*) FROM lan.loot")"
 check "h: ... the run was charged and failed" "0.5 failed" "$(spent "$DB" priv_h) $(wait_state "$DB" r_h failed)"
@@ -375,22 +381,7 @@ section "h2. an implicit cast through text, made while a run waits at its debit,
 # CREATE CAST ... WITH INOUT AS IMPLICIT calls only built-in functions, but it turns c = 'red' into c::text = 'red'
 # (text order for the enum's): a release would answer another predicate than the one it checked.
 q "$DB" "SET ROLE ledger_an" "CREATE TYPE lan.tone AS ENUM ('red', 'green')" "GRANT USAGE ON TYPE lan.tone TO PUBLIC" >/dev/null
-q "$DB" "CREATE TABLE priv_h2 (c lan.tone)" \
-	"INSERT INTO priv_h2 SELECT (CASE WHEN i % 3 = 0 THEN 'red' ELSE 'green' END)::lan.tone FROM generate_series(1, 300) AS i" \
-	"CREATE TABLE pub_h2 (c lan.tone)" \
-	"INSERT INTO pub_h2 SELECT (CASE WHEN i % 2 = 0 THEN 'red' ELSE 'green' END)::lan.tone FROM generate_series(1, 100) AS i" \
-	"SELECT pap.set_budget('priv_h2', 1.0)" \
-	"SELECT pap.define_release('r_h2', 'priv_h2', 'pub_h2', \$\$predicates('c = ''red''')\$\$)" >/dev/null
-psql -X -q -d "$DB" -c "BEGIN" -c "SELECT 1 FROM pap.budget_data WHERE private_table = 'priv_h2'::regclass FOR UPDATE" \
-	-c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null 2>&1 &
-holder=$!; BG_PIDS+=("$holder")
-sleep 0.2
-psql -X -q -d "$DB" -c "$SEED" -c "CALL pap.run_release('r_h2', 0.5)" >/dev/null 2>"$WORK/h2.err" &
-hr=$!; BG_PIDS+=("$hr")
-for _ in $(seq 1 100); do [ "$(waiting)" -ge 1 ] && break; sleep 0.02; done
-check "h2: the run waits at its debit, its checks passed" "1" "$(waiting)"
-q "$DB" "SET ROLE ledger_an" "CREATE CAST (lan.tone AS text) WITH INOUT AS IMPLICIT" >/dev/null
-wait "$holder" "$hr"
+run_while_waiting_at_debit h2 lan.tone "CREATE CAST (lan.tone AS text) WITH INOUT AS IMPLICIT"
 check "h2: the scan refuses the implicit cast (42501)" "1" "$(grep -c 'SQLSTATE is 42501' "$WORK/h2.err")"
 check "h2: ... the run was charged and failed, answering nothing" "0.5 failed" \
 	"$(spent "$DB" priv_h2) $(wait_state "$DB" r_h2 failed)"
