@@ -1,8 +1,8 @@
 // The marginal-tables mechanism (docs/mechanisms.md §13): select-measure-reconstruct for marginals(k; c1..cD) on a
 // full grid. Select (public): every k-way table of the class's D axes, and, for k > 1, first every 1-way table.
 // Measure: each table's private counts with exact integer noise (discrete Laplace for epsilon-DP, the discrete
-// Gaussian under zCDP when delta > 0 and its variance is the smaller). Reconstruct (post-processing): starting from
-// the public prior, each table's estimate is its noisy count combined cell by cell with the current model's answer
+// Gaussian under zCDP when delta > 0 and its predicted error is the smaller). Reconstruct (post-processing): starting
+// from the public prior, each table's estimate is its noisy count combined cell by cell with the current model's answer
 // (inverse-variance weights from the public sample's size and the noise's variance, as JAM-PGM chooses between the
 // public and the private measurement); the 1-way stage trusts its noisy tables alone where they show the public
 // sample is off by more than its sampling error and the noise explain (a shifted public sample). The 1-way tables

@@ -212,14 +212,21 @@ namespace {
 
 // ln of the CKS20 Corollary 13 bound at one alpha > 1: (alpha-1)(alpha rho - eps) + alpha ln(1 - 1/alpha) -
 // ln(alpha - 1), in long double (64-bit significand), plus a margin of 1e-15 times the sum of the terms'
-// magnitudes. Each term and the sum carry a few long-double ulps (~5e-20 relative to the largest term) of
-// rounding, so the margin, 10^4 times that, makes the result an upper bound of the exact value at this alpha.
+// magnitudes. alpha - 1 is exact (alpha is a double), so each term and the sum carry a few long-double ulps (~5e-20
+// relative to the largest term) of rounding, and the margin, 10^4 times that, makes the result an upper bound of
+// the exact value at this alpha. Below alpha = 2 the last two terms are written (alpha-1) ln(alpha-1) - alpha
+// ln(alpha): log1p(-1/alpha) magnifies the rounding of -1/alpha by 1/(alpha - 1), which near alpha = 1 (where the
+// search goes once rho - eps passes about 17) exceeded the margin, and the bound fell below the exact value (a
+// review's counterexample, ZcdpDelta(18, 0.1)); above 2 that factor is at most 2, and the terms of the other form
+// grow like alpha ln(alpha) and cancel, which would make the margin loose.
 long double
 LogCorollary13Upper(double alpha, double rho, double epsilon)
 {
 	const long double a = alpha, a1 = a - 1.0L;
 	const long double t1 = a1 * a * rho, t2 = a1 * epsilon;
-	const long double t3 = a * log1pl(-1.0L / a), t4 = logl(a1);
+	const bool near_one = a < 2.0L;
+	const long double t3 = near_one ? a1 * logl(a1) : a * log1pl(-1.0L / a);
+	const long double t4 = near_one ? a * logl(a) : logl(a1);
 	return t1 - t2 + t3 - t4 + 1e-15L * (fabsl(t1) + fabsl(t2) + fabsl(t3) + fabsl(t4));
 }
 
