@@ -29,6 +29,9 @@ SELECT chosen_mechanism, private_rows, public_rows, cover_size, cell_count, book
        round(public_only_error::numeric, 4) AS public_only_error, round(book_private_rows) AS book_private_rows
   FROM pap.plan('x_cdf', 1.0);
 SELECT cutoff, accounting FROM pap.plan('x_cdf', 1.0, 1e-6);
+-- the smallest delta documented, 1e-300: its double is just above the decimal, which the ledger's 15 digits round
+-- down (refused as below 1e-300 before)
+SELECT chosen_mechanism IS NOT NULL AS planned FROM pap.plan('x_cdf', 1.0, 1e-300);
 -- the public prior is planned for its own sampling error, the uniform one for 1/2: fewer updates (a smaller
 -- cut-off) from the public start
 SELECT p.prior_error < u.prior_error AS public_prior_closer, p.cutoff < u.cutoff AS fewer_updates_planned

@@ -25,6 +25,16 @@ SELECT pap.cell_index('{1,2,3}', NULL) AS null_cell, pap.cell_index('{1,2,3}', '
        pap.cell_index('{1,2,3}', 2.5) AS two_and_a_half, pap.cell_index('{1,2,3,NaN}', 'NaN') AS nan_as_cut;
 SELECT pap.cell_index(NULL, 1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- a NaN in the public table is its column's highest value: every granularity defines, plans and runs (the error
+-- model failed with an internal error on it before: a review)
+CREATE TABLE nan_pub AS SELECT CASE WHEN g % 50 = 7 THEN 'NaN'::float8 ELSE g % 50 END AS v FROM generate_series(1, 400) g;
+CREATE TABLE nan_priv AS SELECT CASE WHEN g % 60 = 7 THEN 'NaN'::float8 ELSE g % 60 END AS v FROM generate_series(1, 3000) g;
+SELECT pap.set_budget('nan_priv', 10);
+SELECT pap.define_release('nan_' || g, 'nan_priv', 'nan_pub', 'ranges(v)', granularity => g) FROM unnest('{finest,alpha,auto}'::text[]) g;
+SELECT r.name, p.predicted_error BETWEEN 0 AND 1 AS planned FROM pap.releases r, pap.plan(r.name, 1) p
+ WHERE r.name LIKE 'nan\_%' ORDER BY 1;
+CALL pap.run_release('nan_auto', 1);
+SELECT pap.answer('nan_auto', 'v > 3 AND v <= ''NaN''') BETWEEN 0 AND 1 AS answered;
 SELECT pap.axis_value(date '2000-01-02') AS one_day_in_microseconds, pap.axis_value('infinity'::date) AS end_of_time;
 -- the private scan is one aggregate the planner may parallelise (the cell functions and pap.grid_counts are parallel safe)
 SELECT proname, provolatile, proparallel FROM pg_proc

@@ -33,7 +33,9 @@ enum class ClassKind { Thresholds, Ranges, Boxes, Orthants, Marginals, Stumps, H
 
 constexpr std::size_t kMaxClassTextBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxClassColumns = 64;
-constexpr std::size_t kMaxClassPredicates = 10000;
+// A predicates release reads one column per predicate beside its count, in one SELECT of each table: within the
+// 1,664 columns PostgreSQL allows a target list (MaxTupleAttributeNumber), with room to spare.
+constexpr std::size_t kMaxClassPredicates = 1600;
 constexpr std::size_t kMaxClassDirections = 10000;
 
 struct ClassSpec {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/axes/numeric_axis.hpp"  // PgFloatLess: NaN above every number, as PostgreSQL sorts
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 
@@ -137,12 +138,14 @@ AxisBinsOf(const std::vector<double> &cuts, const std::vector<double> &values, d
 	for (std::size_t j = 0; j <= cuts.size(); j++) {
 		AxisBin bin;
 		bin.first = v;
-		while (v < values.size() && (j == cuts.size() || values[v] <= cuts[j]))
+		// In PostgreSQL's order (a NaN public value is above every number, and may be a cut itself).
+		while (v < values.size() && (j == cuts.size() || !PgFloatLess(cuts[j], values[v])))
 			v++;
 		bin.last = v;
 		if (bin.last > bin.first) {
 			bin.empty_below = j > 0 && NoValueBetween(cuts[j - 1], values[bin.first], step);
-			bin.empty_above = j < cuts.size() && values[bin.last - 1] == cuts[j];  // (v, v] holds nothing
+			// (v, v] holds nothing
+			bin.empty_above = j < cuts.size() && !PgFloatLess(values[bin.last - 1], cuts[j]);
 		}
 		bins.push_back(bin);
 	}
@@ -176,7 +179,7 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 	if (values.size() != counts.size())
 		throw Error(ErrorKind::Internal, "error model: public values and counts differ in number");
 	for (std::size_t i = 1; i < values.size(); i++)
-		if (!(values[i - 1] < values[i]))
+		if (!PgFloatLess(values[i - 1], values[i]))
 			throw Error(ErrorKind::Internal, "error model: public values are not sorted and distinct");
 	AxisCut out;
 	out.sides = AxisEventCount(cuts, values, step);

@@ -70,11 +70,12 @@ struct PlanInput {
 // sparse vector at cut-off 1 needs a discrete Laplace of scale about 3.26 / epsilon, and the exact sampler represents
 // scales up to 2^32 (about 4.29e9), so every plan has PMW from 1e-9 up (MWEM, identity and hierarchical too, where
 // their noise fits; otherwise they do not apply). kMinDelta keeps ln(1/delta) finite; kMinBeta keeps beta's logarithms,
-// its quotients by the comparison count and the normal quantile at beta / |H~| inside a double. (1e-9 less a relative
-// 1e-12: a run of epsilon 1e-9 uses the double just below the ledger's decimal 1e-09.)
+// its quotients by the comparison count and the normal quantile at beta / |H~| inside a double. (1e-9 and 1e-300 less
+// a relative 1e-12: a run of epsilon 1e-9 uses the double just below the ledger's decimal 1e-09, and a delta of
+// 1e-300, whose double is above the decimal, is rounded down to the ledger's 15 digits before it is checked again.)
 constexpr double kMinEpsilon = 1e-9 * (1.0 - 1e-12);
 constexpr double kMaxEpsilon = 1e300;  // 2 x the zCDP rho of an epsilon near the double maximum overflows
-constexpr double kMinDelta = 1e-300;
+constexpr double kMinDelta = 1e-300 * (1.0 - 1e-12);
 constexpr double kMinBeta = 1e-100;
 
 // Error(InvalidParameter) unless epsilon is in [kMinEpsilon, kMaxEpsilon] and delta is 0 or in [kMinDelta, 1).

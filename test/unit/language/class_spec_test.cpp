@@ -857,7 +857,7 @@ TEST(ParseClassSpec, PredicateAndDirectionLimits)
 	EXPECT_EQ(ParseClassSpec(predicates + ")").predicates.size(), kMaxClassPredicates);
 	Error e = SpecError(predicates + ", 'one more')");
 	EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
-	EXPECT_STREQ(e.what(), "query class predicates has more than 10000 predicates");
+	EXPECT_STREQ(e.what(), "query class predicates has more than 1600 predicates");
 	EXPECT_EQ(PositionOf(e), static_cast<long>(predicates.size() + 2));
 	ExpectWellFormed(e);
 
