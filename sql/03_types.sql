@@ -35,6 +35,17 @@ SELECT r.name, p.predicted_error BETWEEN 0 AND 1 AS planned FROM pap.releases r,
  WHERE r.name LIKE 'nan\_%' ORDER BY 1;
 CALL pap.run_release('nan_auto', 1);
 SELECT pap.answer('nan_auto', 'v > 3 AND v <= ''NaN''') BETWEEN 0 AND 1 AS answered;
+-- a categorical axis bins by the value's text, the public column's at define and the private column's at run: the
+-- same type in both tables (text and varchar, or integer types, may mix). numeric(6,2) under int binned every private
+-- row into "other" before (1.00 is not 1); ordered axes read numbers and may mix.
+CREATE TABLE cat_priv AS SELECT (g % 3)::numeric(6,2) AS x, (g % 3)::bigint AS k, (g % 3)::text AS t FROM generate_series(1, 300) g;
+CREATE TABLE cat_pub AS SELECT (g % 3)::int AS x, (g % 3)::int AS k, (g % 3)::varchar AS t FROM generate_series(1, 400) g;
+SELECT pap.set_budget('cat_priv', 1);
+SELECT pap.define_release('cat_x', 'cat_priv', 'cat_pub', 'marginals(1; x)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('cat_kt', 'cat_priv', 'cat_pub', 'marginals(1; k, t)');
+SELECT pap.define_release('cat_x_cdf', 'cat_priv', 'cat_pub', 'thresholds(x)');
+SELECT name FROM pap.releases WHERE name LIKE 'cat\_%' ORDER BY 1;
 SELECT pap.axis_value(date '2000-01-02') AS one_day_in_microseconds, pap.axis_value('infinity'::date) AS end_of_time;
 -- the private scan is one aggregate the planner may parallelise (the cell functions and pap.grid_counts are parallel safe)
 SELECT proname, provolatile, proparallel FROM pg_proc

@@ -68,6 +68,18 @@ SELECT pap.define_private_release('pr_bad', 'pr_priv', 'thresholds(v)', '{"v": {
 RESET pap_release.max_cells;
 SELECT pap.define_private_release('pr_cdf', 'pr_priv', 'thresholds(v)', '{"v": {"min": 0, "max": 1, "step": 1}}');
 SELECT count(*) AS nothing_half_written FROM pap.releases WHERE name = 'pr_bad';
+-- Declared categories are read by the column's type under the definer's settings and stored as the scan prints the
+-- value: "Jan 3 2001" is the category 2001-01-03 (it binned nothing before, its rows fell into "other"); a text the
+-- type cannot read is refused at define (it failed every answer on the column after the charge before).
+CREATE TABLE pr_dates AS SELECT date '2001-01-01' + g % 3 AS d FROM generate_series(1, 300) g;
+SELECT pap.set_budget('pr_dates', 1000);
+SELECT pap.define_private_release('pr_bad', 'pr_dates', 'marginals(1; d)', '{"d": {"categories": ["2001-01-01", "not a date"]}}');
+SELECT pap.define_private_release('pr_days', 'pr_dates', 'marginals(1; d)',
+                                  '{"d": {"categories": ["2001-01-01", "2001-1-2", "Jan 3 2001"]}}');
+SELECT categories FROM pap.release_data WHERE name = 'pr_days';
+CALL pap.run_release('pr_days', 1000, mechanism => 'identity');
+SELECT round(pap.answer('pr_days', 'd = ''2001-01-03''')::numeric, 2) AS third_day,
+       round(pap.answer('pr_days', 'd = ''2001-01-02''')::numeric, 2) AS second_day;
 
 -- Guard rails (warnings, not errors): a public table smaller than its cover needs, a private table smaller than
 -- decision stumps need, a private-only request over a domain larger than its rows allow.

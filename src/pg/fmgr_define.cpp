@@ -94,12 +94,24 @@ BeginDraft(const char *class_text, double alpha, pap::core::Granularity granular
 	return draft;
 }
 
+// Whether two base types print a value as the same text: the same type, text and varchar (bpchar drops its trailing
+// blanks in the cast to text, varchar keeps them), or two integer types.
+static bool
+SameCategoryText(Oid a, Oid b)
+{
+	const auto text_like = [](Oid t) { return t == TEXTOID || t == VARCHAROID; };
+	const auto integer = [](Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID; };
+	return a == b || (text_like(a) && text_like(b)) || (integer(a) && integer(b));
+}
+
 // Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (api/release_api.hpp, steps 2-5).
 static void
 LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid public_table, const char *public_name)
 {
 	size_t columns = 0, predicates = 0;
 	PAP_CORE(columns = pap::core::DraftColumnCount(draft); predicates = pap::core::DraftPredicateCount(draft));
+	Oid *private_types = (Oid *)palloc0(sizeof(Oid) * (columns + 1)),
+	    *public_types = (Oid *)palloc0(sizeof(Oid) * (columns + 1));
 	for (size_t i = 0; i < columns; i++) {
 		const char *column = nullptr;
 		PAP_CORE(column = pap::core::DraftColumn(draft, i));
@@ -112,6 +124,8 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
 			                       PapQualifiedRelationName(private_table), format_type_be(public_type), public_name)));
+		private_types[i] = getBaseType(private_type);
+		public_types[i] = getBaseType(public_type);
 		// The private column's type says which values its rows can hold (a public float8 column may cut between them).
 		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type));
 		         pap::core::DraftSetColumnValueStep(draft, i, PapValueStepOfType(private_type)));
@@ -152,6 +166,22 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		PAP_CORE(sql = pap::core::DraftAxisMarginalSql(draft, a); numeric = pap::core::DraftAxisIsNumeric(draft, a));
 		if (sql == nullptr)
 			continue;
+		// A categorical axis (marginals, stumps: axis a is column a) bins by the value's text, which the public read
+		// takes from the public column and the private scan from the private one: both must print a value alike.
+		// The same kind of type is not enough (an integer 1 is "1", a numeric(6,2) one "1.00"; an interval is
+		// "01:00:00", the text '1:00:00'), and a public category the private type cannot read would fail every later
+		// answer naming the column, after the charge. So the same base type, text and varchar, or two integers.
+		if (!numeric && a < columns && !SameCategoryText(private_types[a], public_types[a])) {
+			const char *column = nullptr;
+			PAP_CORE(column = pap::core::DraftColumn(draft, a));
+			ereport(ERROR,
+			        (errcode(ERRCODE_DATATYPE_MISMATCH),
+			         errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_types[a]),
+			                PapQualifiedRelationName(private_table), format_type_be(public_types[a]), public_name),
+			         errdetail("The class reads the column's values as categories, by their text: both tables must "
+			                   "hold the same type (text and varchar may mix, and so may integer types)."),
+			         errhint("Cast the public column to the private column's type in a view.")));
+		}
 		PapTableRead read;
 		PapBeginTableRead(public_table, &read);
 		PapExecuteGuarded(psprintf("SELECT %s, pg_catalog.count(*) FROM %s GROUP BY 1", sql, public_name));
@@ -441,6 +471,11 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 				         errdetail("A categorical axis is the list of its categories; without a public table "
 				                   "nothing else can give it."),
 				         errhint("Declare the column as {\"%s\": {\"categories\": [...]}}.", column)));
+			// As the scan prints the private column's values: a date declared "Jan 3 2001" is 2001-01-03, and a text
+			// the column's type cannot read is refused now, not by every answer after the charge.
+			Oid type;
+			(void)PapValueTypeOfReleaseColumn(private_table, column, &type);
+			PapCanonicalCategoryTexts((const char **)d.categories, d.category_count, type);
 			PAP_CORE(pap::core::DraftDeclareCategories(draft, a, d.categories, d.category_count));
 		}
 	}

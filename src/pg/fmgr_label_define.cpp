@@ -77,25 +77,7 @@ TextList(ArrayType *a, const char *what, int max_count)
 static void
 CanonicalClasses(std::vector<const char *> &classes, Oid label_type, const char *label_column)
 {
-	const Oid base = getBaseType(label_type);
-	Oid input, ioparam, output;
-	bool varlena;
-	getTypeInputInfo(base, &input, &ioparam);
-	getTypeOutputInfo(base, &output, &varlena);
-	for (const char *&text : classes) {
-		CHECK_FOR_INTERRUPTS();
-		const Datum value = OidInputFunctionCall(input, (char *)text, ioparam, -1);
-		const int level = PapBeginStableOutput();
-		char *canonical =
-		    base == BOOLOID ? pstrdup(DatumGetBool(value) ? "true" : "false") : OidOutputFunctionCall(output, value);
-		PapEndStableOutput(level);
-		if (base == BPCHAROID) {
-			size_t length = strlen(canonical);
-			while (length > 0 && canonical[length - 1] == ' ')
-				canonical[--length] = '\0';
-		}
-		text = canonical;
-	}
+	PapCanonicalCategoryTexts(classes.data(), classes.size(), label_type);
 	if (const char *twice = FirstDuplicate(classes))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("classes list the value \"%s\" of label column \"%s\" twice", twice, label_column),

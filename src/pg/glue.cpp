@@ -839,6 +839,30 @@ PapEndStableOutput(int level)
 }
 
 void
+PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type)
+{
+	const Oid base = getBaseType(type);
+	Oid input, ioparam, output;
+	bool varlena;
+	getTypeInputInfo(base, &input, &ioparam);
+	getTypeOutputInfo(base, &output, &varlena);
+	for (size_t i = 0; i < count; i++) {
+		CHECK_FOR_INTERRUPTS();
+		const Datum value = OidInputFunctionCall(input, (char *)texts[i], ioparam, -1);
+		const int level = PapBeginStableOutput();
+		char *canonical =
+		    base == BOOLOID ? pstrdup(DatumGetBool(value) ? "true" : "false") : OidOutputFunctionCall(output, value);
+		PapEndStableOutput(level);
+		if (base == BPCHAROID) {
+			size_t length = strlen(canonical);
+			while (length > 0 && canonical[length - 1] == ' ')
+				canonical[--length] = '\0';
+		}
+		texts[i] = canonical;
+	}
+}
+
+void
 PapWarnGuardRails(const pap::core::GuardRailRequest &request)
 {
 	pap::core::GuardRailWarning warnings[pap::core::kMaxGuardRails];

@@ -130,6 +130,11 @@ void PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScan
 // they meant at define. Returns the level PapEndStableOutput restores; an error restores it with the transaction.
 int PapBeginStableOutput();
 void PapEndStableOutput(int level);
+// Each text replaced by the category text of the value type's input function reads from it under the caller's
+// settings: its output under PapBeginStableOutput (as the scans print a category), a boolean as true or false, a
+// bpchar without its trailing blanks (as its cast to text drops them). A text the type refuses raises the input
+// function's error. Allocated in the current context.
+void PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type);
 
 // Interrupt poll and secure random bytes, in the shapes the core expects.
 bool PapInterruptPending();

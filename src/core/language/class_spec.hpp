@@ -33,10 +33,10 @@ enum class ClassKind { Thresholds, Ranges, Boxes, Orthants, Marginals, Stumps, H
 
 constexpr std::size_t kMaxClassTextBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxClassColumns = 64;
-// A predicates release reads one column per predicate beside its count, in one SELECT of each table: within the
-// 1,664 columns PostgreSQL allows a target list (MaxTupleAttributeNumber), with room to spare.
+// A predicates (halfspaces) release reads one column per predicate (direction) beside its count, in one SELECT of
+// each table: within the 1,664 columns PostgreSQL allows a target list (MaxTupleAttributeNumber), with room to spare.
 constexpr std::size_t kMaxClassPredicates = 1600;
-constexpr std::size_t kMaxClassDirections = 10000;
+constexpr std::size_t kMaxClassDirections = 1600;
 
 struct ClassSpec {
 	ClassKind kind = ClassKind::Thresholds;

@@ -867,7 +867,7 @@ TEST(ParseClassSpec, PredicateAndDirectionLimits)
 	EXPECT_EQ(ParseClassSpec(directions + ")").directions.size(), kMaxClassDirections);
 	e = SpecError(directions + ", [2, 2])");
 	EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
-	EXPECT_STREQ(e.what(), "query class halfspaces has more than 10000 directions");
+	EXPECT_STREQ(e.what(), "query class halfspaces has more than 1600 directions");
 	EXPECT_EQ(PositionOf(e), static_cast<long>(directions.size() + 2));
 	ExpectWellFormed(e);
 }
