@@ -7,16 +7,6 @@
 
 namespace pap::core {
 
-bool
-PgFloatLess(double a, double b)
-{
-	if (std::isnan(a))
-		return false;
-	if (std::isnan(b))
-		return true;
-	return a < b;
-}
-
 std::size_t
 CountBelowSorted(const double *cuts, std::size_t count, double x) noexcept
 {

@@ -7,10 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace pap::core {
+#include "core/base/float_order.hpp"  // PgFloatLess
 
-// PostgreSQL's float8 total order (float8_lt): NaN sorts above every other value.
-bool PgFloatLess(double a, double b);
+namespace pap::core {
 
 // Number of entries of the sorted array cuts[0..count) strictly below x in that order: the bin of x. Shared by
 // NumericAxis::BinOf and the SQL cell function, so that the private scan and the core map values identically.

@@ -7,8 +7,8 @@
 #include <optional>
 #include <utility>
 
-#include "core/axes/numeric_axis.hpp"  // PgFloatLess: NaN above every number, as PostgreSQL sorts
 #include "core/base/errors.hpp"
+#include "core/base/float_order.hpp"  // PgFloatLess: NaN above every number, as PostgreSQL sorts
 #include "core/base/interrupt_scope.hpp"
 
 namespace pap::core {
