@@ -51,6 +51,15 @@ CREATE TABLE lab_wide_pub AS SELECT x, 'c' || i AS colour FROM (SELECT i, (i % 1
 SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_wide_pub', 'kind', '{colour}',
                             classes => (SELECT array_agg(i::text) FROM generate_series(1, 65536) i));
 DROP TABLE lab_wide_pub;
+-- A categorical feature is read by its text in both tables: a char(n) column's text drops trailing blanks, a text
+-- column's keeps them, so 'a ' would be one category in one table and another in the other (the same type, or
+-- text and varchar, is needed).
+CREATE TABLE lab_char_pub AS SELECT x, colour::char(8) AS colour FROM lab_pub;
+SELECT pap.define_labelling('lab_bad', 'lab_priv', 'lab_char_pub', 'flag', '{x, colour}');
+CREATE TABLE lab_varchar_pub AS SELECT x, colour::varchar AS colour FROM lab_pub;
+SELECT pap.define_labelling('lab_varchar', 'lab_priv', 'lab_varchar_pub', 'flag', '{x, colour}');
+SELECT pap.drop_labelling('lab_varchar');
+DROP TABLE lab_char_pub, lab_varchar_pub;
 
 -- The plan is free and public: the threshold and noise do not depend on the chunks; a unanimous vote needs
 -- chunks_needed chunks; the default takes twice that, within the private rows.

@@ -94,16 +94,6 @@ BeginDraft(const char *class_text, double alpha, pap::core::Granularity granular
 	return draft;
 }
 
-// Whether two base types print a value as the same text: the same type, text and varchar (bpchar drops its trailing
-// blanks in the cast to text, varchar keeps them), or two integer types.
-static bool
-SameCategoryText(Oid a, Oid b)
-{
-	const auto text_like = [](Oid t) { return t == TEXTOID || t == VARCHAROID; };
-	const auto integer = [](Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID; };
-	return a == b || (text_like(a) && text_like(b)) || (integer(a) && integer(b));
-}
-
 // Reads from the public table, as its owner (PapBeginTableRead), what the draft needs (api/release_api.hpp, steps 2-5).
 static void
 LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid public_table, const char *public_name)
@@ -171,7 +161,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		// The same kind of type is not enough (an integer 1 is "1", a numeric(6,2) one "1.00"; an interval is
 		// "01:00:00", the text '1:00:00'), and a public category the private type cannot read would fail every later
 		// answer naming the column, after the charge. So the same base type, text and varchar, or two integers.
-		if (!numeric && a < columns && !SameCategoryText(private_types[a], public_types[a])) {
+		if (!numeric && a < columns && !PapSameCategoryText(private_types[a], public_types[a])) {
 			const char *column = nullptr;
 			PAP_CORE(column = pap::core::DraftColumn(draft, a));
 			ereport(ERROR,

@@ -176,6 +176,16 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
 			                       PapQualifiedRelationName(private_table), format_type_be(public_type), public_name)));
+		// A categorical feature's categories are the public column's texts, and the private read bins the private
+		// column's: both must print a value alike (a varchar 'a ' is not a char(2) 'a').
+		if (PapIsCategoricalFeature(type) && !PapSameCategoryText(private_type, public_type))
+			ereport(ERROR,
+			        (errcode(ERRCODE_DATATYPE_MISMATCH),
+			         errmsg("column \"%s\" has type %s in %s but %s in %s", column, format_type_be(private_type),
+			                PapQualifiedRelationName(private_table), format_type_be(public_type), public_name),
+			         errdetail("A categorical feature is read by its text: both tables must hold the same type (text "
+			                   "and varchar may mix, and so may integer types)."),
+			         errhint("Cast the public column to the private column's type in a view.")));
 		value_types.push_back(pap::core::ValueTypeName(type));
 		categorical.push_back(PapIsCategoricalFeature(type));
 	}

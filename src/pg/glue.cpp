@@ -862,6 +862,16 @@ PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type)
 	}
 }
 
+bool
+PapSameCategoryText(Oid a, Oid b)
+{
+	a = getBaseType(a);
+	b = getBaseType(b);
+	const auto text_like = [](Oid t) { return t == TEXTOID || t == VARCHAROID; };
+	const auto integer = [](Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID; };
+	return a == b || (text_like(a) && text_like(b)) || (integer(a) && integer(b));
+}
+
 void
 PapWarnGuardRails(const pap::core::GuardRailRequest &request)
 {

@@ -135,6 +135,10 @@ void PapEndStableOutput(int level);
 // bpchar without its trailing blanks (as its cast to text drops them). A text the type refuses raises the input
 // function's error. Allocated in the current context.
 void PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type);
+// Whether two types print a value as the same category text (their base types): the same type, text and varchar
+// (bpchar drops its trailing blanks in the cast to text, varchar keeps them), or two integer types. A categorical
+// axis or feature takes its categories from the public column's texts and bins the private column's.
+bool PapSameCategoryText(Oid a, Oid b);
 
 // Interrupt poll and secure random bytes, in the shapes the core expects.
 bool PapInterruptPending();
