@@ -17,3 +17,5 @@ std::vector<pap::audit::AuditCase> PrivateQuantileAuditCases();
 std::vector<pap::audit::AuditCase> LabellingAuditCases();
 // Marginal tables' variant without the prior: the k-way tables alone at the whole budget (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MarginalTablesAloneAuditCases();
+// The marginal tables under the discrete Gaussian (last: every earlier case keeps its seed).
+std::vector<pap::audit::AuditCase> MarginalTablesGaussianAuditCases();

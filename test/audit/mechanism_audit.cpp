@@ -225,6 +225,45 @@ MarginalTablesTwoWayCase(const std::string &mechanism, const MarginalTablesPlan 
 	return c;
 }
 
+// ---- Marginal tables with k = 1 over four binary axes (16 cells of 100 rows), uniform prior, so each of the four
+// 1-way tables is measured and the reconstruction is their product. The row moves from cell 1111 to cell 0000: every
+// table changes by l1 = l2^2 = 2 (l1 = l2^2 = 8 in all, the planned sensitivity). The key is the sum over the axes of
+// n (m_a(0) - m_a(1)), m_a the synthetic distribution's marginal of axis a: the sum of the noisy tables'
+// differences, sufficient for a Gaussian shift.
+AuditCase
+MarginalTablesFourAxesCase(const std::string &mechanism, const MarginalTablesPlan &plan, double delta, Expect expect)
+{
+	constexpr int kAxes = 4;
+	const std::size_t cells = std::size_t(1) << kAxes;
+	const std::int64_t n = 100 * std::int64_t(cells);
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
+	    MovedRow(cells, 100, cells - 1, 0));
+	AuditCase c = Case(mechanism, "4 binary axes, k 1, 1111 -> 0000, 100 per cell", delta, expect);
+	c.sample = [hists, plan, n, cells](int side, RandomBitSource &rng) {
+		const std::vector<double> x =
+		    RunMarginalTables(side == 0 ? hists->first : hists->second, std::vector<std::int32_t>(kAxes, 2), n,
+		                      UniformPrior(cells), plan, rng);
+		double s = 0;
+		for (std::size_t cell = 0; cell < cells; cell++)
+			for (int a = 0; a < kAxes; a++)  // mixed-radix order, the last axis fastest
+				s += ((cell >> (kAxes - 1 - a)) & 1) ? -x[cell] : x[cell];
+		return OrderedKey(double(n) * s, 1.0 / 64);
+	};
+	return c;
+}
+
+// The planner's plan for MarginalTablesFourAxesCase at delta 1e-3: the four tables under the discrete Gaussian (their
+// l2^2 = 8 against l1^2 = 64 makes it the smaller error).
+MarginalTablesPlan
+MarginalTablesGaussianAuditPlan(double delta)
+{
+	PlanInput in = Input(1600, 16, 16, delta, true);
+	const MarginalTablesPlan plan = PlanMarginalTables(in, {2, 2, 2, 2}, 1, std::vector<std::int64_t>(16, 1));
+	if (plan.calibrate || !plan.tables.gaussian || plan.public_rows != 0)
+		InstanceBroken("PlanMarginalTables(4 binary axes, k 1, delta 1e-3) no longer measures Gaussian tables alone");
+	return plan;
+}
+
 // The planner's plan: under the uniform prior the 2-way table alone at the whole budget (docs/mechanisms.md §13,
 // "The variant without the prior").
 MarginalTablesPlan
@@ -466,5 +505,21 @@ MarginalTablesAloneAuditCases()
 	std::vector<AuditCase> all;
 	all.push_back(MarginalTablesTwoWayCase("Marginal tables k=2 alone (Laplace)", plan, Expect::Private));
 	all.push_back(MarginalTablesTwoWayCase("BROKEN: Marginal tables k=2 alone l1=1", broken, Expect::Violation));
+	return all;
+}
+
+std::vector<AuditCase>
+MarginalTablesGaussianAuditCases()
+{
+	// ---- Marginal tables under the discrete Gaussian (k = 1, four tables, delta 1e-3): the planned variance passes;
+	// the variance of a conversion skipped (rho = epsilon, as HistNoise's broken variant) must be caught. Last in the
+	// list, so that every earlier case keeps its seed.
+	const double delta = 1e-3;
+	const MarginalTablesPlan plan = MarginalTablesGaussianAuditPlan(delta);
+	MarginalTablesPlan broken = plan;
+	broken.tables.variance = VarianceAtLeast(4.0 / kEps);
+	std::vector<AuditCase> all;
+	all.push_back(MarginalTablesFourAxesCase("Marginal tables (Gauss)", plan, delta, Expect::Private));
+	all.push_back(MarginalTablesFourAxesCase("BROKEN: Marginal tables rho = eps", broken, delta, Expect::Violation));
 	return all;
 }
