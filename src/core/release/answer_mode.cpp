@@ -363,8 +363,7 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 }
 
 AnswerModeErrors
-AnswerModeBoundsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
-                   double event_beta)
+AnswerModeBoundsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double event_beta)
 {
 	return ModeErrorsOf(layout, public_rows, private_rows, event_beta, false);
 }
@@ -379,9 +378,9 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
 	LoadedAnswerFacts out;
-	out.projection = ProjectionPartOf(
-	    layout, open_rows, ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta), public_rows,
-	    private_rows, beta);
+	out.projection =
+	    ProjectionPartOf(layout, open_rows, ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta),
+	                     public_rows, private_rows, beta);
 	out.unseen_points_mass =
 	    OutsideMassError(layout.public_point_counts, false, public_rows, private_rows, DataPartBeta(request_beta));
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)

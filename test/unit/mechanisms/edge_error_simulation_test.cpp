@@ -31,10 +31,9 @@ LargestErrorOfOneSplit(const std::vector<double> &public_values, const std::vect
 {
 	Measured worst;
 	const auto private_below = [&](double v, bool inclusive) {  // private rows < v (<= v when inclusive)
-		return double(inclusive ? std::upper_bound(private_values.begin(), private_values.end(), v) -
-		                              private_values.begin()
-		                        : std::lower_bound(private_values.begin(), private_values.end(), v) -
-		                              private_values.begin());
+		return double(inclusive
+		                  ? std::upper_bound(private_values.begin(), private_values.end(), v) - private_values.begin()
+		                  : std::lower_bound(private_values.begin(), private_values.end(), v) - private_values.begin());
 	};
 	const std::size_t m = public_values.size();
 	for (std::size_t first = 0; first <= m; first += per_bin) {
