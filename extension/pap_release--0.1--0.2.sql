@@ -475,3 +475,11 @@ ALTER TABLE pap.release_data ADD COLUMN answer_gap_spreads pg_catalog.float8[];
 ALTER TABLE pap.release_data ALTER COLUMN answer_gap_spreads SET STORAGE EXTERNAL;
 COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass and other_bin_caps (per axis), with the spreads in answer_gap_spreads; NULL for a release run before, whose facts the loading library computes';
 COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of the layout (public_values, axes concatenated), the share of its first row that refined answers spread over the gap below it, computed and stored by the run with answer_facts (0 on an axis without spreads; empty where answers do not spread); NULL for a release run before';
+
+-- The private columns a release was defined over (fmgr_run.cpp's RequireColumnTypes): a run refuses a column renamed
+-- onto another one, or changed type, since the define. The releases of 0.1 keep NULL and the checks they had.
+ALTER TABLE pap.release_data ADD COLUMN axis_column_positions pg_catalog.int4[];
+ALTER TABLE pap.release_data ADD COLUMN axis_column_types pg_catalog.text[];
+COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the position of the private table''s column a numeric or categorical axis reads among the table''s columns (dropped columns not counted, so that a dump and restore keeps it), 0 for the other axes: a run refuses a release whose column name now names another column (a rename, or a column dropped and added again); NULL for a release defined before';
+COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (with its modifier, schema-qualified) of that column when the release was defined, empty for the other axes: a run refuses a release whose column has changed type since, even to a wider one; NULL for a release defined before';
+

@@ -102,6 +102,8 @@ CREATE TABLE pap.release_data (
 	axis_value_steps pg_catalog.float8[],               -- since 0.2: per axis, the distance between its column's values
 	answer_facts     pg_catalog.jsonb,                  -- since 0.2: the error model's facts answers read, stored by the run
 	answer_gap_spreads pg_catalog.float8[],             -- since 0.2: and its spreads, one per public value
+	axis_column_positions pg_catalog.int4[],            -- since 0.2: per axis, its private column's position
+	axis_column_types pg_catalog.text[],                -- since 0.2: and that column's type, as defined over
 	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
 	-- A public table (its name kept once dropped), or none and a declared domain instead (docs/mechanisms.md §14).
 	CONSTRAINT release_data_check1 CHECK (CASE WHEN declared_domain IS NULL
@@ -124,6 +126,8 @@ COMMENT ON COLUMN pap.ledger_data.rho IS 'a charge of a zCDP budget in rho (epsi
 COMMENT ON COLUMN pap.release_data.axis_value_steps IS 'per axis, the distance between consecutive values its column can hold, in axis units (1 for an integer column, a day for a date, 0 for any other; docs/mechanisms.md §10, "Discrete columns"); NULL for a release defined before, whose axes take their value types'' steps';
 COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the error model beside the plan''s parts, computed by the run from public numbers (the layout, the public and private row counts, beta) and stored so that a later library does not change a released answer (docs/mechanisms.md §18, "Stored with the release"): event_projection, unseen_points_mass and other_bin_caps (per axis), with the spreads in answer_gap_spreads; NULL for a release run before, whose facts the loading library computes';
 COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of the layout (public_values, axes concatenated), the share of its first row that refined answers spread over the gap below it, computed and stored by the run with answer_facts (0 on an axis without spreads; empty where answers do not spread); NULL for a release run before';
+COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the position of the private table''s column a numeric or categorical axis reads among the table''s columns (dropped columns not counted, so that a dump and restore keeps it), 0 for the other axes: a run refuses a release whose column name now names another column (a rename, or a column dropped and added again); NULL for a release defined before';
+COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (with its modifier, schema-qualified) of that column when the release was defined, empty for the other axes: a run refuses a release whose column has changed type since, even to a wider one; NULL for a release defined before';
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');

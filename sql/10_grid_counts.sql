@@ -132,6 +132,9 @@ SELECT pap.grid_counts('{4}', ARRAY[1, i]::float8[], 1.0::float8) FROM generate_
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT pap.grid_counts((SELECT '{4}'::int8[]), '{1,2}'::float8[], 1.0::float8) FROM generate_series(1, 2) i;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- as a window function: refused with a clear error (it reads its constant arguments from its aggregate call)
+SELECT pap.grid_counts('{3}', i % 3) OVER () FROM generate_series(1, 4) i;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 DROP TABLE gc_expected;
 DROP FUNCTION gc_flat(int8[], int8[]);
 DROP FUNCTION gc_bin(float8[], float8);

@@ -437,4 +437,38 @@ SELECT count(*) - :loot_before AS analyst_code_ran FROM an.loot;
 DROP VIEW hosp.negv;
 RESET ROLE;
 
+-- 11k. A private table's owner who renames one column onto another's name, or changes a categorical column's type,
+-- after define: the run would read other data than the define planned for (a swapped column), or bin every private
+-- row apart from the categories (numeric(10,2) prints 1.00 where the define's int printed 1). Refused before the
+-- charge; the budget is untouched.
+SET ROLE regress_dba;
+CREATE TABLE hosp.swap AS SELECT (i % 100)::float8 AS income, (i % 7)::float8 AS hours, i % 3 AS region
+  FROM generate_series(1, 600) AS i;
+CREATE TABLE hosp.swap_pub AS SELECT (i % 100)::float8 AS income, (i % 7)::float8 AS hours, i % 3 AS region
+  FROM generate_series(1, 200) AS i;
+SELECT pap.set_budget('hosp.swap', 2);
+SELECT pap.define_release('swap_income', 'hosp.swap', 'hosp.swap_pub', 'thresholds(income)', granularity => 'alpha');
+SELECT pap.define_release('swap_region', 'hosp.swap', 'hosp.swap_pub', 'marginals(1; region)');
+ALTER TABLE hosp.swap RENAME COLUMN income TO tmp;
+ALTER TABLE hosp.swap RENAME COLUMN hours TO income;
+ALTER TABLE hosp.swap RENAME COLUMN tmp TO hours;
+CALL pap.run_release('swap_income', 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+ALTER TABLE hosp.swap ALTER COLUMN region TYPE numeric(10, 2);
+CALL pap.run_release('swap_region', 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'hosp.swap'::regclass;
+-- ... and a labelling's public table whose owner changes a categorical feature's type after define (text to
+-- "char", which the define refuses beside text): refused at run, before the charge.
+CREATE TABLE hosp.lab_p AS SELECT (i % 2 = 0) AS flag, (ARRAY['r', 'g', 'b'])[1 + i % 3] AS colour
+  FROM generate_series(1, 600) AS i;
+CREATE TABLE hosp.lab_q AS SELECT (ARRAY['r', 'g', 'b'])[1 + i % 3] AS colour FROM generate_series(1, 90) AS i;
+SELECT pap.set_budget('hosp.lab_p', 5, 1e-5);
+SELECT pap.define_labelling('lab_type', 'hosp.lab_p', 'hosp.lab_q', 'flag', '{colour}');
+ALTER TABLE hosp.lab_q ALTER COLUMN colour TYPE "char";
+CALL pap.run_labelling('lab_type', 4, 1e-6, 3);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'hosp.lab_p'::regclass;
+RESET ROLE;
+
 RESET ROLE;

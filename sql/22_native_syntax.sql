@@ -103,6 +103,17 @@ SELECT * FROM pap.answers_at('ns_visit', ARRAY[1, 2]);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pap.answers_at('ns_marg', ARRAY[1]);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- a numeric beyond float8's range is placed where the scan bins such a private value (+-Infinity, or 0 below the
+-- smallest double), as pap.axis_value places it; types of PostgreSQL's numeric category that are not numbers of an
+-- axis (money, oid) cannot be compared with the column
+SELECT a.answer = b.answer AS placed_as_axis_value
+  FROM pap.answers_at('ns_age', ARRAY[1e400, -1e400, 1e-400]::numeric[]) WITH ORDINALITY a(u, answer, c, i)
+  JOIN pap.answers_at('ns_age', ARRAY['Infinity', '-Infinity', 0]::float8[]) WITH ORDINALITY b(u, answer, c, i)
+    USING (i) ORDER BY i;
+SELECT * FROM pap.answers_at('ns_age', ARRAY[30::money]);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pap.answers_at('ns_age', ARRAY[30::oid]);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- pap.answer_between over a table of bounds with LATERAL; a NULL bound leaves its side open.
 CREATE TABLE ns_bounds (lo date, hi date);
 INSERT INTO ns_bounds VALUES ('2021-01-15', '2021-02-15'), (NULL, '2021-05-01'), ('2021-11-01', NULL), (NULL, NULL);

@@ -225,6 +225,10 @@ StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::c
 	PAP_CORE(l = pap::core::DraftCatalogLayout(draft); summary = pap::core::DraftSummaryOf(draft);
 	         canonical = pap::core::DraftCanonicalClass(draft));
 	const size_t axes = l.axis_count;
+	// The private columns the axes read, as they are now: a run refuses a rename onto another column or a new type.
+	int32 *positions;
+	const char **column_types;
+	PapAxisColumnIdentities(private_table, l, &positions, &column_types);
 	// One entry per column (catalog_columns.hpp); a column added later goes here, optional if the table of an older
 	// version lacks it.
 	const PapCatalogValue row[] = {
@@ -259,6 +263,8 @@ StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::c
 	    {"defined_at", TIMESTAMPTZOID, TimestampTzGetDatum(GetCurrentTransactionStartTimestamp())},   // now()
 	    {"layout_version", INT4OID, Int32GetDatum(kPapCatalogLayoutVersion), true},                   // since 0.2
 	    {"axis_value_steps", FLOAT8ARRAYOID, ArrayDatum(l.axis_value_steps, axes, FLOAT8OID), true},  // since 0.2
+	    {"axis_column_positions", INT4ARRAYOID, ArrayDatum(positions, axes, INT4OID), true},          // since 0.2
+	    {"axis_column_types", TEXTARRAYOID, PapCatalogTextArray(column_types, axes), true},           // since 0.2
 	};
 	// A release over a declared domain has no public table (NULL) and keeps its declaration instead.
 	PapCatalogValue *values = (PapCatalogValue *)palloc(sizeof(row) + 2 * sizeof(PapCatalogValue));

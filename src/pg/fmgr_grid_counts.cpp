@@ -203,8 +203,14 @@ ParseAxes(FunctionCallInfo fcinfo)
 {
 	FmgrInfo *flinfo = fcinfo->flinfo;
 	const Aggref *aggref = AggGetAggref(fcinfo);
-	if (aggref == nullptr)
+	if (aggref == nullptr) {
+		// A window aggregate has no Aggref to read the call's constant arguments from (and counts per window frame
+		// are not what the scans need).
+		if (AggCheckCallContext(fcinfo, nullptr) == AGG_CONTEXT_WINDOW)
+			ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			                errmsg("pap.grid_counts cannot be used as a window function")));
 		elog(ERROR, "pap_release: pap_grid_counts_transfn called in a non-aggregate context");
+	}
 	// The types of "any" arguments come from the call expression, which a caller of the transition function through
 	// fmgr alone (not PostgreSQL's executor) may not provide.
 	if (get_fn_expr_argtype(flinfo, 1) == InvalidOid)

@@ -124,18 +124,33 @@ pap_plan_labelling(PG_FUNCTION_ARGS)
 static void
 RequireFeatureTypes(const PapLabelling *l)
 {
-	for (size_t f = 0; f < l->feature_count; f++)
-		for (Oid table : {l->private_table, l->public_table}) {
-			Oid type;
-			const pap::core::ValueType now = PapValueTypeOfColumn(table, l->feature_columns[f], &type);
+	for (size_t f = 0; f < l->feature_count; f++) {
+		Oid types[2];
+		pap::core::ValueType now = pap::core::ValueType::Number;
+		for (int side = 0; side < 2; side++) {
+			const Oid table = side == 0 ? l->private_table : l->public_table;
+			now = PapValueTypeOfColumn(table, l->feature_columns[f], &types[side]);
 			if (strcmp(pap::core::ValueTypeName(now), l->feature_value_types[f]) != 0)
 				ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 				                errmsg("column \"%s\" of %s now has type %s", l->feature_columns[f],
-				                       PapQualifiedRelationName(table), format_type_be(type)),
+				                       PapQualifiedRelationName(table), format_type_be(types[side])),
 				                errdetail("Labelling \"%s\" was defined over a column of value type %s.", l->name,
 				                          l->feature_value_types[f]),
 				                errhint("Define the labelling again.")));
 		}
+		// The define's rule, again: either table may have changed a categorical feature's type since (the public
+		// table's owner alone could otherwise make the charged run bin every private row apart from its class).
+		if (PapIsCategoricalFeature(now) && !PapSameCategoryText(types[0], types[1]))
+			ereport(ERROR,
+			        (errcode(ERRCODE_DATATYPE_MISMATCH),
+			         errmsg("column \"%s\" now has type %s in %s but %s in %s", l->feature_columns[f],
+			                format_type_be(types[0]), PapQualifiedRelationName(l->private_table),
+			                format_type_be(types[1]), PapQualifiedRelationName(l->public_table)),
+			         errdetail("Labelling \"%s\" reads a categorical feature by its text: both tables must hold the "
+			                   "same type (text and varchar may mix, and so may integer types).",
+			                   l->name),
+			         errhint("Define the labelling again over tables whose feature columns agree.")));
+	}
 	Oid label_type;
 	(void)PapValueTypeOfColumn(l->private_table, l->label_column, &label_type);  // 42703 if it is gone
 }

@@ -196,11 +196,16 @@ RequireEnumLabels(const PapRelease *r, size_t axis, Oid type)
 		                errhint("Define the release again.")));
 }
 
-// The columns a release reads must still have the types it was defined over.
+// The columns a release reads must still have the types it was defined over (and, for a release defined since 0.2,
+// be the very columns: the same positions and exact types).
 static void
 RequireColumnTypes(const PapRelease *r)
 {
 	const pap::core::CatalogLayout &l = r->layout;
+	int32 *positions = nullptr;
+	const char **column_types = nullptr;
+	if (r->axis_column_positions != nullptr)
+		PapAxisColumnIdentities(r->private_table, l, &positions, &column_types);
 	for (size_t a = 0; a < l.axis_count; a++) {
 		if (strcmp(l.axis_kinds[a], "numeric") != 0 && strcmp(l.axis_kinds[a], "categorical") != 0)
 			continue;
@@ -230,6 +235,28 @@ RequireColumnTypes(const PapRelease *r)
 			     errdetail("Release \"%s\" was planned for a column whose values are whole multiples of %g (in axis "
 			               "units), which type %s changes.",
 			               r->name, l.axis_value_steps[a], format_type_be(type)),
+			     errhint("Define the release again.")));
+		if (positions == nullptr)
+			continue;
+		// A rename (or a column dropped and added again) would have the run read other data than the define
+		// planned for; another type (numeric(10,2) for integer, interval for text) would bin it apart from the
+		// categories and cuts it was defined over.
+		if (positions[a] != r->axis_column_positions[a])
+			ereport(
+			    ERROR,
+			    (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			     errmsg("column \"%s\" of the private table is not the column release \"%s\" was defined over",
+			            l.axis_labels[a], r->name),
+			     errdetail("The name now names the table's column %d (of those not dropped); the release was defined "
+			               "over its column %d (a column renamed, or dropped and added again).",
+			               positions[a], r->axis_column_positions[a]),
+			     errhint("Define the release again.")));
+		if (strcmp(column_types[a], r->axis_column_types[a]) != 0)
+			ereport(
+			    ERROR,
+			    (errcode(ERRCODE_DATATYPE_MISMATCH),
+			     errmsg("column \"%s\" of the private table now has type %s", l.axis_labels[a], column_types[a]),
+			     errdetail("Release \"%s\" was defined over a column of type %s.", r->name, r->axis_column_types[a]),
 			     errhint("Define the release again.")));
 	}
 }

@@ -86,6 +86,45 @@ ValueTypeOf(Oid relid, const char *column, Oid *type_out, bool enums)
 	return pap::core::ValueType::Text;
 }
 
+// The position of a column among the table's columns that are not dropped (1-based): what a logical dump and restore
+// keeps, where it renumbers the attributes after a dropped one.
+static int32
+LiveColumnPosition(Oid relid, AttrNumber attnum)
+{
+	int32 position = 0;
+	for (AttrNumber i = 1; i <= attnum; i++) {
+		HeapTuple tuple = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(i));
+		if (!HeapTupleIsValid(tuple))
+			continue;
+		if (!((Form_pg_attribute)GETSTRUCT(tuple))->attisdropped)
+			position++;
+		ReleaseSysCache(tuple);
+	}
+	return position;
+}
+
+void
+PapAxisColumnIdentities(Oid relid, const pap::core::CatalogLayout &layout, int32 **positions, const char ***types)
+{
+	const size_t n = layout.axis_count;
+	*positions = (int32 *)palloc0(sizeof(int32) * (n ? n : 1));
+	*types = (const char **)palloc(sizeof(char *) * (n ? n : 1));
+	for (size_t a = 0; a < n; a++) {
+		(*types)[a] = "";
+		if (strcmp(layout.axis_kinds[a], "numeric") != 0 && strcmp(layout.axis_kinds[a], "categorical") != 0)
+			continue;
+		const AttrNumber attnum = get_attnum(relid, layout.axis_labels[a]);
+		if (attnum == InvalidAttrNumber || attnum < 0)
+			continue;
+		Oid type, collation;
+		int32 typmod;
+		get_atttypetypmodcoll(relid, attnum, &type, &typmod, &collation);
+		(*positions)[a] = LiveColumnPosition(relid, attnum);
+		// Schema-qualified whatever the search_path (define pins it, a run's CALL does not).
+		(*types)[a] = format_type_extended(type, typmod, FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY);
+	}
+}
+
 pap::core::ValueType
 PapValueTypeOfColumn(Oid relid, const char *column, Oid *type_out)
 {
@@ -542,10 +581,19 @@ PapLoadRelease(const char *name, bool for_update)
 	size_t step_count = n[0];
 	const Datum steps = PapCatalogGet(&row, "axis_value_steps", true, &isnull);
 	l.axis_value_steps = isnull ? nullptr : CatalogValues<double>(steps, FLOAT8OID, &step_count);
+	// Since 0.2; NULL (a release defined before, or a 0.1 table): the run checks the value types alone.
+	size_t attnum_count = n[0], column_type_count = n[0];
+	const Datum attnums = PapCatalogGet(&row, "axis_column_positions", true, &isnull);
+	r->axis_column_positions = isnull ? nullptr : CatalogValues<int32>(attnums, INT4OID, &attnum_count);
+	const Datum column_types = PapCatalogGet(&row, "axis_column_types", true, &isnull);
+	r->axis_column_types = isnull ? nullptr : CatalogStrings(column_types, &column_type_count);
+	if ((r->axis_column_positions == nullptr) != (r->axis_column_types == nullptr))
+		attnum_count = n[0] + 1;  // one without the other: inconsistent
 	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
 	size_t cuts = 0, categories = 0, marginal = 0;
 	bool consistent = n[1] == n[0] && n[2] == n[0] && n[3] == n[0] && n[5] == n[0] && n[7] == n[0] &&
-	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8] && step_count == n[0];
+	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8] && step_count == n[0] &&
+	                  attnum_count == n[0] && column_type_count == n[0];
 	for (size_t a = 0; consistent && a < l.axis_count; a++) {
 		consistent = l.cut_counts[a] >= 0 && l.category_counts[a] >= 0 && l.public_value_counts[a] >= 0;
 		cuts += size_t(l.cut_counts[a]);

@@ -167,7 +167,16 @@ struct PapRelease {
 	pap::core::ReleaseErrorFacts error_facts;  // for answers' error bounds: known when the run stored its parts
 	pap::core::CatalogLayout layout;
 	bool declared_domain;  // defined over a declared domain, without a public table (since 0.2)
+	// Per axis, the private column a numeric or categorical axis read at define (PapAxisColumnIdentities): its
+	// position and its type; nullptr for a release defined before 0.2 stored them.
+	int32 *axis_column_positions;
+	const char *const *axis_column_types;
 };
+// Per axis of a layout that reads one private column (numeric and categorical axes), that column's position among
+// the table's columns that are not dropped (1-based: a logical dump and restore keeps it) and its type with its
+// modifier, schema-qualified; 0 and "" for the other axes and for a column the table lacks. palloc'd arrays of
+// layout.axis_count entries.
+void PapAxisColumnIdentities(Oid relid, const pap::core::CatalogLayout &layout, int32 **positions, const char ***types);
 // The OID of pap.release_data: the class of a run's lock (pap.run_in_progress uses the same).
 uint32 PapReleaseLockKey();
 // The lock a run holds (session level, default lock method) from its charge to its end: the object

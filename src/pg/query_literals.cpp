@@ -77,22 +77,15 @@ PapAxisValueOfDatum(Datum value, Oid type, pap::core::ValueType value_type, cons
 	}
 	switch (value_type) {
 	case ValueType::Number: {
-		// float8 and the integer types read exactly as their text would (float8out's shortest exact digits read
-		// back by float8in; an integer rounds to the nearest double either way), without the output settings that
-		// make a per-value round trip through text costly for bulk answers (pap.answer_box, pap.answers_at).
-		switch (type) {
-		case FLOAT8OID: return DatumGetFloat8(value);
-		case INT2OID: return double(DatumGetInt16(value));
-		case INT4OID: return double(DatumGetInt32(value));
-		case INT8OID: return double(DatumGetInt64(value));
-		default: break;
-		}
-		char category;
-		bool preferred;
-		get_type_category_preferred(getBaseType(type), &category, &preferred);
-		if (category != TYPCATEGORY_NUMERIC)
+		// A value of a number type is placed as the column's own values are (PapNumberToAxis: total, a numeric
+		// beyond float8's range at +-Infinity or 0 as the scan bins such private values, a float4 widened as SQL
+		// compares it), without the output settings that would make a round trip through text costly for bulk
+		// answers (pap.answer_box, pap.answers_at). The other types of PostgreSQL's numeric category (money, oid,
+		// the reg* types) are not numbers of an axis: refused below.
+		const Oid base = getBaseType(type);
+		if (!PapIsNumberAxisType(base))
 			break;
-		return DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(StableOutput(value, type))));
+		return PapNumberToAxis(value, base);
 	}
 	case ValueType::Date:
 		if (type == DATEOID)
