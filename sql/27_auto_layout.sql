@@ -56,7 +56,7 @@ SELECT split_part(granularity, ';', 1) AS chosen, cell_count FROM pap.releases W
 SET pap_release.layout_epsilon = 10;
 SELECT pap.define_release('al_few_e10', 'al_few', 'al_few_pub', 'thresholds(x)');
 RESET pap_release.layout_epsilon;
-SELECT split_part(granularity, ';', 1) AS chosen, granularity ~ 'at epsilon 10 ' AS at_epsilon_10,
+SELECT split_part(granularity, ';', 1) AS chosen, granularity ~ 'at epsilon 10[ ,]' AS at_epsilon_10,
        cell_count > (SELECT cell_count FROM pap.releases WHERE name = 'al_few') AS finer
   FROM pap.releases WHERE name = 'al_few_e10';
 

@@ -277,7 +277,7 @@ AxisCutsOf(const ReleaseLayout &layout)
 namespace {
 
 // Part (a) in projection mode: the ordered axes' part (`projection`: ProjectionError's bound, or the plan's
-// simulated median), plus the unseen values' part for the labelling classes.
+// simulated quantile), plus the unseen values' part for the labelling classes.
 double
 ProjectionPartOf(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
                  double projection, std::int64_t public_rows, std::int64_t private_rows, double beta)
@@ -323,8 +323,8 @@ OwnCellsError(const ReleaseLayout &layout, const std::vector<std::vector<std::in
 
 namespace {
 
-// Both modes' part (a): the ordered axes' part `simulate`d at its median (edge_error_simulation.hpp) or bounded on
-// the event (ProjectionError, RefinementError), the labelling classes' parts on the event either way.
+// Both modes' part (a): the ordered axes' part `simulate`d (edge_error_simulation.hpp, at kPlanEdgeErrorQuantile) or
+// bounded on the event (ProjectionError, RefinementError), the labelling classes' parts on the event either way.
 AnswerModeErrors
 ModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
              bool simulate)
@@ -338,7 +338,7 @@ ModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t
 	EdgeErrors ordered;
 	if (std::any_of(edges.begin(), edges.end(), [](int e) { return e > 0; })) {
 		if (simulate)
-			ordered = SimulatedEdgeErrors(cuts, edges, one_axis, public_rows, private_rows);
+			ordered = SimulatedEdgeErrors(cuts, edges, one_axis, public_rows, private_rows, kPlanEdgeErrorQuantile);
 		else
 			ordered = EdgeErrors{ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta),
 			                     RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)};

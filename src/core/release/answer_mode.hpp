@@ -33,8 +33,9 @@ bool CellsAnswerable(const ReleaseLayout &layout);
 // the plan and every answer take the same event.
 double ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta);
 
-// Part (a) of the error model in both modes as the plan predicts it, at its median: on the ordered axes simulated
-// (edge_error_simulation.hpp), the labelling classes' parts on an event of probability PlanProjectionEventBeta.
+// Part (a) of the error model in both modes as the plan predicts it: on the ordered axes simulated, at the quantile
+// kPlanEdgeErrorQuantile (edge_error_simulation.hpp), the labelling classes' parts on an event of probability
+// PlanProjectionEventBeta (their median).
 // refine: an ordered class whose refinement predicts no more than the projection (ties refine: within the same bound,
 // refined answers spread the gaps between public values).
 struct AnswerModeErrors {

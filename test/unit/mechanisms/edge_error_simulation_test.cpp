@@ -1,6 +1,7 @@
-// The plan's simulated part (a) on ordered axes (docs/mechanisms.md §10 (a), "The plan's median"): against the
-// median of the largest error over real splits of a population into a public and a private table, below the
-// answers' bound, exact where a step leaves no value between public ones, deterministic, and its errors.
+// The plan's simulated part (a) on ordered axes (docs/mechanisms.md §10, "Confidence"): against the
+// median and the 90th percentile of the largest error over real splits of a population into a public and a private
+// table, below the answers' bound, exact where a step leaves no value between public ones, deterministic, and its
+// errors.
 #include "core/mechanisms/edge_error_simulation.hpp"
 
 #include <gtest/gtest.h>
@@ -64,14 +65,15 @@ LargestErrorOfOneSplit(const std::vector<double> &public_values, const std::vect
 	return worst;
 }
 
-TEST(SimulatedEdgeErrors, MatchTheMedianOfRealSplits)
+TEST(SimulatedEdgeErrors, MatchRealSplitsAtTheMedianAndTheNinetiethPercentile)
 {
 	const std::int64_t population = 40000, m = 400;
 	const std::size_t per_bin = 10;
+	constexpr int kTrials = 63;
 	std::mt19937_64 generator(11);
 	std::vector<double> projection, refinement;
 	std::vector<double> first_public;
-	for (int trial = 0; trial < 31; trial++) {
+	for (int trial = 0; trial < kTrials; trial++) {
 		std::vector<double> values(static_cast<std::size_t>(population));
 		for (std::int64_t v = 0; v < population; v++)
 			values[std::size_t(v)] = double(v);
@@ -85,24 +87,31 @@ TEST(SimulatedEdgeErrors, MatchTheMedianOfRealSplits)
 		if (trial == 0)
 			first_public = pub;
 	}
-	std::nth_element(projection.begin(), projection.begin() + 15, projection.end());
-	std::nth_element(refinement.begin(), refinement.begin() + 15, refinement.end());
+	std::sort(projection.begin(), projection.end());
+	std::sort(refinement.begin(), refinement.end());
 	// Every trial has the same bins (ten public rows each), so one trial's cuts describe them all.
 	std::vector<double> cuts;
 	for (std::size_t i = per_bin - 1; i < first_public.size(); i += per_bin)
 		cuts.push_back(first_public[i]);
 	const AxisCut axis = AxisCutOf(cuts, first_public, std::vector<std::int64_t>(first_public.size(), 1));
-	const EdgeErrors simulated = SimulatedAxisEdgeErrors(axis, m, population - m);
-	// The model's gaps are independent geometric draws where the real ones are exchangeable: within a quarter.
-	EXPECT_NEAR(simulated.refinement / refinement[15], 1.0, 0.25)
-	    << simulated.refinement << " simulated, " << refinement[15] << " measured";
-	EXPECT_NEAR(simulated.projection / projection[15], 1.0, 0.25)
-	    << simulated.projection << " simulated, " << projection[15] << " measured";
-	// Below the answers' bound on the same axis at beta 0.05 (a union over every bound at its tail).
-	EXPECT_LT(simulated.refinement, RefinementError({axis}, {1}, false, m, population - m, 0.05));
-	EXPECT_LT(simulated.projection, ProjectionError({axis}, {1}, false, m, population - m, 0.05));
-	// Refinement splits the bins where projection moves a bound to a cut.
-	EXPECT_LT(simulated.refinement, simulated.projection);
+	// The model's gaps are independent geometric draws where the real ones are exchangeable: within a quarter, at
+	// the median and at the plan's quantile (the order statistics ceil(q 63) of the real trials).
+	for (double quantile : {0.5, kPlanEdgeErrorQuantile}) {
+		SCOPED_TRACE(quantile);
+		const std::size_t rank = std::size_t(std::ceil(quantile * kTrials)) - 1;
+		const EdgeErrors simulated = SimulatedAxisEdgeErrors(axis, m, population - m, quantile);
+		EXPECT_NEAR(simulated.refinement / refinement[rank], 1.0, 0.25)
+		    << simulated.refinement << " simulated, " << refinement[rank] << " measured";
+		EXPECT_NEAR(simulated.projection / projection[rank], 1.0, 0.25)
+		    << simulated.projection << " simulated, " << projection[rank] << " measured";
+		// Below the answers' bound on the same axis at beta 0.05 (a union over every bound at its tail).
+		EXPECT_LT(simulated.refinement, RefinementError({axis}, {1}, false, m, population - m, 0.05));
+		EXPECT_LT(simulated.projection, ProjectionError({axis}, {1}, false, m, population - m, 0.05));
+		// Refinement splits the bins where projection moves a bound to a cut.
+		EXPECT_LT(simulated.refinement, simulated.projection);
+	}
+	EXPECT_LT(SimulatedAxisEdgeErrors(axis, m, population - m, 0.5).refinement,
+	          SimulatedAxisEdgeErrors(axis, m, population - m, 0.9).refinement);
 }
 
 TEST(SimulatedEdgeErrors, ExactWhereAStepLeavesNoValueBetweenPublicOnes)
@@ -113,15 +122,18 @@ TEST(SimulatedEdgeErrors, ExactWhereAStepLeavesNoValueBetweenPublicOnes)
 	for (int v = 0; v < 100; v++)
 		values.push_back(v);
 	const AxisCut axis = AxisCutOf(values, values, std::vector<std::int64_t>(values.size(), 3), 1.0);
-	const EdgeErrors inner = SimulatedAxisEdgeErrors(axis, 300, 30000);
+	const EdgeErrors inner = SimulatedAxisEdgeErrors(axis, 300, 30000, 0.9);
 	EXPECT_GT(inner.refinement, 0.0);  // the two tails
 	EXPECT_LT(inner.refinement, 0.1);
-	// Two tables of the same size with the tails removed (the lowest and highest cut ends the data): still only the
-	// open ends move.
+	// Without the tails (nothing below the lowest value, no bin above the highest), every bound is exact.
 	AxisCut closed = axis;
-	closed.bin_splits.front() = {0};
-	closed.bin_splits.back() = {0};
-	EXPECT_EQ(SimulatedAxisEdgeErrors(closed, 300, 30000).refinement, inner.refinement);
+	closed.empty_below.front() = true;
+	closed.bin_splits.pop_back();
+	closed.empty_below.pop_back();
+	closed.empty_above.pop_back();
+	const EdgeErrors exact = SimulatedAxisEdgeErrors(closed, 300, 30000, 0.9);
+	EXPECT_EQ(exact.refinement, 0.0);
+	EXPECT_EQ(exact.projection, 0.0);
 }
 
 TEST(SimulatedEdgeErrors, DeterministicAndCombinedOverAxes)
@@ -133,24 +145,31 @@ TEST(SimulatedEdgeErrors, DeterministicAndCombinedOverAxes)
 	for (int v = 49; v < 1000; v += 50)
 		cuts.push_back(v * 0.5);
 	const AxisCut axis = AxisCutOf(cuts, values, std::vector<std::int64_t>(values.size(), 1));
-	const EdgeErrors one = SimulatedAxisEdgeErrors(axis, 1000, 100000);
-	const EdgeErrors again = SimulatedAxisEdgeErrors(axis, 1000, 100000);
+	const EdgeErrors one = SimulatedAxisEdgeErrors(axis, 1000, 100000, 0.9);
+	const EdgeErrors again = SimulatedAxisEdgeErrors(axis, 1000, 100000, 0.9);
 	EXPECT_EQ(one.refinement, again.refinement);
 	EXPECT_EQ(one.projection, again.projection);
-	const EdgeErrors two = SimulatedEdgeErrors({axis, axis}, {2, 2}, false, 1000, 100000);
-	EXPECT_DOUBLE_EQ(two.refinement, 4 * one.refinement);
-	const EdgeErrors largest = SimulatedEdgeErrors({axis, axis}, {1, 1}, true, 1000, 100000);
-	EXPECT_DOUBLE_EQ(largest.refinement, one.refinement);
+	// Two edges on one axis: twice its largest error, run by run.
+	EXPECT_DOUBLE_EQ(SimulatedEdgeErrors({axis}, {2}, false, 1000, 100000, 0.9).refinement, 2 * one.refinement);
+	// Two axes of independent tables: the quantile of the sum is at most the sum of the quantiles, and at least
+	// either axis's.
+	const EdgeErrors two = SimulatedEdgeErrors({axis, axis}, {1, 1}, false, 1000, 100000, 0.9);
+	EXPECT_LE(two.refinement, 2 * one.refinement);
+	EXPECT_GT(two.refinement, one.refinement);
+	const EdgeErrors largest = SimulatedEdgeErrors({axis, axis}, {1, 1}, true, 1000, 100000, 0.9);
+	EXPECT_GE(largest.refinement, one.refinement);
+	EXPECT_LT(largest.refinement, two.refinement);
 	// An axis no query moves adds nothing.
-	EXPECT_DOUBLE_EQ(SimulatedEdgeErrors({axis, axis}, {1, 0}, false, 1000, 100000).projection, one.projection);
+	EXPECT_DOUBLE_EQ(SimulatedEdgeErrors({axis, axis}, {1, 0}, false, 1000, 100000, 0.9).projection, one.projection);
 }
 
 TEST(SimulatedEdgeErrors, RefusesTablesWithoutRows)
 {
 	const AxisCut axis = AxisCutOf({1.0}, {1.0, 2.0}, {1, 1});
-	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedAxisEdgeErrors(axis, 0, 10));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedAxisEdgeErrors(axis, 10, 0));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedEdgeErrors({axis}, {1, 1}, false, 10, 10));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedAxisEdgeErrors(axis, 0, 10, 0.9));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedAxisEdgeErrors(axis, 10, 0, 0.9));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedAxisEdgeErrors(axis, 10, 10, 0.0));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, SimulatedEdgeErrors({axis}, {1, 1}, false, 10, 10, 0.9));
 }
 
 }  // namespace
