@@ -247,9 +247,10 @@ RequireColumnTypes(const PapRelease *r)
 			    (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			     errmsg("column \"%s\" of the private table is not the column release \"%s\" was defined over",
 			            l.axis_labels[a], r->name),
-			     errdetail("The name now names the table's column %d (of those not dropped); the release was defined "
-			               "over its column %d (a column renamed, or dropped and added again).",
-			               positions[a], r->axis_column_positions[a]),
+			     errdetail(
+			         "The name now names the table's column %d (of those not dropped); the release was defined "
+			         "over its column %d (a column renamed, dropped and added again, or an earlier column dropped).",
+			         positions[a], r->axis_column_positions[a]),
 			     errhint("Define the release again.")));
 		if (strcmp(column_types[a], r->axis_column_types[a]) != 0)
 			ereport(

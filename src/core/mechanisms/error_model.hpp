@@ -28,12 +28,11 @@ double DataPartBeta(double request_beta);
 // answer reads its event (outside_mass_certain: a full grid of an ordered class). A union bound needs no share for
 // an event that cannot fail (docs/mechanisms.md §10, "Confidence").
 double ProjectionEventBeta(double request_beta, bool outside_mass_certain);
-// The chance the plan's part (a) may fail on the labelling classes' parts (unseen values, own cells, merged
-// predicates): 1/2. Taken over the same sets as ProjectionEventBeta's event, the union bound at 1/2 bounds the median
-// of the largest private share a query of the class can move over: the plan predicts part (a) as a typical release
-// shows it, where its 1 - beta_a quantile is a worst case a few times larger. (The ordered axes' part is simulated at
-// its median instead: edge_error_simulation.hpp.) The noise stays at confidence 1 - beta / 2, and every answer's own
-// bound keeps ProjectionEventBeta's event (docs/mechanisms.md §10, "Confidence"; §18).
+// The chance the plan's part (a) may fail: 1/2. Taken over the same sets as ProjectionEventBeta's event, the union
+// bound at 1/2 bounds the median of the largest private share a query of the class can move over: the plan predicts
+// part (a) as a typical release shows it, where its 1 - beta_a quantile is a worst case a few times larger (the
+// log term of a gap is ln(2 E) instead of ln(E / beta_a)). The noise stays at confidence 1 - beta / 2, and every
+// answer's own bound keeps ProjectionEventBeta's event (docs/mechanisms.md §10, "Confidence"; §18).
 double PlanProjectionEventBeta();
 
 // Chernoff's bound in its relative-entropy form. Upper confidence bound on a population share p from the share

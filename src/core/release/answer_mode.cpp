@@ -6,7 +6,6 @@
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/predicate_cover.hpp"
-#include "core/mechanisms/edge_error_simulation.hpp"
 #include "core/mechanisms/error_model.hpp"
 
 namespace pap::core {
@@ -276,14 +275,16 @@ AxisCutsOf(const ReleaseLayout &layout)
 
 namespace {
 
-// Part (a) in projection mode: the ordered axes' part (`projection`: ProjectionError's bound, or the plan's
-// simulated quantile), plus the unseen values' part for the labelling classes.
+// Part (a) in projection mode on the given cuts: ProjectionError, plus the unseen values' part for the labelling
+// classes.
 double
 ProjectionPartOf(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
-                 double projection, std::int64_t public_rows, std::int64_t private_rows, double beta)
+                 const std::vector<AxisCut> &cuts, const std::vector<int> &edges, bool one_axis,
+                 std::int64_t public_rows, std::int64_t private_rows, double beta)
 {
 	if (layout.spec.kind == ClassKind::Predicates)
 		return MergedPredicatesError(layout, public_rows, private_rows, beta);
+	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
 	if (!LabellingClass(layout.spec.kind))
 		return projection;
 	const std::size_t foldable = FoldableAxesOf(layout);
@@ -321,51 +322,27 @@ OwnCellsError(const ReleaseLayout &layout, const std::vector<std::vector<std::in
 
 }  // namespace
 
-namespace {
-
-// Both modes' part (a): the ordered axes' part `simulate`d (edge_error_simulation.hpp, at kPlanEdgeErrorQuantile) or
-// bounded on the event (ProjectionError, RefinementError), the labelling classes' parts on the event either way.
 AnswerModeErrors
-ModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double beta,
-             bool simulate)
+AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double event_beta)
 {
-	if (!(beta > 0.0 && beta < 1.0))
+	if (!(event_beta > 0.0 && event_beta < 1.0))
 		throw Error(ErrorKind::Internal, "error model: part (a)'s event needs a probability in (0, 1)");
+	const double beta = event_beta;
 	const std::vector<AxisCut> cuts = AxisCutsOf(layout);
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
-	EdgeErrors ordered;
-	if (std::any_of(edges.begin(), edges.end(), [](int e) { return e > 0; })) {
-		if (simulate)
-			ordered = SimulatedEdgeErrors(cuts, edges, one_axis, public_rows, private_rows, kPlanEdgeErrorQuantile);
-		else
-			ordered = EdgeErrors{ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta),
-			                     RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)};
-	}
 	AnswerModeErrors out;
-	out.projection = ProjectionPartOf(layout, open_rows, ordered.projection, public_rows, private_rows, beta);
-	out.refinement = RefinableClass(layout.spec.kind) ? ordered.refinement : out.projection;
+	out.projection = ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta);
+	out.refinement = RefinableClass(layout.spec.kind)
+	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)
+	                     : out.projection;
 	// A tie (the finest granularity: every split leaves one side of its bin empty) goes to refinement, whose answers
 	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.
 	out.refine = RefinableClass(layout.spec.kind) && out.refinement <= out.projection;
 	if (CellsAnswerable(layout))
 		out.own_cells = OwnCellsError(layout, open_rows, public_rows, private_rows, beta);
 	return out;
-}
-
-}  // namespace
-
-AnswerModeErrors
-AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows)
-{
-	return ModeErrorsOf(layout, public_rows, private_rows, PlanProjectionEventBeta(), true);
-}
-
-AnswerModeErrors
-AnswerModeBoundsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double event_beta)
-{
-	return ModeErrorsOf(layout, public_rows, private_rows, event_beta, false);
 }
 
 LoadedAnswerFacts
@@ -378,9 +355,7 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
 	LoadedAnswerFacts out;
-	out.projection =
-	    ProjectionPartOf(layout, open_rows, ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta),
-	                     public_rows, private_rows, beta);
+	out.projection = ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta);
 	out.unseen_points_mass =
 	    OutsideMassError(layout.public_point_counts, false, public_rows, private_rows, DataPartBeta(request_beta));
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)

@@ -33,11 +33,10 @@ bool CellsAnswerable(const ReleaseLayout &layout);
 // the plan and every answer take the same event.
 double ProjectionEventBetaOf(const ReleaseLayout &layout, double request_beta);
 
-// Part (a) of the error model in both modes as the plan predicts it: on the ordered axes simulated, at the quantile
-// kPlanEdgeErrorQuantile (edge_error_simulation.hpp), the labelling classes' parts on an event of probability
-// PlanProjectionEventBeta (their median).
-// refine: an ordered class whose refinement predicts no more than the projection (ties refine: within the same bound,
-// refined answers spread the gaps between public values).
+// Part (a) of the error model in both modes (error_model.hpp: ProjectionError and RefinementError) as the plan
+// predicts it, on an event of probability event_beta (the plan's: PlanProjectionEventBeta, the median). refine: an
+// ordered class whose refinement predicts no more than the projection (ties refine: within the same bound, refined
+// answers spread the gaps between public values).
 struct AnswerModeErrors {
 	double projection = 0;
 	double refinement = 0;
@@ -57,15 +56,11 @@ struct AnswerModeErrors {
 		return refine ? "refine" : "projection";
 	}
 };
-AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows);
-// The same parts as bounds that hold together on an event of probability 1 - event_beta (error_model.hpp:
-// ProjectionError and RefinementError on the ordered axes): the class's part (a) as answers' bounds take it
-// (LoadedAnswerFactsOf's projection is this one's at ProjectionEventBetaOf).
-AnswerModeErrors AnswerModeBoundsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
+AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
                                     double event_beta);
 
 // What a loaded release's answers need from the error model, from one derivation of the axes' cuts: the projection
-// part (AnswerModeBoundsOf's at part (a)'s own event, ProjectionEventBetaOf of request_beta, which answer bounds
+// part (AnswerModeErrorsOf's at part (a)'s own event, ProjectionEventBetaOf of request_beta, which answer bounds
 // read) and how much of each public value's first row refined
 // answers spread over the gap below it, per axis and public value (error_model.hpp's GapSpreadShares at part (a)'s
 // beta; empty vectors for a class that does not refine within cells, or without rows to bound). The

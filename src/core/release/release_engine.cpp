@@ -112,7 +112,8 @@ SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &con
 {
 	// A declared domain's cuts are its declared values: a query at the declared resolution is its own cover query,
 	// answered by projection.
-	modes = r.declared_domain ? AnswerModeErrors{} : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows);
+	modes = r.declared_domain ? AnswerModeErrors{}
+	                          : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, PlanProjectionEventBeta());
 	context.projection_error = modes.Chosen();
 	context.cells_answerable = !r.declared_domain && CellsAnswerable(layout);
 	context.own_cells_error = modes.own_cells;

@@ -26,7 +26,7 @@ namespace {
 AnswerModeErrors
 BoundModes(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double request_beta)
 {
-	return AnswerModeBoundsOf(layout, public_rows, private_rows, ProjectionEventBetaOf(layout, request_beta));
+	return AnswerModeErrorsOf(layout, public_rows, private_rows, ProjectionEventBetaOf(layout, request_beta));
 }
 
 using test::ZipfPopulation;

@@ -131,34 +131,34 @@ TEST(ChooseLayout, FinerCutsWinWhenTheNoiseIsSmall)
 TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)
 {
 	// The same public table, 2,000 private rows at epsilon 1: identity's noise grows with the cells, and PMW's prior
-	// is farther off at every granularity. Bins of four times alpha's mass (1,000 public rows) predict the least,
-	// 0.0197; coarser ones predict more (fewer cells, more projection: alpha*8 0.0199), finer ones too (more cells,
-	// more noise: alpha*2 0.0221, beyond 1.1 times, alpha 0.0277), and below alpha none is planned.
+	// is farther off at every granularity. Bins of twice alpha's mass (500 public rows) predict 0.0252, within 1.1
+	// times the coarser alpha*4 (0.0247: fewer cells, more projection), the finest so; finer ones predict more (more
+	// cells, more noise: alpha 0.0298, alpha/2 0.0378).
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
 	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 2000, 1.0));
-	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 1000.0);
-	EXPECT_EQ(choice.granularity.rfind("auto: alpha*4 cuts", 0), 0u) << choice.granularity;
-	EXPECT_NE(choice.granularity.find("alpha*8 0.0199 "), std::string::npos) << choice.granularity;
-	EXPECT_NE(choice.granularity.find("alpha*2 0.0221 "), std::string::npos) << choice.granularity;
+	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 500.0);
+	EXPECT_EQ(choice.granularity.rfind("auto: alpha*2 cuts", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha*4 0."), std::string::npos) << choice.granularity;
+	// alpha and alpha/2 predict more than alpha*2: the finer ones are not planned.
 	EXPECT_NE(choice.granularity.find("alpha 0."), std::string::npos) << choice.granularity;
-	EXPECT_EQ(choice.granularity.find("alpha/2"), std::string::npos) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha/2 0."), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("alpha/4"), std::string::npos) << choice.granularity;
 	EXPECT_NE(choice.granularity.find("finer ones not planned"), std::string::npos) << choice.granularity;
 	EXPECT_EQ(choice.layout.domain_kind, DomainKind::Dense);
 }
 
 TEST(ChooseLayout, ANearTieTakesTheFinerCuts)
 {
-	// The same public table, 30,000 private rows at epsilon 1: alpha predicts 0.00336, the smallest, and alpha/2
-	// 0.00353, within kNearTie of it, so alpha/2 is taken (its projection part hardly falls with the finer cuts);
-	// alpha/4 (0.00482) is beyond the tie.
+	// The same public table, 20,000 private rows at epsilon 1: alpha predicts 0.00518, the smallest, and alpha/2
+	// 0.00534, within kNearTie of it, so alpha/2 is taken (its projection part hardly falls with the finer cuts);
+	// alpha/4 (0.00721) is beyond the tie.
 	const ReleaseLayout finest = Uniform("thresholds(x)", 1000, 20);
-	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 30000, 1.0));
+	const LayoutChoice choice = ChooseLayout(finest, Planning(20000, 20000, 1.0));
 	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 125.0);
 	EXPECT_EQ(choice.granularity.rfind("auto: alpha/2 cuts", 0), 0u) << choice.granularity;
 	EXPECT_NE(choice.granularity.find("the finest within 1.1 times the smallest prediction"), std::string::npos)
 	    << choice.granularity;
-	EXPECT_NE(choice.granularity.find("alpha 0.00336 "), std::string::npos) << choice.granularity;
-	EXPECT_NE(choice.granularity.find("alpha/4 0.00482 "), std::string::npos) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha 0.00518 "), std::string::npos) << choice.granularity;
 	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(finest, 125.0).axes[0].cuts);
 }
 
