@@ -480,6 +480,6 @@ COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of th
 -- onto another one, or changed type, since the define. The releases of 0.1 keep NULL and the checks they had.
 ALTER TABLE pap.release_data ADD COLUMN axis_column_positions pg_catalog.int4[];
 ALTER TABLE pap.release_data ADD COLUMN axis_column_types pg_catalog.text[];
-COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the position of the private table''s column a numeric or categorical axis reads among the table''s columns (dropped columns not counted, so that a dump and restore keeps it), 0 for the other axes: a run refuses a release whose column name now names another column (a rename, or a column dropped and added again); NULL for a release defined before';
+COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the position of the private table''s column a numeric or categorical axis reads among the table''s columns (dropped columns not counted, so that a dump and restore keeps it), 0 for the other axes: a run refuses a release whose column name now names another column (a rename, a column dropped and added again, or an earlier column dropped); NULL for a release defined before';
 COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (with its modifier, schema-qualified) of that column when the release was defined, empty for the other axes: a run refuses a release whose column has changed type since, even to a wider one; NULL for a release defined before';
 

@@ -582,18 +582,18 @@ PapLoadRelease(const char *name, bool for_update)
 	const Datum steps = PapCatalogGet(&row, "axis_value_steps", true, &isnull);
 	l.axis_value_steps = isnull ? nullptr : CatalogValues<double>(steps, FLOAT8OID, &step_count);
 	// Since 0.2; NULL (a release defined before, or a 0.1 table): the run checks the value types alone.
-	size_t attnum_count = n[0], column_type_count = n[0];
-	const Datum attnums = PapCatalogGet(&row, "axis_column_positions", true, &isnull);
-	r->axis_column_positions = isnull ? nullptr : CatalogValues<int32>(attnums, INT4OID, &attnum_count);
+	size_t position_count = n[0], column_type_count = n[0];
+	const Datum positions = PapCatalogGet(&row, "axis_column_positions", true, &isnull);
+	r->axis_column_positions = isnull ? nullptr : CatalogValues<int32>(positions, INT4OID, &position_count);
 	const Datum column_types = PapCatalogGet(&row, "axis_column_types", true, &isnull);
 	r->axis_column_types = isnull ? nullptr : CatalogStrings(column_types, &column_type_count);
 	if ((r->axis_column_positions == nullptr) != (r->axis_column_types == nullptr))
-		attnum_count = n[0] + 1;  // one without the other: inconsistent
+		position_count = n[0] + 1;  // one without the other: inconsistent
 	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
 	size_t cuts = 0, categories = 0, marginal = 0;
 	bool consistent = n[1] == n[0] && n[2] == n[0] && n[3] == n[0] && n[5] == n[0] && n[7] == n[0] &&
 	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8] && step_count == n[0] &&
-	                  attnum_count == n[0] && column_type_count == n[0];
+	                  position_count == n[0] && column_type_count == n[0];
 	for (size_t a = 0; consistent && a < l.axis_count; a++) {
 		consistent = l.cut_counts[a] >= 0 && l.category_counts[a] >= 0 && l.public_value_counts[a] >= 0;
 		cuts += size_t(l.cut_counts[a]);
