@@ -18,13 +18,13 @@ make -s -j"$(nproc)" && $SUDO make -s install || { echo "tests: 0 passed, 1 fail
 make -s -j"$(nproc)" test/unit/run_unit_tests test/unit/run_unit_tests_sanitized test/audit/privacy_audit \
 	test/fuzz/text_fuzzer >/dev/null 2>&1 || true
 
-passed=0; failed=0
+passed=0; failed=0; timings=""
 # step NAME COMMAND...: runs the command, shows its output, and adds its counts to the totals. A step's count
 # is read from its own summary line when it prints one, otherwise the step counts as one test.
 step() {
 	local name=$1; shift
 	echo "== $name"
-	local status=0
+	local status=0 start=$SECONDS
 	"$@" 2>&1 | tee "$logs/$name.log" || status=$?
 	local p f
 	case "$name" in
@@ -44,6 +44,7 @@ step() {
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	passed=$((passed + p)); failed=$((failed + f))
 	[ "$status" -eq 0 ] || echo "== $name FAILED (exit $status)"
+	timings+="$(printf '%-18s %5d s' "$name" $((SECONDS - start)))"$'\n'
 }
 
 # Every C++ source as clang-format formats it (make format rewrites them).
@@ -79,5 +80,8 @@ step experiment-classes bash scripts/experiments/classes.sh
 # (bash eval/run.sh runs the full experiment).
 step eval-ci env PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
 
+# Each step's wall-clock time, to keep the whole under its budget (README, "Tests").
+echo "== time per step"
+printf '%s' "$timings"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
