@@ -6,7 +6,9 @@
 # failed; the last line is "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+begin=$SECONDS
 bash scripts/install-deps.sh || exit 1
+deps_done=$SECONDS
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
@@ -17,6 +19,7 @@ make -s -j"$(nproc)" && $SUDO make -s install || { echo "tests: 0 passed, 1 fail
 # (a failed build here shows again, and counts, in its own step).
 make -s -j"$(nproc)" test/unit/run_unit_tests test/unit/run_unit_tests_sanitized test/audit/privacy_audit \
 	test/fuzz/text_fuzzer >/dev/null 2>&1 || true
+build_done=$SECONDS
 
 passed=0; failed=0; timings=""
 # step NAME COMMAND...: runs the command, shows its output, and adds its counts to the totals. A step's count
@@ -82,6 +85,8 @@ step eval-ci env PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
 
 # Each step's wall-clock time, to keep the whole under its budget (README, "Tests").
 echo "== time per step"
+printf '%-18s %5d s\n' install-deps $((deps_done - begin)) build $((build_done - deps_done))
 printf '%s' "$timings"
+printf '%-18s %5d s\n' total $((SECONDS - begin))
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
