@@ -45,7 +45,9 @@ WITH v(col, val) AS (
 SELECT format('%s = %L AND %s = %L', x.col, x.val, y.col, y.val) AS q,
        format('%I = %L AND %I = %L', x.col, x.val, y.col, y.val) AS cond
   FROM v x JOIN v y ON x.col < y.col;
-CREATE FUNCTION mt_fraction(tbl text, cond text) RETURNS float8 LANGUAGE plpgsql AS $$
+-- Plain SQL on the test's own tables, no pap function: its queries stay out of the parallel-mode run's workers (one
+-- worker started per query made the suite 40 times slower there and tested nothing of pap's).
+CREATE FUNCTION mt_fraction(tbl text, cond text) RETURNS float8 LANGUAGE plpgsql SET force_parallel_mode = off AS $$
 DECLARE f float8;
 BEGIN
 	EXECUTE format('SELECT avg((%s)::int) FROM %I', cond, tbl) INTO f;

@@ -57,6 +57,7 @@ CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 0, '{"min": 0, "max":
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 'Infinity', '{"min": 0, "max": 10, "step": 1}');
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 'NaN', '{"min": 0, "max": 10, "step": 1}');
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}', beta => 0);
+CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}', beta => 1e-320);
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 't', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}');
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'nope', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}');
 -- An unbounded or invalid domain: the refusal says why (no DP point between the minimum and the maximum).
@@ -104,7 +105,25 @@ CALL pap.run_private_quantile('pq_high', 'pq_high', 'v', 0.5, 100, '{"min": 0, "
 CALL pap.run_private_quantile('pq_high2', 'pq_high', 'v', 0.5, 100, '{"min": 150, "max": 250, "step": 1}');
 SELECT name, value FROM pap.private_quantiles WHERE name LIKE 'pq_high%' ORDER BY name;
 
+-- No temporary file: the scan is one aggregate whose counts stay in memory, so a charged run cannot fail on how
+-- many distinct values the rows hold (a GROUP BY scan spilled them under a small work_mem, and temp_file_limit
+-- failed the run after its charge where a column of equal values released).
+RESET ROLE;
+CREATE TABLE pq_spread AS SELECT i::float8 AS v FROM generate_series(0, 49999) i;
+ANALYZE pq_spread;
+ALTER TABLE pq_spread OWNER TO regress_pq_owner;
+SET temp_file_limit = 0;
+SET ROLE regress_pq_owner;
+SET work_mem = '64kB';
+SELECT pap.set_budget('pq_spread', 10);
+CALL pap.run_private_quantile('pq_spread', 'pq_spread', 'v', 0.5, 1, '{"min": 0, "max": 49999, "step": 1}');
+SELECT name, value BETWEEN 0 AND 49999 AS released FROM pap.private_quantiles WHERE name = 'pq_spread';
+RESET work_mem;
+RESET ROLE;
+RESET temp_file_limit;
+SET ROLE regress_pq_owner;
+
 SELECT pap.drop_private_quantile(name) FROM pap.private_quantiles WHERE name LIKE 'pq_%';
 RESET ROLE;
-DROP TABLE pq_priv, pq_small, pq_high;
+DROP TABLE pq_priv, pq_small, pq_high, pq_spread;
 DROP ROLE regress_pq_owner, regress_pq_reader;

@@ -144,7 +144,7 @@ SELECT pap.define_labelling('rho_l', 'rho_priv', 'rho_pub', 'flag', '{x}');
 CALL pap.run_labelling('rho_l', 1, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
--- the exponential mechanism's quantile costs epsilon^2 / 2 too
+-- the exponential mechanism's quantile, epsilon-bounded-range, costs epsilon^2 / 8: 0.2^2 / 8 = 0.005
 CALL pap.run_private_quantile('rho_q', 'rho_priv', 'x', 0.5, 0.2, '{"min": 0, "max": 1000, "step": 10}');
 SELECT release_name, mechanism, rho, epsilon, delta FROM pap.ledger WHERE release_name = 'rho_q';
 SELECT rho_spent FROM pap.budgets WHERE private_table = 'rho_priv'::regclass;

@@ -54,6 +54,10 @@ ReadQuantileArguments(FunctionCallInfo fcinfo)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("q must be in [0, 1], got %g", a.q)));
 	if (!(a.beta > 0.0 && a.beta < 1.0))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("beta must be in (0, 1), got %g", a.beta)));
+	// As for releases: the guard rail's n >= (4 / epsilon) ln(K / beta) stays a finite double.
+	if (!(a.beta >= pap::core::kMinBeta))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("beta must be at least 1e-100, got %g", a.beta)));
 	const double epsilon = PG_GETARG_FLOAT8(4);
 	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, 0.0));
 	a.epsilon = PapLedgerAmount(epsilon, &a.epsilon_text);
@@ -144,7 +148,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 		                       a.column, scan.count, kMaxCandidates),
 		                errhint("Declare a coarser step.")));
 	char *select_list;
-	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, PapAllocate));
+	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, scan.count, PapAllocate));
 	MemoryContextSwitchTo(run.spi_context);
 	// The scan's statement must fit the private table, and pass the read's guard, before anything is charged.
 	PapCheckScan(a.private_table, select_list, 1, CandidateCuts, &scan);
@@ -156,10 +160,11 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("private quantile \"%s\" already exists", a.name),
 		                errhint("Choose another name, or drop it with pap.drop_private_quantile.")));
 	// The budget and the right to spend it (docs/security.md, "Who may spend"), as for releases.
-	// On a budget in rho the exponential mechanism, epsilon-DP, costs rho = epsilon^2 / 2 (docs/mechanisms.md,
-	// "zCDP budgets").
+	// On a budget in rho the exponential mechanism at epsilon, epsilon-bounded-range, costs rho = epsilon^2 / 8
+	// (docs/mechanisms.md, "zCDP budgets").
 	double budget_delta;
-	const char *rho = PapBudgetInRho(a.private_table, &budget_delta) ? PapZcdpCost(a.epsilon_text) : NULL;
+	const char *rho =
+	    PapBudgetInRho(a.private_table, &budget_delta) ? PapZcdpCost(a.epsilon_text, kBoundedRangeRho) : NULL;
 	const bool limited = PapRequireBudgetFor(a.private_table, private_name, a.epsilon_text, rho);
 	// n is public under replace-one neighbours (docs/mechanisms.md §1): the guard rail reads it before the charge.
 	const int64 planned_rows = PapCountRows(a.private_table);

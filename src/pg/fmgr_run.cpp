@@ -540,7 +540,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// The right to spend, beside SELECT (the table's owner, or a role it granted, with its limit): checked with it.
 		double budget_delta = 0;
 		const bool in_rho = RequestOnBudgetInRho(r->private_table, args, "pap.run_release", &budget_delta);
-		const char *rho_charged = in_rho ? PapZcdpCost(args.epsilon_text) : NULL;
+		const char *rho_charged = in_rho ? PapZcdpCost(args.epsilon_text, kPureRunRho) : NULL;
 		const bool limited = PapRequireBudgetFor(r->private_table, private_name, args.epsilon_text, rho_charged);
 		// The whole plan before the charge, with n public under replace-one (count(*), as pap.plan reads it): every
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the

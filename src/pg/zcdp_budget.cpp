@@ -38,14 +38,13 @@ PapBudgetInRho(Oid table, double *delta)
 }
 
 char *
-PapZcdpCost(const char *epsilon)
+PapZcdpCost(const char *epsilon, const char *factor)
 {
-	// numeric multiplication is exact (its scale is the sum of its factors'); a division by 2 could round.
+	// numeric multiplication is exact (its scale is the sum of its factors'); a division could round.
 	Datum e =
 	    DirectFunctionCall3(numeric_in, CStringGetDatum(epsilon), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-	Datum half =
-	    DirectFunctionCall3(numeric_in, CStringGetDatum("0.5"), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-	Datum rho = DirectFunctionCall2(numeric_mul, DirectFunctionCall2(numeric_mul, e, e), half);
+	Datum f = DirectFunctionCall3(numeric_in, CStringGetDatum(factor), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	Datum rho = DirectFunctionCall2(numeric_mul, DirectFunctionCall2(numeric_mul, e, e), f);
 	return DatumGetCString(DirectFunctionCall1(numeric_out, rho));
 }
 

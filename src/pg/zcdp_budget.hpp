@@ -12,6 +12,10 @@ bool PapZcdpBudgetsInstalled();
 // budget or with one in (epsilon, delta). Reads as the catalog owner; the caller's SPI connection is open.
 bool PapBudgetInRho(Oid table, double *delta);
 
-// The rho a run asked for with epsilon costs on a budget in rho: epsilon^2 / 2 (what a pure run at epsilon costs),
-// computed exactly in numeric from epsilon's ledger decimal, as a decimal.
-char *PapZcdpCost(const char *epsilon);
+// The rho a run asked for with epsilon costs on a budget in rho: epsilon^2 times factor, computed exactly in numeric
+// from epsilon's ledger decimal, as a decimal. kPureRunRho: an epsilon-DP run is epsilon^2 / 2-zCDP;
+// kBoundedRangeRho: an exponential mechanism at epsilon is epsilon-bounded-range, hence epsilon^2 / 8-zCDP
+// (docs/mechanisms.md §19).
+constexpr const char *kPureRunRho = "0.5";
+constexpr const char *kBoundedRangeRho = "0.125";
+char *PapZcdpCost(const char *epsilon, const char *factor);

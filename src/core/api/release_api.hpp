@@ -424,10 +424,11 @@ struct PrivateQuantileDomain {
 // or step that is not finite, a step that is not positive or low > high, Error(LimitExceeded) beyond max_values.
 // Public: computed before any charge.
 const double *PrivateQuantileCandidates(const PrivateQuantileDomain &domain, std::size_t *count, Allocate allocate);
-// The private scan's SELECT list (the GROUP BY form of the release scans) over column, with the candidates as
-// its cut points $1: a row's bin is pap.cell_index, the number of candidates below its value (K when above them
-// all or NaN, K + 1 for NULL), so that a row is counted at the smallest candidate at or above it. Allocated.
-char *PrivateQuantileScanSelectList(const char *column, Allocate allocate);
+// The private scan's SELECT list over column (the aggregate form of the release scans, pap.grid_counts over one
+// axis of K + 2 bins), with the K candidates as its cut points $1: a row's bin is pap.cell_index's, the number of
+// candidates below its value (K when above them all or NaN, K + 1 for NULL), so that a row is counted at the
+// smallest candidate at or above it. Allocated.
+char *PrivateQuantileScanSelectList(const char *column, std::size_t candidate_count, Allocate allocate);
 struct PrivateQuantileRun {
 	std::size_t candidate_count;  // K
 	const std::int32_t *bins;     // the scan's bins (0..K + 1) and their row counts

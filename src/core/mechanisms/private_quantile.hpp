@@ -13,8 +13,9 @@
 namespace pap::core {
 
 // The candidates are the domain's values x_0 < ... < x_{K-1}; counts[i] is the number of private rows equal to x_i
-// (a row between two values counted at the one above it), rows_above the rows above x_{K-1} or NULL, which are
-// never candidates (they count as +infinity). n = the sum, t = min(max(ceil(q n), 1), n), the target rank. The
+// (a row between two values counted at the one above it, a row below x_0 at x_0, one above x_{K-1} or NaN at
+// x_{K-1}: release/private_quantile_run.cpp), rows_above the NULL rows, which rank above every candidate (as
+// +infinity). n = the sum, t = min(max(ceil(q n), 1), n), the target rank. The
 // rank distance of x_i is how many rows must change for x_i to be a t-th smallest row:
 //   d_i = max(0, below_i - (t - 1), t - at_most_i), below_i = sum_{j < i} counts[j], at_most_i = below_i + counts[i],
 // and its score n - d_i (>= 0). Changing one row (replace-one) moves below_i and at_most_i by at most 1 each, so

@@ -45,10 +45,14 @@ PrivateQuantileCandidates(const PrivateQuantileDomain &d, std::size_t *count, Al
 }
 
 char *
-PrivateQuantileScanSelectList(const char *column, Allocate allocate)
+PrivateQuantileScanSelectList(const char *column, std::size_t candidate_count, Allocate allocate)
 {
+	// One aggregate over one axis of K + 2 bins, as a release's scan: its state is a dense array (or a hash of
+	// the bins met) in memory, never a sort or a hash table spilled to temporary files, so that neither the plan
+	// the private table's statistics choose nor temp_file_limit can make a charged run fail on the number of
+	// distinct values (docs/security.md, "What a run's failure can show").
 	const std::string sql =
-	    "pap.cell_index($1, " + ReleaseLayout::AxisValueSql(column, ValueType::Number) + "), pg_catalog.count(*)";
+	    ReleaseLayout::GridCountsSql({std::int64_t(candidate_count) + 2}, {"$1, " + SqlIdentifier(column)});
 	auto *out = static_cast<char *>(AllocateOrThrow(allocate, sql.size() + 1));
 	std::memcpy(out, sql.c_str(), sql.size() + 1);
 	return out;

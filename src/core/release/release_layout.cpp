@@ -115,6 +115,18 @@ ReleaseLayout::CategoryTextSql(const ReleaseAxis &axis)
 }
 
 std::string
+ReleaseLayout::GridCountsSql(const std::vector<std::int64_t> &radices, const std::vector<std::string> &arguments)
+{
+	std::string list;
+	for (std::size_t a = 0; a < radices.size(); a++)
+		list += (a ? "," : "") + std::to_string(radices[a]);
+	std::string sql = "pap.grid_counts('{" + list + "}'::pg_catalog.int8[]";
+	for (const std::string &argument : arguments)
+		sql += ", " + argument;
+	return sql + "), '{" + list + "}'::pg_catalog.int8[]";
+}
+
+std::string
 ReleaseLayout::ScanSelectList() const
 {
 	// Per axis: its bin as one expression (the GROUP BY form), and its arguments of pap.grid_counts, where a
@@ -154,13 +166,10 @@ ReleaseLayout::ScanSelectList() const
 		fits =
 		    fits && !__builtin_mul_overflow(product, std::uint64_t(axis.Radix()), &product) && product <= kScanKeyLimit;
 	if (fits && !axes.empty()) {
-		std::string radices;
-		for (std::size_t a = 0; a < axes.size(); a++)
-			radices += (a ? "," : "") + std::to_string(axes[a].Radix());
-		std::string sql = "pap.grid_counts('{" + radices + "}'::pg_catalog.int8[]";
-		for (const std::string &argument : arguments)
-			sql += ", " + argument;
-		return sql + "), '{" + radices + "}'::pg_catalog.int8[]";
+		std::vector<std::int64_t> radices;
+		for (const ReleaseAxis &axis : axes)
+			radices.push_back(axis.Radix());
+		return GridCountsSql(radices, arguments);
 	}
 	std::string sql;
 	for (const std::string &bin : bins)

@@ -47,6 +47,9 @@ struct ReleaseLayout {
 	// verbatim and must have been checked by the caller to be a single boolean expression.
 	static constexpr std::uint64_t kScanKeyLimit = std::uint64_t(1) << 62;
 	std::string ScanSelectList() const;
+	// The aggregate form above for the given radices and per-axis arguments (the private quantile's scan too).
+	static std::string GridCountsSql(const std::vector<std::int64_t> &radices,
+	                                 const std::vector<std::string> &arguments);
 	// SQL that places a column's value on a numeric axis: (col)::float8 for numbers, else pap.axis_value(col).
 	static std::string AxisValueSql(const std::string &column, ValueType type);
 	// SQL of a categorical axis's value as its category text: (col)::text, an enum's through pg_catalog.enum_out.

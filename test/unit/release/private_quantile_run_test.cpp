@@ -49,10 +49,12 @@ TEST(PrivateQuantileRun, CandidatesAreTheDeclaredGrid)
 	EXPECT_THROW(PrivateQuantileCandidates({"v", 0.0, 1e6, 1.0, 1000}, &count, Allocate), Error);
 }
 
-TEST(PrivateQuantileRun, SelectListBinsByCellIndex)
+TEST(PrivateQuantileRun, SelectListCountsInOneAggregateOfKPlusTwoBins)
 {
-	EXPECT_STREQ(PrivateQuantileScanSelectList("my col", Allocate),
-	             "pap.cell_index($1, pap.axis_value(\"my col\")), pg_catalog.count(*)");
+	// pap.grid_counts bins the column among the K candidates as pap.cell_index does (K + 1 for NULL): one
+	// aggregate, no GROUP BY, whose state never spills to temporary files.
+	EXPECT_STREQ(PrivateQuantileScanSelectList("my col", 5, Allocate),
+	             "pap.grid_counts('{7}'::pg_catalog.int8[], $1, \"my col\"), '{7}'::pg_catalog.int8[]");
 }
 
 TEST(PrivateQuantileRun, FoldsBinsLikeTheMechanismsCounts)
