@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -293,5 +294,27 @@ private:
 	std::vector<double> shares_;
 	std::discrete_distribution<std::size_t> draw_;
 };
+
+// Whether work(size) takes time linear in size rather than quadratic, whatever the machine and its load: the run at
+// size is compared with the run at size / 16 (16 times as long if linear, 256 times if quadratic), the smaller run
+// the fastest of three, with 20 ms of slack for the clock. A timed bound ("under 2 seconds") failed under load.
+template <typename Work>
+::testing::AssertionResult
+GrowsLinearly(Work &&work, std::size_t size)
+{
+	const auto seconds = [&](std::size_t n) {
+		const auto start = std::chrono::steady_clock::now();
+		work(n);
+		return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+	};
+	double small = INFINITY;
+	for (int i = 0; i < 3; i++)
+		small = std::min(small, seconds(size / 16));
+	const double large = seconds(size);
+	if (large <= 64.0 * small + 0.02)
+		return ::testing::AssertionSuccess();
+	return ::testing::AssertionFailure() << "size " << size << " took " << large << " s, size " << size / 16 << " took "
+	                                     << small << " s (at most 64 times as long expected)";
+}
 
 }  // namespace pap::core::test
