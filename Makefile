@@ -27,8 +27,9 @@ PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-register -Wno-unused-parameter -Wno-missing-field-initializers
 SHLIB_LINK += build/ext/libpapcore.a -lstdc++
 
-# The core as a static library per set of compiler flags (build/<flavour>/libpapcore.a), linked by the extension
-# (ext), the unit tests, the audit and the benchmarks (unit), the sanitized tests (sanitize) and the fuzzer (fuzz).
+# The core as a static library per set of compiler flags (build/<flavour>/libpapcore.a), linked by the extension, the
+# unit tests, the audit and the benchmarks (ext; unit where pg_config is missing), the sanitized tests (sanitize)
+# and the fuzzer (fuzz).
 # Objects go under build/<flavour>/ with their header dependencies (-MMD), so `make -j` compiles in parallel and
 # rebuilds only what a change touches.
 # $(call core_flavour,NAME,COMPILER,FLAGS) defines build/NAME/%.o for any source and build/NAME/libpapcore.a.

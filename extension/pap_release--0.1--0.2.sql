@@ -427,7 +427,8 @@ GRANT SELECT ON pap.budgets, pap.ledger TO PUBLIC;
 --------------------------------------------------------------------------------------------------------------
 -- zCDP budgets (docs/mechanisms.md, "zCDP budgets"): a private table's budget in rho instead of (epsilon, delta).
 -- A run on it is asked for with epsilon as on any budget and costs rho = epsilon^2 / 2 (what a pure run at epsilon
--- costs), which its mechanism may spend on Gaussian noise instead; the ledger reports every charge and total in
+-- costs; a private quantile, an exponential mechanism, epsilon^2 / 8), which its mechanism may spend on Gaussian
+-- noise instead; the ledger reports every charge and total in
 -- (epsilon, delta) too, by the tight conversion at the budget's delta.
 --------------------------------------------------------------------------------------------------------------
 CREATE FUNCTION pap.zcdp_epsilon(rho pg_catalog.float8, delta pg_catalog.float8) RETURNS pg_catalog.float8

@@ -11,7 +11,9 @@ bash scripts/install-deps.sh || exit 1
 deps_done=$SECONDS
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+sanitize_pid=""
+# On exit (an interrupt included) the background suite below stops too, before its log directory goes.
+trap '[ -n "$sanitize_pid" ] && kill -- -"$sanitize_pid" 2>/dev/null; rm -rf "$logs"' EXIT
 
 echo "== build"
 # WERROR: a warning of the core fails the build here (a user's build of the extension only warns).
@@ -59,11 +61,9 @@ account() {
 # The sanitized suite, one thread and the longest of these steps, runs beside the next five on the other core; its
 # output is shown, and counted, after them.
 echo "== unit-sanitize (beside the next steps; its output follows the fuzz step)"
-(
-	start=$SECONDS
-	make -s unit-sanitize > "$logs/unit-sanitize.log" 2>&1
-	echo "$? $((SECONDS - start))" > "$logs/unit-sanitize.status"
-) &
+# In a process group of its own (setsid), so that the trap above stops it and its children together.
+setsid bash -c 'start=$SECONDS; make -s unit-sanitize > "$1/unit-sanitize.log" 2>&1
+	echo "$? $((SECONDS - start))" > "$1/unit-sanitize.status"' _ "$logs" &
 sanitize_pid=$!
 # Every C++ source as clang-format formats it (make format rewrites them).
 step format make -s format-check
@@ -73,6 +73,7 @@ step unit make -s unit
 step audit make -s audit
 step fuzz make -s fuzz FUZZ_TIME="${FUZZ_TIME:-60}"
 wait "$sanitize_pid"
+sanitize_pid=""
 echo "== unit-sanitize"
 cat "$logs/unit-sanitize.log"
 read -r sanitize_status sanitize_secs < "$logs/unit-sanitize.status" || { sanitize_status=1; sanitize_secs=0; }

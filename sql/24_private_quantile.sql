@@ -58,6 +58,10 @@ CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 'Infinity', '{"min": 
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 'NaN', '{"min": 0, "max": 10, "step": 1}');
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}', beta => 0);
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}', beta => 1e-320);
+-- At most 2^18 - 2 candidates, whatever max_cells allows: the scan's counts stay one dense array, whatever the rows.
+SET pap_release.max_cells = 10000000;
+CALL pap.run_private_quantile('pq_x', 'pq_priv', 'v', 0.5, 1.0, '{"min": 0, "max": 262142, "step": 1}');
+RESET pap_release.max_cells;
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 't', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}');
 CALL pap.run_private_quantile('pq_x', 'pq_priv', 'nope', 0.5, 1.0, '{"min": 0, "max": 10, "step": 1}');
 -- An unbounded or invalid domain: the refusal says why (no DP point between the minimum and the maximum).

@@ -379,7 +379,7 @@ pap_grid_counts_serialfn(PG_FUNCTION_ARGS)
 extern "C" Datum
 pap_grid_counts_deserialfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext context = AggregateContext(fcinfo, "pap_grid_counts_deserialfn");
+	(void)AggregateContext(fcinfo, "pap_grid_counts_deserialfn");
 	bytea *bytes = PG_GETARG_BYTEA_PP(0);
 	StringInfoData buf;  // read only, over the bytea's bytes
 	buf.data = VARDATA_ANY(bytes);
@@ -389,8 +389,9 @@ pap_grid_counts_deserialfn(PG_FUNCTION_ARGS)
 	const int64 n = pq_getmsgint64(&buf);
 	if (n < 0 || uint64(n) > uint64(buf.len - buf.cursor) / 16)
 		elog(ERROR, "pap_release: malformed grid_counts state");
-	// n < 2^26: a bytea holds less than 1 GB.
-	GridCounts *state = NewHashCounts(context, Max(uint32(n), kInitialCapacity));
+	// n < 2^26: a bytea holds less than 1 GB. In the per-call context the executor resets for each worker's state:
+	// the combine function only reads it (in the aggregate's context every worker's state stayed until the end).
+	GridCounts *state = NewHashCounts(CurrentMemoryContext, Max(uint32(n), kInitialCapacity));
 	for (int64 i = 0; i < n; i++) {
 		const int64 key = pq_getmsgint64(&buf);
 		const int64 rows = pq_getmsgint64(&buf);

@@ -64,10 +64,9 @@ ReadQuantileArguments(FunctionCallInfo fcinfo)
 	return a;
 }
 
-// The most candidates a private quantile ranks: the scan passes them as one float8[] parameter, and a fixed bound keeps
-// it far below what an array may hold, whatever pap_release.max_cells allows, so that it is never refused after the
-// charge.
-constexpr size_t kMaxCandidates = size_t(1) << 24;
+// The most candidates a private quantile ranks (release_api.hpp, whatever pap_release.max_cells allows); the scan
+// passes them as one float8[] parameter, far below what an array may hold.
+constexpr size_t kMaxCandidates = pap::core::kMaxQuantileCandidates;
 
 // The candidates of the declared domain: a bounded numeric declaration of the column (public, before any charge).
 static const double *
@@ -87,10 +86,9 @@ DeclaredCandidates(const QuantileArguments &a, size_t *count)
 		                   "point between the smallest and the largest private value (docs/mechanisms.md, "
 		                   "\"Why a domain must be declared\")."),
 		         errhint("Declare {\"min\": ..., \"max\": ..., \"step\": ...}.")));
-	// At most the candidates a quantile ranks (kMaxCandidates), so that a larger max_cells never builds a grid only
-	// to refuse it.
-	const pap::core::PrivateQuantileDomain domain{
-	    a.column, d.low, d.high, d.step, Min(uint64(pap_max_cells), uint64(kMaxCandidates)), PapInterruptPending};
+	// The core takes at most kMaxCandidates, whatever max_cells allows, and says which limit refused a domain.
+	const pap::core::PrivateQuantileDomain domain{a.column,           d.low, d.high, d.step, uint64(pap_max_cells),
+	                                              PapInterruptPending};
 	const double *candidates = nullptr;
 	PAP_CORE(candidates = pap::core::PrivateQuantileCandidates(domain, count, PapAllocate));
 	return candidates;

@@ -420,9 +420,14 @@ struct PrivateQuantileDomain {
 	std::uint64_t max_values;              // pap_release.max_cells
 	InterruptCheck interrupted = nullptr;  // polled while the grid is built
 };
+// The most candidates a private quantile ranks, whatever max_values allows: with its K + 2 bins at most 2^18, the
+// scan's pap.grid_counts keeps its counts in one dense array (2 MiB) whatever the rows, never a hash of the bins
+// met whose memory would grow with how spread the private values are and could fail a charged run
+// (docs/security.md, "What errors and messages may say").
+constexpr std::size_t kMaxQuantileCandidates = (std::size_t(1) << 18) - 2;
 // The candidates in increasing order (*count of them), allocated with allocate. Error(InvalidParameter) for a bound
-// or step that is not finite, a step that is not positive or low > high, Error(LimitExceeded) beyond max_values.
-// Public: computed before any charge.
+// or step that is not finite, a step that is not positive or low > high, Error(LimitExceeded) beyond max_values or
+// kMaxQuantileCandidates. Public: computed before any charge.
 const double *PrivateQuantileCandidates(const PrivateQuantileDomain &domain, std::size_t *count, Allocate allocate);
 // The private scan's SELECT list over column (the aggregate form of the release scans, pap.grid_counts over one
 // axis of K + 2 bins), with the K candidates as its cut points $1: a row's bin is pap.cell_index's, the number of

@@ -35,9 +35,17 @@ const double *
 PrivateQuantileCandidates(const PrivateQuantileDomain &d, std::size_t *count, Allocate allocate)
 {
 	const InterruptScope scope(d.interrupted);
-	const std::vector<double> grid =
-	    DeclaredGrid(d.column, d.low, d.high, d.step,
-	                 std::size_t(std::min<std::uint64_t>(d.max_values, std::uint64_t(INT32_MAX) - 2)));
+	const std::size_t limit = std::size_t(std::min<std::uint64_t>(d.max_values, kMaxQuantileCandidates));
+	std::vector<double> grid;
+	try {
+		grid = DeclaredGrid(d.column, d.low, d.high, d.step, limit);
+	} catch (const Error &e) {
+		if (e.kind() != ErrorKind::LimitExceeded || limit == d.max_values)
+			throw;
+		throw Error(ErrorKind::LimitExceeded, e.what(), e.detail(),
+		            "A private quantile ranks at most " + std::to_string(kMaxQuantileCandidates) +
+		                " values, whatever pap_release.max_cells allows: declare a coarser step or narrower bounds.");
+	}
 	auto *out = static_cast<double *>(AllocateOrThrow(allocate, sizeof(double) * grid.size()));
 	std::copy(grid.begin(), grid.end(), out);
 	*count = grid.size();
@@ -47,10 +55,10 @@ PrivateQuantileCandidates(const PrivateQuantileDomain &d, std::size_t *count, Al
 char *
 PrivateQuantileScanSelectList(const char *column, std::size_t candidate_count, Allocate allocate)
 {
-	// One aggregate over one axis of K + 2 bins, as a release's scan: its state is a dense array (or a hash of
-	// the bins met) in memory, never a sort or a hash table spilled to temporary files, so that neither the plan
-	// the private table's statistics choose nor temp_file_limit can make a charged run fail on the number of
-	// distinct values (docs/security.md, "What a run's failure can show").
+	// One aggregate over one axis of K + 2 bins, as a release's scan: with K + 2 <= 2^18 (the glue's bound) its
+	// state is one dense array in memory whatever the rows, never a sort or a hash table spilled to temporary files,
+	// so that neither the plan the private table's statistics choose nor temp_file_limit nor memory can make a
+	// charged run fail on the number of distinct values (docs/security.md, "What errors and messages may say").
 	const std::string sql =
 	    ReleaseLayout::GridCountsSql({std::int64_t(candidate_count) + 2}, {"$1, " + SqlIdentifier(column)});
 	auto *out = static_cast<char *>(AllocateOrThrow(allocate, sql.size() + 1));

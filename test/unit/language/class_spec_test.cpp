@@ -905,6 +905,21 @@ TEST(ParseClassSpec, PathologicalInputsAreLinear)
 				    }
 			    }
 		    }
+		    // Long but valid: a long direction list, a long list of weights, one long number.
+		    std::string many, ones;
+		    while (many.size() < size - 30)
+			    many += "[1],";
+		    while (ones.size() < size - 30)
+			    ones += "1,";
+		    try {
+			    ParseClassSpec("halfspaces(x; " + many + "[1])");
+		    } catch (const Error &) {
+		    }
+		    try {
+			    ParseClassSpec("halfspaces(x; [" + ones + "1])");
+		    } catch (const Error &) {
+		    }
+		    ParseClassSpec("halfspaces(x; [1." + std::string(size - 30, '0') + "1])");
 	    },
 	    kMaxClassTextBytes));
 	// Long but valid: a 1 MB direction list is cut by the limit, a 1 MB weight is one number.

@@ -49,6 +49,29 @@ TEST(PrivateQuantileRun, CandidatesAreTheDeclaredGrid)
 	EXPECT_THROW(PrivateQuantileCandidates({"v", 0.0, 1e6, 1.0, 1000}, &count, Allocate), Error);
 }
 
+TEST(PrivateQuantileRun, AtMostTwoToTheEighteenMinusTwoCandidatesWhateverMaxCells)
+{
+	std::size_t count = 0;
+	const double *c =
+	    PrivateQuantileCandidates({"v", 0.0, double(kMaxQuantileCandidates - 1), 1.0, 10000000}, &count, Allocate);
+	EXPECT_EQ(count, kMaxQuantileCandidates);
+	EXPECT_EQ(c[count - 1], double(kMaxQuantileCandidates - 1));
+	try {
+		PrivateQuantileCandidates({"v", 0.0, double(kMaxQuantileCandidates), 1.0, 10000000}, &count, Allocate);
+		ADD_FAILURE() << "one candidate more was accepted";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+		EXPECT_NE(e.hint().find("ranks at most 262142 values"), std::string::npos) << e.hint();
+	}
+	try {  // max_cells below it: max_cells' own hint
+		PrivateQuantileCandidates({"v", 0.0, 1000.0, 1.0, 1000}, &count, Allocate);
+		ADD_FAILURE() << "1001 candidates accepted at max_cells 1000";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+		EXPECT_NE(e.hint().find("raise pap_release.max_cells"), std::string::npos) << e.hint();
+	}
+}
+
 TEST(PrivateQuantileRun, SelectListCountsInOneAggregateOfKPlusTwoBins)
 {
 	// pap.grid_counts bins the column among the K candidates as pap.cell_index does (K + 1 for NULL): one
