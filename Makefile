@@ -111,9 +111,10 @@ check-core-wall:
 UNIT_SAN_BIN      = test/unit/run_unit_tests_sanitized
 UNIT_SAN_CXXFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 $(eval $(call core_flavour,sanitize,$(UNIT_CXX),$(UNIT_CXXFLAGS) $(UNIT_SAN_CXXFLAGS) -Itest/unit))
-# The tests' own sources at -O1 under the sanitizers (the core stays at -O2): the largest compiled in 97 s at -O2
-# and 56 s at -O1 (release_engine_test.cpp, g++ 12), and the code they check is the core's.
-build/sanitize/test/%.o: OBJECT_FLAGS = -O1
+# The tests' own sources at -O1 under the sanitizers, with line tables only (the core stays at -O2 -g): the largest
+# compiled in 97 s at -O2 and 56 s at -O1 (release_engine_test.cpp, g++ 12), and the code they check is the core's;
+# a report still names the test's file and line.
+build/sanitize/test/%.o: OBJECT_FLAGS = -O1 -g1
 $(UNIT_SAN_BIN): $(patsubst %.cpp,build/sanitize/%.o,$(UNIT_SRCS)) build/sanitize/libpapcore.a
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN_CXXFLAGS) $^ -lgtest -lgtest_main -pthread -o $@
 unit-sanitize: $(UNIT_SAN_BIN)

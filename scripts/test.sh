@@ -58,26 +58,20 @@ account() {
 	timings+="$(printf '%-18s %5d s' "$name" "$secs")"$'\n'
 }
 
-# The sanitized suite, one thread and the longest of these steps, runs beside the next five on the other core; its
-# output is shown, and counted, after them.
-echo "== unit-sanitize (beside the next steps; its output follows the fuzz step)"
+# Every C++ source as clang-format formats it (make format rewrites them).
+step format make -s format-check
+# clang-tidy with the checks of .clang-tidy on src/ (on every core).
+step tidy make -s tidy
+# The sanitized suite, one thread and the longest of the steps, runs beside the next five (one thread each) on the
+# other core; its output is shown, and counted, after them.
+echo "== unit-sanitize (beside the next steps; its output follows the sql-parallel-mode step)"
 # In a process group of its own (setsid), so that the trap above stops it and its children together.
 setsid bash -c 'start=$SECONDS; make -s unit-sanitize > "$1/unit-sanitize.log" 2>&1
 	echo "$? $((SECONDS - start))" > "$1/unit-sanitize.status"' _ "$logs" &
 sanitize_pid=$!
-# Every C++ source as clang-format formats it (make format rewrites them).
-step format make -s format-check
-# clang-tidy with the checks of .clang-tidy on src/.
-step tidy make -s tidy
 step unit make -s unit
 step audit make -s audit
 step fuzz make -s fuzz FUZZ_TIME="${FUZZ_TIME:-60}"
-wait "$sanitize_pid"
-sanitize_pid=""
-echo "== unit-sanitize"
-cat "$logs/unit-sanitize.log"
-read -r sanitize_status sanitize_secs < "$logs/unit-sanitize.status" || { sanitize_status=1; sanitize_secs=0; }
-account unit-sanitize "$sanitize_status" "$sanitize_secs"
 # pg_virtualenv creates a temporary cluster, runs the command with PGHOST/PGPORT/PGUSER set, then removes it.
 step sql pg_virtualenv -t -v 15 make -s installcheck
 [ -f regression.diffs ] && head -c 20000 regression.diffs
@@ -86,6 +80,12 @@ step sql pg_virtualenv -t -v 15 make -s installcheck
 # installcheck-parallel-mode): the same outputs when the parallel-safe functions run in parallel workers.
 step sql-parallel-mode pg_virtualenv -t -v 15 make -s installcheck-parallel-mode
 [ -f regression.diffs ] && head -c 20000 regression.diffs
+wait "$sanitize_pid"
+sanitize_pid=""
+echo "== unit-sanitize"
+cat "$logs/unit-sanitize.log"
+read -r sanitize_status sanitize_secs < "$logs/unit-sanitize.status" || { sanitize_status=1; sanitize_secs=0; }
+account unit-sanitize "$sanitize_status" "$sanitize_secs"
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
 # With pg_stat_statements preloaded: a run's counters in it do not depend on the private values.
 step stats pg_virtualenv -t -v 15 -o shared_preload_libraries=pg_stat_statements \
