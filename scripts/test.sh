@@ -11,9 +11,10 @@ bash scripts/install-deps.sh || exit 1
 deps_done=$SECONDS
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 logs=$(mktemp -d)
-sanitize_pid=""
-# On exit (an interrupt included) the background suite below stops too, before its log directory goes.
-trap '[ -n "$sanitize_pid" ] && kill -- -"$sanitize_pid" 2>/dev/null; rm -rf "$logs"' EXIT
+background=""  # the process groups of the steps running in the background
+declare -A step_pid
+# On exit (an interrupt included) the steps running in the background stop too, before their log directory goes.
+trap 'for pid in $background; do kill -- -"$pid" 2>/dev/null; done; rm -rf "$logs"' EXIT
 
 echo "== build"
 # WERROR: a warning of the core fails the build here (a user's build of the extension only warns).
@@ -58,17 +59,33 @@ account() {
 	timings+="$(printf '%-18s %5d s' "$name" "$secs")"$'\n'
 }
 
+# start_step NAME COMMAND...: runs a step in the background, in a process group of its own (setsid) so that the
+# trap above stops it and its children together; its output is kept, and shown and counted by finish_step NAME.
+start_step() {
+	local name=$1; shift
+	echo "== $name (in the background; its output follows later)"
+	setsid bash -c 'name=$1 logs=$2; shift 2; start=$SECONDS; "$@" > "$logs/$name.log" 2>&1
+		echo "$? $((SECONDS - start))" > "$logs/$name.status"' _ "$name" "$logs" "$@" &
+	step_pid[$name]=$!
+	background+=" $!"
+}
+finish_step() {
+	local name=$1 status secs
+	wait "${step_pid[$name]}"
+	background=${background/ ${step_pid[$name]}/}
+	echo "== $name"
+	cat "$logs/$name.log"
+	read -r status secs < "$logs/$name.status" || { status=1; secs=0; }
+	account "$name" "$status" "$secs"
+}
+
 # Every C++ source as clang-format formats it (make format rewrites them).
 step format make -s format-check
 # clang-tidy with the checks of .clang-tidy on src/ (on every core).
 step tidy make -s tidy
 # The sanitized suite, one thread and the longest of the steps, runs beside the next five (one thread each) on the
 # other core; its output is shown, and counted, after them.
-echo "== unit-sanitize (beside the next steps; its output follows the sql-parallel-mode step)"
-# In a process group of its own (setsid), so that the trap above stops it and its children together.
-setsid bash -c 'start=$SECONDS; make -s unit-sanitize > "$1/unit-sanitize.log" 2>&1
-	echo "$? $((SECONDS - start))" > "$1/unit-sanitize.status"' _ "$logs" &
-sanitize_pid=$!
+start_step unit-sanitize make -s unit-sanitize
 step unit make -s unit
 step audit make -s audit
 step fuzz make -s fuzz FUZZ_TIME="${FUZZ_TIME:-60}"
@@ -80,12 +97,12 @@ step sql pg_virtualenv -t -v 15 make -s installcheck
 # installcheck-parallel-mode): the same outputs when the parallel-safe functions run in parallel workers.
 step sql-parallel-mode pg_virtualenv -t -v 15 make -s installcheck-parallel-mode
 [ -f regression.diffs ] && head -c 20000 regression.diffs
-wait "$sanitize_pid"
-sanitize_pid=""
-echo "== unit-sanitize"
-cat "$logs/unit-sanitize.log"
-read -r sanitize_status sanitize_secs < "$logs/unit-sanitize.status" || { sanitize_status=1; sanitize_secs=0; }
-account unit-sanitize "$sanitize_status" "$sanitize_secs"
+finish_step unit-sanitize
+# The reduced accuracy harness (one repetition, two epsilons; bash eval/run.sh runs the full experiment), one
+# thread and the longest of the cluster steps, runs beside the next ones on the other core, in a cluster on a port
+# of its own (pg_virtualenv takes the first free one from 5432 up, and two starting at once could both take it).
+# It must complete and its outputs be well formed.
+start_step eval-ci env PGPORT=55432 PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
 # With pg_stat_statements preloaded: a run's counters in it do not depend on the private values.
 step stats pg_virtualenv -t -v 15 -o shared_preload_libraries=pg_stat_statements \
@@ -99,9 +116,7 @@ step tutorial bash scripts/tutorial.sh
 step multiserver pg_virtualenv -t -v 15 bash test/multiserver/run_multiserver_test.sh
 # Real data, bounded (1000 random boxes): prints max and mean errors of two multi-column releases (docs/experiments.md).
 step experiment-classes bash scripts/experiments/classes.sh
-# The accuracy harness, reduced (one repetition, two epsilons): it must complete and its outputs be well formed
-# (bash eval/run.sh runs the full experiment).
-step eval-ci env PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
+finish_step eval-ci
 
 # Each step's wall-clock time, to keep the whole under its budget (README, "Tests").
 echo "== time per step"
