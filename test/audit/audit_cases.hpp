@@ -17,5 +17,8 @@ std::vector<pap::audit::AuditCase> PrivateQuantileAuditCases();
 std::vector<pap::audit::AuditCase> LabellingAuditCases();
 // Marginal tables' variant without the prior: the k-way tables alone at the whole budget (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MarginalTablesAloneAuditCases();
-// The marginal tables under the discrete Gaussian (last: every earlier case keeps its seed).
+// The marginal tables under the discrete Gaussian.
 std::vector<pap::audit::AuditCase> MarginalTablesGaussianAuditCases();
+// The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp;
+// last: every earlier case keeps its seed).
+std::vector<pap::audit::AuditCase> PrivateQuantileBoundedRangeAuditCases();

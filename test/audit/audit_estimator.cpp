@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 #include <thread>
 #include <unordered_map>
 
@@ -56,94 +57,142 @@ UpperBound(std::uint64_t x, std::uint64_t n, double a)
 	return boost::math::quantile(boost::math::beta_distribution<double>(double(x + 1), double(n - x)), 1.0 - a);
 }
 
-// ln((p1_lcb - delta) / p2_ucb), each bound at 1 - (1 - kConfidence)/2.
+// ln((p1_lcb - delta) / p2_ucb), each bound one-sided at level 1 - a.
 double
-EpsilonLowerBound(std::uint64_t x1, std::uint64_t n1, std::uint64_t x2, std::uint64_t n2, double delta)
+EpsilonLowerBound(std::uint64_t x1, std::uint64_t n1, std::uint64_t x2, std::uint64_t n2, double delta, double a)
 {
-	const double a = (1.0 - kConfidence) / 2.0;
 	const double lo = LowerBound(x1, n1, a) - delta;
 	if (!(lo > 0.0))
 		return -INFINITY;
 	return std::log(lo / UpperBound(x2, n2, a));
 }
 
-struct Verdict {
-	double eps_lb = -INFINITY;     // on the evaluation half
-	double eps_point = NAN;        // ln(p1_hat / p2_hat) of the same event on the evaluation half
-	double select_lb = -INFINITY;  // on the selection half
-	int direction = 0;             // 0: P[M(D) in E] / P[M(D') in E]; 1: the reverse
-	std::size_t event_size = 0;    // outcomes in E
-	std::size_t outcomes = 0;
-	double p_num = 0, p_den = 0;  // empirical probabilities on the evaluation half
+struct Row {
+	std::uint64_t key;
+	std::uint64_t sel[2], ev[2];  // per side, on the selection and the evaluation half
 };
 
-Verdict
-Analyse(const Tally &tally, std::uint64_t per_half, double delta, bool ordered_key)
+// The event one direction's search chose on the selection half, and its bound there.
+struct Event {
+	std::vector<std::size_t> outcomes;
+	double select_lb = -INFINITY;
+};
+
+// The best event of one direction (0: P[M(D) in E] / P[M(D') in E]; 1: the reverse) on the selection half, each
+// bound at level 1 - a.
+Event
+BestEvent(const std::vector<Row> &rows, int dir, std::uint64_t per_half, double delta, bool ordered_key, double a)
 {
-	struct Row {
-		std::uint64_t key;
-		std::uint64_t sel[2], ev[2];
-	};
+	const int num = dir, den = 1 - dir;
+	Event best;
+	std::vector<std::size_t> idx(rows.size());
+	for (std::size_t i = 0; i < idx.size(); i++)
+		idx[i] = i;
+	// Orders of the outcomes, each giving a nested family of events (its prefixes): by the smoothed empirical ratio
+	// and by the outcome's own Clopper-Pearson bound (which keeps rare outcomes last); for an ordered key instead by
+	// the key both ways: threshold events, which do not overfit the noise of thousands of rare outcomes (DP-Sniper's
+	// thresholds on a classifier's score). Each order sorts the previous one's permutation: std::sort places ties
+	// by it, and the figures of docs/audit.md were measured so.
+	for (int order = ordered_key ? 2 : 0; order < (ordered_key ? 4 : 2); order++) {
+		std::vector<double> key(rows.size(), 0.0);
+		for (std::size_t i = 0; i < rows.size() && order < 2; i++)
+			key[i] = order == 0 ? (double(rows[i].sel[num]) + 0.5) / (double(rows[i].sel[den]) + 0.5)
+			                    : EpsilonLowerBound(rows[i].sel[num], per_half, rows[i].sel[den], per_half, 0.0, a);
+		if (order < 2)
+			std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return key[x] > key[y]; });
+		else if (order == 2)
+			std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return rows[x].key > rows[y].key; });
+		else
+			std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return rows[x].key < rows[y].key; });
+		std::uint64_t x = 0, y = 0;
+		for (std::size_t k = 0; k < idx.size(); k++) {
+			x += rows[idx[k]].sel[num];
+			y += rows[idx[k]].sel[den];
+			if (x < kMinEventCount)
+				continue;
+			const double lb = EpsilonLowerBound(x, per_half, y, per_half, delta, a);
+			if (lb > best.select_lb) {
+				best.select_lb = lb;
+				best.outcomes.assign(idx.begin(), idx.begin() + std::ptrdiff_t(k + 1));
+			}
+		}
+	}
+	return best;
+}
+
+// One direction's event on the evaluation half, which it never saw: its bound at level 1 - a and its empirical
+// probabilities on both sides.
+struct Evaluated {
+	double lb = -INFINITY, point = NAN, p_num = 0, p_den = 0;
+};
+
+Evaluated
+Evaluate(const std::vector<Row> &rows, const Event &event, int dir, std::uint64_t per_half, double delta, double a)
+{
+	const int num = dir, den = 1 - dir;
+	std::uint64_t x = 0, y = 0;
+	for (std::size_t i : event.outcomes) {
+		x += rows[i].ev[num];
+		y += rows[i].ev[den];
+	}
+	Evaluated e;
+	e.lb = event.outcomes.empty() ? -INFINITY : EpsilonLowerBound(x, per_half, y, per_half, delta, a);
+	e.p_num = double(x) / double(per_half);
+	e.p_den = double(y) / double(per_half);
+	e.point = std::log(e.p_num / e.p_den);
+	return e;
+}
+
+struct Verdict {
+	double eps_lb = -INFINITY;     // on the evaluation half
+	double eps_point = NAN;        // the same events' empirical log ratio on the evaluation half
+	double select_lb = -INFINITY;  // on the selection half
+	int direction = 0;             // 0: P[M(D) in E] / P[M(D') in E]; 1: the reverse; 2: both (bounded range)
+	std::size_t event_size = 0;    // outcomes in E (in both events for a bounded range)
+	std::size_t outcomes = 0;
+	double p_num = 0, p_den = 0;  // empirical probabilities on the evaluation half (one direction's event)
+};
+
+// An (epsilon, delta)-DP claim: the direction whose best event has the larger bound on the selection half, that
+// event's bound on the evaluation half (the pair of bounds at 97.5% each). An epsilon-bounded-range claim (delta
+// 0): for every outcomes o and o', L(o) - L(o') <= epsilon, L the log ratio of the two sides' probabilities; an
+// event's ratio lies between L's least and largest value, so the best event of direction 0 (ln P[M(D) in E] /
+// P[M(D') in E] <= max L) and of direction 1 (ln P[M(D') in F] / P[M(D) in F] <= -min L) bound the range from
+// below by the sum of their bounds, the four at 98.75% each (95% together).
+Verdict
+Analyse(const Tally &tally, std::uint64_t per_half, double delta, bool ordered_key, bool bounded_range)
+{
 	std::vector<Row> rows;
 	rows.reserve(tally.size());
 	for (const auto &kv : tally)
 		rows.push_back({kv.first, {kv.second.c[0][0], kv.second.c[1][0]}, {kv.second.c[0][1], kv.second.c[1][1]}});
+	if (bounded_range && delta != 0.0)
+		throw std::logic_error("an audit case claims a bounded range with delta > 0");
 	Verdict v;
 	v.outcomes = rows.size();
-	std::vector<std::size_t> chosen;
-	for (int dir = 0; dir < 2; dir++) {
-		const int num = dir, den = 1 - dir;
-		std::vector<std::size_t> idx(rows.size());
-		for (std::size_t i = 0; i < idx.size(); i++)
-			idx[i] = i;
-		// Orders of the outcomes, each giving a nested family of events (its prefixes): by the smoothed empirical
-		// ratio and by the outcome's own Clopper-Pearson bound (which keeps rare outcomes last); for an ordered key
-		// instead by the key both ways: threshold events, which do not overfit the noise of thousands of rare
-		// outcomes (DP-Sniper's thresholds on a classifier's score).
-		for (int order = ordered_key ? 2 : 0; order < (ordered_key ? 4 : 2); order++) {
-			std::vector<double> key(rows.size());
-			for (std::size_t i = 0; i < rows.size(); i++) {
-				if (order == 0)
-					key[i] = (double(rows[i].sel[num]) + 0.5) / (double(rows[i].sel[den]) + 0.5);
-				else if (order == 1)
-					key[i] = EpsilonLowerBound(rows[i].sel[num], per_half, rows[i].sel[den], per_half, 0.0);
-				else
-					key[i] = 0.0;
-			}
-			if (order < 2)
-				std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return key[a] > key[b]; });
-			else if (order == 2)
-				std::sort(idx.begin(), idx.end(),
-				          [&](std::size_t a, std::size_t b) { return rows[a].key > rows[b].key; });
-			else
-				std::sort(idx.begin(), idx.end(),
-				          [&](std::size_t a, std::size_t b) { return rows[a].key < rows[b].key; });
-			std::uint64_t x = 0, y = 0;
-			for (std::size_t k = 0; k < idx.size(); k++) {
-				x += rows[idx[k]].sel[num];
-				y += rows[idx[k]].sel[den];
-				if (x < kMinEventCount)
-					continue;
-				const double lb = EpsilonLowerBound(x, per_half, y, per_half, delta);
-				if (lb > v.select_lb) {
-					v.select_lb = lb;
-					v.direction = dir;
-					chosen.assign(idx.begin(), idx.begin() + std::ptrdiff_t(k + 1));
-				}
-			}
-		}
+	const double a = (1.0 - kConfidence) / (bounded_range ? 4.0 : 2.0);
+	const Event events[2] = {BestEvent(rows, 0, per_half, delta, ordered_key, a),
+	                         BestEvent(rows, 1, per_half, delta, ordered_key, a)};
+	if (bounded_range) {
+		const Evaluated up = Evaluate(rows, events[0], 0, per_half, 0.0, a);
+		const Evaluated down = Evaluate(rows, events[1], 1, per_half, 0.0, a);
+		v.direction = 2;
+		v.select_lb = events[0].select_lb + events[1].select_lb;
+		v.eps_lb = up.lb + down.lb;
+		v.eps_point = up.point + down.point;
+		v.event_size = events[0].outcomes.size() + events[1].outcomes.size();
+		v.p_num = up.p_num;
+		v.p_den = up.p_den;
+		return v;
 	}
-	const int num = v.direction, den = 1 - v.direction;
-	std::uint64_t x = 0, y = 0;
-	for (std::size_t i : chosen) {
-		x += rows[i].ev[num];
-		y += rows[i].ev[den];
-	}
-	v.event_size = chosen.size();
-	v.eps_lb = chosen.empty() ? -INFINITY : EpsilonLowerBound(x, per_half, y, per_half, delta);
-	v.p_num = double(x) / double(per_half);
-	v.p_den = double(y) / double(per_half);
-	v.eps_point = std::log(v.p_num / v.p_den);
+	v.direction = events[1].select_lb > events[0].select_lb ? 1 : 0;
+	const Evaluated e = Evaluate(rows, events[v.direction], v.direction, per_half, delta, a);
+	v.select_lb = events[v.direction].select_lb;
+	v.eps_lb = e.lb;
+	v.eps_point = e.point;
+	v.event_size = events[v.direction].outcomes.size();
+	v.p_num = e.p_num;
+	v.p_den = e.p_den;
 	return v;
 }
 
@@ -240,7 +289,7 @@ RunAudit(const std::vector<AuditCase> &cases, const AuditOptions &options)
 				for (int s = 0; s < 2; s++)
 					for (int h = 0; h < 2; h++)
 						tally[kv.first].c[s][h] += kv.second.c[s][h];
-		const Verdict v = Analyse(tally, runs / 2, in.delta, in.ordered_key);
+		const Verdict v = Analyse(tally, runs / 2, in.delta, in.ordered_key, in.bounded_range);
 		const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
 		std::string verdict;
@@ -262,8 +311,11 @@ RunAudit(const std::vector<AuditCase> &cases, const AuditOptions &options)
 		            "p=%.4f/%.4f, select %s, %.1fs]\n",
 		            in.mechanism.c_str(), in.name.c_str(), Fmt(in.epsilon, "%.2f").c_str(),
 		            Fmt(in.delta, "%.0e").c_str(), Fmt(v.eps_lb).c_str(), Fmt(v.eps_point).c_str(), runs,
-		            verdict.c_str(), v.event_size, v.outcomes, v.direction == 0 ? "D/D'" : "D'/D", v.p_num, v.p_den,
-		            Fmt(v.select_lb).c_str(), secs);
+		            verdict.c_str(), v.event_size, v.outcomes,
+		            v.direction == 0   ? "D/D'"
+		            : v.direction == 1 ? "D'/D"
+		                               : "range",
+		            v.p_num, v.p_den, Fmt(v.select_lb).c_str(), secs);
 		std::fflush(stdout);
 	}
 	const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();

@@ -35,6 +35,10 @@ struct AuditCase {
 	Expect expect = Expect::Private;
 	double runs_scale = 1.0;   // multiplies the per-side run count of the mode
 	bool ordered_key = false;  // keys are OrderedKey values: the candidates are {key >= t} and {key <= t}
+	// The claim is epsilon-bounded range (delta 0), which an epsilon-DP exponential mechanism's zCDP accounting
+	// (epsilon^2 / 8) rests on: ln P[M(D) = o] / P[M(D') = o] varies by at most epsilon over the outcomes o. eps_lb
+	// is then a lower bound on that range (audit_estimator.cpp, Analyse).
+	bool bounded_range = false;
 	Sampler sample;
 };
 

@@ -55,5 +55,7 @@ main(int argc, char **argv)
 		cases.push_back(std::move(c));
 	for (pap::audit::AuditCase &c : MarginalTablesGaussianAuditCases())
 		cases.push_back(std::move(c));
+	for (pap::audit::AuditCase &c : PrivateQuantileBoundedRangeAuditCases())
+		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }
