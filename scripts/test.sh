@@ -11,10 +11,9 @@ bash scripts/install-deps.sh || exit 1
 deps_done=$SECONDS
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 logs=$(mktemp -d)
-background=""  # the process groups of the steps running in the background
-declare -A step_pid
+declare -A step_pid  # the process group of each step running in the background, by name
 # On exit (an interrupt included) the steps running in the background stop too, before their log directory goes.
-trap 'for pid in $background; do kill -- -"$pid" 2>/dev/null; done; rm -rf "$logs"' EXIT
+trap 'for pid in "${step_pid[@]}"; do kill -- -"$pid" 2>/dev/null; done; rm -rf "$logs"' EXIT
 
 echo "== build"
 # WERROR: a warning of the core fails the build here (a user's build of the extension only warns).
@@ -67,12 +66,11 @@ start_step() {
 	setsid bash -c 'name=$1 logs=$2; shift 2; start=$SECONDS; "$@" > "$logs/$name.log" 2>&1
 		echo "$? $((SECONDS - start))" > "$logs/$name.status"' _ "$name" "$logs" "$@" &
 	step_pid[$name]=$!
-	background+=" $!"
 }
 finish_step() {
 	local name=$1 status secs
 	wait "${step_pid[$name]}"
-	background=${background/ ${step_pid[$name]}/}
+	unset "step_pid[$name]"
 	echo "== $name"
 	cat "$logs/$name.log"
 	read -r status secs < "$logs/$name.status" || { status=1; secs=0; }
