@@ -123,7 +123,16 @@ SELECT abs(2 * b.estimate - s.weight) < 1e-12 AS half_the_other_bin, s.weight > 
 -- as its equality compares them: no warning.
 SELECT pap.answer('b_ci', 'cn = ''F''') > 0.3 AS exact_text_silent;
 SELECT pap.answer('b_ci', 'cn = ''f''') < 0.05 AS collation_text;
+-- One warning for a list, however long, naming its first such value and how many others there are (one per value
+-- before, 150,000 of them for a list of 150,000 numbers: a review).
+SELECT pap.answer('b_ci', 'cn IN (''f'', ''m'', ''F'')') >= 0 AS one_warning_for_two;
+SELECT pap.answer('b_ci', 'cn IN (''f'', ''m'', ''f'', ''m'')') >= 0 AS one_warning_for_four;
 SELECT pap.answer('b_ci', 'cb = ''F''') > 0.3 AS padded_read_as_text;
+-- ... and a literal with trailing blanks, or cast to the column's char(2) (which pads it), is the same category, as
+-- 'F ' = 'F' in SQL (both were answered from the "other" bin with a warning before: a review).
+SELECT pap.answer('b_ci', 'cb = ''F ''') = pap.answer('b_ci', 'cb = ''F''') AS trailing_blank,
+       pap.answer('b_ci', 'cb = ''F''::char(2)') = pap.answer('b_ci', 'cb = ''F''') AS cast_pads,
+       pap.answer('b_ci', 'cb IN (''F '', ''M'')') = pap.answer('b_ci', 'cb IN (''F'', ''M'')') AS in_list;
 -- A requested mechanism predicted worse than the public table alone: pap.plan and pap.run_release warn.
 SELECT chosen_mechanism, predicted_error > public_only_error AS worse
   FROM pap.plan('b_forced', 0.001, mechanism => 'identity');

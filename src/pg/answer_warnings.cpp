@@ -37,46 +37,71 @@ EqualityIsTextEquality(Oid type)
 	       type_is_enum(type);
 }
 
-// The public categories of the literal's column equal to it under the column's own equality but of another text:
-// the first one in *first and their number. A category is read back by the type's input function under the
-// settings it was printed with.
-static int
-CategoriesEqualUnderColumnEquality(const PapCachedRelease *release, const pap::core::LiteralTarget &t, const char *text,
-                                   const char **first, Oid *collation)
+// One categorical column of a query whose equality is not the equality of its categories' texts (a type such as
+// numeric, or a nondeterministic collation): its public categories read back once per call by the type's input
+// function, under the settings they were printed with, so that a long IN list costs one comparison per literal and
+// category, not an input call too.
+struct ColumnEquality {
+	const char *column;
+	Oid collation;
+	FmgrInfo *equal;  // nullptr: the texts' equality is the column's (or the type has none): nothing to check
+	Oid input, ioparam;
+	size_t count;
+	const char **texts;
+	Datum *values;
+};
+
+static ColumnEquality
+ColumnEqualityOf(const PapCachedRelease *release, const char *column)
 {
+	ColumnEquality c{};
+	c.column = column;
 	Oid type;
-	PapValueTypeOfReleaseColumn(release->private_table, t.column, &type);
-	const AttrNumber attnum = get_attnum(release->private_table, t.column);
+	PapValueTypeOfReleaseColumn(release->private_table, column, &type);
+	const AttrNumber attnum = get_attnum(release->private_table, column);
 	Oid column_type;
 	int32 typmod;
-	get_atttypetypmodcoll(release->private_table, attnum, &column_type, &typmod, collation);
-	const bool deterministic = !OidIsValid(*collation) || get_collation_isdeterministic(*collation);
+	get_atttypetypmodcoll(release->private_table, attnum, &column_type, &typmod, &c.collation);
+	const bool deterministic = !OidIsValid(c.collation) || get_collation_isdeterministic(c.collation);
 	if (deterministic && EqualityIsTextEquality(type))
-		return 0;
+		return c;
 	TypeCacheEntry *tc = lookup_type_cache(type, TYPECACHE_EQ_OPR_FINFO);
 	if (!OidIsValid(tc->eq_opr_finfo.fn_oid))
-		return 0;
-	size_t count = 0;
-	PAP_CORE(count = pap::core::ModelColumnCategoryCount(release->model, t.column));
-	Oid input, ioparam;
-	getTypeInputInfo(type, &input, &ioparam);
+		return c;
+	c.equal = &tc->eq_opr_finfo;
+	getTypeInputInfo(type, &c.input, &c.ioparam);
+	PAP_CORE(c.count = pap::core::ModelColumnCategoryCount(release->model, column));
+	c.texts = (const char **)palloc0(sizeof(char *) * (c.count + 1));
+	c.values = (Datum *)palloc0(sizeof(Datum) * (c.count + 1));
 	const int level = PapBeginStableOutput();
-	const Datum literal = OidInputFunctionCall(input, (char *)text, ioparam, -1);
-	int equal = 0;
-	for (size_t k = 0; k < count; k++) {
-		const char *category = nullptr;
-		PAP_CORE(category = pap::core::ModelColumnCategory(release->model, t.column, k));
-		if (strcmp(category, text) == 0)
-			continue;
-		const Datum value = OidInputFunctionCall(input, (char *)category, ioparam, -1);
-		if (DatumGetBool(FunctionCall2Coll(&tc->eq_opr_finfo, *collation, literal, value))) {
-			if (equal++ == 0)
-				*first = category;
-		}
+	for (size_t k = 0; k < c.count; k++) {
+		PAP_CORE(c.texts[k] = pap::core::ModelColumnCategory(release->model, column, k));
+		c.values[k] = OidInputFunctionCall(c.input, (char *)c.texts[k], c.ioparam, -1);
 		if ((k & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	PapEndStableOutput(level);
+	return c;
+}
+
+// The public categories equal to a literal under its column's own equality but of another text: the first one in
+// *first and their number.
+static int
+CategoriesEqualUnderColumnEquality(const ColumnEquality &c, const char *text, const char **first)
+{
+	if (c.equal == nullptr)
+		return 0;
+	const int level = PapBeginStableOutput();
+	const Datum literal = OidInputFunctionCall(c.input, (char *)text, c.ioparam, -1);
+	PapEndStableOutput(level);
+	int equal = 0;
+	for (size_t k = 0; k < c.count; k++) {
+		if (strcmp(c.texts[k], text) != 0 &&
+		    DatumGetBool(FunctionCall2Coll(c.equal, c.collation, literal, c.values[k])) && equal++ == 0)
+			*first = c.texts[k];
+		if ((k & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
 	return equal;
 }
 
@@ -86,33 +111,62 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 {
 	size_t count = 0;
 	PAP_CORE(count = pap::core::ParsedQueryLiteralCount(parsed));
-	for (size_t i = 0; i < count; i++) {
+	// One warning per query, for its first such literal, with the number of the others (an IN list of 150,000
+	// numbers sent 150,000 warnings to the client and the server's log: a review). Under pap_release.strict the
+	// first is an error. The columns' categories are read once (palloc'd: an error frees them with the context).
+	ColumnEquality *columns = nullptr;
+	size_t column_count = 0, capacity = 0, offending = 0, first_literal = 0, first_column = 0;
+	int first_equal = 0;
+	const char *first_category = nullptr;
+	for (size_t i = 0; i < count && !(offending > 0 && pap_strict); i++) {
 		if (texts[i] == nullptr)
 			continue;
 		pap::core::LiteralTarget t;
 		PAP_CORE(t = pap::core::ParsedQueryLiteral(release->model, parsed, i));
 		if (!t.known || t.kind != pap::core::AxisKind::Categorical)
 			continue;
-		const char *first = nullptr;
-		Oid collation = InvalidOid;
-		const int equal = CategoriesEqualUnderColumnEquality(release, t, texts[i], &first, &collation);
-		if (equal > 0)
-			ereport(PitfallLevel(),
-			        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
-			         errmsg("value %s of column \"%s\" is answered by its text, not by the column's equality",
-			                quote_literal_cstr(texts[i]), t.column),
-			         errdetail_plural("Under the equality of type %s%s%s it equals %d public category of another "
-			                          "text (%s), whose rows the answer does not count.",
-			                          "Under the equality of type %s%s%s it equals %d public categories of other "
-			                          "texts (the first is %s), whose rows the answer does not count.",
-			                          equal,
-			                          format_type_be(get_atttype(release->private_table,
-			                                                     get_attnum(release->private_table, t.column))),
-			                          OidIsValid(collation) ? " with collation " : "",
-			                          OidIsValid(collation) ? quote_identifier(get_collation_name(collation)) : "",
-			                          equal, quote_literal_cstr(first)),
-			         errhint("A category is the exact text of a value; write the value as the public table stores "
-			                 "it, or add the answers of every matching category.")));
+		size_t c = 0;
+		while (c < column_count && strcmp(columns[c].column, t.column) != 0)
+			c++;
+		if (c == column_count) {
+			if (column_count == capacity) {
+				capacity = capacity == 0 ? 4 : 2 * capacity;
+				columns = columns == nullptr ? (ColumnEquality *)palloc(sizeof(ColumnEquality) * capacity)
+				                             : (ColumnEquality *)repalloc(columns, sizeof(ColumnEquality) * capacity);
+			}
+			columns[column_count++] = ColumnEqualityOf(release, t.column);
+		}
+		const char *category = nullptr;
+		const int equal = CategoriesEqualUnderColumnEquality(columns[c], texts[i], &category);
+		if (equal > 0 && offending++ == 0) {
+			first_literal = i;
+			first_column = c;
+			first_equal = equal;
+			first_category = category;
+		}
+	}
+	if (offending > 0) {
+		const char *column = columns[first_column].column;
+		const Oid collation = columns[first_column].collation;
+		ereport(PitfallLevel(),
+		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
+		         errmsg("value %s of column \"%s\" is answered by its text, not by the column's equality",
+		                quote_literal_cstr(texts[first_literal]), column),
+		         errdetail_plural(
+		             "Under the equality of type %s%s%s it equals %d public category of another "
+		             "text (%s), whose rows the answer does not count.%s",
+		             "Under the equality of type %s%s%s it equals %d public categories of other "
+		             "texts (the first is %s), whose rows the answer does not count.%s",
+		             first_equal,
+		             format_type_be(get_atttype(release->private_table, get_attnum(release->private_table, column))),
+		             OidIsValid(collation) ? " with collation " : "",
+		             OidIsValid(collation) ? quote_identifier(get_collation_name(collation)) : "", first_equal,
+		             quote_literal_cstr(first_category),
+		             offending == 2  ? " So is one other value of this query."
+		             : offending > 2 ? psprintf(" So are %zu other values of this query.", offending - 1)
+		                             : ""),
+		         errhint("A category is the exact text of a value; write the value as the public table stores "
+		                 "it, or add the answers of every matching category.")));
 	}
 	size_t unseen = 0;
 	bool has_unseen = false, no_public_row = false, own_cells = false;

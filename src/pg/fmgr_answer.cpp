@@ -70,7 +70,8 @@ LoadRelease(const char *name, MemoryContext context)
 }
 
 // A categorical literal as the canonical text of its column's type: the type's input then output function
-// (so that 037 and 37 are one integer category), "true"/"false" for booleans. The input reads the literal as SQL
+// (so that 037 and 37 are one integer category), "true"/"false" for booleans, a bpchar without its trailing
+// blanks (as the scans' cast to text prints it). The input reads the literal as SQL
 // would in the caller's session (its TimeZone and DateStyle, as the ordered classes and the casts read theirs); the
 // output prints it under the settings the scans printed the categories with (PapBeginStableOutput).
 static const char *
@@ -93,7 +94,9 @@ CategoryText(const pap::core::ReleaseModel *model, Oid private_table, const pap:
 		text = DatumGetBool(value) ? "true" : "false";
 	} else {
 		getTypeOutputInfo(type, &output, &varlena);
-		text = OidOutputFunctionCall(output, value);
+		char *printed = OidOutputFunctionCall(output, value);
+		PapTrimCharPadding(printed, type);
+		text = printed;
 	}
 	if (!stable)
 		PapEndStableOutput(level);

@@ -901,13 +901,19 @@ PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type)
 		char *canonical =
 		    base == BOOLOID ? pstrdup(DatumGetBool(value) ? "true" : "false") : OidOutputFunctionCall(output, value);
 		PapEndStableOutput(level);
-		if (base == BPCHAROID) {
-			size_t length = strlen(canonical);
-			while (length > 0 && canonical[length - 1] == ' ')
-				canonical[--length] = '\0';
-		}
+		PapTrimCharPadding(canonical, base);
 		texts[i] = canonical;
 	}
+}
+
+void
+PapTrimCharPadding(char *text, Oid type)
+{
+	if (getBaseType(type) != BPCHAROID)
+		return;
+	size_t length = strlen(text);
+	while (length > 0 && text[length - 1] == ' ')
+		text[--length] = '\0';
 }
 
 bool

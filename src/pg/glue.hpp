@@ -135,6 +135,9 @@ void PapEndStableOutput(int level);
 // bpchar without its trailing blanks (as its cast to text drops them). A text the type refuses raises the input
 // function's error. Allocated in the current context.
 void PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type);
+// A value's output text made its category text: a bpchar's (or a domain's over it) trailing blanks dropped in place,
+// as the scans' cast to text drops them ('ab  ' and 'ab' are one category, as they are equal in SQL).
+void PapTrimCharPadding(char *text, Oid type);
 // Whether two types print a value as the same category text (their base types): the same type, text and varchar
 // (bpchar drops its trailing blanks in the cast to text, varchar keeps them), or two integer types. A categorical
 // axis or feature takes its categories from the public column's texts and bins the private column's.

@@ -220,8 +220,13 @@ PapCastLiteral(const pap::core::ReleaseModel *model, Oid private_table, const pa
 	if (value->constisnull)
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("a value of the query is NULL")));
 	if (t.kind == pap::core::AxisKind::Categorical) {
-		*text = column_type == BOOLOID ? (DatumGetBool(value->constvalue) ? "true" : "false")
-		                               : StableOutput(value->constvalue, column_type);
+		if (column_type == BOOLOID) {
+			*text = DatumGetBool(value->constvalue) ? "true" : "false";
+		} else {
+			char *printed = StableOutput(value->constvalue, column_type);
+			PapTrimCharPadding(printed, column_type);  // 'ab'::char(4) prints 'ab  '
+			*text = printed;
+		}
 	} else {
 		*number = PapAxisValueOfDatum(value->constvalue, value_type, t.type, t.column);
 	}
