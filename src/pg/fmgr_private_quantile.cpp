@@ -52,12 +52,8 @@ ReadQuantileArguments(FunctionCallInfo fcinfo)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("quantile name must not be empty")));
 	if (!(a.q >= 0.0 && a.q <= 1.0))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("q must be in [0, 1], got %g", a.q)));
-	if (!(a.beta > 0.0 && a.beta < 1.0))
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("beta must be in (0, 1), got %g", a.beta)));
 	// As for releases: the guard rail's n >= (4 / epsilon) ln(K / beta) stays a finite double.
-	if (!(a.beta >= pap::core::kMinBeta))
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("beta must be at least 1e-100, got %g", a.beta)));
+	PAP_CORE(pap::core::ValidateBeta(a.beta));
 	const double epsilon = PG_GETARG_FLOAT8(4);
 	PAP_CORE(pap::core::ValidatePrivacyParameters(epsilon, 0.0));
 	a.epsilon = PapLedgerAmount(epsilon, &a.epsilon_text);
@@ -139,12 +135,8 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(run.procedure_context);
 	QuantileScan scan;
 	scan.candidates = DeclaredCandidates(a, &scan.count);
-	if (scan.count > kMaxCandidates)  // DeclaredCandidates built at most that many; checked again, as the scan needs
-		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("the declared domain of column \"%s\" has %zu values, more than the %zu a private "
-		                       "quantile ranks",
-		                       a.column, scan.count, kMaxCandidates),
-		                errhint("Declare a coarser step.")));
+	if (scan.count > kMaxCandidates)  // the core built at most that many (its own error); the scan's bins need it
+		elog(ERROR, "pap_release: %zu private quantile candidates, more than %zu", scan.count, kMaxCandidates);
 	char *select_list;
 	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, scan.count, PapAllocate));
 	MemoryContextSwitchTo(run.spi_context);

@@ -41,11 +41,18 @@ void
 ValidateAccuracyParameters(double alpha, double beta)
 {
 	Require(std::isfinite(alpha) && alpha > 0.0 && alpha < 1.0, "alpha must be in (0, 1), got " + FormatFloat8(alpha));
+	ValidateBeta(beta);
+}
+
+void
+ValidateBeta(double beta)
+{
 	Require(std::isfinite(beta) && beta > 0.0 && beta < 1.0, "beta must be in (0, 1), got " + FormatFloat8(beta));
 	if (!(beta >= kMinBeta))
-		throw Error(ErrorKind::InvalidParameter, "beta must be at least 1e-100, got " + FormatFloat8(beta),
-		            "The planners divide by beta and take normal quantiles at beta over the cover size; below 1e-100 "
-		            "they leave the range of a double.");
+		throw Error(
+		    ErrorKind::InvalidParameter, "beta must be at least 1e-100, got " + FormatFloat8(beta),
+		    "The planners and guard rails divide by beta and take its logarithm and normal quantiles; below 1e-100 "
+		    "they leave the range of a double.");
 }
 
 void

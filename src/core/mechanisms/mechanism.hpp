@@ -84,6 +84,8 @@ void ValidatePrivacyParameters(double epsilon, double delta);
 // Error(InvalidParameter) unless alpha is in (0, 1) and beta in [kMinBeta, 1): define_release checks them before
 // anything is stored, every planner again.
 void ValidateAccuracyParameters(double alpha, double beta);
+// Its check of beta alone, for what takes no alpha (a private quantile's guard rail).
+void ValidateBeta(double beta);
 // Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
 // Error(DataException) for no private rows, no public rows, no cover query or no cell.
 void ValidatePlanInput(const PlanInput &input);
