@@ -374,6 +374,12 @@ RefinementLogTerm(double events, double beta)
 	return std::log(events / beta);
 }
 
+ShareInterval
+WithinOtherAxesRange(const ShareInterval &share, bool others_restricted)
+{
+	return others_restricted ? ShareInterval{0.0, share.high} : share;
+}
+
 double
 RefinedEdgeError(std::int64_t below, std::int64_t above, double interpolated, const ShareInterval &below_share,
                  const ShareInterval &above_share)
@@ -437,9 +443,10 @@ public:
 		return it->second;
 	}
 	// The worst refined edge error over every split point of every bin of one axis, the answer placing L/B of a bin
-	// below a split with L of its B public rows below.
+	// below a split with L of its B public rows below; others_restricted: a query may also restrict another axis, so
+	// the rows of the bin's parts that count are only some of them (WithinOtherAxesRange).
 	double
-	WorstOfAxis(const AxisCut &axis)
+	WorstOfAxis(const AxisCut &axis, bool others_restricted)
 	{
 		double worst = 0;
 		for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
@@ -451,7 +458,9 @@ public:
 					continue;
 				const std::int64_t below = splits[i];
 				const double share = bin > 0 ? double(below) / double(bin) : 0.0;
-				worst = std::max(worst, RefinedEdgeError(below, bin - below, share, Of(below), Of(bin - below)));
+				worst = std::max(worst, RefinedEdgeError(below, bin - below, share,
+				                                         WithinOtherAxesRange(Of(below), others_restricted),
+				                                         WithinOtherAxesRange(Of(bin - below), others_restricted)));
 			}
 		}
 		return worst;
@@ -479,7 +488,7 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		if (edges[a] <= 0)
 			continue;
-		const double worst = bounds.WorstOfAxis(axes[a]);
+		const double worst = bounds.WorstOfAxis(axes[a], axes.size() > 1);
 		sum += double(edges[a]) * worst;
 		largest = std::max(largest, double(edges[a]) * worst);
 	}
@@ -497,7 +506,8 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 	for (std::size_t a = 0; a < axes.size(); a++) {
 		if (edges[a] <= 0)
 			continue;
-		const double worst = bounds.WorstOfAxis(axes[a]);
+		const bool others_restricted = axes.size() > 1;
+		const double worst = bounds.WorstOfAxis(axes[a], others_restricted);
 		for (std::size_t j = 0; j < axes[a].bin_splits.size(); j++) {
 			const std::vector<std::int64_t> &splits = axes[a].bin_splits[j];
 			const std::int64_t bin = splits.back();
@@ -511,7 +521,8 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 				// lo(below) at f = (L + theta) / B rises by theta (hi(above) + lo(below)) / B from its value at L/B;
 				// the other side's error only falls.
 				const std::int64_t below = splits[i];
-				const ShareInterval &lower = bounds.Of(below), &upper = bounds.Of(bin - below);
+				const ShareInterval lower = WithinOtherAxesRange(bounds.Of(below), others_restricted),
+				                    upper = WithinOtherAxesRange(bounds.Of(bin - below), others_restricted);
 				const double share = double(below) / double(bin);
 				const double at_split = share * upper.high - (1.0 - share) * lower.low;
 				const double slope = (upper.high + lower.low) / double(bin);

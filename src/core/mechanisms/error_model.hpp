@@ -124,6 +124,11 @@ double RefinementLogTerm(double events, double beta);
 // plan's part (RefinementError, its worst over every split) and a query's own bound (answer_bound.hpp) both use it.
 double RefinedEdgeError(std::int64_t below, std::int64_t above, double interpolated, const ShareInterval &below_share,
                         const ShareInterval &above_share);
+// The interval to give RefinedEdgeError for a part of the bin when the query may also restrict another axis (a box or
+// an orthant over two or more axes, a term with IS NOT NULL on another column): the rows of the part that count are
+// then only those inside the query's range on the other axes (weighted by their own refined shares, at most 1), whose
+// share may be anything from 0 to the part's, so only the upper bound holds: {0, high}. Otherwise the share itself.
+ShareInterval WithinOtherAxesRange(const ShareInterval &share, bool others_restricted);
 
 // Part (a) when answers refine within cells (pap.answer's refine): a bound inside a bin (B public rows, L of them
 // below the bound) is answered as (1 - f) times the cover answer below the bin plus f times the one above it, f =
@@ -131,7 +136,9 @@ double RefinedEdgeError(std::int64_t below, std::int64_t above, double interpola
 // |f D_above - (1 - f) D_below| for the private shares D of the bin's parts above and below the bound. Each share
 // lies between a lower and an upper bound from its public rows (PrivateShareInterval, a union over the bounds
 // AxisEventCount counts); the part is the largest such error at f = L/B, per edge as in
-// ProjectionError. A bin without public rows keeps the projection's answer (a gap's bound).
+// ProjectionError. A bin without public rows keeps the projection's answer (a gap's bound). Over two or more axes a
+// query may restrict the others, and each edge's error is then taken without the lower bounds
+// (WithinOtherAxesRange).
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
                        std::int64_t public_rows, std::int64_t private_rows, double beta);
 
@@ -139,7 +146,8 @@ double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // per axis and public value in order (empty for an axis no edge moves; 0 for the lowest value, which has no gap
 // below it): the largest theta in [0, 1] that keeps a bound anywhere in the gap, answered with f = (L + t theta) /
 // B for t in [0, 1], within the axis's worst refined edge error at f = L/B (RefinementError's per-axis term). The
-// error is linear in f, so the gap's end decides: the plan's refinement part, pap.plan's output and every refined
+// error is linear in f, so the gap's end decides (over two or more axes, the error without the lower bounds, as
+// RefinementError takes it there): the plan's refinement part, pap.plan's output and every refined
 // answer's bound are what they are without spreading, while where the population has a density between the public
 // values the answer follows it (docs/mechanisms.md §10, "The answer mode").
 std::vector<std::vector<double>> GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,

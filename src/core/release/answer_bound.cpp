@@ -32,6 +32,17 @@ IsCut(const std::vector<double> &cuts, double x)
 	return CountAtMost(cuts, x) != CountBelow(cuts, x);
 }
 
+// Whether the query bounds a column other than axis a's (a bound, or IS NOT NULL): then the rows of a's bins it
+// counts are only those in its range on that column.
+bool
+OtherAxisMentioned(const std::vector<ColumnBounds> &bounds, std::size_t a)
+{
+	for (std::size_t b = 0; b < bounds.size(); b++)
+		if (b != a && bounds[b].mentioned)
+			return true;
+	return false;
+}
+
 }  // namespace
 
 EdgeSplit
@@ -138,9 +149,14 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std
 			if (split.exact)
 				continue;
 			if (projected == nullptr) {
-				sum += RefinedEdgeError(split.below, split.above, split.interpolated,
-				                        PrivateShareInterval(split.below, public_rows, private_rows, log_term),
-				                        PrivateShareInterval(split.above, public_rows, private_rows, log_term));
+				// A query that restricts another axis counts only some of the rows of the bin's parts here.
+				const bool others_restricted = OtherAxisMentioned(bounds, a);
+				sum += RefinedEdgeError(
+				    split.below, split.above, split.interpolated,
+				    WithinOtherAxesRange(PrivateShareInterval(split.below, public_rows, private_rows, log_term),
+				                         others_restricted),
+				    WithinOtherAxesRange(PrivateShareInterval(split.above, public_rows, private_rows, log_term),
+				                         others_restricted));
 				continue;
 			}
 			std::int64_t side;

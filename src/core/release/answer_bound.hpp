@@ -37,8 +37,8 @@ std::size_t AxisSideCount(const ReleaseAxis &axis);
 // event_beta, part (a)'s (answer_mode.hpp, ProjectionEventBetaOf). bounds: one per axis, as CollectColumnBounds gives
 // them. projected: the bins of the cover query answered, one interval per axis (an empty one: the empty query), whose
 // edges show the side each edge moved over; nullptr for a refined answer, whose error at each edge is RefinedEdgeError
-// at the share of the bin it places below the edge (spread: per axis, the gap spreads the answers use, or empty). At
-// most 1.
+// at the share of the bin it places below the edge (spread: per axis, the gap spreads the answers use, or empty),
+// without the lower bounds when the query also bounds another column (WithinOtherAxesRange). At most 1.
 double QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
                             const std::vector<ColumnBounds> &bounds, const CellInterval *projected,
                             std::int64_t public_rows, std::int64_t private_rows, double event_beta);

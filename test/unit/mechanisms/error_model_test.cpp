@@ -192,6 +192,25 @@ TEST(ErrorModel, RefinementErrorBoundsTheBinsShareAgainstThePartBelow)
 	          RefinementError({halves, empty}, {1, 1}, true, 100, 1000, 0.1));
 	EXPECT_EQ(RefinementError({halves}, {0}, false, 100, 1000, 0.1), 0.0);
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RefinementError({halves}, {}, false, 100, 1000, 0.1));
+	// Over two axes a query may restrict the other one, so the rows of a part that count may be none of them: each
+	// edge errs by at most max(s hi(above), (1 - s) hi(below)), the lower bounds dropped (WithinOtherAxesRange).
+	// (Both axes' 20 bounds on one event, L = ln(20 / 0.1); one axis's 10 where the other moves no edge.)
+	const auto restricted = [&](double log_term) {
+		double worst = 0;
+		for (std::int64_t below : {0, 25, 50}) {
+			const double s = double(below) / 50;
+			worst = std::max({worst, s * PrivateShareInterval(50 - below, 100, 1000, log_term).high,
+			                  (1 - s) * PrivateShareInterval(below, 100, 1000, log_term).high});
+		}
+		return worst;
+	};
+	EXPECT_GT(restricted(L), expected);
+	EXPECT_NEAR(RefinementError({halves, halves}, {1, 1}, false, 100, 1000, 0.1), 2 * restricted(std::log(200.0)),
+	            1e-12);
+	EXPECT_NEAR(RefinementError({halves, halves}, {1, 0}, false, 100, 1000, 0.1), restricted(L), 1e-12);
+	EXPECT_EQ(WithinOtherAxesRange(ShareInterval{0.25, 0.5}, true).low, 0.0);
+	EXPECT_EQ(WithinOtherAxesRange(ShareInterval{0.25, 0.5}, true).high, 0.5);
+	EXPECT_EQ(WithinOtherAxesRange(ShareInterval{0.25, 0.5}, false).low, 0.25);
 
 	// Coarse bins of a large public sample: refinement's error shrinks as 1 / sqrt(rows per bin), the
 	// projection's does not; at the finest cover both are a gap's bound on the same event (a tie, which refines).
@@ -356,31 +375,37 @@ TEST(ErrorModel, GapSpreadSharesKeepTheRefinementPart)
 	std::vector<double> every_tenth;
 	for (int v = 9; v < 400; v += 10)
 		every_tenth.push_back(v);
-	for (const std::vector<double> &cuts : {values, every_tenth}) {
-		const AxisCut axis = AxisCutOf(cuts, values, counts);
-		const double part = RefinementError({axis}, {1}, false, m, n, beta);
-		const std::vector<std::vector<double>> theta = GapSpreadShares({axis}, {1}, m, n, beta);
-		ASSERT_EQ(theta.size(), 1u);
-		ASSERT_EQ(theta[0].size(), values.size());
-		EXPECT_EQ(theta[0][0], 0.0);
-		// Every bound at the top of every gap, with the sets' bounds at refinement's log term.
-		const double log_term = RefinementLogTerm(double(axis.sides), beta);
-		std::size_t value = 0;
-		for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
-			const std::int64_t bin = splits.back();
-			for (std::size_t i = 0; i + 1 < splits.size(); i++, value++) {
-				const std::int64_t below = splits[i];
-				const double top = RefinedEdgeError(below, bin - below, (double(below) + theta[0][value]) / double(bin),
-				                                    PrivateShareInterval(below, m, n, log_term),
-				                                    PrivateShareInterval(bin - below, m, n, log_term));
-				EXPECT_LE(top, part * (1 + 1e-12)) << value;
-				// Each gap spreads its whole row, or up to the bound.
-				if (value > 0 && theta[0][value] < 1.0) {
-					EXPECT_NEAR(top, part, 1e-12) << value;
+	// One axis, and two (where a query may restrict the other axis: each edge's error without the lower bounds).
+	for (const std::vector<double> &cuts : {values, every_tenth})
+		for (std::size_t axes : {1, 2}) {
+			const AxisCut axis = AxisCutOf(cuts, values, counts);
+			const std::vector<AxisCut> both(axes, axis);
+			const std::vector<int> edges(axes, 1);
+			const double part = RefinementError(both, edges, false, m, n, beta) / double(axes);
+			const std::vector<std::vector<double>> theta = GapSpreadShares(both, edges, m, n, beta);
+			ASSERT_EQ(theta.size(), axes);
+			ASSERT_EQ(theta[0].size(), values.size());
+			EXPECT_EQ(theta[0][0], 0.0);
+			// Every bound at the top of every gap, with the sets' bounds at refinement's log term.
+			const double log_term = RefinementLogTerm(double(axes * axis.sides), beta);
+			const bool restricted = axes > 1;
+			std::size_t value = 0;
+			for (const std::vector<std::int64_t> &splits : axis.bin_splits) {
+				const std::int64_t bin = splits.back();
+				for (std::size_t i = 0; i + 1 < splits.size(); i++, value++) {
+					const std::int64_t below = splits[i];
+					const double top = RefinedEdgeError(
+					    below, bin - below, (double(below) + theta[0][value]) / double(bin),
+					    WithinOtherAxesRange(PrivateShareInterval(below, m, n, log_term), restricted),
+					    WithinOtherAxesRange(PrivateShareInterval(bin - below, m, n, log_term), restricted));
+					EXPECT_LE(top, part * (1 + 1e-12)) << value;
+					// Each gap spreads its whole row, or up to the bound.
+					if (value > 0 && theta[0][value] < 1.0) {
+						EXPECT_NEAR(top, part, 1e-12) << value;
+					}
 				}
 			}
 		}
-	}
 	const std::vector<std::vector<double>> finest =
 	    GapSpreadShares({AxisCutOf(values, values, counts)}, {1}, m, n, beta);
 	EXPECT_GT(finest[0][1], 0.5);
