@@ -255,6 +255,12 @@ public:
 	// Per axis, the most one value of its "other" bin, unseen or folded, can hold (answer_mode.hpp, LoadedAnswerFacts):
 	// empty until the facts are known.
 	std::vector<double> other_bin_caps;
+	// The released weight of a query's own cells, uncapped.
+	double
+	OwnCellsWeight(const std::vector<AxisConstraint> &cells) const
+	{
+		return Clamp(ConstraintsSum(cells.data(), cells.data() + cells.size()));
+	}
 	// The cap of a query's own cells that read "other" bins: the smallest of their axes' (1 without one).
 	double
 	OtherBinCapOf(const std::vector<AxisConstraint> &cells) const
@@ -1419,9 +1425,16 @@ ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *
 	if (out.unseen_category || halved)
 		out.lower = 0.0;
 	if (halved) {
-		// One value of an "other" bin holds no more than its cap, on the own-cells part's event (§10, §20).
-		const double cap = model->OtherBinCapOf(model->OwnCellsOf(*q, values));
-		out.upper = std::min({1.0, 2.0 * out.estimate + half, cap});
+		const std::vector<AxisConstraint> cells = model->OwnCellsOf(*q, values);
+		if (facts.refine_mode) {
+			// One value of an "other" bin holds no more than its cap, on the own-cells part's event (§10, §20).
+			out.upper = std::min({1.0, 2.0 * out.estimate + half, model->OtherBinCapOf(cells)});
+		} else {
+			// A release answered by projection spends part (a)'s whole share on its projection part: the cap's
+			// event is not among those the bound counts, so the upper end is the bin's whole weight plus the
+			// half-width (the estimate, half the capped weight, lies below it).
+			out.upper = std::min(1.0, model->OwnCellsWeight(cells) + half);
+		}
 	}
 	out.error_bound = std::max(out.estimate - out.lower, out.upper - out.estimate);
 	return out;

@@ -3105,12 +3105,41 @@ TEST_F(ReleaseEngine, MarginalAnswerBoundsInBothModes)
 	EXPECT_NEAR(mw_projected.projection, std::min(1.0, 0.01 + unseen), 1e-15);
 	EXPECT_GE(mw_cells.projection, mw_projected.projection);
 	// Read from its own cells on a release whose mechanism did not measure every cell, Rome is halved too, and the
-	// upper end reaches the whole "other" weight plus that release's half-width, or the cap.
+	// upper end reaches the whole "other" weight plus that release's half-width: not the cap, whose event is not
+	// among those such a release's bound counts (its projection part spends part (a)'s whole share).
 	EXPECT_EQ(mw_cells.lower, 0.0);
-	EXPECT_NEAR(
-	    mw_cells.upper,
-	    std::min({1.0, 2 * mw_cells.estimate + mw_cells.projection + mw_cells.outside_mass + mw_cells.noise, cap}),
-	    1e-15);
+	const double half = mw_cells.projection + mw_cells.outside_mass + mw_cells.noise;
+	EXPECT_LE(2 * mw_cells.estimate, cap + 1e-15);  // the estimate is still half the capped weight
+	EXPECT_GE(mw_cells.upper, std::min(1.0, 2 * mw_cells.estimate + half));
+	const ReleaseLayout layout = LayoutFromCatalog(r.layout);  // axes city, age: both literals in their "other" bin
+	const double other = WeightOfBins(r, synthetic, {{0, layout.axes[0].OtherBin()}, {1, layout.axes[1].OtherBin()}});
+	EXPECT_NEAR(mw_cells.upper, std::min(1.0, other + half), 1e-12);
+	// With caps that bind (stored at 1e-9): the estimate is half the cap either way, and only the release whose
+	// mechanism measured every cell has the cap's event in its bound.
+	for (bool refine_mode : {true, false}) {
+		SCOPED_TRACE(refine_mode);
+		FlatFacts stored = StoredFactsOfRun(ComputeAnswerFacts(r.layout, r.public_rows, 5000, 0.05, TestAllocate));
+		for (double &c : stored.caps)
+			c = 1e-9;
+		const Model model = LoadModel(r, synthetic, 5000);
+		ReleaseErrorFacts facts;
+		facts.known = true;
+		facts.beta = 0.05;
+		facts.public_rows = r.public_rows;
+		facts.noise = 0.02;
+		facts.refine_mode = refine_mode;
+		facts.answers_stored = true;
+		facts.answers = stored.View();
+		ModelSetErrorFacts(model.get(), facts);
+		const AnswerBound b = BoundText(model.get(), "city = 'Rome' AND age = 19", true);
+		EXPECT_NEAR(b.estimate, 0.5e-9, 1e-18);
+		if (refine_mode) {
+			EXPECT_EQ(b.upper, 1e-9);
+		} else {
+			EXPECT_NEAR(b.upper, std::min(1.0, other + b.projection + b.outside_mass + b.noise), 1e-12);
+			EXPECT_GT(b.upper, 0.01);
+		}
+	}
 }
 
 // The weight of the cells whose bounds (ModelDescribeCell) contain every one of `parts`, such as "x IS NULL".
