@@ -1683,6 +1683,23 @@ TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 		}
 }
 
+// A release's model answering from the exact cell shares `synthetic` of `rows` private rows, in refine mode, without
+// noise or outside mass: the bounds it gives are the data part alone (docs/mechanisms.md §18). part: the plan's
+// refinement part on the answers' event.
+Model
+ExactRefinedModel(const Release &r, const std::vector<double> &synthetic, std::int64_t rows, double *part)
+{
+	Model model = LoadModel(r, synthetic, rows);
+	ReleaseErrorFacts facts;
+	facts.known = true;
+	facts.beta = 0.05;
+	facts.public_rows = r.public_rows;
+	facts.refine_mode = true;
+	ModelSetErrorFacts(model.get(), facts);
+	*part = BoundModes(LayoutFromCatalog(r.layout), r.public_rows, rows, facts.beta).refinement;
+	return model;
+}
+
 // A box or an orthant over two axes restricts the other axis, so an edge's refined error counts only the rows of its
 // bin's parts inside the query's range there (docs/mechanisms.md §18, proof, case 2). Rows on the diagonal x = y put
 // every row of an x-bin below a split at y values below it: "x <= s AND y > s" holds no row, while the refined answer
@@ -1714,14 +1731,8 @@ TEST_F(ReleaseEngine, RefinedBoundsOfBoxesCountOnlyTheRowsInsideTheOtherAxesRang
 		std::vector<double> synthetic(cells.size(), 0.0);
 		for (int v = 0; v < 400; v++)
 			synthetic[CellOf(r, {bin_of(0, v), bin_of(1, v)})] += 250.0 / double(rows);
-		Model model = LoadModel(r, synthetic, rows);
-		ReleaseErrorFacts facts;
-		facts.known = true;
-		facts.beta = 0.05;
-		facts.public_rows = r.public_rows;
-		facts.refine_mode = true;
-		ModelSetErrorFacts(model.get(), facts);
-		const double part = BoundModes(LayoutFromCatalog(r.layout), r.public_rows, rows, facts.beta).refinement;
+		double part = 0.0;
+		const Model model = ExactRefinedModel(r, synthetic, rows, &part);
 		double worst = 0.0;
 		for (int v = 0; v < 400; v++) {
 			const std::string s = std::to_string(v) + ".5";
@@ -1743,6 +1754,66 @@ TEST_F(ReleaseEngine, RefinedBoundsOfBoxesCountOnlyTheRowsInsideTheOtherAxesRang
 		}
 		EXPECT_GT(worst, 0.01);  // the diagonal's cells do split: the bounds are tested where they bind
 	}
+}
+
+// "y IS NOT NULL" restricts the other axis too: where a bin's rows above its middle have y NULL, "x <= s AND y IS NOT
+// NULL" at the middle keeps every row of the bin below s and none above, while the refined answer places the share f
+// of the bin's non-NULL cells below s: off by (1 - f) of the part below, which the whole bin's lower bound would
+// cancel. Every bound holds it, and the plan's part is at least every answer's.
+TEST_F(ReleaseEngine, RefinedBoundsCountOnlyTheRowsAnIsNotNullKeeps)
+{
+	Table plain;
+	plain.columns = {{"x", ValueType::Number, "double precision"}, {"y", ValueType::Number, "double precision"}};
+	for (int v = 0; v < 400; v++)
+		plain.Add({Num(v), Num(v)}, 250);
+	const std::vector<double> cuts = Axes(Define(plain, "boxes(x, y)", Granularity::Alpha, 0.9).layout)[0].cuts;
+	ASSERT_GE(cuts.size(), 2u);
+	// y is NULL on the upper half of each x-bin (its values above the bin's middle).
+	const auto upper_half = [&](double v) {
+		double lo = -1.0, hi = cuts.back();
+		for (double c : cuts) {
+			if (c < v)
+				lo = c;
+			else {
+				hi = c;
+				break;
+			}
+		}
+		return v > (lo + hi) / 2;
+	};
+	Table nulls;
+	nulls.columns = plain.columns;
+	for (int v = 0; v < 400; v++)
+		nulls.Add({Num(v), upper_half(v) ? Null() : Num(v)}, 250);
+	const std::int64_t rows = 100000;
+	const Release r = Define(nulls, "boxes(x, y)", Granularity::Alpha, 0.9);
+	const std::vector<AxisInfo> axes = Axes(r.layout);
+	ASSERT_EQ(axes[0].cuts, cuts);  // the x cuts read x alone
+	const auto bin_of = [&](std::size_t a, const Value &v) {
+		if (v.null)
+			return std::int32_t(axes[a].cuts.size()) + 1;  // the NULL bin
+		std::int32_t bin = 0;
+		while (std::size_t(bin) < axes[a].cuts.size() && axes[a].cuts[std::size_t(bin)] < v.number)
+			bin++;
+		return bin;
+	};
+	std::vector<double> synthetic(Cells(r.layout).size(), 0.0);
+	for (int v = 0; v < 400; v++)
+		synthetic[CellOf(r, {bin_of(0, Num(v)), bin_of(1, upper_half(v) ? Null() : Num(v))})] += 250.0 / double(rows);
+	double part = 0.0;
+	const Model model = ExactRefinedModel(r, synthetic, rows, &part);
+	double worst = 0.0;
+	for (int v = 0; v < 400; v++) {
+		const std::string text = "x <= " + std::to_string(v) + ".5 AND y IS NOT NULL";
+		double truth = 0.0;
+		for (int u = 0; u <= v; u++)
+			truth += upper_half(u) ? 0.0 : 250.0 / double(rows);
+		const AnswerBound b = BoundText(model.get(), text, true);
+		EXPECT_LE(std::fabs(b.estimate - truth), b.error_bound + 1e-12) << text;
+		EXPECT_LE(b.projection, part + 1e-12) << text;
+		worst = std::max(worst, std::fabs(b.estimate - truth));
+	}
+	EXPECT_GT(worst, 0.005);  // the bins' halves do split
 }
 
 // The answer facts as the glue reads them back from the catalog: the arrays StoredAnswerFacts points into.
