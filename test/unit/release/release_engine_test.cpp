@@ -1683,21 +1683,28 @@ TEST_F(ReleaseEngine, WithinCellRefinementSpreadsTheGaps)
 		}
 }
 
-// A release's model answering from the exact cell shares `synthetic` of `rows` private rows, in refine mode, without
-// noise or outside mass: the bounds it gives are the data part alone (docs/mechanisms.md §18). part: the plan's
-// refinement part on the answers' event.
+// A release's model with the run's facts known (beta 0.05, no noise or outside mass), in the given answer mode.
 Model
-ExactRefinedModel(const Release &r, const std::vector<double> &synthetic, std::int64_t rows, double *part)
+ModelWithFacts(const Release &r, const std::vector<double> &synthetic, std::int64_t rows, bool refine_mode)
 {
 	Model model = LoadModel(r, synthetic, rows);
 	ReleaseErrorFacts facts;
 	facts.known = true;
 	facts.beta = 0.05;
 	facts.public_rows = r.public_rows;
-	facts.refine_mode = true;
+	facts.refine_mode = refine_mode;
 	ModelSetErrorFacts(model.get(), facts);
-	*part = BoundModes(LayoutFromCatalog(r.layout), r.public_rows, rows, facts.beta).refinement;
 	return model;
+}
+
+// A release's model answering from the exact cell shares `synthetic` of `rows` private rows, in refine mode, without
+// noise or outside mass: the bounds it gives are the data part alone (docs/mechanisms.md §18). part: the plan's
+// refinement part on the answers' event.
+Model
+ExactRefinedModel(const Release &r, const std::vector<double> &synthetic, std::int64_t rows, double *part)
+{
+	*part = BoundModes(LayoutFromCatalog(r.layout), r.public_rows, rows, 0.05).refinement;
+	return ModelWithFacts(r, synthetic, rows, true);
 }
 
 // A box or an orthant over two axes restricts the other axis, so an edge's refined error counts only the rows of its
@@ -2077,16 +2084,7 @@ TEST_F(ReleaseEngine, MarginalIsNullReadsTheNullBinWhereEveryCellWasMeasured)
 	ASSERT_STREQ(r.layout.domain, "full grid");
 	const ReleaseLayout layout = LayoutFromCatalog(r.layout);
 	const std::vector<double> synthetic = RandomDistribution(std::size_t(r.summary.cell_count), 9);
-	const auto model_of = [&](bool refine_mode) {
-		Model model = LoadModel(r, synthetic);
-		ReleaseErrorFacts facts;
-		facts.known = true;
-		facts.beta = 0.05;
-		facts.public_rows = r.public_rows;
-		facts.refine_mode = refine_mode;
-		ModelSetErrorFacts(model.get(), facts);
-		return model;
-	};
+	const auto model_of = [&](bool refine_mode) { return ModelWithFacts(r, synthetic, 1000, refine_mode); };
 	const Model measured = model_of(true);
 	const std::int32_t null_city = layout.axes[0].NullBin(), null_age = layout.axes[1].NullBin();
 	EXPECT_NEAR(AnswerText(measured.get(), "city IS NULL AND age = 21", true),
