@@ -119,6 +119,8 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 	int first_equal = 0;
 	const char *first_category = nullptr;
 	for (size_t i = 0; i < count && !(offending > 0 && pap_strict); i++) {
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();  // an IN list may hold many literals, each compared with every category
 		if (texts[i] == nullptr)
 			continue;
 		pap::core::LiteralTarget t;
