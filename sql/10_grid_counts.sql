@@ -51,39 +51,6 @@ EXECUTE gc_scan('{7,13,63,1000}', :'cx', :'cy') \gset gc_generic_
 SELECT :'gc_generic_grid_counts'::int8[] = hashed AS generic_plan_equal FROM gc_expected;
 DEALLOCATE gc_scan;
 RESET plan_cache_mode;
--- Folding to the keys of a public support (the run's scan of a public-support domain, its keys after the radices):
--- over a grid of more than 2^18 points, every other key's rows count under the least key not among them, in a state
--- of one count per kept key and one more, allocated at the first row. Kept here: 0, 1 and the keys met that are
--- multiples of 3, so the others count under 2. Serially here, in parallel below.
-CREATE TABLE gc_fold AS
-SELECT (SELECT array_agg(key ORDER BY key)
-          FROM (SELECT 0 AS key UNION SELECT 1 UNION
-                SELECT (k * 13 + gc_bin(:'cx', x)) * 63000 + gc_bin(:'cy', y) * 1000 + kk FROM gc_rows) g
-         WHERE key % 3 = 0 OR key < 2) AS kept;
-CREATE TABLE gc_fold_expected AS
-SELECT (SELECT gc_flat(array_agg(key), array_agg(n))
-          FROM (SELECT CASE WHEN key < 2 OR key % 3 = 0 THEN key ELSE 2 END AS key, count(*) AS n
-                  FROM (SELECT (k * 13 + gc_bin(:'cx', x)) * 63000 + gc_bin(:'cy', y) * 1000 + kk AS key
-                          FROM gc_rows) r
-                 GROUP BY 1) g) AS folded;
-SELECT cardinality(kept) AS kept_keys, cardinality(folded) / 2 AS folded_points FROM gc_fold, gc_fold_expected;
-SELECT kept AS gc_kept FROM gc_fold \gset
-SELECT array_agg(i) AS gc_small_kept FROM generate_series(0, 818) i WHERE i < 2 OR i % 3 = 0 \gset
-SELECT pap.grid_counts('{7,13,63,1000}', :'gc_kept'::int8[], k, :'cx'::float8[], x, :'cy'::float8[], y, kk)
-       FROM gc_rows \gset gc_fold_
-SELECT :'gc_fold_grid_counts'::int8[] = folded AS serial_folded FROM gc_fold_expected;
--- a grid of at most 2^18 points (819 here) keeps its dense array, fixed already: its keys are checked, not folded to
-SELECT pap.grid_counts('{13,63}', :'gc_small_kept'::int8[], :'cx'::float8[], x, :'cy'::float8[], y) =
-       (SELECT dense FROM gc_expected) AS small_not_folded
-  FROM gc_rows;
--- as the run passes them, a parameter of a generic plan
-SET plan_cache_mode = force_generic_plan;
-PREPARE gc_fold_scan(int8[], int8[], float8[], float8[]) AS
-SELECT pap.grid_counts($1, $2, k, $3, x, $4, y, kk) FROM gc_rows;
-EXECUTE gc_fold_scan('{7,13,63,1000}', :'gc_kept', :'cx', :'cy') \gset gc_fold_generic_
-SELECT :'gc_fold_generic_grid_counts'::int8[] = folded AS generic_folded FROM gc_fold_expected;
-DEALLOCATE gc_fold_scan;
-RESET plan_cache_mode;
 -- in parallel: Partial Aggregate in the workers, their states serialised and combined
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
@@ -100,36 +67,10 @@ SELECT pap.grid_counts('{13,63}', :'cx'::float8[], x, :'cy'::float8[], y) = (SEL
        pap.grid_counts('{7,13,63,1000}', k, :'cx'::float8[], x, :'cy'::float8[], y, kk) = (SELECT hashed FROM gc_expected)
            AS parallel_hashed
   FROM gc_rows;
--- the workers' folded states too
-EXPLAIN (COSTS OFF)
-SELECT pap.grid_counts('{7,13,63,1000}', '{0,1}'::int8[], k, :'cx'::float8[], x, :'cy'::float8[], y, kk) FROM gc_rows;
-SELECT pap.grid_counts('{7,13,63,1000}', :'gc_kept'::int8[], k, :'cx'::float8[], x, :'cy'::float8[], y, kk)
-       FROM gc_rows \gset gc_fold_parallel_
-SELECT :'gc_fold_parallel_grid_counts'::int8[] = folded AS parallel_folded FROM gc_fold_expected;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
--- every key met kept: what no folding counts; none kept: every row under key 0 (grids of 2^18 + 1 points)
-SELECT pap.grid_counts('{262145}', '{0,1,2}'::int8[], i % 3) AS all_met_kept,
-       pap.grid_counts('{262145}', '{}'::int8[], i % 3) AS none_kept,
-       pap.grid_counts('{262145}', '{0,2}'::int8[], i % 5) AS three_folded
-  FROM generate_series(1, 7) i;
--- errors: NULL, unsorted, repeated, out of the grid, two-dimensional, not the same for every row
-SELECT pap.grid_counts('{3}', NULL::int8[], 1) FROM generate_series(1, 2);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.grid_counts('{3}', '{2,1}'::int8[], 1) FROM generate_series(1, 2);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.grid_counts('{3}', '{1,1}'::int8[], 1) FROM generate_series(1, 2);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.grid_counts('{3}', '{1,3}'::int8[], 1) FROM generate_series(1, 2);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.grid_counts('{3}', '{-1,1}'::int8[], 1) FROM generate_series(1, 2);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.grid_counts('{3}', '{{1},{2}}'::int8[], 1) FROM generate_series(1, 2);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pap.grid_counts('{3}', ARRAY[i]::int8[], 1) FROM generate_series(1, 2) i;
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- no row: an empty array; NULL values count in the NULL bin
 SELECT pap.grid_counts('{13}', :'cx'::float8[], x) AS no_rows FROM gc_rows WHERE false;
 SELECT pap.grid_counts('{4,3}', '{1,2}'::float8[], NULL::float8, 2) AS null_values FROM generate_series(1, 3);
@@ -194,7 +135,7 @@ SELECT pap.grid_counts((SELECT '{4}'::int8[]), '{1,2}'::float8[], 1.0::float8) F
 -- as a window function: refused with a clear error (it reads its constant arguments from its aggregate call)
 SELECT pap.grid_counts('{3}', i % 3) OVER () FROM generate_series(1, 4) i;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-DROP TABLE gc_fold_expected, gc_fold, gc_expected;
+DROP TABLE gc_expected;
 DROP FUNCTION gc_flat(int8[], int8[]);
 DROP FUNCTION gc_bin(float8[], float8);
 DROP TABLE gc_rows;

@@ -145,7 +145,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			    *count = 0;
 			    return pap::core::ScanParameterKind::None;
 		    },
-		    nullptr, NULL, false, &points, &rows, &count);
+		    nullptr, false, &points, &rows, &count);
 		PAP_CORE(pap::core::DraftMergePredicates(draft, points, rows, count));
 	}
 	size_t axes = 0;
@@ -207,8 +207,7 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 	int32 *points;
 	int64 *rows;
 	size_t count;
-	PapScanGridPoints(public_table, pstrdup(select_list), axes, DraftParameter, draft, NULL, false, &points, &rows,
-	                  &count);
+	PapScanGridPoints(public_table, pstrdup(select_list), axes, DraftParameter, draft, false, &points, &rows, &count);
 	PAP_CORE(pap::core::DraftSetPublicPoints(draft, points, rows, count, uint64(pap_max_cells),
 	                                         size_t(pap_max_cover_queries)));
 }

@@ -1,11 +1,9 @@
 // pap.grid_counts(radices int8[], VARIADIC "any"): the aggregate of the private scan (release_layout.hpp's
-// ScanSelectList), rows per grid point. After the radices may come the keys the release has cells for (int8[],
-// sorted: a public-support domain's points), which fold every other key into one (the least key not among them, a
-// point of the outside cell) when the grid has more than 2^18 points. Then come the axes, first axis most
-// significant, each either one int4 argument (a bin computed by any expression) or two, cut points float8[] and a
-// value of a number type (converted totally, fmgr_axis_number.cpp), whose bin the aggregate computes itself with a
-// CutLookup (as pap.cell_index: a NULL value goes to bin M + 1). The key of a row is the mixed-radix number of its
-// bins. One fused call per row instead of a cell function per axis and the
+// ScanSelectList), rows per grid point. After the radices come the axes, first axis most significant, each either
+// one int4 argument (a bin computed by any expression) or two, cut points float8[] and a value of a number type
+// (converted totally, fmgr_axis_number.cpp), whose bin
+// the aggregate computes itself with a CutLookup (as pap.cell_index: a NULL value goes to bin M + 1). The key of a
+// row is the mixed-radix number of its bins. One fused call per row instead of a cell function per axis and the
 // int8 arithmetic of the key, and one aggregate instead of a GROUP BY: PostgreSQL's HashAggregate costs several
 // times the reading of the columns, and the planner, expecting as many groups as rows, never parallelises it;
 // this one runs as Partial Aggregate -> Gather -> Finalize Aggregate (combine, serial and deserial functions) and
@@ -14,13 +12,10 @@
 // The arguments are parsed once per call site (fn_extra of the transition function): the radices and cut arrays
 // must be a constant or a parameter. Errors: 42804 for argument types, 22023 for radices that do not match the
 // axes or malformed arrays, 22004 for a NULL array or int4 bin, 22003 for an int4 bin outside its radix, 0A000
-// for radices, cut points or keys that are neither a constant nor a parameter, 54000 for more than 2^62 grid points;
-// for the keys to fold to, 22004 when NULL and 22023 unless a one-dimensional array of increasing grid keys.
+// for radices or cut points that are neither a constant nor a parameter, 54000 for more than 2^62 grid points.
 // No message quotes a row's value or bin.
 // State: rows per key in the aggregate's memory context, a dense int64 array when the grid has at most 2^18
-// points, else a simplehash table with memory proportional to the distinct keys; O(1) per row. With keys to fold
-// to, a dense array of one count per key kept and one more, allocated at the first row and never grown: its memory
-// is a function of the public support, not of the rows (docs/security.md, "What errors and messages may say"). The
+// points, else a simplehash table with memory proportional to the distinct keys; O(1) per row. The
 // final function returns [key0, rows0, key1, rows1, ...] sorted by key.
 #include "core/axes/cut_lookup.hpp"
 #include "pg/glue.hpp"
@@ -79,11 +74,7 @@ struct GridAxis {
 
 struct GridAxes {
 	int count;
-	uint64 points;           // the product of the radices
-	grid_count_hash *fold;   // the keys kept, each with its position in fold_keys as its rows; NULL: every key is kept
-	const int64 *fold_keys;  // the same, sorted
-	uint32 fold_count;       // how many
-	int64 outside_key;       // the key every other one is counted under
+	uint64 points;  // the product of the radices
 	GridAxis axis[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -91,11 +82,6 @@ struct GridCounts {
 	int64 *dense;  // rows per key 0..points-1, or NULL: the hash table below
 	uint64 points;
 	grid_count_hash *hash;
-	// A folded dense state: dense[p] holds the rows of fold_keys[p] for p < points - 1, and of outside_key at
-	// points - 1. NULL: dense[k] holds key k's.
-	const int64 *fold_keys;
-	const grid_count_hash *fold;  // fold_keys' positions (GridAxes::fold)
-	int64 outside_key;
 };
 
 constexpr uint32 kInitialCapacity = 64;
@@ -117,34 +103,6 @@ NewDenseCounts(MemoryContext context, uint64 points)
 	return state;
 }
 
-// The folded state of a call site: one count per key kept and one for the others, all allocated now.
-GridCounts *
-NewFoldedCounts(MemoryContext context, const GridAxes *axes)
-{
-	GridCounts *state = NewDenseCounts(context, uint64(axes->fold_count) + 1);
-	state->fold_keys = axes->fold_keys;
-	state->fold = axes->fold;
-	state->outside_key = axes->outside_key;
-	return state;
-}
-
-// Where a folded state counts key: its position among the keys kept, or the last entry.
-inline uint64
-FoldedPosition(const GridCounts *state, int64 key)
-{
-	const GridCountEntry *kept = grid_count_lookup(const_cast<grid_count_hash *>(state->fold), key);
-	return kept != nullptr ? uint64(kept->rows) : state->points - 1;
-}
-
-// The key of a dense state's entry k.
-inline int64
-DenseKey(const GridCounts *state, uint64 k)
-{
-	if (state->fold_keys == nullptr)
-		return int64(k);
-	return k + 1 < state->points ? state->fold_keys[k] : state->outside_key;
-}
-
 inline void
 AddRows(int64 *rows, int64 more)
 {
@@ -164,16 +122,11 @@ AddToHash(GridCounts *state, int64 key, int64 rows)
 		entry->rows = rows;
 }
 
-// rows > 0. A dense state only ever holds keys its transition function made (a combined state is a hash); a folded
-// one counts a key it does not keep under its other keys' entry.
+// rows > 0. A dense state only ever holds keys its transition function made (a combined state is a hash).
 inline void
 Add(GridCounts *state, int64 key, int64 rows)
 {
 	if (state->dense != nullptr) {
-		if (state->fold_keys != nullptr) {
-			AddRows(&state->dense[FoldedPosition(state, key)], rows);
-			return;
-		}
 		if (unlikely(uint64(key) >= state->points))
 			elog(ERROR, "pap_release: grid key out of range in pap.grid_counts");
 		AddRows(&state->dense[key], rows);
@@ -182,7 +135,7 @@ Add(GridCounts *state, int64 key, int64 rows)
 	}
 }
 
-// Calls f(key, rows) for every key with rows; in key order for a dense state that does not fold.
+// Calls f(key, rows) for every key with rows; in key order for a dense state.
 template <typename F>
 void
 ForEachKey(const GridCounts *state, F f)
@@ -190,7 +143,7 @@ ForEachKey(const GridCounts *state, F f)
 	if (state->dense != nullptr) {
 		for (uint64 k = 0; k < state->points; k++)
 			if (state->dense[k] != 0)
-				f(DenseKey(state, k), state->dense[k]);
+				f(int64(k), state->dense[k]);
 		return;
 	}
 	grid_count_iterator it;
@@ -244,34 +197,6 @@ AggregateArgIsStable(const Aggref *aggref, int k)
 	return IsA(expr, Const) || (IsA(expr, Param) && ((const Param *)expr)->paramkind == PARAM_EXTERN);
 }
 
-// The keys to fold to, checked (strictly increasing grid keys), with their positions and the key the others are
-// counted under: the least key not among them, which no kept key can be (none when they are every grid point).
-void
-ParseFoldKeys(ArrayType *fold, MemoryContext context, GridAxes *axes)
-{
-	const int count = ARR_NDIM(fold) == 0 ? 0 : ARR_DIMS(fold)[0];
-	const int64 *keys = (const int64 *)ARR_DATA_PTR(fold);
-	int64 *kept = (int64 *)MemoryContextAlloc(context, sizeof(int64) * size_t(count > 0 ? count : 1));
-	int64 outside = 0;
-	for (int i = 0; i < count; i++) {
-		if (keys[i] < 0 || uint64(keys[i]) >= axes->points || (i > 0 && keys[i] <= keys[i - 1]))
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("the keys to fold to must be increasing grid keys, from 0 to " UINT64_FORMAT,
-			                       axes->points - 1)));
-		kept[i] = keys[i];
-		if (keys[i] == outside)
-			outside++;
-	}
-	axes->fold = grid_count_create(context, uint32(Max(count, 1)), nullptr);
-	for (int i = 0; i < count; i++) {
-		bool found;
-		grid_count_insert(axes->fold, kept[i], &found)->rows = i;
-	}
-	axes->fold_keys = kept;
-	axes->fold_count = uint32(count);
-	axes->outside_key = outside;
-}
-
 // The axes of this call site from its argument types and its radices and cut arrays, checked, in fn_mcxt.
 const GridAxes *
 ParseAxes(FunctionCallInfo fcinfo)
@@ -312,22 +237,7 @@ ParseAxes(FunctionCallInfo fcinfo)
 	const int nargs = PG_NARGS();
 	GridAxes *axes = (GridAxes *)MemoryContextAllocZero(flinfo->fn_mcxt,
 	                                                    offsetof(GridAxes, axis) + sizeof(GridAxis) * size_t(nargs));
-	// The keys to fold to, an int8[] after the radices (no axis is one).
-	int first_axis = 2;
-	ArrayType *fold = nullptr;
-	if (nargs > 2 && get_fn_expr_argtype(flinfo, 2) == INT8ARRAYOID) {
-		if (PG_ARGISNULL(2))
-			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("the keys to fold to must not be NULL")));
-		if (!AggregateArgIsStable(aggref, 1))
-			ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			                errmsg("the keys of pap.grid_counts must be a constant or a parameter")));
-		fold = PG_GETARG_ARRAYTYPE_P(2);
-		if (ARR_NDIM(fold) > 1 || ARR_HASNULL(fold) || ARR_ELEMTYPE(fold) != INT8OID)
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("the keys to fold to must be a one-dimensional int8 array without NULLs")));
-		first_axis = 3;
-	}
-	for (int i = first_axis; i < nargs;) {
+	for (int i = 2; i < nargs;) {
 		GridAxis &axis = axes->axis[axes->count];
 		const Oid type = get_fn_expr_argtype(flinfo, i);
 		if (type == INT4OID) {
@@ -382,8 +292,6 @@ ParseAxes(FunctionCallInfo fcinfo)
 			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			                errmsg("the grid of pap.grid_counts has more than 2^62 points")));
 	}
-	if (fold != nullptr)
-		ParseFoldKeys(fold, flinfo->fn_mcxt, axes);
 	flinfo->fn_extra = axes;
 	return axes;
 }
@@ -403,9 +311,7 @@ pap_grid_counts_transfn(PG_FUNCTION_ARGS)
 	GridCounts *state;
 	if (unlikely(PG_ARGISNULL(0))) {
 		MemoryContext context = AggregateContext(fcinfo, "pap_grid_counts_transfn");
-		// A grid of at most kDenseLimit points keeps its dense array, fixed already and faster than folding.
 		state = axes->points <= kDenseLimit ? NewDenseCounts(context, axes->points)
-		        : axes->fold != nullptr     ? NewFoldedCounts(context, axes)
 		                                    : NewHashCounts(context, kInitialCapacity);
 	} else {
 		state = (GridCounts *)PG_GETARG_POINTER(0);
@@ -433,9 +339,7 @@ pap_grid_counts_transfn(PG_FUNCTION_ARGS)
 		}
 		key = key * axis.radix + bin;
 	}
-	if (state->fold_keys != nullptr)
-		AddRows(&state->dense[FoldedPosition(state, key)], 1);
-	else if (likely(state->dense != nullptr))
+	if (likely(state->dense != nullptr))
 		AddRows(&state->dense[key], 1);
 	else
 		AddToHash(state, key, 1);
@@ -514,7 +418,7 @@ pap_grid_counts_finalfn(PG_FUNCTION_ARGS)
 	GridPoint *sorted = (GridPoint *)palloc(sizeof(GridPoint) * (n ? n : 1));
 	uint64 j = 0;
 	ForEachKey(state, [sorted, &j](int64 key, int64 rows) { sorted[j++] = GridPoint{key, rows}; });
-	if (state->dense == nullptr || state->fold_keys != nullptr)
+	if (state->dense == nullptr)
 		qsort(sorted, n, sizeof(GridPoint), CompareKeys);
 	Datum *elements = (Datum *)palloc(sizeof(Datum) * 2 * (n ? n : 1));
 	for (uint64 i = 0; i < n; i++) {

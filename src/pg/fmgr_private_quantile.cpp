@@ -141,7 +141,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	PAP_CORE(select_list = pap::core::PrivateQuantileScanSelectList(a.column, scan.count, PapAllocate));
 	MemoryContextSwitchTo(run.spi_context);
 	// The scan's statement must fit the private table, and pass the read's guard, before anything is charged.
-	PapCheckScan(a.private_table, select_list, 1, CandidateCuts, &scan, NULL);
+	PapCheckScan(a.private_table, select_list, 1, CandidateCuts, &scan);
 	Oid name_type[1] = {TEXTOID};
 	Datum name_value[1] = {CStringGetTextDatum(a.name)};
 	PapExecute("SELECT 1 FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, name_type, name_value,
@@ -199,7 +199,7 @@ pap_run_private_quantile(PG_FUNCTION_ARGS)
 	RequireQuantileTable(a, private_name);
 	MemoryContextSwitchTo(run.procedure_context);
 	const int output_level = PapBeginStableOutput();
-	PapScanGridPoints(a.private_table, select_list, 1, CandidateCuts, &scan, NULL, true, &bins, &rows, &bin_count);
+	PapScanGridPoints(a.private_table, select_list, 1, CandidateCuts, &scan, true, &bins, &rows, &bin_count);
 	PapEndStableOutput(output_level);
 	MemoryContextSwitchTo(run.spi_context);
 	pap::core::PrivateQuantileRun request;

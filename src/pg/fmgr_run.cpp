@@ -82,11 +82,11 @@ ReadRunArguments(FunctionCallInfo fcinfo)
 // which must fit PostgreSQL's 1 GB allocation limit (67 million pairs), with room to spare.
 constexpr double kMaxScanPoints = double(1 << 25);
 
-// A scan returns at most min(n, grid points) distinct points, and one that folds to a public support (fold: its
-// keys) at most those and one more. Refused before the charge when that could exceed what one scan can return, so
-// that the number of distinct private points (a function of the rows) can never make a charged run fail.
+// A scan returns at most min(n, grid points) distinct points. Refused before the charge when that could exceed what
+// one scan can return, so that the number of distinct private points (a function of the rows) can never make a
+// charged run fail.
 static void
-RequireAggregatable(const PapRelease *r, int64 n, const PapFoldKeys *fold)
+RequireAggregatable(const PapRelease *r, int64 n)
 {
 	double grid = 1.0;
 	for (size_t a = 0; a < r->layout.axis_count; a++) {
@@ -100,8 +100,6 @@ RequireAggregatable(const PapRelease *r, int64 n, const PapFoldKeys *fold)
 		else
 			grid *= 2.0;
 	}
-	if (fold != NULL)
-		grid = std::min(grid, double(fold->count) + 1.0);
 	if (std::min(grid, double(n)) > kMaxScanPoints)
 		ereport(ERROR,
 		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -522,18 +520,11 @@ pap_run_release(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(run.procedure_context);
 	char *select_list;
 	PAP_CORE(select_list = pap::core::LayoutScanSelectList(r->layout, PapAllocate));
-	// A public-support domain's scan counts every private grid point outside the support under one key: the scan's
-	// memory is then a function of the support alone (docs/security.md, "Errors after the charge").
-	PapFoldKeys fold_keys;
-	int64_t *keys;
-	PAP_CORE(keys = pap::core::LayoutScanFoldKeys(r->layout, PapAllocate, &fold_keys.count));
-	fold_keys.keys = keys;
-	const PapFoldKeys *fold = keys != NULL ? &fold_keys : NULL;
 	MemoryContextSwitchTo(run.spi_context);
 	// The scan's statement must fit the private table before anything is charged: predicates and linear axes are SQL
 	// the catalog checks above do not cover, and so is an enum's enum_out; and what it calls must pass the read's
 	// guard (row_read_guard.hpp), which checks it again as the scan plans it after the charge.
-	PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, fold);
+	PapCheckScan(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout);
 
 	// The running marker: a session-level lock on the release (PapRunLockTag), held until the run ends or its
 	// backend dies (PostgreSQL then drops it), and released on error below. pap.run_in_progress() reads it.
@@ -555,7 +546,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// check and every parameter the mechanism runs with; the run after the charge derives nothing. Under the
 		// run marker, so that a second run of the release is refused before it waits on the count.
 		const int64 planned_rows = PapCountRows(r->private_table);
-		RequireAggregatable(r, planned_rows, fold);
+		RequireAggregatable(r, planned_rows);
 		pap::core::PlanRequest plan_request =
 		    PlanRequestFor(r, planned_rows, epsilon, in_rho ? budget_delta : delta, mechanism, prior);
 		plan_request.zcdp_budget = in_rho;
@@ -611,7 +602,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		RequireLinearColumnTypes(r);
 		PapProgressPhase(&progress, "reading %s", private_name);
 		const int output_level = PapBeginStableOutput();
-		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, fold, true,
+		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
 		                  &points, &rows, &point_count);
 		PapEndStableOutput(output_level);
 		MemoryContextSwitchTo(run.spi_context);

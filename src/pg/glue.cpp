@@ -618,7 +618,6 @@ PapRequireReleased(const PapRelease *release)
 struct PapScanStatement {
 	char *sql;
 	bool aggregate;  // the pap.grid_counts form of the select list (release_layout.hpp), else GROUP BY
-	int nparams;     // the axes', then the keys to fold to when there are
 	Oid *types;
 	Datum *values;
 	char *nulls;
@@ -627,12 +626,12 @@ struct PapScanStatement {
 // only: the statement reads relid alone ("FROM ONLY"), not its partitions or children.
 static PapScanStatement
 BuildScan(Oid relid, bool only, const char *select_list, size_t axis_count, PapScanParameter parameter,
-          const void *source, const PapFoldKeys *fold)
+          const void *source)
 {
 	PapScanStatement scan;
-	scan.types = (Oid *)palloc(sizeof(Oid) * (axis_count + 2));
-	scan.values = (Datum *)palloc(sizeof(Datum) * (axis_count + 2));
-	scan.nulls = (char *)palloc(axis_count + 2);
+	scan.types = (Oid *)palloc(sizeof(Oid) * (axis_count + 1));
+	scan.values = (Datum *)palloc(sizeof(Datum) * (axis_count + 1));
+	scan.nulls = (char *)palloc(axis_count + 1);
 	StringInfoData group_by;
 	initStringInfo(&group_by);
 	for (size_t a = 0; a < axis_count; a++) {
@@ -662,18 +661,7 @@ BuildScan(Oid relid, bool only, const char *select_list, size_t axis_count, PapS
 		}
 		appendStringInfo(&group_by, "%s%zu", a ? ", " : "", a + 1);
 	}
-	scan.nparams = int(axis_count);
-	if (fold != NULL) {
-		Datum *d = (Datum *)palloc(sizeof(Datum) * (fold->count ? fold->count : 1));
-		for (size_t i = 0; i < fold->count; i++)
-			d[i] = Int64GetDatum(fold->keys[i]);
-		scan.types[axis_count] = INT8ARRAYOID;
-		scan.values[axis_count] = PointerGetDatum(
-		    construct_array(d, int(fold->count), INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		scan.nulls[axis_count] = ' ';
-		scan.nparams++;
-	}
-	scan.nulls[scan.nparams] = '\0';
+	scan.nulls[axis_count] = '\0';
 	scan.aggregate = strncmp(select_list, "pap.grid_counts(", strlen("pap.grid_counts(")) == 0;
 	scan.sql = psprintf("SELECT %s FROM %s%s%s%s", select_list, only ? "ONLY " : "", PapQualifiedRelationName(relid),
 	                    scan.aggregate ? "" : " GROUP BY ", scan.aggregate ? "" : group_by.data);
@@ -681,13 +669,12 @@ BuildScan(Oid relid, bool only, const char *select_list, size_t axis_count, PapS
 }
 
 void
-PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source,
-             const PapFoldKeys *fold)
+PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source)
 {
-	PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source, fold);
+	PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source);
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
-	SPIPlanPtr plan = SPI_prepare(scan.sql, scan.nparams, scan.types);
+	SPIPlanPtr plan = SPI_prepare(scan.sql, int(axis_count), scan.types);
 	if (plan == NULL)
 		elog(ERROR, "pap_release: SPI_prepare failed (%s) for: %s", SPI_result_code_string(SPI_result), scan.sql);
 	// What the read's guard will check as it plans the statement (row_read_guard.hpp), checked now.
@@ -774,7 +761,7 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 	PapBeginGuardedRead(&guard);
 	PG_TRY();
 	{
-		rc = SPI_execute_with_args(scan.sql, scan.nparams, scan.types, scan.values, scan.nulls, true, 0);
+		rc = SPI_execute_with_args(scan.sql, int(axis_count), scan.types, scan.values, scan.nulls, true, 0);
 	}
 	PG_CATCH();
 	{
@@ -830,7 +817,7 @@ RunScan(const PapScanStatement &scan, size_t axis_count, bool is_private, PapGri
 
 void
 PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source,
-                  const PapFoldKeys *fold, bool is_private, int32 **points, int64 **rows, size_t *point_count)
+                  bool is_private, int32 **points, int64 **rows, size_t *point_count)
 {
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
@@ -846,8 +833,8 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 	ListCell *lc;
 	foreach (lc, leaves) {
 		PapScanStatement *scan = (PapScanStatement *)palloc(sizeof(PapScanStatement));
-		*scan = BuildScan(lfirst_oid(lc), true, select_list, axis_count, parameter, source, fold);
-		if (!PapMayScanDirectly(scan->sql, scan->types, scan->nparams)) {
+		*scan = BuildScan(lfirst_oid(lc), true, select_list, axis_count, parameter, source);
+		if (!PapMayScanDirectly(scan->sql, scan->types, int(axis_count))) {
 			elog(DEBUG1,
 			     "pap_release: scanning %s through its parent: the current user may not query partition %s "
 			     "directly",
@@ -858,7 +845,7 @@ PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScan
 		scans = lappend(scans, scan);
 	}
 	if (scans == NIL) {
-		PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source, fold);
+		PapScanStatement scan = BuildScan(relid, false, select_list, axis_count, parameter, source);
 		elog(DEBUG1, "pap_release: scan: %s", scan.sql);
 		RunScan(scan, axis_count, is_private, &out);
 	} else {

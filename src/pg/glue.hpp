@@ -114,21 +114,14 @@ char *PapQualifiedRelationName(Oid relid);
 // points (axis_count coordinates each, flat) and their row counts, palloc'd in the current context.
 typedef pap::core::ScanParameterKind (*PapScanParameter)(const void *source, size_t axis, const double **cuts,
                                                          const char *const **categories, size_t *count);
-// The keys a private scan's aggregate folds to (LayoutScanFoldKeys), its parameter after the axes'.
-struct PapFoldKeys {
-	const int64 *keys;
-	size_t count;
-};
-// fold: NULL when the select list folds to none. is_private: an error of the scan is re-raised with its SQLSTATE
-// only (its text could quote a private value). A partitioned table with foreign partitions is read leaf by leaf and
-// the points merged (partition_scan.hpp).
+// is_private: an error of the scan is re-raised with its SQLSTATE only (its text could quote a private value).
+// A partitioned table with foreign partitions is read leaf by leaf and the points merged (partition_scan.hpp).
 void PapScanGridPoints(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
-                       const void *source, const PapFoldKeys *fold, bool is_private, int32 **points, int64 **rows,
-                       size_t *point_count);
+                       const void *source, bool is_private, int32 **points, int64 **rows, size_t *point_count);
 // Parses and plans the scan without running it: a column or predicate that does not fit the table fails here,
 // before run_release charges the budget.
-void PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter, const void *source,
-                  const PapFoldKeys *fold);
+void PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScanParameter parameter,
+                  const void *source);
 
 // Session-independent text output while categories are read or compared (DateStyle ISO, IntervalStyle postgres,
 // extra_float_digits 1, TimeZone UTC, bytea_output hex, lc_monetary C) and SQL text read alike

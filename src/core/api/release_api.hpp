@@ -246,9 +246,6 @@ char *PlanPredictionsJson(const PlanSummary &plan, Allocate allocate);
 // The private scan of a stored release: its SELECT list and parameters (as for the draft), from the layout.
 // The string is allocated with allocate.
 char *LayoutScanSelectList(const CatalogLayout &layout, Allocate allocate);
-// The keys the select list's aggregate folds to, its parameter after the axes' (release_layout.hpp): *count of them,
-// allocated with allocate; nullptr when it folds to none.
-std::int64_t *LayoutScanFoldKeys(const CatalogLayout &layout, Allocate allocate, std::size_t *count);
 ScanParameterKind LayoutScanParameter(const CatalogLayout &layout, std::size_t axis, const double **cuts,
                                       const char *const **categories, std::size_t *count);
 

@@ -431,20 +431,6 @@ LayoutScanSelectList(const CatalogLayout &layout, Allocate allocate)
 	return CopyString(allocate, LayoutFromCatalog(layout).ScanSelectList());
 }
 
-std::int64_t *
-LayoutScanFoldKeys(const CatalogLayout &layout, Allocate allocate, std::size_t *count)
-{
-	const ReleaseLayout opened = LayoutFromCatalog(layout);
-	*count = 0;
-	if (!opened.FoldsToSupport())
-		return nullptr;
-	const std::vector<std::int64_t> keys = opened.ScanFoldKeys();
-	*count = keys.size();
-	auto *out = static_cast<std::int64_t *>(allocate(sizeof(std::int64_t) * (keys.empty() ? 1 : keys.size())));
-	std::copy(keys.begin(), keys.end(), out);
-	return out;
-}
-
 ScanParameterKind
 LayoutScanParameter(const CatalogLayout &c, std::size_t axis, const double **cuts, const char *const **categories,
                     std::size_t *count)

@@ -126,36 +126,6 @@ ReleaseLayout::GridCountsSql(const std::vector<std::int64_t> &radices, const std
 	return sql + "), '{" + list + "}'::pg_catalog.int8[]";
 }
 
-bool
-ReleaseLayout::FoldsToSupport() const
-{
-	// The private scan of a public-support domain, in the aggregate form (a definition's draft has no points yet).
-	if (domain_kind != DomainKind::Support || axes.empty() || public_points.empty())
-		return false;
-	std::uint64_t product = 1;
-	for (const ReleaseAxis &axis : axes)
-		if (__builtin_mul_overflow(product, std::uint64_t(axis.Radix()), &product) || product > kScanKeyLimit)
-			return false;
-	return true;
-}
-
-std::vector<std::int64_t>
-ReleaseLayout::ScanFoldKeys() const
-{
-	std::vector<std::int64_t> keys;
-	if (!FoldsToSupport())
-		return keys;
-	const std::size_t d = axes.size(), points = public_points.size() / d;
-	keys.reserve(points);
-	for (std::size_t p = 0; p < points; p++) {
-		std::int64_t key = 0;
-		for (std::size_t a = 0; a < d; a++)
-			key = key * axes[a].Radix() + public_points[p * d + a];
-		keys.push_back(key);
-	}
-	return keys;
-}
-
 std::string
 ReleaseLayout::ScanSelectList() const
 {
@@ -199,8 +169,6 @@ ReleaseLayout::ScanSelectList() const
 		std::vector<std::int64_t> radices;
 		for (const ReleaseAxis &axis : axes)
 			radices.push_back(axis.Radix());
-		if (FoldsToSupport())
-			arguments.insert(arguments.begin(), "$" + std::to_string(axes.size() + 1));
 		return GridCountsSql(radices, arguments);
 	}
 	std::string sql;

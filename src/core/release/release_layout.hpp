@@ -45,15 +45,8 @@ struct ReleaseLayout {
 	// Axis a reads its parameter $(a+1): the cut points (float8[]) of a numeric or linear axis, the categories
 	// (text[]) of a categorical one; a predicate axis reads none. Fully qualified; predicate texts are inserted
 	// verbatim and must have been checked by the caller to be a single boolean expression.
-	//   In the aggregate form over a public-support domain, the radices are followed by "$<d+1>", the support's keys
-	//   (ScanFoldKeys, int8[]): the aggregate counts every other grid point under one key outside the support, so
-	//   that its memory is a function of the support, not of the rows.
 	static constexpr std::uint64_t kScanKeyLimit = std::uint64_t(1) << 62;
 	std::string ScanSelectList() const;
-	// Whether ScanSelectList folds to the support: a public-support domain with its points, in the aggregate form.
-	bool FoldsToSupport() const;
-	// The support's grid points as the aggregate's keys (sorted), when ScanSelectList folds to them; else empty.
-	std::vector<std::int64_t> ScanFoldKeys() const;
 	// The aggregate form above for the given radices and per-axis arguments (the private quantile's scan too).
 	static std::string GridCountsSql(const std::vector<std::int64_t> &radices,
 	                                 const std::vector<std::string> &arguments);

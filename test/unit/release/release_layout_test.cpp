@@ -77,31 +77,5 @@ TEST(ScanSelectList, GroupByBeyondTheKeyLimit)
 	EXPECT_EQ(sql.substr(sql.size() - tail.size()), tail);
 }
 
-TEST(ScanSelectList, APublicSupportDomainFoldsToItsKeys)
-{
-	// Two numeric axes of 4 and 3 bins (2 and 1 cuts, the NULL bin included); the support's points (0, 2), (1, 0)
-	// and (3, 1) are the keys 0 * 3 + 2 = 2, 3 and 10, the aggregate's parameter $3 after the radices.
-	ReleaseLayout layout;
-	layout.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "x", 2));
-	layout.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "y", 1));
-	layout.domain_kind = DomainKind::Support;
-	layout.public_points = {0, 2, 1, 0, 3, 1};
-	layout.public_point_counts = {5, 1, 2};
-	EXPECT_TRUE(layout.FoldsToSupport());
-	EXPECT_EQ(layout.ScanFoldKeys(), (std::vector<std::int64_t>{2, 3, 10}));
-	EXPECT_EQ(layout.ScanSelectList(),
-	          "pap.grid_counts('{4,3}'::pg_catalog.int8[], $3, $1, \"x\", $2, \"y\"), '{4,3}'::pg_catalog.int8[]");
-	// A full grid holds every point: nothing to fold. Nor before the public points are known (a definition's draft).
-	layout.domain_kind = DomainKind::Dense;
-	EXPECT_FALSE(layout.FoldsToSupport());
-	EXPECT_TRUE(layout.ScanFoldKeys().empty());
-	EXPECT_EQ(layout.ScanSelectList().find("$3"), std::string::npos);
-	layout.domain_kind = DomainKind::Support;
-	layout.public_points.clear();
-	layout.public_point_counts.clear();
-	EXPECT_FALSE(layout.FoldsToSupport());
-	EXPECT_EQ(layout.ScanSelectList().find("$3"), std::string::npos);
-}
-
 }  // namespace
 }  // namespace pap::core
