@@ -1832,13 +1832,14 @@ TEST_F(ReleaseEngine, RefinedBoundsOfBoxesHoldWhereTheEdgesOfBothAxesAdd)
 			return error;
 		};
 		const double open = std::nan("");
-		// One bin split: a bound between two public values (v.5) on one axis, the other axis's bound at a cut.
+		// One bin split: a bound between two public values (v.5) on one axis, the other axis's bound at its cut.
 		double one_split = 0.0;
-		for (int v = 0; v < 400; v++)
-			for (double cut : axes[1].cuts) {
-				one_split = std::max(one_split, check(open, v + 0.5, open, cut));
-				one_split = std::max(one_split, check(open, cut, open, v + 0.5));
-			}
+		for (int v = 0; v < 400; v++) {
+			for (double y_cut : axes[1].cuts)
+				one_split = std::max(one_split, check(open, v + 0.5, open, y_cut));
+			for (double x_cut : axes[0].cuts)
+				one_split = std::max(one_split, check(open, x_cut, open, v + 0.5));
+		}
 		std::mt19937_64 gen(5);
 		std::uniform_int_distribution<int> pick(0, 399);
 		double random = 0.0;
