@@ -1709,6 +1709,16 @@ ExactRefinedModel(const Release &r, const std::vector<double> &synthetic, std::i
 	return ModelWithFacts(r, synthetic, rows, true);
 }
 
+// The bin of value v on a numeric axis: the cuts below it (bins are (cut j-1, cut j]).
+std::int32_t
+BinOf(const AxisInfo &axis, double v)
+{
+	std::int32_t bin = 0;
+	while (std::size_t(bin) < axis.cuts.size() && axis.cuts[std::size_t(bin)] < v)
+		bin++;
+	return bin;
+}
+
 // A box or an orthant over two axes restricts the other axis, so an edge's refined error counts only the rows of its
 // bin's parts inside the query's range there (docs/mechanisms.md §18, proof, case 2). Rows on the diagonal x = y put
 // every row of an x-bin below a split at y values below it: "x <= s AND y > s" holds no row, while the refined answer
@@ -1731,15 +1741,9 @@ TEST_F(ReleaseEngine, RefinedBoundsOfBoxesCountOnlyTheRowsInsideTheOtherAxesRang
 		ASSERT_GE(axes[0].cuts.size(), 2u);
 		// The released weights: each cell's share of the rows (the private table is the public one).
 		const auto cells = Cells(r.layout);
-		const auto bin_of = [&](std::size_t a, double v) {
-			std::int32_t bin = 0;
-			while (std::size_t(bin) < axes[a].cuts.size() && axes[a].cuts[std::size_t(bin)] < v)
-				bin++;
-			return bin;
-		};
 		std::vector<double> synthetic(cells.size(), 0.0);
 		for (int v = 0; v < 400; v++)
-			synthetic[CellOf(r, {bin_of(0, v), bin_of(1, v)})] += 250.0 / double(rows);
+			synthetic[CellOf(r, {BinOf(axes[0], v), BinOf(axes[1], v)})] += 250.0 / double(rows);
 		double part = 0.0;
 		const Model model = ExactRefinedModel(r, synthetic, rows, &part);
 		double worst = 0.0;
@@ -1790,15 +1794,9 @@ TEST_F(ReleaseEngine, RefinedBoundsOfBoxesHoldWhereTheEdgesOfBothAxesAdd)
 		const std::vector<AxisInfo> axes = Axes(r.layout);
 		ASSERT_GE(axes[0].cuts.size(), 2u);
 		ASSERT_GE(axes[1].cuts.size(), 2u);
-		const auto bin_of = [&](std::size_t a, double v) {
-			std::int32_t bin = 0;
-			while (std::size_t(bin) < axes[a].cuts.size() && axes[a].cuts[std::size_t(bin)] < v)
-				bin++;
-			return bin;
-		};
 		std::vector<double> synthetic(Cells(r.layout).size(), 0.0);
 		for (int v = 0; v < 400; v++)
-			synthetic[CellOf(r, {bin_of(0, v), bin_of(1, p[std::size_t(v)])})] += 250.0 / double(rows);
+			synthetic[CellOf(r, {BinOf(axes[0], v), BinOf(axes[1], p[std::size_t(v)])})] += 250.0 / double(rows);
 		double part = 0.0;
 		const Model model = ExactRefinedModel(r, synthetic, rows, &part);
 		double used = 0.0;
@@ -1891,12 +1889,7 @@ TEST_F(ReleaseEngine, RefinedBoundsCountOnlyTheRowsAnIsNotNullKeeps)
 	const std::vector<AxisInfo> axes = Axes(r.layout);
 	ASSERT_EQ(axes[0].cuts, cuts);  // the x cuts read x alone
 	const auto bin_of = [&](std::size_t a, const Value &v) {
-		if (v.null)
-			return std::int32_t(axes[a].cuts.size()) + 1;  // the NULL bin
-		std::int32_t bin = 0;
-		while (std::size_t(bin) < axes[a].cuts.size() && axes[a].cuts[std::size_t(bin)] < v.number)
-			bin++;
-		return bin;
+		return v.null ? std::int32_t(axes[a].cuts.size()) + 1 : BinOf(axes[a], v.number);  // + 1: the NULL bin
 	};
 	std::vector<double> synthetic(Cells(r.layout).size(), 0.0);
 	for (int v = 0; v < 400; v++)
