@@ -228,6 +228,15 @@ CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
 	return layout;
 }
 
+double
+NearTieOf(const ReleaseLayout &layout)
+{
+	std::size_t ordered = 0;
+	for (const ReleaseAxis &axis : layout.axes)
+		ordered += axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear ? 1 : 0;
+	return ordered >= 2 ? 1.0 : kNearTie;
+}
+
 LayoutChoice
 ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 {
@@ -290,11 +299,12 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		(void)CellDomain::Choose(first_layout->Radices(), first_layout->public_points, planning.cell_limit);
 		throw Error(ErrorKind::Internal, "no layout fits, yet the coarsest one does");
 	}
-	// The finest granularity within kNearTie of the smallest prediction, on its domain of the smaller prediction
-	// (planned grid first, so a tie keeps the full grid).
+	// The finest granularity within the class's tie factor of the smallest prediction, on its domain of the smaller
+	// prediction (planned grid first, so a tie keeps the full grid).
 	PlannedLayout chosen = *best;
+	const double tie = NearTieOf(finest);
 	for (const PlannedLayout &p : planned)
-		if (p.predicted <= kNearTie * best->predicted &&
+		if (p.predicted <= tie * best->predicted &&
 		    (p.candidate > chosen.candidate || (p.candidate == chosen.candidate && p.predicted < chosen.predicted)))
 			chosen = p;
 	LayoutChoice choice;
@@ -315,7 +325,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	                     "; " + DomainName(chosen.domain, folded) + "; " + chosen.mechanism + " predicts " +
 	                     Rounded(chosen.predicted) + " at epsilon " + Rounded(planning.epsilon);
 	if (chosen.candidate != best->candidate || chosen.domain != best->domain)
-		choice.granularity += ", the finest within " + Rounded(kNearTie) + " times the smallest prediction";
+		choice.granularity += ", the finest within " + Rounded(tie) + " times the smallest prediction";
 	std::string others = OthersText(ladder, planned, chosen, not_fitting);
 	if (stopped)
 		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";

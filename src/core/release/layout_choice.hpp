@@ -37,8 +37,14 @@ constexpr int kWorseBeforeStopping = 2;
 // Predictions within this factor of the smallest are a tie, which the finest granularity among them wins: the
 // projection part is a worst case over every private table the public sample allows, floored near ln(events /
 // beta) / m where a bin holds few public rows, so it hardly falls with finer cuts although the error it bounds does,
-// while the noise part follows the noise's own law (docs/mechanisms.md §20).
+// while the noise part follows the noise's own law (docs/mechanisms.md §20). Not over two or more ordered axes
+// (NearTieOf).
 constexpr double kNearTie = 1.1;
+// The tie factor of a layout's class: kNearTie over one ordered axis; 1 (the smallest prediction wins) over two or
+// more (boxes, orthants), where a query may restrict the other axes and part (a) takes a bin's part whole, a term
+// that falls in proportion to the bins, so the prediction already credits finer cuts and the floor above does not
+// hold them back.
+double NearTieOf(const ReleaseLayout &layout);
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 
 // finest's ordered axes cut at max_bin_rows (ChooseCuts on their public marginals), its public grid points (taken
@@ -65,10 +71,10 @@ struct LayoutChoice {
 
 // Plans the candidates of the ladder, coarsest first, on every domain that fits planning.cell_limit (stopping after
 // kWorseBeforeStopping granularities in a row that predict more than kNearTie times the best) and keeps the finest
-// granularity whose prediction is within kNearTie of the smallest, on its domain of the smaller prediction (the full
-// grid on a tie). finest: the layout at a cut at every
-// public value (its domain kind is not read). Error(LimitExceeded) (the coarsest candidate's, as a definition at that
-// granularity would raise) when no candidate fits; Error(Cancelled) when interrupted; the planner's errors otherwise.
+// granularity whose prediction is within NearTieOf(finest) of the smallest, on its domain of the smaller prediction
+// (the full grid on a tie). finest: the layout at a cut at every public value (its domain kind is not read).
+// Error(LimitExceeded) (the coarsest candidate's, as a definition at that granularity would raise) when no candidate
+// fits; Error(Cancelled) when interrupted; the planner's errors otherwise.
 LayoutChoice ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning);
 
 }  // namespace pap::core

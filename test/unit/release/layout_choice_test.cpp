@@ -66,6 +66,33 @@ Uniform(const char *class_text, std::size_t k, std::int64_t rows)
 	return FinestOrdered(class_text, values, std::vector<std::int64_t>(k, rows));
 }
 
+// boxes or orthants over x and y: values 0 .. k-1 on both axes, `rows` public rows at each point (i, i) of the
+// diagonal, at a cut at every value.
+ReleaseLayout
+Diagonal(const char *class_text, std::size_t k, std::int64_t rows)
+{
+	ReleaseLayout layout;
+	layout.spec = ParseClassSpec(class_text);
+	std::vector<double> values;
+	for (std::size_t i = 0; i < k; i++)
+		values.push_back(double(i));
+	for (const char *label : {"x", "y"}) {
+		ReleaseAxis axis;
+		axis.kind = AxisKind::Numeric;
+		axis.label = label;
+		axis.cuts = values;
+		axis.public_values = values;
+		axis.public_counts.assign(k, rows);
+		layout.axes.push_back(axis);
+	}
+	for (std::size_t i = 0; i < k; i++) {
+		layout.public_points.push_back(std::int32_t(i));
+		layout.public_points.push_back(std::int32_t(i));
+		layout.public_point_counts.push_back(rows);
+	}
+	return layout;
+}
+
 TEST(GranularityLadder, FromCoarserThanAlphaToFinest)
 {
 	// thresholds: s = 1, alpha / 4 of 20,000 rows = 1,000 rows per bin at alpha; 2,000 .. 16,000 rows coarser (32,000
@@ -160,6 +187,20 @@ TEST(ChooseLayout, ANearTieTakesTheFinerCuts)
 	    << choice.granularity;
 	EXPECT_NE(choice.granularity.find("alpha 0.00518 "), std::string::npos) << choice.granularity;
 	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(finest, 125.0).axes[0].cuts);
+}
+
+TEST(ChooseLayout, OverTwoOrderedAxesTheSmallestPredictionWins)
+{
+	// boxes(x, y), 200 values of 10 public rows each on the diagonal, 20,000 private rows at epsilon 0.3: alpha*16
+	// predicts 0.111, the smallest, and the finer alpha*8 0.112, within kNearTie of it. Over two ordered axes part
+	// (a) falls with the bins (a bin's rows may all lie inside another axis's range), so a near tie is no sign that
+	// the finer cuts err less: alpha*16 is kept.
+	const LayoutChoice choice = ChooseLayout(Diagonal("boxes(x, y)", 200, 10), Planning(2000, 20000, 0.3));
+	EXPECT_EQ(choice.granularity.rfind("auto: alpha*16 cuts", 0), 0u) << choice.granularity;
+	EXPECT_NE(choice.granularity.find("alpha*8 0.112 "), std::string::npos) << choice.granularity;
+	EXPECT_EQ(choice.granularity.find("the finest within"), std::string::npos) << choice.granularity;
+	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 100.0);
+	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(Diagonal("boxes(x, y)", 200, 10), 100.0).axes[0].cuts);
 }
 
 TEST(ChooseLayout, OnePublicRow)
