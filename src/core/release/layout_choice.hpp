@@ -41,9 +41,9 @@ constexpr int kWorseBeforeStopping = 2;
 // (NearTieOf).
 constexpr double kNearTie = 1.1;
 // The tie factor of a layout's class: kNearTie over one ordered axis; 1 (the smallest prediction wins) over two or
-// more (boxes, orthants), where a query may restrict the other axes and part (a) takes a bin's part whole, a term
-// that falls in proportion to the bins, so the prediction already credits finer cuts and the floor above does not
-// hold them back.
+// more (boxes, orthants, halfspaces over several directions), where a query may restrict the other axes and part
+// (a) takes a bin's part whole, a term that falls in proportion to the bins, so the prediction already credits finer
+// cuts and the floor above does not hold them back.
 double NearTieOf(const ReleaseLayout &layout);
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 
