@@ -32,7 +32,8 @@ Checked(std::vector<const Mechanism *> list)
 const std::vector<const Mechanism *> &
 Mechanisms()
 {
-	// The one list. pmw first: it carries the paper's guarantee, so auto's ties go to it.
+	// The one list. pmw first: it carries the paper's guarantee, so auto's exact ties go to it (but MWEM takes a
+	// near tie with it: AutoChoice).
 	static const std::vector<const Mechanism *> list = Checked({
 	    &PmwMechanism(),
 	    &MwemMechanism(),
@@ -66,14 +67,21 @@ PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &c
 }
 
 std::size_t
-SmallestPrediction(const std::vector<MechanismPlan> &plans)
+AutoChoice(const std::vector<const Mechanism *> &mechanisms, const std::vector<MechanismPlan> &plans)
 {
+	if (mechanisms.size() != plans.size())
+		throw Error(ErrorKind::Internal, "auto's choice needs one plan per mechanism");
 	std::optional<std::size_t> chosen;
 	for (std::size_t m = 0; m < plans.size(); m++)
 		if (plans[m].applies && (!chosen || plans[m].predicted_error < plans[*chosen].predicted_error))
 			chosen = m;
 	if (!chosen)
 		throw Error(ErrorKind::Internal, "no mechanism applies to the release");
+	if (std::string(mechanisms[*chosen]->Name()) == "pmw")
+		for (std::size_t m = 0; m < plans.size(); m++)
+			if (std::string(mechanisms[m]->Name()) == "mwem" && plans[m].applies &&
+			    plans[m].predicted_error <= kNearTie * plans[*chosen].predicted_error)
+				return m;
 	return *chosen;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/language/class_spec.hpp"
+#include "core/mechanisms/registry.hpp"
 #include "core/release/release_layout.hpp"
 
 namespace pap::core {
@@ -34,12 +35,12 @@ constexpr int kMaxHalvings = 8;
 // after this many planned granularities in a row that predict more than kNearTie times the best, the finer (and
 // costlier) ones are not planned.
 constexpr int kWorseBeforeStopping = 2;
-// Predictions within this factor of the smallest are a tie, which the finest granularity among them wins: the
-// projection part is a worst case over every private table the public sample allows, floored near ln(events /
+// Predictions within kNearTie (registry.hpp) of the smallest are a tie, which the finest granularity among them wins:
+// the projection part is a worst case over every private table the public sample allows, floored near ln(events /
 // beta) / m where a bin holds few public rows, so it hardly falls with finer cuts although the error it bounds does,
 // while the noise part follows the noise's own law (docs/mechanisms.md §20). Not over two or more ordered axes
 // (NearTieOf).
-constexpr double kNearTie = 1.1;
+//
 // The tie factor of a layout's class: kNearTie over one ordered axis; 1 (the smallest prediction wins) over two or
 // more (boxes, orthants, halfspaces over several directions), where a query may restrict the other axes and part
 // (a) takes a bin's part whole, a term that falls in proportion to the bins, so the prediction already credits finer

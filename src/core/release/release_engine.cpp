@@ -295,7 +295,7 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans, const A
 
 	const MechanismChoice requested = ParseMechanism(r.mechanism);
 	if (requested == MechanismChoice::Auto) {
-		s.chosen = MechanismChoice(SmallestPrediction(plans));
+		s.chosen = MechanismChoice(AutoChoice(Mechanisms(), plans));
 	} else {
 		const MechanismPrediction &p = s.predictions[std::size_t(requested)];
 		if (!p.applies)

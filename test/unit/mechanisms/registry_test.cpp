@@ -95,7 +95,7 @@ private:
 std::size_t
 Choose(const std::vector<const Mechanism *> &registry)
 {
-	return SmallestPrediction(PlanEvery(registry, PlanContext{}));
+	return AutoChoice(registry, PlanEvery(registry, PlanContext{}));
 }
 
 TEST(MechanismRegistry, AutoTakesTheSmallestPredictionThatApplies)
@@ -116,6 +116,27 @@ TEST(MechanismRegistry, AutoTakesTheSmallestPredictionThatApplies)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, Choose({}));
 }
 
+// MWEM takes a near tie with PMW (within kNearTie of PMW's prediction, either side), in either order of the list;
+// beyond it, or where MWEM does not apply, or against any other mechanism, the smallest prediction wins.
+TEST(MechanismRegistry, MwemTakesANearTieWithPmw)
+{
+	const FakeMechanism pmw("pmw", true, 0.100), mwem_near("mwem", true, 0.109), mwem_far("mwem", true, 0.111);
+	const FakeMechanism mwem_lower("mwem", true, 0.090), mwem_off("mwem", false, 0.100);
+	const FakeMechanism identity("identity", true, 0.105), identity_low("identity", true, 0.095);
+	EXPECT_EQ(Choose({&pmw, &mwem_near}), 1u);
+	EXPECT_EQ(Choose({&mwem_near, &pmw}), 0u);
+	EXPECT_EQ(Choose({&pmw, &mwem_far}), 0u);
+	EXPECT_EQ(Choose({&pmw, &mwem_lower}), 1u);
+	EXPECT_EQ(Choose({&pmw, &mwem_off}), 0u);
+	// Only PMW's near tie: another mechanism's smaller prediction still wins over both, and a near tie of
+	// another mechanism with MWEM does not move the choice to MWEM.
+	EXPECT_EQ(Choose({&pmw, &mwem_near, &identity_low}), 2u);
+	EXPECT_EQ(Choose({&identity, &mwem_near}), 0u);
+	EXPECT_EQ(Choose({&pmw, &mwem_near, &identity}), 1u);
+	// One plan per mechanism.
+	EXPECT_PAP_ERROR(ErrorKind::Internal, AutoChoice({&pmw}, {}));
+}
+
 TEST(MechanismRegistry, RefusingShapeSkipsThePlanner)
 {
 	const FakeMechanism refused("refused", true, 0.01, "needs another shape"), other("other", true, 0.5);
@@ -125,7 +146,7 @@ TEST(MechanismRegistry, RefusingShapeSkipsThePlanner)
 	EXPECT_STREQ(plans[0].reason, "needs another shape");
 	EXPECT_EQ(refused.Planned(), 0);
 	EXPECT_EQ(other.Planned(), 1);
-	EXPECT_EQ(SmallestPrediction(plans), 1u);
+	EXPECT_EQ(AutoChoice({&refused, &other}, plans), 1u);
 }
 
 // Random registries of fakes: the choice applies, no applicable prediction is smaller, and no earlier applicable
@@ -145,7 +166,7 @@ TEST(MechanismRegistry, AutoOnRandomRegistries)
 		for (const FakeMechanism &f : fakes)
 			registry.push_back(&f);
 		const std::vector<MechanismPlan> plans = PlanEvery(registry, PlanContext{});
-		const std::size_t chosen = SmallestPrediction(plans);
+		const std::size_t chosen = AutoChoice(registry, plans);
 		ASSERT_LT(chosen, plans.size());
 		EXPECT_TRUE(plans[chosen].applies);
 		for (std::size_t m = 0; m < plans.size(); m++) {

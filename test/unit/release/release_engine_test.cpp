@@ -2584,7 +2584,7 @@ TEST(ReleaseEngineParsing, ValidatePrivacyParameters)
 }
 
 // Every mechanism runs through RunRelease on the same stored release; auto takes the applicable mechanism with the
-// smallest prediction; hierarchical is refused (before any run) where it does not apply.
+// smallest prediction (MWEM on a near tie with PMW); hierarchical is refused (before any run) where it does not apply.
 TEST_F(ReleaseEngine, EveryMechanismRunsAndAutoTakesTheSmallestPrediction)
 {
 	Table pub = NumericTable();
@@ -2607,11 +2607,19 @@ TEST_F(ReleaseEngine, EveryMechanismRunsAndAutoTakesTheSmallestPrediction)
 		ASSERT_NE(plan.chosen, MechanismChoice::Auto);
 		EXPECT_TRUE(plan.predictions[std::size_t(plan.chosen)].applies);
 		EXPECT_EQ(plan.predicted_error, plan.predictions[std::size_t(plan.chosen)].predicted_error);
+		// The smallest prediction, or MWEM's within kNearTie of PMW's where PMW's is the smallest.
+		const std::size_t pmw = *MechanismIndex("pmw"), mwem = *MechanismIndex("mwem");
+		const bool mwem_tie = plan.chosen == MechanismChoice(mwem) && plan.predictions[pmw].applies &&
+		                      plan.predicted_error <= kNearTie * plan.predictions[pmw].predicted_error;
 		for (std::size_t m = 0; m < Mechanisms().size(); m++) {
-			if (plan.predictions[m].applies) {
+			if (plan.predictions[m].applies && !(mwem_tie && m == pmw)) {
 				EXPECT_LE(plan.predicted_error, plan.predictions[m].predicted_error)
 				    << MechanismName(MechanismChoice(m));
 			}
+		}
+		if (plan.predictions[pmw].applies && plan.predictions[mwem].applies &&
+		    plan.predictions[mwem].predicted_error <= kNearTie * plan.predictions[pmw].predicted_error) {
+			EXPECT_NE(plan.chosen, MechanismChoice(pmw));
 		}
 		const bool ordered = std::string(cls).rfind("predicates", 0) != 0;
 		EXPECT_EQ(plan.predictions[std::size_t(ParseMechanism("hierarchical"))].applies, ordered);
@@ -2935,7 +2943,8 @@ namespace {
 
 // pap.plan's error parts (docs/mechanisms.md §10, "The total error"): every prediction is the sum of its parts, the
 // projection part is the release's (the same for every mechanism, smaller at the finest granularity), the outside
-// mass counts only for the mechanisms that release the cell histogram, and auto takes the smallest total.
+// mass counts only for the mechanisms that release the cell histogram, and auto takes the smallest total (MWEM on a
+// near tie with PMW).
 TEST_F(ReleaseEngine, PlanShowsTheErrorPartsAndAutoChoosesOnTheirTotal)
 {
 	Table pub;
@@ -2970,7 +2979,12 @@ TEST_F(ReleaseEngine, PlanShowsTheErrorPartsAndAutoChoosesOnTheirTotal)
 			EXPECT_EQ(p.parts.projection, s.predictions[pmw].parts.projection);
 			smallest = std::min(smallest, p.predicted_error);
 		}
-		EXPECT_EQ(s.predicted_error, smallest);
+		if (s.chosen == ParseMechanism("mwem") && s.predictions[pmw].applies &&
+		    s.predictions[pmw].predicted_error == smallest) {  // MWEM's near tie with PMW (AutoChoice)
+			EXPECT_LE(s.predicted_error, kNearTie * smallest);
+		} else {
+			EXPECT_EQ(s.predicted_error, smallest);
+		}
 		EXPECT_EQ(s.parts.noise, s.predictions[std::size_t(s.chosen)].parts.noise);
 		// PMW starts from the public prior, whose sampling error it shows; identity starts from nothing.
 		EXPECT_GT(s.predictions[pmw].parts.prior, 0.0);
