@@ -50,6 +50,12 @@ struct ReleaseAxis {
 	double value_step = 0;
 
 	std::int32_t Radix() const;
+	// Cut points on a line (Numeric, Linear): a query's bound may fall inside a bin, where it moves an edge.
+	bool
+	Ordered() const
+	{
+		return kind == AxisKind::Numeric || kind == AxisKind::Linear;
+	}
 	bool
 	HasNullBin() const
 	{

@@ -20,7 +20,7 @@ MovableEdgesPerAxis(const ReleaseLayout &layout, bool &one_axis_per_query)
 	                                                                                     : 1;
 	std::vector<int> edges;
 	for (const ReleaseAxis &axis : layout.axes)
-		edges.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear ? per_axis : 0);
+		edges.push_back(axis.Ordered() ? per_axis : 0);
 	return edges;
 }
 
@@ -265,9 +265,8 @@ AxisCutsOf(const ReleaseLayout &layout)
 {
 	std::vector<AxisCut> cuts;
 	for (const ReleaseAxis &axis : layout.axes)
-		cuts.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear
-		                   ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts, axis.value_step)
-		                   : AxisCut{});
+		cuts.push_back(axis.Ordered() ? AxisCutOf(axis.cuts, axis.public_values, axis.public_counts, axis.value_step)
+		                              : AxisCut{});
 	return cuts;
 }
 

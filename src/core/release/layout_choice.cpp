@@ -11,18 +11,13 @@
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/axis_granularity.hpp"
+#include "core/release/answer_mode.hpp"
 #include "core/release/category_folding.hpp"
 #include "core/release/engine_support.hpp"
 
 namespace pap::core {
 
 namespace {
-
-bool
-IsOrderedAxis(const ReleaseAxis &axis)
-{
-	return axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear;
-}
 
 // Where each bin of an ordered axis cut at `fine` lies among the bins of the same axis cut at `coarse`, a subset
 // of fine (release_axis.hpp's bins: (w_j, w_{j+1}] for j = 0..M, then NULL): fine bin j < M, whose values are at
@@ -201,7 +196,7 @@ CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
 	std::vector<std::vector<std::int32_t>> maps(d);
 	for (std::size_t a = 0; a < d; a++) {
 		ReleaseAxis &axis = layout.axes[a];
-		if (!IsOrderedAxis(axis))
+		if (!axis.Ordered())
 			continue;
 		axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows);
 		maps[a] = BinMap(finest.axes[a].cuts, axis.cuts);
@@ -231,10 +226,10 @@ CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
 double
 NearTieOf(const ReleaseLayout &layout)
 {
-	std::size_t ordered = 0;
-	for (const ReleaseAxis &axis : layout.axes)
-		ordered += axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear ? 1 : 0;
-	return ordered >= 2 ? 1.0 : kNearTie;
+	bool one_axis_per_query = false;
+	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis_per_query);
+	const auto moving = std::count_if(edges.begin(), edges.end(), [](int e) { return e > 0; });
+	return !one_axis_per_query && moving >= 2 ? 1.0 : kNearTie;
 }
 
 LayoutChoice

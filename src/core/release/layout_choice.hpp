@@ -41,10 +41,11 @@ constexpr int kWorseBeforeStopping = 2;
 // while the noise part follows the noise's own law (docs/mechanisms.md §20). Not over two or more ordered axes
 // (NearTieOf).
 //
-// The tie factor of a layout's class: kNearTie over one ordered axis; 1 (the smallest prediction wins) over two or
-// more (boxes, orthants, halfspaces over several directions), where a query may restrict the other axes and part
-// (a) takes a bin's part whole, a term that falls in proportion to the bins, so the prediction already credits finer
-// cuts and the floor above does not hold them back.
+// The tie factor of a layout's class: kNearTie where a query moves edges on one ordered axis; 1 (the smallest
+// prediction wins) where it may move them on two or more (boxes, orthants; not halfspaces or stumps, whose query is
+// one threshold on one axis: MovableEdgesPerAxis). A query may then restrict the other axes, and part (a) takes a
+// bin's part whole, a term that falls in proportion to the bins, so the prediction already credits finer cuts and
+// the floor above does not hold them back.
 double NearTieOf(const ReleaseLayout &layout);
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 

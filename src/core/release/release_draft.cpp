@@ -353,7 +353,7 @@ public:
 		max_bin_rows_ =
 		    granularity_ != Granularity::Alpha || declared_ ? 0.0 : MaxBinRows(layout_.spec, alpha_, public_rows_);
 		for (ReleaseAxis &axis : axes)
-			if (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear)
+			if (axis.Ordered())
 				axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows_);
 		select_list_ = layout_.ScanSelectList();
 		MakeCatalogView();  // the scan's parameters are read through it
@@ -648,7 +648,7 @@ private:
 	{
 		bool ordered = false;
 		for (const ReleaseAxis &axis : layout_.axes)
-			ordered = ordered || axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear;
+			ordered = ordered || axis.Ordered();
 		if (declared_)
 			return ordered ? "declared: a cut at every value of the declared domain"
 			               : "declared: categorical axes keep every declared category";
@@ -842,8 +842,7 @@ DraftAxisMarginalSql(const ReleaseDraft *d, std::size_t axis)
 bool
 DraftAxisIsNumeric(const ReleaseDraft *d, std::size_t axis)
 {
-	const AxisKind kind = const_cast<ReleaseDraft *>(d)->Axes().at(axis).kind;
-	return kind == AxisKind::Numeric || kind == AxisKind::Linear;
+	return const_cast<ReleaseDraft *>(d)->Axes().at(axis).Ordered();
 }
 
 void

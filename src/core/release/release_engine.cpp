@@ -96,7 +96,7 @@ ShapeOf(const ReleaseLayout &layout)
 	shape.full_grid = layout.domain_kind == DomainKind::Dense;
 	shape.radices = layout.Radices();
 	for (const ReleaseAxis &axis : layout.axes)
-		shape.ordered.push_back(axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Linear);
+		shape.ordered.push_back(axis.Ordered());
 	const ClassKind kind = layout.spec.kind;
 	shape.marginal_order = kind == ClassKind::Marginals                                 ? layout.spec.k
 	                       : kind == ClassKind::Stumps || kind == ClassKind::Predicates ? 1

@@ -203,6 +203,24 @@ TEST(ChooseLayout, OverTwoOrderedAxesTheSmallestPredictionWins)
 	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(Diagonal("boxes(x, y)", 200, 10), 100.0).axes[0].cuts);
 }
 
+// The tie factor is 1 only where one query may move edges on two or more ordered axes: boxes and orthants over two
+// numeric columns; a halfspace query is one threshold on one direction, and a box over one numeric and one
+// categorical column moves edges on one axis.
+TEST(NearTieOf, OneWhereAQueryMovesEdgesOnTwoOrderedAxes)
+{
+	EXPECT_EQ(NearTieOf(Diagonal("boxes(x, y)", 20, 1)), 1.0);
+	EXPECT_EQ(NearTieOf(Diagonal("orthants(x, y)", 20, 1)), 1.0);
+	EXPECT_EQ(NearTieOf(Uniform("thresholds(x)", 20, 1)), kNearTie);
+	EXPECT_EQ(NearTieOf(Uniform("ranges(x)", 20, 1)), kNearTie);
+	ReleaseLayout halfspaces = Diagonal("halfspaces(x, y; [1, 2], [1, -1])", 20, 1);
+	for (ReleaseAxis &axis : halfspaces.axes)
+		axis.kind = AxisKind::Linear;
+	EXPECT_EQ(NearTieOf(halfspaces), kNearTie);
+	ReleaseLayout mixed = Diagonal("boxes(x, y)", 20, 1);
+	mixed.axes[1].kind = AxisKind::Categorical;
+	EXPECT_EQ(NearTieOf(mixed), kNearTie);
+}
+
 TEST(ChooseLayout, OnePublicRow)
 {
 	const ReleaseLayout finest = FinestOrdered("thresholds(x)", {5}, {1});
