@@ -147,7 +147,8 @@ PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, 
 	if (bound != nullptr)
 		PAP_CORE_AT(origin, *bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine));
 	else
-		PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine));
+		PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine,
+		                                                         PapInterruptPending));
 	PapCheckAnswerLiterals(release, parsed, numbers, texts, refine);
 	return bound != nullptr ? bound->estimate : answer;
 }

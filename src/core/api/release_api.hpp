@@ -358,9 +358,10 @@ std::size_t ModelProject(const ReleaseModel *model, const ParsedQuery *query, co
 // orthants): a bin that a bound cuts through counts with the share of its public rows (the finest public
 // marginal) on the query's side, independently per axis; a bin without public rows (above the highest cut) as
 // the projection takes it. refine = true, marginals and stumps on a full grid: the sum of the query's own cells
-// (docs/mechanisms.md §10, "Marginals and stumps on a full grid"). Other classes ignore refine.
+// (docs/mechanisms.md §10, "Marginals and stumps on a full grid"). Other classes ignore refine. A query with IN
+// lists is the sum of up to 2^20 conjunctions: interrupted is polled while they are summed (Error(Cancelled)).
 double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
-                        const char *const *texts, bool refine);
+                        const char *const *texts, bool refine, InterruptCheck interrupted = nullptr);
 // The answer of a box of a boxes or orthants release given by its bounds rather than a text (pap.answer_box,
 // docs/reference.md "Answers for boxes"): for every class column a (class order, columns of them), the
 // condition "lower[a] <= column AND column <= upper[a]" (both inclusive, as BETWEEN and pap.answer_between), a

@@ -1115,8 +1115,9 @@ ModelProject(const ReleaseModel *model, const ParsedQuery *q, const double *numb
 
 double
 ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *q, const double *numbers, const char *const *texts,
-                 bool refine)
+                 bool refine, InterruptCheck interrupted)
 {
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());
 	return model->AnswerQuery(*q, LiteralValues(q, numbers, texts), refine);
 }
 

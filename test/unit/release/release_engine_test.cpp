@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -1034,6 +1035,18 @@ TEST_F(ReleaseEngine, BoxesAndOrthantsOverTwoColumns)
 	const Release fine = Define(pub, "orthants(y, x)");
 	EXPECT_EQ(fine.summary.cover_size, 13 * 52);
 	EXPECT_EQ(CheckRoundTrip(fine, 8), 0u);
+}
+
+// Three numeric columns named `names`, one row per i < rows: (i, i * step_b mod rows, i * step_c mod rows).
+Table
+ThreeNumericColumns(const std::array<const char *, 3> &names, int rows, int step_b, int step_c)
+{
+	Table t;
+	for (const char *name : names)
+		t.columns.push_back({name, ValueType::Number, "double precision"});
+	for (int i = 0; i < rows; i++)
+		t.Add({Num(i), Num((i * step_b) % rows), Num((i * step_c) % rows)});
+	return t;
 }
 
 Table
@@ -2293,12 +2306,7 @@ TEST_F(ReleaseEngine, ModelWithoutAPrefixTable)
 {
 	// A public support over a grid larger than max(4 cells, 2^20): answers computed at load, refinement by a
 	// scan of the points; both agree with the table-backed model of the same release over a dense grid.
-	Table pub;
-	pub.columns = {{"x", ValueType::Number, "double precision"},
-	               {"y", ValueType::Number, "double precision"},
-	               {"z", ValueType::Number, "double precision"}};
-	for (int i = 0; i < 120; i++)
-		pub.Add({Num(i), Num((i * 37) % 120), Num((i * 91) % 120)});
+	const Table pub = ThreeNumericColumns({"x", "y", "z"}, 120, 37, 91);
 	const Release sparse = Define(pub, "orthants(x, y, z)", Granularity::Finest, 0.1, 1000, 4000000);
 	ASSERT_STREQ(sparse.layout.domain, "public support");
 	const std::vector<double> synthetic = RandomDistribution(std::size_t(sparse.summary.cell_count), 9);
@@ -2920,6 +2928,24 @@ TEST_F(ReleaseEngine, CancelIsHonouredInDefinePlanAndRun)
 			RunRelease(req, plan, TestAllocate);
 		});
 	}
+}
+
+// pap.answer's one long step: a query with IN lists is the sum of one conjunction per combination of their values
+// (here 60^3 = 216,000 over three columns of 60 values), polled while they are summed; without a check it answers.
+TEST_F(ReleaseEngine, CancelIsHonouredWhileAnInListExpands)
+{
+	const Release r = Define(ThreeNumericColumns({"a", "b", "c"}, 60, 7, 11), "marginals(3; a, b, c)");
+	const Model model = LoadModel(r, RandomDistribution(std::size_t(r.summary.cell_count), 9));
+	std::string values;
+	for (int v = 0; v < 60; v++)
+		values += (v > 0 ? ", " : "") + std::to_string(v);
+	const ReadQuery q =
+	    ReadQueryText(model.get(), "a IN (" + values + ") AND b IN (" + values + ") AND c IN (" + values + ")");
+	const double whole = ModelAnswerQuery(model.get(), q.parsed.get(), q.numbers.data(), q.texts.data(), false);
+	EXPECT_GT(whole, 0.0);
+	ExpectCancelHonoured([&](InterruptCheck check) {
+		EXPECT_EQ(ModelAnswerQuery(model.get(), q.parsed.get(), q.numbers.data(), q.texts.data(), false, check), whole);
+	});
 }
 
 TEST(ReleaseEngineParsing, FormatFloat8Into)
