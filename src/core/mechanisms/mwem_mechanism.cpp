@@ -4,6 +4,8 @@
 
 namespace pap::core {
 
+const Mechanism &PmwMechanism();  // pmw_mechanism.cpp
+
 namespace {
 
 class Mwem final : public Mechanism {
@@ -12,6 +14,15 @@ public:
 	Name() const override
 	{
 		return "mwem";
+	}
+
+	// Both start from the same prior and read the same estimate of its error, but PMW's prediction is its threshold
+	// (what it leaves uncorrected), MWEM's the exponential mechanism's worst case over every cover query
+	// (docs/mechanisms.md §10, "MWEM takes a near tie with PMW").
+	const Mechanism *
+	TakesNearTiesFrom() const override
+	{
+		return &PmwMechanism();
 	}
 
 	MechanismPlan

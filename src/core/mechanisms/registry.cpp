@@ -32,8 +32,8 @@ Checked(std::vector<const Mechanism *> list)
 const std::vector<const Mechanism *> &
 Mechanisms()
 {
-	// The one list. pmw first: it carries the paper's guarantee, so auto's exact ties go to it (but MWEM takes a
-	// near tie with it: AutoChoice).
+	// The one list. pmw first: it carries the paper's guarantee, so auto's exact ties go to it (but MWEM takes its
+	// near ties: MwemMechanism's TakesNearTiesFrom, AutoChoice).
 	static const std::vector<const Mechanism *> list = Checked({
 	    &PmwMechanism(),
 	    &MwemMechanism(),
@@ -77,11 +77,10 @@ AutoChoice(const std::vector<const Mechanism *> &mechanisms, const std::vector<M
 			chosen = m;
 	if (!chosen)
 		throw Error(ErrorKind::Internal, "no mechanism applies to the release");
-	if (std::string(mechanisms[*chosen]->Name()) == "pmw")
-		for (std::size_t m = 0; m < plans.size(); m++)
-			if (std::string(mechanisms[m]->Name()) == "mwem" && plans[m].applies &&
-			    plans[m].predicted_error <= kNearTie * plans[*chosen].predicted_error)
-				return m;
+	for (std::size_t m = 0; m < plans.size(); m++)
+		if (mechanisms[m]->TakesNearTiesFrom() == mechanisms[*chosen] && plans[m].applies &&
+		    plans[m].predicted_error <= kNearTie * plans[*chosen].predicted_error)
+			return m;
 	return *chosen;
 }
 

@@ -23,16 +23,16 @@ std::optional<std::size_t> MechanismIndex(const std::string &name);
 // shape refuses it, else its Plan (whose errors propagate).
 std::vector<MechanismPlan> PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &context);
 // Predictions within this factor of each other are a near tie, which auto breaks by what the predictions do not
-// show: between granularities (layout_choice.hpp, NearTieOf) and between MWEM and PMW (AutoChoice).
+// show: between granularities (layout_choice.hpp, NearTieOf) and between two mechanisms (AutoChoice).
 constexpr double kNearTie = 1.1;
 
 // Auto's choice among plans (one per mechanism, in order): the position of the plan with the smallest predicted error
-// among those that apply, ties to the earlier one; except that where this is "pmw" and "mwem" applies with a
-// prediction within kNearTie of it, "mwem" (docs/mechanisms.md §10, "MWEM takes a near tie with PMW"): PMW stops
-// correcting an answer once its error is under the threshold its prediction is made of, while MWEM keeps spending
-// its rounds on the largest error, so its prediction (the exponential mechanism's worst case over every cover
-// query) is the one further above what it measures. Error(Internal) when none applies (identity always applies
-// within the validated ranges).
+// among those that apply, ties to the earlier one; except that where another mechanism takes near ties from that one
+// (Mechanism::TakesNearTiesFrom) and applies with a prediction within kNearTie of it, that other one (the earliest
+// such). MWEM takes them from PMW (docs/mechanisms.md §10, "MWEM takes a near tie with PMW"): PMW stops correcting an
+// answer once its error is under the threshold its prediction is made of, while MWEM keeps spending its rounds on the
+// largest error, so its prediction (the exponential mechanism's worst case over every cover query) is the one further
+// above what it measures. Error(Internal) when none applies (identity always applies within the validated ranges).
 std::size_t AutoChoice(const std::vector<const Mechanism *> &mechanisms, const std::vector<MechanismPlan> &plans);
 
 }  // namespace pap::core

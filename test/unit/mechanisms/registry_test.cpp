@@ -47,8 +47,10 @@ TEST(MechanismRegistry, NamesRoundTripInPlanOrder)
 // A mechanism whose plan is fixed in advance; counts its Plan calls.
 class FakeMechanism final : public Mechanism {
 public:
-	FakeMechanism(std::string name, bool applies, double error, const char *refusal = nullptr)
-	    : name_(std::move(name)), applies_(applies), error_(error), refusal_(refusal)
+	FakeMechanism(std::string name, bool applies, double error, const char *refusal = nullptr,
+	              const Mechanism *takes_near_ties_from = nullptr)
+	    : name_(std::move(name)), applies_(applies), error_(error), refusal_(refusal),
+	      takes_near_ties_from_(takes_near_ties_from)
 	{
 	}
 	const char *
@@ -78,6 +80,11 @@ public:
 	{
 		throw Error(ErrorKind::Internal, "a fake does not run");
 	}
+	const Mechanism *
+	TakesNearTiesFrom() const override
+	{
+		return takes_near_ties_from_;
+	}
 	int
 	Planned() const
 	{
@@ -89,6 +96,7 @@ private:
 	bool applies_;
 	double error_;
 	const char *refusal_;
+	const Mechanism *takes_near_ties_from_;
 	mutable int planned_ = 0;
 };
 
@@ -116,25 +124,45 @@ TEST(MechanismRegistry, AutoTakesTheSmallestPredictionThatApplies)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, Choose({}));
 }
 
-// MWEM takes a near tie with PMW (within kNearTie of PMW's prediction, either side), in either order of the list;
-// beyond it, or where MWEM does not apply, or against any other mechanism, the smallest prediction wins.
-TEST(MechanismRegistry, MwemTakesANearTieWithPmw)
+// A mechanism takes the near ties of the one it names (within kNearTie of that one's prediction, either side), in
+// either order of the list; beyond it, or where it does not apply, or against any other mechanism, the smallest
+// prediction wins. Names play no part: the fakes are named alike.
+TEST(MechanismRegistry, AMechanismTakesTheNearTiesOfTheOneItNames)
 {
-	const FakeMechanism pmw("pmw", true, 0.100), mwem_near("mwem", true, 0.109), mwem_far("mwem", true, 0.111);
-	const FakeMechanism mwem_lower("mwem", true, 0.090), mwem_off("mwem", false, 0.100);
-	const FakeMechanism identity("identity", true, 0.105), identity_low("identity", true, 0.095);
+	const FakeMechanism pmw("x", true, 0.100);
+	const FakeMechanism mwem_near("x", true, 0.109, nullptr, &pmw), mwem_far("x", true, 0.111, nullptr, &pmw);
+	const FakeMechanism mwem_lower("x", true, 0.090, nullptr, &pmw), mwem_off("x", false, 0.100, nullptr, &pmw);
+	const FakeMechanism identity("x", true, 0.105), identity_low("x", true, 0.095);
 	EXPECT_EQ(Choose({&pmw, &mwem_near}), 1u);
 	EXPECT_EQ(Choose({&mwem_near, &pmw}), 0u);
 	EXPECT_EQ(Choose({&pmw, &mwem_far}), 0u);
 	EXPECT_EQ(Choose({&pmw, &mwem_lower}), 1u);
 	EXPECT_EQ(Choose({&pmw, &mwem_off}), 0u);
-	// Only PMW's near tie: another mechanism's smaller prediction still wins over both, and a near tie of
-	// another mechanism with MWEM does not move the choice to MWEM.
+	// Only the named one's near tie: another mechanism's smaller prediction still wins over both, and a near tie of
+	// another mechanism with the taker does not move the choice to it.
 	EXPECT_EQ(Choose({&pmw, &mwem_near, &identity_low}), 2u);
 	EXPECT_EQ(Choose({&identity, &mwem_near}), 0u);
 	EXPECT_EQ(Choose({&pmw, &mwem_near, &identity}), 1u);
+	// Two takers within the factor: the earlier one.
+	const FakeMechanism second_near("x", true, 0.101, nullptr, &pmw);
+	EXPECT_EQ(Choose({&pmw, &second_near, &mwem_near}), 1u);
 	// One plan per mechanism.
 	EXPECT_PAP_ERROR(ErrorKind::Internal, AutoChoice({&pmw}, {}));
+}
+
+// In the real registry MWEM takes PMW's near ties (docs/mechanisms.md §10), and no other mechanism takes any.
+TEST(MechanismRegistry, OnlyMwemTakesNearTiesAndFromPmw)
+{
+	const std::vector<const Mechanism *> &list = Mechanisms();
+	for (const Mechanism *m : list) {
+		if (std::string(m->Name()) == "mwem") {
+			ASSERT_NE(m->TakesNearTiesFrom(), nullptr);
+			EXPECT_STREQ(m->TakesNearTiesFrom()->Name(), "pmw");
+			EXPECT_EQ(m->TakesNearTiesFrom(), list.at(*MechanismIndex("pmw")));
+		} else {
+			EXPECT_EQ(m->TakesNearTiesFrom(), nullptr) << m->Name();
+		}
+	}
 }
 
 TEST(MechanismRegistry, RefusingShapeSkipsThePlanner)
