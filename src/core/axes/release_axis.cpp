@@ -13,6 +13,9 @@ namespace {
 
 constexpr const char *kKindNames[] = {"numeric", "categorical", "linear", "predicate"};
 constexpr const char *kTypeNames[] = {"number", "date", "timestamp", "timestamptz", "text", "boolean", "enum"};
+static_assert(OrderedKind(AxisKind::Numeric) && OrderedKind(AxisKind::Linear) && !OrderedKind(AxisKind::Categorical) &&
+                  !OrderedKind(AxisKind::Predicate),
+              "only numeric and linear axes have cut points on a line");
 
 }  // namespace
 

@@ -26,6 +26,12 @@ constexpr double kDateAxisStep = 86400.0 * 1e6;
 
 const char *AxisKindName(AxisKind kind);      // "numeric", "categorical", "linear", "predicate"
 AxisKind AxisKindFromName(const char *name);  // Error(Internal) for an unknown name (catalog corruption)
+// Cut points on a line (Numeric, Linear): a query's bound may fall inside a bin, where it moves an edge.
+constexpr bool
+OrderedKind(AxisKind kind)
+{
+	return kind == AxisKind::Numeric || kind == AxisKind::Linear;
+}
 // "number", "date", "timestamp", "timestamptz", "text", "boolean", "enum"
 const char *ValueTypeName(ValueType type);
 ValueType ValueTypeFromName(const char *name);  // Error(Internal) for an unknown name
@@ -50,11 +56,10 @@ struct ReleaseAxis {
 	double value_step = 0;
 
 	std::int32_t Radix() const;
-	// Cut points on a line (Numeric, Linear): a query's bound may fall inside a bin, where it moves an edge.
 	bool
 	Ordered() const
 	{
-		return kind == AxisKind::Numeric || kind == AxisKind::Linear;
+		return OrderedKind(kind);
 	}
 	bool
 	HasNullBin() const

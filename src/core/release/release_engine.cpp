@@ -444,7 +444,7 @@ LayoutScanParameter(const CatalogLayout &c, std::size_t axis, const double **cut
 		category += std::size_t(c.category_counts[a]);
 	}
 	*count = 0;
-	if (kind == AxisKind::Numeric || kind == AxisKind::Linear) {
+	if (OrderedKind(kind)) {
 		*cuts = c.cuts + cut;
 		*count = std::size_t(c.cut_counts[axis]);
 		return ScanParameterKind::Cuts;
