@@ -12,6 +12,7 @@
 #include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
+#include "core/mechanisms/registry.hpp"
 #include "core/noise/discrete_gaussian.hpp"
 
 namespace pap::core {
@@ -791,9 +792,9 @@ PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables
 
 }  // namespace
 
-MarginalTablesPlan
-PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
-                   const std::vector<std::int64_t> &public_histogram)
+std::vector<MarginalTablesPlan>
+MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
+                         const std::vector<std::int64_t> &public_histogram)
 {
 	ValidatePlanInput(input);
 	const int axes = int(radices.size());
@@ -831,9 +832,9 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 	const PublicTables public_tables =
 	    PublicTablesOf(radices, sets, prior, PublicPrior(public_histogram), n, base.public_rows);
 	// Every candidate (a variant; the Laplace, and with delta > 0 the discrete Gaussian) is planned from public
-	// numbers only, and the smallest prediction is taken.
+	// numbers only, and MarginalTablesVariantChoice takes one.
 	const double rho = input.delta > 0.0 ? ZcdpBudget(input.epsilon, input.delta, input.rho) : 0.0;
-	std::optional<MarginalTablesPlan> best;
+	std::vector<MarginalTablesPlan> candidates;
 	for (bool gaussian : {false, true}) {
 		if (gaussian && input.delta == 0.0)
 			continue;
@@ -850,15 +851,46 @@ PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radi
 				p.predicted_error = PredictedError(p, public_tables, calibration_cells, n, input.beta);
 				return p;
 			});
-			if (candidate && (!best || candidate->predicted_error < best->predicted_error))
-				best = candidate;
+			if (candidate) {
+				candidates.push_back(*candidate);
+				candidates.back().used =
+				    StagesUsed(*candidate, calibration_tables, sets.size(), input.epsilon, input.delta);
+			}
 		}
 	}
-	if (!best)
+	return candidates;
+}
+
+MarginalTablesPlan
+PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
+                   const std::vector<std::int64_t> &public_histogram)
+{
+	const std::vector<MarginalTablesPlan> candidates =
+	    MarginalTablesCandidates(input, radices, order, public_histogram);
+	if (candidates.empty())
 		throw Error(ErrorKind::LimitExceeded, "noise for this epsilon is too large to sample exactly", {},
 		            "Use a larger epsilon.");
-	best->used = StagesUsed(*best, calibration_tables, sets.size(), input.epsilon, input.delta);
-	return *best;
+	return candidates[MarginalTablesVariantChoice(candidates)];
+}
+
+std::size_t
+MarginalTablesVariantChoice(const std::vector<MarginalTablesPlan> &candidates)
+{
+	if (candidates.empty())
+		throw Error(ErrorKind::Internal, "marginal tables: no variant to choose from");
+	std::size_t best = 0;
+	std::optional<std::size_t> without_prior;
+	for (std::size_t c = 0; c < candidates.size(); c++) {
+		if (candidates[c].predicted_error < candidates[best].predicted_error)
+			best = c;
+		if (candidates[c].public_rows == 0 &&
+		    (!without_prior || candidates[c].predicted_error < candidates[*without_prior].predicted_error))
+			without_prior = c;
+	}
+	if (candidates[best].public_rows > 0 && without_prior &&
+	    candidates[*without_prior].predicted_error <= kNearTie * candidates[best].predicted_error)
+		return *without_prior;
+	return best;
 }
 
 namespace {

@@ -175,11 +175,24 @@ std::vector<double> LeastSquaresVarianceShares(const std::vector<std::int32_t> &
 // From public inputs only: radices of the dense grid (D axes), k = order, the public histogram over its cells. The
 // variant (the tables' targets weighing the public prior, with for k > 1 a 1-way stage at a share from
 // kCalibrationShares; or the noisy k-way tables alone at the whole budget, no 1-way stage) and the noise (Laplace,
-// or with delta > 0 the discrete Gaussian) are those of the smallest predicted error.
+// or with delta > 0 the discrete Gaussian) are MarginalTablesVariantChoice's among MarginalTablesCandidates.
 // Errors as ValidatePlanInput; Error(LimitExceeded) when the noise cannot be sampled exactly; Error(Internal) for an
 // order outside 1..D or a histogram of another size.
 MarginalTablesPlan PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
                                       const std::vector<std::int64_t> &public_histogram);
+// Every candidate plan whose noise can be sampled exactly (none when no noise can: an empty list), each with its
+// prediction and what it spends, in a fixed order: per noise (Laplace, then with delta > 0 the discrete Gaussian)
+// the variants weighing the prior by kCalibrationShares (one for k = 1), then the one without it. Errors as
+// PlanMarginalTables's, except the LimitExceeded.
+std::vector<MarginalTablesPlan> MarginalTablesCandidates(const PlanInput &input,
+                                                         const std::vector<std::int32_t> &radices, int order,
+                                                         const std::vector<std::int64_t> &public_histogram);
+// The candidate a plan takes (its position): the smallest predicted error, ties to the earlier; except that where
+// that one weighs the public prior (public_rows > 0) and a candidate without it (public_rows 0) predicts within
+// kNearTie (registry.hpp) of it, the best of those without it (docs/mechanisms.md §13, "A near tie goes to the
+// variant without the prior"): its prediction holds whatever the public sample, the other's only for a sample drawn
+// like the private table, which public information cannot confirm. Error(Internal) for no candidate.
+std::size_t MarginalTablesVariantChoice(const std::vector<MarginalTablesPlan> &candidates);
 
 // cell_histogram: private counts over the dense grid (sums to n); prior: the distribution the reconstruction starts
 // from (every weight > 0). Returns the synthetic distribution over the same cells. Error(Cancelled) when

@@ -20,6 +20,7 @@
 #include "test_support.hpp"
 #include "core/base/errors.hpp"
 #include "core/mechanisms/pmw.hpp"
+#include "core/mechanisms/registry.hpp"
 #include "core/noise/discrete_laplace.hpp"
 #include "core/noise/random_source.hpp"
 
@@ -383,6 +384,68 @@ TEST(PlanMarginalTables, WeighsThePriorOnlyWhereItPredictsBetter)
 	EXPECT_FALSE(without_prior.calibrate);
 	EXPECT_EQ(alone.predicted_error, without_prior.predicted_error);
 	EXPECT_EQ(alone.tables.laplace.value(), without_prior.tables.laplace.value());
+}
+
+MarginalTablesPlan
+Candidate(double predicted_error, std::int64_t public_rows)
+{
+	MarginalTablesPlan plan;
+	plan.predicted_error = predicted_error;
+	plan.public_rows = public_rows;
+	return plan;
+}
+
+// The smallest prediction, ties to the earlier; but where it weighs the prior and a variant without the prior
+// predicts within kNearTie of it, the best variant without the prior.
+TEST(MarginalTablesVariantChoice, ANearTieGoesToTheVariantWithoutThePrior)
+{
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.100, 50), Candidate(0.109, 0)}), 1u);
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.100, 50), Candidate(0.111, 0)}), 0u);
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.120, 50), Candidate(0.100, 50), Candidate(0.105, 0)}), 2u);
+	// The best of the variants without the prior (Laplace and Gaussian), and the smallest where it is one of them.
+	EXPECT_EQ(MarginalTablesVariantChoice(
+	              {Candidate(0.100, 50), Candidate(0.108, 0), Candidate(0.090, 50), Candidate(0.098, 0)}),
+	          3u);
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.100, 0), Candidate(0.105, 50)}), 0u);
+	// Ties to the earlier; no variant without the prior (a uniform prior weighs nothing: all are 0).
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.1, 50), Candidate(0.1, 50)}), 0u);
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.2, 0), Candidate(0.1, 0)}), 1u);
+	EXPECT_EQ(OutcomeOf([] { MarginalTablesVariantChoice({}); }), "Internal");
+}
+
+// The plan is the choice among its candidates, each spending what it is charged; and over a sweep of epsilon the rule
+// takes effect end to end: somewhere a variant that weighs the prior predicts the least and the plan measures the
+// tables alone, at a prediction within kNearTie of it.
+TEST(PlanMarginalTables, IsTheChoiceAmongItsCandidates)
+{
+	const std::vector<std::int32_t> radices{3, 3, 3, 3};
+	const std::vector<std::int64_t> public_histogram = DependentHistogram(radices, 200, 11);
+	int near_ties = 0;
+	for (double epsilon = 0.02; epsilon < 20.0; epsilon *= 1.15) {
+		const PlanInput in = Input(epsilon, 0, 81, 20000, 200);
+		const std::vector<MarginalTablesPlan> candidates = MarginalTablesCandidates(in, radices, 2, public_histogram);
+		ASSERT_FALSE(candidates.empty());
+		const MarginalTablesPlan plan = PlanMarginalTables(in, radices, 2, public_histogram);
+		const MarginalTablesPlan &chosen = candidates[MarginalTablesVariantChoice(candidates)];
+		EXPECT_EQ(plan.predicted_error, chosen.predicted_error);
+		EXPECT_EQ(plan.public_rows, chosen.public_rows);
+		EXPECT_EQ(plan.calibration_share, chosen.calibration_share);
+		EXPECT_EQ(plan.used.epsilon, chosen.used.epsilon);
+		double smallest = 1.0;
+		bool smallest_weighs = false;
+		for (const MarginalTablesPlan &c : candidates) {
+			EXPECT_LE(c.used.epsilon, epsilon);
+			if (c.predicted_error < smallest) {
+				smallest = c.predicted_error;
+				smallest_weighs = c.public_rows > 0;
+			}
+		}
+		if (smallest_weighs && plan.public_rows == 0) {
+			near_ties++;
+			EXPECT_LE(plan.predicted_error, kNearTie * smallest);
+		}
+	}
+	EXPECT_GT(near_ties, 0);
 }
 
 // The variant without the prior adds the non-negativity's bias, identity's, on the public sample's shares of each
