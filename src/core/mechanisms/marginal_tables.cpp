@@ -887,7 +887,7 @@ MarginalTablesVariantChoice(const std::vector<MarginalTablesPlan> &candidates)
 		    (!without_prior || candidates[c].predicted_error < candidates[*without_prior].predicted_error))
 			without_prior = c;
 	}
-	if (candidates[best].public_rows > 0 && without_prior &&
+	if (candidates[best].order > 1 && candidates[best].public_rows > 0 && without_prior &&
 	    candidates[*without_prior].predicted_error <= kNearTie * candidates[best].predicted_error)
 		return *without_prior;
 	return best;

@@ -387,16 +387,17 @@ TEST(PlanMarginalTables, WeighsThePriorOnlyWhereItPredictsBetter)
 }
 
 MarginalTablesPlan
-Candidate(double predicted_error, std::int64_t public_rows)
+Candidate(double predicted_error, std::int64_t public_rows, int order = 2)
 {
 	MarginalTablesPlan plan;
 	plan.predicted_error = predicted_error;
 	plan.public_rows = public_rows;
+	plan.order = order;
 	return plan;
 }
 
-// The smallest prediction, ties to the earlier; but where it weighs the prior and a variant without the prior
-// predicts within kNearTie of it, the best variant without the prior.
+// The smallest prediction, ties to the earlier; but where it weighs the prior over k > 1 and a variant without the
+// prior predicts within kNearTie of it, the best variant without the prior.
 TEST(MarginalTablesVariantChoice, ANearTieGoesToTheVariantWithoutThePrior)
 {
 	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.100, 50), Candidate(0.109, 0)}), 1u);
@@ -410,6 +411,8 @@ TEST(MarginalTablesVariantChoice, ANearTieGoesToTheVariantWithoutThePrior)
 	// Ties to the earlier; no variant without the prior (a uniform prior weighs nothing: all are 0).
 	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.1, 50), Candidate(0.1, 50)}), 0u);
 	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.2, 0), Candidate(0.1, 0)}), 1u);
+	// k = 1: the per-cell test puts both predictions on one footing, and the smallest wins.
+	EXPECT_EQ(MarginalTablesVariantChoice({Candidate(0.100, 50, 1), Candidate(0.101, 0, 1)}), 0u);
 	EXPECT_EQ(OutcomeOf([] { MarginalTablesVariantChoice({}); }), "Internal");
 }
 
