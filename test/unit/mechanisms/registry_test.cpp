@@ -143,8 +143,9 @@ TEST(MechanismRegistry, AMechanismTakesTheNearTiesOfTheOneItNames)
 	EXPECT_EQ(Choose({&pmw, &mwem_near, &identity_low}), 2u);
 	EXPECT_EQ(Choose({&identity, &mwem_near}), 0u);
 	EXPECT_EQ(Choose({&pmw, &mwem_near, &identity}), 1u);
-	// Two takers within the factor: the earlier one.
+	// Two takers within the factor: the earlier one, even where the later predicts less.
 	const FakeMechanism second_near("x", true, 0.101, nullptr, &pmw);
+	EXPECT_EQ(Choose({&pmw, &mwem_near, &second_near}), 1u);
 	EXPECT_EQ(Choose({&pmw, &second_near, &mwem_near}), 1u);
 	// One plan per mechanism.
 	EXPECT_PAP_ERROR(ErrorKind::Internal, AutoChoice({&pmw}, {}));
