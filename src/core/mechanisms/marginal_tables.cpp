@@ -10,9 +10,9 @@
 #include "core/base/errors.hpp"
 #include "core/mechanisms/error_model.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
+#include "core/mechanisms/near_tie.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/pmw_plan.hpp"
-#include "core/mechanisms/registry.hpp"
 #include "core/noise/discrete_gaussian.hpp"
 
 namespace pap::core {

@@ -189,7 +189,7 @@ std::vector<MarginalTablesPlan> MarginalTablesCandidates(const PlanInput &input,
                                                          const std::vector<std::int64_t> &public_histogram);
 // The candidate a plan takes (its position): the smallest predicted error, ties to the earlier; except that where
 // that one weighs the public prior (public_rows > 0) over k > 1 and a candidate without it (public_rows 0) predicts
-// within kNearTie (registry.hpp) of it, the best of those without it (docs/mechanisms.md §13, "A near tie goes to
+// within kNearTie (near_tie.hpp) of it, the best of those without it (docs/mechanisms.md §13, "A near tie goes to
 // the variant without the prior"): its prediction holds whatever the public sample, the other's k-way part only for
 // a sample drawn like the private table, which public information cannot confirm. For k = 1 the per-cell test puts
 // both on that footing (OneWayTablesError), and the smallest wins. Error(Internal) for no candidate.

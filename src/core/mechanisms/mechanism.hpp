@@ -247,7 +247,7 @@ public:
 	// Runs with the parameters of its own plan (a MechanismPlan::parameters of this mechanism) on n >= 1 rows.
 	// Throws only Error(Cancelled), std::bad_alloc, Error(RandomSourceFailure) and Error(Internal).
 	virtual MechanismRun Run(const MechanismParameters &parameters, const RunInput &input) const = 0;
-	// The mechanism whose near ties (registry.hpp's kNearTie) auto gives to this one when that one predicts the
+	// The mechanism whose near ties (near_tie.hpp's kNearTie) auto gives to this one when that one predicts the
 	// smallest error, or nullptr: where this one's prediction is known to stand further above what it measures than
 	// that one's (registry.hpp, AutoChoice). Public, fixed per mechanism.
 	virtual const Mechanism *

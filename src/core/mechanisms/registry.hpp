@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/mechanisms/mechanism.hpp"
+#include "core/mechanisms/near_tie.hpp"
 
 namespace pap::core {
 
@@ -22,10 +23,6 @@ std::optional<std::size_t> MechanismIndex(const std::string &name);
 // Plans each of the mechanisms on the same context, in order: NotApplicable(its ShapeRefusal) when the release's
 // shape refuses it, else its Plan (whose errors propagate).
 std::vector<MechanismPlan> PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &context);
-// Predictions within this factor of each other are a near tie, which auto breaks by what the predictions do not
-// show: between granularities (layout_choice.hpp, NearTieOf) and between two mechanisms (AutoChoice).
-constexpr double kNearTie = 1.1;
-
 // Auto's choice among plans (one per mechanism, in order): the position of the plan with the smallest predicted error
 // among those that apply, ties to the earlier one; except that where another mechanism takes near ties from that one
 // (Mechanism::TakesNearTiesFrom) and applies with a prediction within kNearTie of it, that other one (the earliest

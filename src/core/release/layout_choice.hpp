@@ -35,7 +35,7 @@ constexpr int kMaxHalvings = 8;
 // after this many planned granularities in a row that predict more than kNearTie times the best, the finer (and
 // costlier) ones are not planned.
 constexpr int kWorseBeforeStopping = 2;
-// Predictions within kNearTie (registry.hpp) of the smallest are a tie, which the finest granularity among them wins:
+// Predictions within kNearTie (near_tie.hpp) of the smallest are a tie, which the finest granularity among them wins:
 // the projection part is a worst case over every private table the public sample allows, floored near ln(events /
 // beta) / m where a bin holds few public rows, so it hardly falls with finer cuts although the error it bounds does,
 // while the noise part follows the noise's own law (docs/mechanisms.md §20). Not over two or more ordered axes
