@@ -178,7 +178,8 @@ struct MechanismPrediction {
 	const char *reason;
 	const char *detail;  // when it applies: the name of one number shown beside it ("rounds"), or nullptr
 	std::int64_t detail_value;
-	ErrorParts parts;  // the error model's parts (mechanisms/error_model.hpp); zero when it does not apply
+	ErrorParts parts;             // the error model's parts (mechanisms/error_model.hpp); zero when it does not apply
+	bool rests_on_public_sample;  // MechanismPlan's: its prior part is the public prior's sampling error
 };
 
 struct PlanSummary {

@@ -182,6 +182,10 @@ struct MechanismPlan {
 	// Its answers read each query's own cells (the answer mode "refine"): set on a cells-answerable release for the
 	// mechanisms that measure every cell.
 	bool answers_from_cells = false;
+	// Its prediction holds a part for a prior estimated from the public sample (parts.prior > 0 from the public
+	// prior): that part is the sampling error of a sample drawn like the private table, which no public information
+	// confirms (docs/mechanisms.md §10, "A near tie goes to a prediction that does not rest on the public sample").
+	bool rests_on_public_sample = false;
 };
 MechanismPlan NotApplicable(const char *reason);
 // Sets a plan's parts and its total from the mechanism's own max error over the cover queries (noise) and the prior

@@ -24,12 +24,16 @@ std::optional<std::size_t> MechanismIndex(const std::string &name);
 // shape refuses it, else its Plan (whose errors propagate).
 std::vector<MechanismPlan> PlanEvery(const std::vector<const Mechanism *> &mechanisms, const PlanContext &context);
 // Auto's choice among plans (one per mechanism, in order): the position of the plan with the smallest predicted error
-// among those that apply, ties to the earlier one; except that where another mechanism takes near ties from that one
-// (Mechanism::TakesNearTiesFrom) and applies with a prediction within kNearTie of it, that other one (the earliest
-// such). MWEM takes them from PMW (docs/mechanisms.md §10, "MWEM takes a near tie with PMW"): PMW stops correcting an
-// answer once its error is under the threshold its prediction is made of, while MWEM keeps spending its rounds on the
-// largest error, so its prediction (the exponential mechanism's worst case over every cover query) is the one further
-// above what it measures. Error(Internal) when none applies (identity always applies within the validated ranges).
+// among those that apply, ties to the earlier one; except, first, that where that one rests on the public sample
+// (MechanismPlan::rests_on_public_sample) and a plan that does not applies with a prediction within kNearTie of it,
+// the smallest such (docs/mechanisms.md §10, "A near tie goes to a prediction that does not rest on the public
+// sample"): its prediction holds whatever the public sample, the other's only for a sample drawn like the private
+// table; and then, that where another mechanism takes near ties from that one (Mechanism::TakesNearTiesFrom) and
+// applies with a prediction within kNearTie of it, that other one (the earliest such). MWEM takes them from PMW
+// (docs/mechanisms.md §10, "MWEM takes a near tie with PMW"): PMW stops correcting an answer once its error is under
+// the threshold its prediction is made of, while MWEM keeps spending its rounds on the largest error, so its prediction
+// (the exponential mechanism's worst case over every cover query) is the one further above what it measures.
+// Error(Internal) when none applies (identity always applies within the validated ranges).
 std::size_t AutoChoice(const std::vector<const Mechanism *> &mechanisms, const std::vector<MechanismPlan> &plans);
 
 }  // namespace pap::core

@@ -49,8 +49,9 @@ struct PlannedLayout {
 	DomainKind domain;
 	double predicted;
 	const char *mechanism;
-	bool folded;   // a full grid made to fit by folding categories (category_folding.hpp)
-	double cells;  // the domain's cells
+	bool folded;                  // a full grid made to fit by folding categories (category_folding.hpp)
+	double cells;                 // the domain's cells
+	bool rests_on_public_sample;  // the prediction of auto's mechanism there (MechanismPlan's)
 };
 
 // The candidate's layout on the domain: a full grid that exceeds the cell limit folds its categories where that
@@ -62,7 +63,7 @@ FoldedGrid(const ReleaseLayout &layout, std::uint64_t cell_limit)
 }
 
 double
-Predict(const ReleaseLayout &layout, const LayoutPlanning &p, const char *&mechanism)
+Predict(const ReleaseLayout &layout, const LayoutPlanning &p, const char *&mechanism, bool &rests_on_public_sample)
 {
 	PlanRequest request{};
 	request.public_rows = p.public_rows;
@@ -76,6 +77,7 @@ Predict(const ReleaseLayout &layout, const LayoutPlanning &p, const char *&mecha
 	request.max_cover_queries = p.max_cover_queries;
 	const PlanSummary plan = PlanLayout(request, layout);
 	mechanism = MechanismName(plan.chosen);
+	rests_on_public_sample = plan.predictions[std::size_t(plan.chosen)].rests_on_public_sample;
 	return plan.predicted_error;
 }
 
@@ -232,6 +234,39 @@ NearTieOf(const ReleaseLayout &layout)
 	return !one_axis_per_query && moving >= 2 ? 1.0 : kNearTie;
 }
 
+LayoutTieChoice
+ChooseAmongPlanned(const std::vector<LayoutPrediction> &planned, double tie)
+{
+	if (planned.empty())
+		throw Error(ErrorKind::Internal, "no planned layout to choose from");
+	LayoutTieChoice out;
+	for (std::size_t i = 1; i < planned.size(); i++)
+		if (planned[i].predicted < planned[out.smallest].predicted)
+			out.smallest = i;
+	out.anchor = out.smallest;
+	if (planned[out.smallest].rests_on_public_sample) {
+		std::optional<std::size_t> steady;
+		for (std::size_t i = 0; i < planned.size(); i++)
+			if (!planned[i].rests_on_public_sample && (!steady || planned[i].predicted < planned[*steady].predicted))
+				steady = i;
+		if (steady && planned[*steady].predicted <= kNearTie * planned[out.smallest].predicted) {
+			out.anchor = *steady;
+			out.steadier = true;
+		}
+	}
+	// The finest within the tie of the anchor, on its domain of the smaller prediction (planned grid first, so a
+	// tie keeps the full grid); an anchor that does not rest on the sample keeps its ties from those that do.
+	const LayoutPrediction &anchor = planned[out.anchor];
+	out.chosen = out.anchor;
+	for (std::size_t i = 0; i < planned.size(); i++) {
+		const LayoutPrediction &p = planned[i], &c = planned[out.chosen];
+		if (p.predicted <= tie * anchor.predicted && !(!anchor.rests_on_public_sample && p.rests_on_public_sample) &&
+		    (p.candidate > c.candidate || (p.candidate == c.candidate && p.predicted < c.predicted)))
+			out.chosen = i;
+	}
+	return out;
+}
+
 LayoutChoice
 ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 {
@@ -275,9 +310,12 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			ReleaseLayout &planned_layout = folded ? folded->layout : layout;
 			planned_layout.domain_kind = kind;
 			const char *mechanism = nullptr;
+			bool rests = false;
+			const double predicted = Predict(planned_layout, planning, mechanism, rests);
 			const PlannedLayout p{
-			    c,         kind,         Predict(planned_layout, planning, mechanism),
-			    mechanism, bool(folded), kind == DomainKind::Dense ? GridSizeOf(planned_layout.Radices()) : support};
+			    c,         kind,         predicted,
+			    mechanism, bool(folded), kind == DomainKind::Dense ? GridSizeOf(planned_layout.Radices()) : support,
+			    rests};
 			planned.push_back(p);
 			if (!best || p.predicted <= kNearTie * best->predicted)
 				improved = true;
@@ -294,14 +332,12 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		(void)CellDomain::Choose(first_layout->Radices(), first_layout->public_points, planning.cell_limit);
 		throw Error(ErrorKind::Internal, "no layout fits, yet the coarsest one does");
 	}
-	// The finest granularity within the class's tie factor of the smallest prediction, on its domain of the smaller
-	// prediction (planned grid first, so a tie keeps the full grid).
-	PlannedLayout chosen = *best;
-	const double tie = NearTieOf(finest);
+	std::vector<LayoutPrediction> predictions;
 	for (const PlannedLayout &p : planned)
-		if (p.predicted <= tie * best->predicted &&
-		    (p.candidate > chosen.candidate || (p.candidate == chosen.candidate && p.predicted < chosen.predicted)))
-			chosen = p;
+		predictions.push_back({p.candidate, p.predicted, p.rests_on_public_sample});
+	const double tie = NearTieOf(finest);
+	const LayoutTieChoice tie_choice = ChooseAmongPlanned(predictions, tie);
+	const PlannedLayout &chosen = planned[tie_choice.chosen];
 	LayoutChoice choice;
 	choice.max_bin_rows = ladder[chosen.candidate].max_bin_rows;
 	choice.predicted = chosen.predicted;
@@ -319,8 +355,12 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	choice.granularity = "auto: " + GranularitySentence(ladder[chosen.candidate], planning.public_rows, chosen.folded) +
 	                     "; " + DomainName(chosen.domain, folded) + "; " + chosen.mechanism + " predicts " +
 	                     Rounded(chosen.predicted) + " at epsilon " + Rounded(planning.epsilon);
-	if (chosen.candidate != best->candidate || chosen.domain != best->domain)
-		choice.granularity += ", the finest within " + Rounded(tie) + " times the smallest prediction";
+	if (tie_choice.steadier)
+		choice.granularity += ", within " + Rounded(kNearTie) + " times the smallest prediction (" +
+		                      planned[tie_choice.smallest].mechanism + "'s), which rests on the public sample";
+	if (tie_choice.chosen != tie_choice.anchor)
+		choice.granularity += ", the finest within " + Rounded(tie) + " times " +
+		                      (tie_choice.steadier ? "that prediction" : "the smallest prediction");
 	std::string others = OthersText(ladder, planned, chosen, not_fitting);
 	if (stopped)
 		others += std::string(others.empty() ? "" : "; ") + "finer ones not planned";

@@ -3,8 +3,9 @@
 // points at 64, 32, ..., 2 times alpha's public mass per bin, at alpha's, at half, a quarter, ... of it and at every
 // public value; each as a full grid and as the public support plus one outside cell, where they fit
 // pap_release.max_cells) and keeps the one whose plan (auto's mechanism) predicts the smallest total error; ties
-// keep the coarser layout, then the full grid. Only public numbers enter: the public marginals and grid points, the
-// private row count (public under replace-one, as pap.plan reads it), epsilon, delta, alpha and beta.
+// keep the coarser layout, then the full grid; near ties as ChooseAmongPlanned says. Only public numbers enter: the
+// public marginals and grid points, the private row count (public under replace-one, as pap.plan reads it), epsilon,
+// delta, alpha and beta.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -47,6 +48,28 @@ constexpr int kWorseBeforeStopping = 2;
 // bin's part whole, a term that falls in proportion to the bins, so the prediction already credits finer cuts and
 // the floor above does not hold them back.
 double NearTieOf(const ReleaseLayout &layout);
+
+// One planned layout as the choice among them reads it: its granularity (the ladder's position: a larger one is
+// finer), auto's prediction there, and whether that prediction rests on the public sample (MechanismPlan's).
+struct LayoutPrediction {
+	std::size_t candidate = 0;
+	double predicted = 0;
+	bool rests_on_public_sample = false;
+};
+struct LayoutTieChoice {
+	std::size_t chosen = 0;    // the position in the planned list
+	std::size_t smallest = 0;  // the smallest prediction's (the first, on a tie)
+	std::size_t anchor = 0;    // the prediction the finer granularities' tie is taken from
+	bool steadier = false;     // the anchor is not the smallest: it took a near tie from the smallest, resting on the
+	                           // public sample, as a prediction that does not
+};
+// The choice among the planned layouts (in planning order: coarsest first, the grid before the support), from
+// the smallest prediction: where it rests on the public sample, the smallest that does not takes a near tie with it
+// (within kNearTie, as AutoChoice between mechanisms); then the finest granularity within `tie` (NearTieOf) of that
+// one, on its domain of the smaller prediction, leaving out those resting on the sample where that one does not
+// (docs/mechanisms.md §10, "A near tie goes to a prediction that does not rest on the public sample").
+// Error(Internal) for an empty list.
+LayoutTieChoice ChooseAmongPlanned(const std::vector<LayoutPrediction> &planned, double tie);
 std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows);
 
 // finest's ordered axes cut at max_bin_rows (ChooseCuts on their public marginals), its public grid points (taken

@@ -285,8 +285,9 @@ Summarise(const PlanRequest &r, const std::vector<MechanismPlan> &plans, const A
 	for (std::size_t m = 0; m < plans.size(); m++) {
 		const MechanismPlan &p = plans[m];
 		s.predictions[m] = p.applies
-		                       ? MechanismPrediction{true, p.predicted_error, "", p.detail, p.detail_value, p.parts}
-		                       : MechanismPrediction{false, 0.0, p.reason, nullptr, 0, ErrorParts{}};
+		                       ? MechanismPrediction{true,    p.predicted_error,       "", p.detail, p.detail_value,
+		                                             p.parts, p.rests_on_public_sample}
+		                       : MechanismPrediction{false, 0.0, p.reason, nullptr, 0, ErrorParts{}, false};
 	}
 	// The run's details show MWEM's rounds (src/pg).
 	const std::size_t mwem = RegisteredIndex("mwem");

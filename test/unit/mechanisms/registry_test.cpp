@@ -48,9 +48,9 @@ TEST(MechanismRegistry, NamesRoundTripInPlanOrder)
 class FakeMechanism final : public Mechanism {
 public:
 	FakeMechanism(std::string name, bool applies, double error, const char *refusal = nullptr,
-	              const Mechanism *takes_near_ties_from = nullptr)
+	              const Mechanism *takes_near_ties_from = nullptr, bool rests_on_public_sample = false)
 	    : name_(std::move(name)), applies_(applies), error_(error), refusal_(refusal),
-	      takes_near_ties_from_(takes_near_ties_from)
+	      takes_near_ties_from_(takes_near_ties_from), rests_on_public_sample_(rests_on_public_sample)
 	{
 	}
 	const char *
@@ -72,6 +72,7 @@ public:
 		MechanismPlan plan;
 		plan.applies = true;
 		plan.predicted_error = error_;
+		plan.rests_on_public_sample = rests_on_public_sample_;
 		plan.parameters = MechanismParameters::Of(error_);
 		return plan;
 	}
@@ -97,6 +98,7 @@ private:
 	double error_;
 	const char *refusal_;
 	const Mechanism *takes_near_ties_from_;
+	bool rests_on_public_sample_;
 	mutable int planned_ = 0;
 };
 
@@ -149,6 +151,48 @@ TEST(MechanismRegistry, AMechanismTakesTheNearTiesOfTheOneItNames)
 	EXPECT_EQ(Choose({&pmw, &second_near, &mwem_near}), 1u);
 	// One plan per mechanism.
 	EXPECT_PAP_ERROR(ErrorKind::Internal, AutoChoice({&pmw}, {}));
+}
+
+// Where the smallest prediction rests on the public sample (a prior part estimated from it), the best prediction that
+// does not takes a near tie with it (within kNearTie), before any mechanism takes the near ties of the one it names;
+// beyond the factor, where it does not apply, or where the smallest does not rest on the sample, the smallest wins.
+TEST(MechanismRegistry, ANearTieGoesToAPredictionThatDoesNotRestOnThePublicSample)
+{
+	const FakeMechanism sampled("x", true, 0.100, nullptr, nullptr, true);
+	const FakeMechanism steady_near("x", true, 0.109), steady_far("x", true, 0.111), steady_off("x", false, 0.101);
+	const FakeMechanism steady_nearer("x", true, 0.105);
+	EXPECT_EQ(Choose({&sampled, &steady_near}), 1u);
+	EXPECT_EQ(Choose({&steady_near, &sampled}), 0u);
+	EXPECT_EQ(Choose({&sampled, &steady_far}), 0u);
+	EXPECT_EQ(Choose({&sampled, &steady_off}), 0u);
+	// The best of those that do not rest on the sample, in either order.
+	EXPECT_EQ(Choose({&sampled, &steady_near, &steady_nearer}), 2u);
+	EXPECT_EQ(Choose({&sampled, &steady_nearer, &steady_near}), 1u);
+	// Another plan resting on the sample within the factor does not take the tie.
+	const FakeMechanism sampled_near("x", true, 0.105, nullptr, nullptr, true);
+	EXPECT_EQ(Choose({&sampled, &sampled_near}), 0u);
+	// Where the smallest does not rest on the sample, it stays, however close a plan that does.
+	const FakeMechanism steady("x", true, 0.100), sampled_close("x", true, 0.101, nullptr, nullptr, true);
+	EXPECT_EQ(Choose({&sampled_close, &steady}), 1u);
+	// Before the near ties a mechanism takes from the one it names: MWEM's from PMW, both from the public prior.
+	const FakeMechanism mwem_near("x", true, 0.105, nullptr, &sampled, true);
+	EXPECT_EQ(Choose({&sampled, &mwem_near, &steady_near}), 2u);
+	EXPECT_EQ(Choose({&sampled, &mwem_near, &steady_far}), 1u);
+}
+
+// A plan rests on the public sample where its prior part is the public prior's: not without a prior part, and not
+// from the uniform prior, whose part (1/2) holds whatever the sample.
+TEST(MechanismRegistry, APlanRestsOnThePublicSampleThroughItsPriorPart)
+{
+	PlanContext context;
+	MechanismPlan plan;
+	SetErrorParts(plan, context, 0.01, 0.02, true);
+	EXPECT_TRUE(plan.rests_on_public_sample);
+	SetErrorParts(plan, context, 0.01, 0.0, false);
+	EXPECT_FALSE(plan.rests_on_public_sample);
+	context.input.uniform_prior = true;
+	SetErrorParts(plan, context, 0.01, 0.5, true);
+	EXPECT_FALSE(plan.rests_on_public_sample);
 }
 
 // In the real registry MWEM takes PMW's near ties (docs/mechanisms.md §10), and no other mechanism takes any.

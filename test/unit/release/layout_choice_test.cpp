@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 
@@ -201,6 +202,50 @@ TEST(ChooseLayout, OverTwoOrderedAxesTheSmallestPredictionWins)
 	EXPECT_EQ(choice.granularity.find("the finest within"), std::string::npos) << choice.granularity;
 	EXPECT_DOUBLE_EQ(choice.max_bin_rows, 100.0);
 	EXPECT_EQ(choice.layout.axes[0].cuts, CoarsenLayout(Diagonal("boxes(x, y)", 200, 10), 100.0).axes[0].cuts);
+}
+
+// The choice among planned layouts: the smallest prediction, the finest within the tie of it; where the smallest
+// rests on the public sample, the smallest that does not within kNearTie of it, and then the finest within the tie
+// among those that do not rest on the sample.
+TEST(ChooseAmongPlanned, ANearTieGoesToAPredictionThatDoesNotRestOnThePublicSample)
+{
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseAmongPlanned({}, kNearTie));
+	// Nothing rests on the sample: the finest within the tie (candidate 2), none beyond it (candidate 3).
+	const std::vector<LayoutPrediction> steady{
+	    {0, 0.100, false}, {1, 0.104, false}, {2, 0.109, false}, {3, 0.12, false}};
+	LayoutTieChoice c = ChooseAmongPlanned(steady, kNearTie);
+	EXPECT_EQ(c.smallest, 0u);
+	EXPECT_EQ(c.anchor, 0u);
+	EXPECT_EQ(c.chosen, 2u);
+	EXPECT_FALSE(c.steadier);
+	EXPECT_EQ(ChooseAmongPlanned(steady, 1.0).chosen, 0u);
+	// The smallest rests on the sample, a coarser one that does not is within kNearTie: it is taken, and a finer one
+	// resting on the sample within the tie of it does not take the tie back.
+	const std::vector<LayoutPrediction> mixed{{0, 0.105, false}, {1, 0.100, true}, {2, 0.106, true}};
+	c = ChooseAmongPlanned(mixed, kNearTie);
+	EXPECT_EQ(c.smallest, 1u);
+	EXPECT_EQ(c.anchor, 0u);
+	EXPECT_EQ(c.chosen, 0u);
+	EXPECT_TRUE(c.steadier);
+	// ... while a finer one that does not rest on it does.
+	const std::vector<LayoutPrediction> finer{{0, 0.105, false}, {1, 0.100, true}, {2, 0.110, false}};
+	c = ChooseAmongPlanned(finer, kNearTie);
+	EXPECT_EQ(c.anchor, 0u);
+	EXPECT_EQ(c.chosen, 2u);
+	EXPECT_TRUE(c.steadier);
+	EXPECT_EQ(ChooseAmongPlanned(finer, 1.0).chosen, 0u);
+	// Beyond kNearTie the smallest stays, and the finest within the tie of it is taken whatever it rests on.
+	const std::vector<LayoutPrediction> far{{0, 0.111, false}, {1, 0.100, true}, {2, 0.108, true}};
+	c = ChooseAmongPlanned(far, kNearTie);
+	EXPECT_EQ(c.anchor, 1u);
+	EXPECT_EQ(c.chosen, 2u);
+	EXPECT_FALSE(c.steadier);
+	// The best of those that do not rest on the sample, not the first: the grid and the support of one candidate.
+	const std::vector<LayoutPrediction> domains{{0, 0.100, true}, {1, 0.108, false}, {1, 0.104, false}};
+	c = ChooseAmongPlanned(domains, 1.0);
+	EXPECT_EQ(c.anchor, 2u);
+	EXPECT_EQ(c.chosen, 2u);
+	EXPECT_TRUE(c.steadier);
 }
 
 // The tie factor is 1 only where one query may move edges on two or more ordered axes: boxes and orthants over two
