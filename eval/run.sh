@@ -74,7 +74,8 @@ if [ -n "$labels_section" ]; then
 fi
 for dat in eval/results/plot-data/*.dat; do
 	name=$(basename "$dat" .dat)
-	gnuplot -e "in='$dat'; out='$plots/$name.png'; name='$name'" eval/plot.gp 2>/dev/null
+	columns=$(head -1 "$dat" | wc -w)
+	gnuplot -e "in='$dat'; out='$plots/$name.png'; name='$name'; columns=$columns" eval/plot.gp 2>/dev/null
 	[ -s "$plots/$name.png" ] || { echo "eval: plot $plots/$name.png missing" >&2; exit 1; }
 done
 n=$(ls eval/results/plot-data/*.dat | wc -l)
