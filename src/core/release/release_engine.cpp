@@ -376,6 +376,7 @@ PlanPredictionsJson(const PlanSummary &plan, Allocate allocate)
 			json += ", \"outside_mass_error\": " + FormatFloat8(p.parts.outside_mass);
 			json += ", \"noise_error\": " + FormatFloat8(p.parts.noise);
 			json += ", \"prior_error\": " + FormatFloat8(p.parts.prior);
+			json += std::string(", \"rests_on_public_sample\": ") + (p.rests_on_public_sample ? "true" : "false");
 			if (p.detail != nullptr)
 				json += ", \"" + std::string(p.detail) + "\": " + std::to_string(p.detail_value);
 		} else {

@@ -3039,6 +3039,13 @@ TEST_F(ReleaseEngine, PlanShowsTheErrorPartsAndAutoChoosesOnTheirTotal)
 		EXPECT_NE(json.find("\"pmw\": {\"predicted_error\": "), std::string::npos) << json;
 		EXPECT_NE(json.find(", \"projection_error\": "), std::string::npos) << json;
 		EXPECT_NE(json.find(", \"prior_error\": "), std::string::npos) << json;
+		// PMW starts from the public prior (its prediction rests on the sample), identity from nothing.
+		const auto object_of = [&json](const std::string &mechanism) {
+			const std::size_t start = json.find("\"" + mechanism + "\": {");
+			return start == std::string::npos ? std::string() : json.substr(start, json.find('}', start) - start);
+		};
+		EXPECT_NE(object_of("pmw").find("\"rests_on_public_sample\": true"), std::string::npos) << json;
+		EXPECT_NE(object_of("identity").find("\"rests_on_public_sample\": false"), std::string::npos) << json;
 		plans[name] = s;
 	}
 	// Bins of up to alpha / 4 of the public rows leave more to a query's projection than single values do; at the
