@@ -52,8 +52,9 @@ SELECT name, query_class, state, public_rows, cover_size, cell_count FROM pap.re
 
 \echo '== 4. Plan a run with epsilon = 1 (free: reads no private row)'
 \echo 'predictions: every mechanism''s predicted maximum error over the cover (fraction of rows), from public'
-\echo 'information only; chosen_mechanism: what auto takes (the smallest); public_only_error: the public sample'
-\echo 'alone; book_* what the paper''s theorem needs for PMW.'
+\echo 'information only; chosen_mechanism: what auto takes (the smallest; on a near tie, within 1.1 times it, one'
+\echo 'whose prediction does not rest on the public sample: rests_on_public_sample); public_only_error: the public'
+\echo 'sample alone; book_* what the paper''s theorem needs for PMW.'
 \echo '  SELECT * FROM pap.plan(''price_cdf'', 1.0);'
 \x on
 SELECT * FROM pap.plan('price_cdf', 1.0);
