@@ -207,7 +207,7 @@ $fn$;
 CREATE FUNCTION pap_eval.split(d text, frac float8, shifted bool, seed int) RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE
-	total int8; m int8; m_low int8; p0 float8; low_expr text; colist text; w int; cnts float8[];
+	total int8; m int8; m_low int8; p0 float8; low_expr text; colist text; w int; cnts float8[]; lv record;
 BEGIN
 	EXECUTE format('DROP TABLE IF EXISTS %I, %I', d || '_pub', d || '_priv');
 	SELECT x.low_expr INTO low_expr FROM pap_eval.datasets x WHERE x.ds = d;
@@ -230,6 +230,16 @@ BEGIN
 	EXECUTE format('CREATE TABLE %I AS SELECT %s FROM pap_eval.%I JOIN split_ids USING (id) WHERE NOT pub',
 		d || '_priv', colist, d);
 	DROP TABLE split_ids;
+	-- A numeric column with published levels: a CHECK constraint lists them, as a schema closes a number column
+	-- (declare_level_types closes a text one with an enum type). Public information, as the levels are.
+	FOR lv IN SELECT l.col, string_agg(quote_literal(l.val), ', ' ORDER BY l.val) AS vals
+	            FROM pap_eval.levels l
+	            JOIN pg_attribute a ON a.attrelid = (d || '_priv')::regclass AND a.attname = l.col
+	           WHERE l.ds = d AND a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype,
+	                                            'float4'::regtype, 'float8'::regtype)
+	           GROUP BY l.col LOOP
+		EXECUTE format('ALTER TABLE %I ADD CHECK (%I IN (%s))', d || '_priv', lv.col, lv.vals);
+	END LOOP;
 	EXECUTE format('ANALYZE %I, %I', d || '_pub', d || '_priv');
 	EXECUTE format('SELECT pap.set_budget(%L, 1e9)', d || '_priv');
 
@@ -246,8 +256,9 @@ $fn$;
 -- declare_level_types(): a text column with a published list of levels (eval/domains) becomes a column of an enum
 -- type of those levels, as a schema states a closed domain (CPS1988's four factors: AER documents their levels). A
 -- release then reads the type's labels (docs/mechanisms.md §10, "Closed columns"); the baselines' grids use the same
--- levels. Fails if a row holds a value outside them. Numeric columns with published levels (movielens' rating) stay
--- numeric: their ordered classes read them as numbers.
+-- levels. Fails if a row holds a value outside them. Numeric columns with published levels (ADULT's integer codes,
+-- movielens' rating and decade) stay numeric, so that their ordered classes read them as numbers: split() gives the
+-- private table a CHECK constraint listing the levels instead, which closes them as the enum type closes a text column.
 CREATE FUNCTION pap_eval.declare_level_types() RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE

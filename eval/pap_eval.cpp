@@ -198,7 +198,7 @@ ReadAdultDomain(const std::string &path)
 }
 
 // The published domain information of eval/domains: "bounds DS COL LO HI" and "levels DS COL V1,V2,..."
-// lines, '#' comments.
+// lines (a level may hold spaces: the list is the rest of the line), '#' comments.
 std::vector<std::vector<std::string>>
 ReadDomains(const std::string &path)
 {
@@ -211,6 +211,10 @@ ReadDomains(const std::string &path)
 		std::istringstream ls(line);
 		std::vector<std::string> f;
 		std::string w;
+		while (f.size() < 3 && ls >> w)
+			f.push_back(w);
+		if (!f.empty() && f[0] == "levels" && std::getline(ls >> std::ws, w) && !w.empty())
+			f.push_back(w);
 		while (ls >> w)
 			f.push_back(w);
 		if ((f.size() == 5 && f[0] == "bounds") || (f.size() == 4 && f[0] == "levels"))

@@ -478,9 +478,12 @@ COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the e
 COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of the layout (public_values, axes concatenated), the share of its first row that refined answers spread over the gap below it, computed and stored by the run with answer_facts (0 on an axis without spreads; empty where answers do not spread); NULL for a release run before';
 
 -- The private columns a release was defined over (fmgr_run.cpp's RequireColumnTypes): a run refuses a column renamed
--- onto another one, or changed type, since the define. The releases of 0.1 keep NULL and the checks they had.
+-- onto another one, or changed type, since the define, or whose CHECK constraint's list of values, which closed its
+-- axis, changed. The releases of 0.1 keep NULL and the checks they had.
 ALTER TABLE pap.release_data ADD COLUMN axis_column_positions pg_catalog.int4[];
 ALTER TABLE pap.release_data ADD COLUMN axis_column_types pg_catalog.text[];
+ALTER TABLE pap.release_data ADD COLUMN axis_check_lists pg_catalog.bool[];
 COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the position of the private table''s column a numeric or categorical axis reads among the table''s columns (dropped columns not counted, so that a dump and restore keeps it), 0 for the other axes: a run refuses a release whose column name now names another column (a rename, a column dropped and added again, or an earlier column dropped); NULL for a release defined before';
 COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (with its modifier, schema-qualified) of that column when the release was defined, empty for the other axes: a run refuses a release whose column has changed type since, even to a wider one; NULL for a release defined before';
+COMMENT ON COLUMN pap.release_data.axis_check_lists IS 'per axis, whether its categories are the list of values the private table''s validated CHECK constraints allowed its column when the release was defined (docs/mechanisms.md §10, "Closed columns"): a run refuses a release whose list has changed since; NULL for a release defined before, none of whose axes is so closed';
 

@@ -104,6 +104,7 @@ CREATE TABLE pap.release_data (
 	answer_gap_spreads pg_catalog.float8[],             -- since 0.2: and its spreads, one per public value
 	axis_column_positions pg_catalog.int4[],            -- since 0.2: per axis, its private column's position
 	axis_column_types pg_catalog.text[],                -- since 0.2: and that column's type, as defined over
+	axis_check_lists pg_catalog.bool[],                 -- since 0.2: per axis, closed by a CHECK constraint's list
 	CHECK ((private_table IS NULL) = (private_table_name IS NOT NULL)),
 	-- A public table (its name kept once dropped), or none and a declared domain instead (docs/mechanisms.md §14).
 	CONSTRAINT release_data_check1 CHECK (CASE WHEN declared_domain IS NULL
@@ -128,6 +129,7 @@ COMMENT ON COLUMN pap.release_data.answer_facts IS 'what answers read from the e
 COMMENT ON COLUMN pap.release_data.answer_gap_spreads IS 'per public value of the layout (public_values, axes concatenated), the share of its first row that refined answers spread over the gap below it, computed and stored by the run with answer_facts (0 on an axis without spreads; empty where answers do not spread); NULL for a release run before';
 COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the position of the private table''s column a numeric or categorical axis reads among the table''s columns (dropped columns not counted, so that a dump and restore keeps it), 0 for the other axes: a run refuses a release whose column name now names another column (a rename, a column dropped and added again, or an earlier column dropped); NULL for a release defined before';
 COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (with its modifier, schema-qualified) of that column when the release was defined, empty for the other axes: a run refuses a release whose column has changed type since, even to a wider one; NULL for a release defined before';
+COMMENT ON COLUMN pap.release_data.axis_check_lists IS 'per axis, whether its categories are the list of values the private table''s validated CHECK constraints allowed its column when the release was defined (docs/mechanisms.md §10, "Closed columns"): a run refuses a release whose list has changed since; NULL for a release defined before, none of whose axes is so closed';
 COMMENT ON COLUMN pap.release_data.layout_version IS 'how the axis and cell arrays of the row are laid out (docs/query-classes.md): 1 for every release so far; the library refuses a layout it does not know';
 
 SELECT pg_catalog.pg_extension_config_dump('pap.budget_data', '');

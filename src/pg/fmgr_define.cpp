@@ -2,6 +2,7 @@
 #include "core/api/release_api.hpp"
 #include "pg/catalog_columns.hpp"
 #include "pg/catalog_object.hpp"
+#include "pg/check_list.hpp"
 #include "pg/declared_domain.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
@@ -45,6 +46,8 @@ ArrayDatum(const T *values, size_t count, Oid type)
 			d[i] = Float8GetDatum(values[i]);
 		else if constexpr (std::is_same_v<T, int64>)
 			d[i] = Int64GetDatum(values[i]);
+		else if constexpr (std::is_same_v<T, bool>)
+			d[i] = BoolGetDatum(values[i]);
 		else
 			d[i] = Int32GetDatum(values[i]);
 		if ((i & 65535) == 65535)
@@ -124,6 +127,14 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			size_t count = 0;
 			const char **labels = PapEnumLabels(private_type, &count);
 			PAP_CORE(pap::core::DraftSetColumnLabels(draft, i, labels, count));
+		}
+		// A list of values the private table's CHECK constraint allows the column closes a categorical axis as an
+		// enum's labels do (public: the catalog); the public read below refuses a public value outside it.
+		if (type == pap::core::ValueType::Number || type == pap::core::ValueType::Text) {
+			size_t count = 0;
+			const char **values = PapCheckListOfColumn(private_table, column, &count);
+			if (values != nullptr)
+				PAP_CORE(pap::core::DraftSetColumnCheckList(draft, i, values, count));
 		}
 	}
 	if (predicates > 0) {
@@ -265,6 +276,7 @@ StoreRelease(const char *name, Oid private_table, Oid public_table, const pap::c
 	    {"axis_value_steps", FLOAT8ARRAYOID, ArrayDatum(l.axis_value_steps, axes, FLOAT8OID), true},  // since 0.2
 	    {"axis_column_positions", INT4ARRAYOID, ArrayDatum(positions, axes, INT4OID), true},          // since 0.2
 	    {"axis_column_types", TEXTARRAYOID, PapCatalogTextArray(column_types, axes), true},           // since 0.2
+	    {"axis_check_lists", BOOLARRAYOID, ArrayDatum(l.axis_check_lists, axes, BOOLOID), true},      // since 0.2
 	};
 	// A release over a declared domain has no public table (NULL) and keeps its declaration instead.
 	PapCatalogValue *values = (PapCatalogValue *)palloc(sizeof(row) + 2 * sizeof(PapCatalogValue));

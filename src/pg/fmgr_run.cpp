@@ -3,6 +3,7 @@
 #include "pg/answer_warnings.hpp"
 #include "pg/catalog_columns.hpp"
 #include "pg/catalog_object.hpp"
+#include "pg/check_list.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/ledger_charge.hpp"
@@ -168,6 +169,20 @@ RequestOnBudgetInRho(Oid private_table, const RunArguments &args, const char *pr
 	return true;
 }
 
+// Whether an axis's stored categories are exactly `values` (sorted by bytes, as the categories are).
+static bool
+StoredCategoriesAre(const PapRelease *r, size_t axis, const char *const *values, size_t count)
+{
+	const pap::core::CatalogLayout &l = r->layout;
+	size_t first = 0;
+	for (size_t a = 0; a < axis; a++)
+		first += size_t(l.category_counts[a]);
+	bool same = values != nullptr && count == size_t(l.category_counts[axis]);
+	for (size_t i = 0; same && i < count; i++)
+		same = strcmp(values[i], l.categories[first + i]) == 0;
+	return same;
+}
+
 // An enum column's type must still have exactly the labels the release was defined over, its axis's categories: a
 // label added since (ALTER TYPE ... ADD VALUE) would let private rows hold a value the plan counted on no row holding
 // (ReleaseAxis::ClosedCategories). The labels and categories are public (the catalog); the check reads no row.
@@ -175,18 +190,12 @@ static void
 RequireEnumLabels(const PapRelease *r, size_t axis, Oid type)
 {
 	const pap::core::CatalogLayout &l = r->layout;
-	size_t first = 0;
-	for (size_t a = 0; a < axis; a++)
-		first += size_t(l.category_counts[a]);
 	const size_t stored = size_t(l.category_counts[axis]);
 	size_t count = 0;
 	const char **labels = PapEnumLabels(type, &count);
 	qsort(labels, count, sizeof(char *),
 	      [](const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); });
-	bool same = count == stored;
-	for (size_t i = 0; same && i < count; i++)
-		same = strcmp(labels[i], l.categories[first + i]) == 0;
-	if (!same)
+	if (!StoredCategoriesAre(r, axis, labels, count))
 		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 		                errmsg("the labels of type %s of column \"%s\" have changed", format_type_be(type),
 		                       l.axis_labels[axis]),
@@ -194,6 +203,35 @@ RequireEnumLabels(const PapRelease *r, size_t axis, Oid type)
 		                          "The release counts on no private row holding another value.",
 		                          r->name, stored, count),
 		                errhint("Define the release again.")));
+}
+
+// A column closed by a CHECK list must still be, with exactly the list the release was defined over, its axis's
+// categories: a value added to the list (or the constraint dropped) would let private rows hold a value the plan
+// counted on no row holding (ReleaseAxis::check_list). PapCheckListOfColumn locks the tables until the transaction
+// ends, so the constraint stays as read through the scan that follows. Public: the catalog; reads no row.
+static void
+RequireCheckList(const PapRelease *r, size_t axis)
+{
+	const pap::core::CatalogLayout &l = r->layout;
+	const size_t stored = size_t(l.category_counts[axis]);
+	size_t count = 0;
+	const char **values = PapCheckListOfColumn(r->private_table, l.axis_labels[axis], &count);
+	if (!StoredCategoriesAre(r, axis, values, count))
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATATYPE_MISMATCH),
+		         errmsg("the CHECK constraint on column \"%s\" of %s no longer allows the values it did",
+		                l.axis_labels[axis], PapQualifiedRelationName(r->private_table)),
+		         values == nullptr
+		             ? errdetail("Release \"%s\" was defined over the %zu values the private table's validated "
+		                         "CHECK constraints allowed then; none lists the column's values now. The release "
+		                         "counts on no private row holding another value.",
+		                         r->name, stored)
+		             : errdetail(
+		                   "Release \"%s\" was defined over the %zu values the private table's validated "
+		                   "CHECK constraints allowed then; they allow %zu values now, not the same ones. The release "
+		                   "counts on no private row holding another value.",
+		                   r->name, stored, count),
+		         errhint("Define the release again.")));
 }
 
 // The columns a release reads must still have the types it was defined over (and, for a release defined since 0.2,
@@ -224,6 +262,8 @@ RequireColumnTypes(const PapRelease *r)
 			PapRequireLocalEnumColumn(r->private_table, l.axis_labels[a], type);
 			RequireEnumLabels(r, a, type);
 		}
+		if (l.axis_check_lists != nullptr && l.axis_check_lists[a])
+			RequireCheckList(r, a);
 		// Number covers integers and floats alike: a column that can now hold values between the ones it could
 		// (integer to double precision) would break the plan's discrete bounds (docs/mechanisms.md §10).
 		if (l.axis_value_steps != nullptr && strcmp(l.axis_kinds[a], "numeric") == 0 &&

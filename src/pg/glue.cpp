@@ -589,11 +589,15 @@ PapLoadRelease(const char *name, bool for_update)
 	r->axis_column_types = isnull ? nullptr : CatalogStrings(column_types, &column_type_count);
 	if ((r->axis_column_positions == nullptr) != (r->axis_column_types == nullptr))
 		position_count = n[0] + 1;  // one without the other: inconsistent
+	// Since 0.2; NULL (a release defined before, or a 0.1 table): no axis is closed by a CHECK list.
+	size_t check_list_count = n[0];
+	const Datum check_lists = PapCatalogGet(&row, "axis_check_lists", true, &isnull);
+	l.axis_check_lists = isnull ? nullptr : CatalogValues<bool>(check_lists, BOOLOID, &check_list_count);
 	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
 	size_t cuts = 0, categories = 0, marginal = 0;
 	bool consistent = n[1] == n[0] && n[2] == n[0] && n[3] == n[0] && n[5] == n[0] && n[7] == n[0] &&
 	                  n[10] == l.public_point_count * l.axis_count && n[9] == n[8] && step_count == n[0] &&
-	                  position_count == n[0] && column_type_count == n[0];
+	                  position_count == n[0] && column_type_count == n[0] && check_list_count == n[0];
 	for (size_t a = 0; consistent && a < l.axis_count; a++) {
 		consistent = l.cut_counts[a] >= 0 && l.category_counts[a] >= 0 && l.public_value_counts[a] >= 0;
 		cuts += size_t(l.cut_counts[a]);

@@ -45,6 +45,9 @@ struct CatalogLayout {
 	// integer column); nullptr for a release stored without them (before 0.2's axis_value_steps), whose axes take
 	// their value type's (a date's day, else 0).
 	const double *axis_value_steps;
+	// Per axis, whether its categories are the list a CHECK constraint of the private table allows its column
+	// (ReleaseAxis::check_list); nullptr for none (a release stored before 0.2's axis_check_lists).
+	const bool *axis_check_lists;
 };
 
 // --- defining a release ----------------------------------------------------------------------------------------
@@ -81,6 +84,13 @@ void DraftSetColumnValueStep(ReleaseDraft *draft, std::size_t i, double step);
 // of them: they are the axis's categories, and its "other" bin holds nothing (ReleaseAxis::ClosedCategories).
 // Error(InvalidParameter) for a type without labels.
 void DraftSetColumnLabels(ReleaseDraft *draft, std::size_t i, const char *const *labels, std::size_t count);
+// After DraftSetColumnType(Number or Text), for a column a validated CHECK constraint of the private table allows
+// only the listed values (their texts as the column's cast to text prints them; public: the catalog): on a
+// categorical axis they are its categories, every one of them, and its "other" bin holds nothing
+// (ReleaseAxis::check_list); an ordered axis ignores them. The public read of step 4 still runs on such an axis and
+// DraftSetCategories then refuses a public value outside the list (Error(DataException)). Error(Internal) for an
+// empty list, duplicates or another value type.
+void DraftSetColumnCheckList(ReleaseDraft *draft, std::size_t i, const char *const *values, std::size_t count);
 std::size_t DraftPredicateCount(const ReleaseDraft *draft);
 const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
 const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)

@@ -5,7 +5,8 @@
 //                    columns (NULL when a column with a non-zero weight is NULL).
 //   Categorical      categories c_0 < ... < c_{C-1} (byte order): bins 0..C-1, "other" at C, NULL at C + 1.
 //                    Radix C + 2. A boolean column is categorical with categories {"false", "true"}, an enum column
-//                    with its type's labels: their "other" bin can hold no value (ClosedCategories).
+//                    with its type's labels, a column a CHECK constraint lists the values of with that list: their
+//                    "other" bin can hold no value (ClosedCategories).
 //   Predicate        bin 0 = the predicate is false or NULL, bin 1 = true. Radix 2, no NULL bin.
 #pragma once
 #include <cstddef>
@@ -54,6 +55,10 @@ struct ReleaseAxis {
 	// whole multiple of it, so an open interval between two such multiples one step apart holds no value
 	// (docs/mechanisms.md §10, "Discrete columns").
 	double value_step = 0;
+	// Categorical: the categories are the list of values a validated CHECK constraint of the private table allows
+	// the column (`column IN (...)`, read by the glue from the catalog, docs/mechanisms.md §10, "Closed columns"),
+	// every one of them, and no row of either table holds another value: closed as an enum's labels are.
+	bool check_list = false;
 
 	std::int32_t Radix() const;
 	bool
@@ -72,12 +77,14 @@ struct ReleaseAxis {
 		return Radix() - 1;
 	}                               // meaningless for Predicate
 	std::int32_t OtherBin() const;  // Categorical only: C
-	// Categorical: the column's type admits no value but the categories (a boolean; an enum, whose labels they
-	// are), so the "other" bin holds no row of either table and no query can name it.
+	// Categorical: the column admits no value but the categories (a boolean; an enum, whose labels they are; a
+	// column whose CHECK constraint lists them, check_list), so the "other" bin holds no row of either table and no
+	// query's value can fall in it.
 	bool
 	ClosedCategories() const
 	{
-		return kind == AxisKind::Categorical && (value_type == ValueType::Boolean || value_type == ValueType::Enum);
+		return kind == AxisKind::Categorical &&
+		       (value_type == ValueType::Boolean || value_type == ValueType::Enum || check_list);
 	}
 	// The bin of a non-NULL numeric value (Numeric, Linear) / category text (Categorical).
 	std::int32_t NumericBin(double value) const;

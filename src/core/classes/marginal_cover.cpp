@@ -161,9 +161,9 @@ MarginalCover::MarginalCover(const CoverInput &input)
 			            "column " + QuoteIdentifier(columns_[a]) + " of " + class_text_ + " is not boolean",
 			            "stumps(b1, ..., bD) takes boolean columns only.",
 			            "Use marginals(1; ...) for columns of other types.");
-		if (axis.value_type == ValueType::Enum && axis.categories.empty())
-			throw Error(ErrorKind::Internal, "enum axis without labels");
-		// A closed axis (boolean, enum) has no "other" value for a query to name.
+		if ((axis.value_type == ValueType::Enum || axis.check_list) && axis.categories.empty())
+			throw Error(ErrorKind::Internal, "enum or CHECK-listed axis without categories");
+		// A closed axis (boolean, enum, CHECK list) has no "other" value for a query to name.
 		values_[a] = std::int32_t(axis.categories.size()) + (axis.ClosedCategories() ? 0 : 1);
 	}
 	vc_dimension_ = VcDimensionOfUnion(Binomial(d, k_));
@@ -415,6 +415,10 @@ MarginalCover::Equalities(const QueryText *parsed, const std::vector<LiteralValu
 			OutsideClass(axes_[a].value_type == ValueType::Boolean
 			                 ? "Boolean column " + QuoteIdentifier(c.column) +
 			                       " is compared with a value other than true or false."
+			             : axes_[a].check_list
+			                 ? "Column " + QuoteIdentifier(c.column) +
+			                       " is compared with a value that the private table's CHECK constraint does not "
+			                       "allow: no row holds it."
 			                 : "Column " + QuoteIdentifier(c.column) +
 			                       " is compared with a value that is not a label of its enum type.");
 		equalities.emplace_back(std::int32_t(a), bin);

@@ -49,6 +49,7 @@ public:
 		column_types_.resize(layout_.spec.columns.size());
 		column_steps_.resize(layout_.spec.columns.size());
 		column_labels_.resize(layout_.spec.columns.size());
+		check_listed_.resize(layout_.spec.columns.size());
 	}
 
 	const ClassSpec &
@@ -113,6 +114,22 @@ public:
 		if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
 			throw Error(ErrorKind::Internal, "an enum type's labels are not distinct");
 		column_labels_.at(i) = std::move(sorted);
+	}
+
+	// The values a CHECK constraint allows a number or text column (public: the catalog), as its cast to text prints
+	// them: a categorical axis's categories (ReleaseAxis::check_list).
+	void
+	SetColumnCheckList(std::size_t i, const char *const *values, std::size_t count)
+	{
+		const std::optional<ValueType> type = column_types_.at(i);
+		if (type != ValueType::Number && type != ValueType::Text)
+			throw Error(ErrorKind::Internal, "a CHECK list for a column that is not of a number or text type");
+		std::vector<std::string> sorted(values, values + count);
+		std::sort(sorted.begin(), sorted.end());
+		if (sorted.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+			throw Error(ErrorKind::Internal, "a CHECK list is empty or its values are not distinct");
+		column_labels_.at(i) = std::move(sorted);
+		check_listed_.at(i) = true;
 	}
 
 	void
@@ -187,6 +204,10 @@ public:
 							throw Error(ErrorKind::Internal, "an enum column's labels are unknown");
 						axis.categories = column_labels_[i];
 					}
+					if (categorical && check_listed_[i]) {
+						axis.categories = column_labels_[i];
+						axis.check_list = true;
+					}
 					layout_.axes.push_back(std::move(axis));
 				}
 			}
@@ -206,7 +227,9 @@ public:
 		case AxisKind::Linear:
 			return ReleaseLayout::LinearValueSql(layout_.spec.columns, layout_.spec.directions.at(a));
 		case AxisKind::Categorical:
-			if (axis.ClosedCategories())  // the categories are the type's: nothing to learn
+			// The categories are the type's: nothing to learn. A CHECK list is read too, to refuse a public value
+			// outside it (SetCategories): only the private table's constraint holds the list.
+			if (axis.ClosedCategories() && !axis.check_list)
 				return {};
 			return "(" + SqlIdentifier(axis.label) + ")::pg_catalog.text";
 		case AxisKind::Predicate: return {};
@@ -251,6 +274,18 @@ public:
 		if (axis.kind != AxisKind::Categorical)
 			throw Error(ErrorKind::Internal, "categories for a non-categorical axis");
 		std::vector<std::string> values(texts, texts + count);
+		if (axis.check_list) {
+			for (const std::string &v : values)
+				if (!std::binary_search(axis.categories.begin(), axis.categories.end(), v))
+					throw Error(ErrorKind::DataException,
+					            "the public table holds value '" + v + "' of column \"" + axis.label +
+					                "\", which the private table's CHECK constraint does not allow",
+					            "The release counts on no row of either table holding a value outside the "
+					            "constraint's list: it is the axis's categories.",
+					            "Delete those public rows, or list the value in the constraint.");
+			learned_[a] = true;
+			return;
+		}
 		if (values.empty())
 			throw Error(ErrorKind::DataException,
 			            "the public table has no non-NULL value in column \"" + axis.label + "\"",
@@ -670,12 +705,14 @@ private:
 	{
 		const std::vector<ReleaseAxis> &axes = layout_.axes;
 		kinds_.clear(), types_.clear(), labels_.clear(), category_ptrs_.clear(), steps_.clear();
+		check_lists_.reset(new bool[axes.size() + 1]);
 		cut_counts_.clear(), cuts_.clear(), category_counts_.clear();
 		value_counts_.clear(), values_.clear(), value_rows_.clear();
 		for (const ReleaseAxis &axis : axes) {
 			kinds_.push_back(AxisKindName(axis.kind));
 			types_.push_back(ValueTypeName(axis.value_type));
 			steps_.push_back(axis.value_step);
+			check_lists_[std::size_t(&axis - axes.data())] = axis.check_list;
 			labels_.push_back(axis.label.c_str());
 			cut_counts_.push_back(std::int32_t(axis.cuts.size()));
 			cuts_.insert(cuts_.end(), axis.cuts.begin(), axis.cuts.end());
@@ -704,7 +741,8 @@ private:
 		                         layout_.public_points.data(),
 		                         layout_.public_point_counts.data(),
 		                         layout_.domain_kind == DomainKind::Dense ? "full grid" : "public support",
-		                         steps_.data()};
+		                         steps_.data(),
+		                         check_lists_.get()};
 	}
 
 	ReleaseLayout layout_;
@@ -715,7 +753,8 @@ private:
 	bool planning_set_ = false;
 	std::vector<std::optional<ValueType>> column_types_;
 	std::vector<std::optional<double>> column_steps_;      // DraftSetColumnValueStep's; else the value type's
-	std::vector<std::vector<std::string>> column_labels_;  // DraftSetColumnLabels': an enum column's, sorted by bytes
+	std::vector<std::vector<std::string>> column_labels_;  // an enum's labels or a CHECK list, sorted by bytes
+	std::vector<bool> check_listed_;                       // DraftSetColumnCheckList's: column_labels_ is a CHECK list
 	std::vector<std::int32_t> label_points_;  // predicates: the public label points over every listed predicate
 	std::vector<std::int64_t> label_rows_;    // and their public rows
 	std::vector<std::size_t> merged_representatives_;  // MergePredicates': the first predicate of each axis
@@ -732,6 +771,7 @@ private:
 	std::vector<std::int32_t> cut_counts_, category_counts_, value_counts_;
 	std::vector<double> cuts_, values_, steps_;
 	std::vector<std::int64_t> value_rows_;
+	std::unique_ptr<bool[]> check_lists_;
 	CatalogLayout catalog_{};
 };
 
@@ -796,6 +836,12 @@ void
 DraftSetColumnLabels(ReleaseDraft *d, std::size_t i, const char *const *labels, std::size_t count)
 {
 	d->SetColumnLabels(i, labels, count);
+}
+
+void
+DraftSetColumnCheckList(ReleaseDraft *d, std::size_t i, const char *const *values, std::size_t count)
+{
+	d->SetColumnCheckList(i, values, count);
 }
 
 std::size_t

@@ -404,6 +404,10 @@ LayoutFromCatalog(const CatalogLayout &c)
 			throw Error(ErrorKind::Internal, "a value step in the release catalog is negative or not finite");
 		if (axis.value_type == ValueType::Enum && axis.kind != AxisKind::Categorical)
 			throw Error(ErrorKind::Internal, "an enum value type on an axis that is not categorical");
+		axis.check_list = c.axis_check_lists != nullptr && c.axis_check_lists[a];
+		if (axis.check_list && (axis.kind != AxisKind::Categorical ||
+		                        (axis.value_type != ValueType::Number && axis.value_type != ValueType::Text)))
+			throw Error(ErrorKind::Internal, "a CHECK list on an axis that is not a categorical number or text one");
 		axis.label = c.axis_labels[a];
 		axis.cuts.assign(c.cuts + cut, c.cuts + cut + c.cut_counts[a]);
 		cut += std::size_t(c.cut_counts[a]);

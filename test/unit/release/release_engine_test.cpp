@@ -108,7 +108,8 @@ struct Column {
 	std::string name;
 	ValueType type;
 	const char *type_name;
-	std::vector<std::string> labels = {};  // an enum type's
+	std::vector<std::string> labels = {};  // an enum type's, or a CHECK constraint's list (check_list)
+	bool check_list = false;
 };
 
 struct Table {
@@ -298,11 +299,14 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 	for (std::size_t i = 0; i < DraftColumnCount(d); i++) {
 		const Column &c = pub.columns[pub.Col(DraftColumn(d, i))];
 		DraftSetColumnType(d, i, c.type, c.type_name);
-		if (c.type == ValueType::Enum) {
+		if (c.type == ValueType::Enum || c.check_list) {
 			std::vector<const char *> labels;
 			for (const std::string &l : c.labels)
 				labels.push_back(l.c_str());
-			DraftSetColumnLabels(d, i, labels.data(), labels.size());
+			if (c.check_list)
+				DraftSetColumnCheckList(d, i, labels.data(), labels.size());
+			else
+				DraftSetColumnLabels(d, i, labels.data(), labels.size());
 		}
 	}
 	// 3. predicate labels; the merge worked out here: a predicate is an axis unless an earlier one labels every
@@ -3180,6 +3184,60 @@ TEST_F(ReleaseEngine, EnumColumnsAreClosed)
 	DraftSetColumnType(draft.get(), 0, ValueType::Text, "text");
 	const char *label = "a";
 	EXPECT_PAP_ERROR(ErrorKind::Internal, DraftSetColumnLabels(draft.get(), 0, &label, 1));
+}
+
+// A number or text column whose CHECK constraint lists its values is closed as an enum column is (docs/mechanisms.md
+// §10, "Closed columns"): the list is its categories, those the public table never showed included; the stored layout
+// keeps it closed; the scan still reads the column's text (no enum_out); a public value outside the list is refused,
+// and so is a query's; an ordered axis over such a column ignores the list.
+TEST_F(ReleaseEngine, ColumnsACheckListClosesAreClosed)
+{
+	Table listed, open;
+	listed.columns = {{"r", ValueType::Number, "double precision", {"1", "2", "3"}, true},
+	                  {"d", ValueType::Boolean, "boolean"}};
+	open.columns = {{"r", ValueType::Number, "double precision"}, {"d", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++) {
+		listed.Add({Num(1 + v % 2), Bool(v % 4 < 2)}, 1);
+		open.Add({Num(1 + v % 2), Bool(v % 4 < 2)}, 1);
+	}
+	const Release closed = Define(listed, "marginals(2; r, d)", Granularity::Finest, 0.2);
+	const Release learned = Define(open, "marginals(2; r, d)", Granularity::Finest, 0.2);
+	ASSERT_NE(closed.layout.axis_check_lists, nullptr);
+	EXPECT_TRUE(closed.layout.axis_check_lists[0]);
+	EXPECT_FALSE(closed.layout.axis_check_lists[1]);
+	EXPECT_FALSE(learned.layout.axis_check_lists[0]);
+	ASSERT_EQ(closed.layout.category_counts[0], 3);  // the listed 3 too, which no public row holds
+	EXPECT_STREQ(closed.layout.categories[2], "3");
+	const ReleaseLayout layout = LayoutFromCatalog(closed.layout);
+	EXPECT_TRUE(layout.axes[0].check_list);
+	EXPECT_TRUE(layout.axes[0].ClosedCategories());
+	const AnswerModeErrors closed_modes = BoundModes(layout, 2000, 100000, 0.05);
+	const AnswerModeErrors open_modes = BoundModes(LayoutFromCatalog(learned.layout), 2000, 100000, 0.05);
+	EXPECT_EQ(closed_modes.own_cells, 0.0);
+	EXPECT_GT(open_modes.own_cells, 0.0);
+	EXPECT_LT(closed_modes.projection, open_modes.projection);
+	const std::string scan = LayoutScanSelectList(closed.layout, TestAllocate);
+	EXPECT_NE(scan.find("(\"r\")::pg_catalog.text"), std::string::npos) << scan;
+	const Model model = LoadModel(closed, RandomDistribution(std::size_t(closed.summary.cell_count), 5));
+	EXPECT_NE(Project(model.get(), "r = 3 AND d = true"), Project(model.get(), "r = 1 AND d = true"));
+	EXPECT_PAP_ERROR(ErrorKind::QueryOutsideClass, Project(model.get(), "r = 4 AND d = true"));
+	// A public value outside the list is refused at the public read.
+	Table outside = listed;
+	outside.Add({Num(4), Bool(true)}, 1);
+	EXPECT_PAP_ERROR(ErrorKind::DataException, Define(outside, "marginals(1; r, d)", Granularity::Finest, 0.2));
+	// An ordered class over the column learns its cuts from the public values as before.
+	const Release ordered = Define(listed, "thresholds(r)", Granularity::Finest, 0.2);
+	EXPECT_FALSE(ordered.layout.axis_check_lists[0]);
+	EXPECT_EQ(ordered.layout.category_counts[0], 0);
+	// A list belongs to a number or text column, is not empty and holds no value twice.
+	std::unique_ptr<ReleaseDraft, DraftDeleter> draft(BeginReleaseDraft("marginals(1; c)", 0.1, Granularity::Finest));
+	DraftSetColumnType(draft.get(), 0, ValueType::Boolean, "boolean");
+	const char *twice[] = {"a", "a"};
+	EXPECT_PAP_ERROR(ErrorKind::Internal, DraftSetColumnCheckList(draft.get(), 0, twice, 1));
+	std::unique_ptr<ReleaseDraft, DraftDeleter> text(BeginReleaseDraft("marginals(1; c)", 0.1, Granularity::Finest));
+	DraftSetColumnType(text.get(), 0, ValueType::Text, "text");
+	EXPECT_PAP_ERROR(ErrorKind::Internal, DraftSetColumnCheckList(text.get(), 0, twice, 2));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, DraftSetColumnCheckList(text.get(), 0, twice, 0));
 }
 
 // On a full grid of an ordered class part (b) is 0 with certainty and no answer reads its event, so part (a)'s event
