@@ -878,19 +878,11 @@ MarginalTablesVariantChoice(const std::vector<MarginalTablesPlan> &candidates)
 {
 	if (candidates.empty())
 		throw Error(ErrorKind::Internal, "marginal tables: no variant to choose from");
-	std::size_t best = 0;
-	std::optional<std::size_t> without_prior;
-	for (std::size_t c = 0; c < candidates.size(); c++) {
-		if (candidates[c].predicted_error < candidates[best].predicted_error)
-			best = c;
-		if (candidates[c].public_rows == 0 &&
-		    (!without_prior || candidates[c].predicted_error < candidates[*without_prior].predicted_error))
-			without_prior = c;
-	}
-	if (candidates[best].order > 1 && candidates[best].public_rows > 0 && without_prior &&
-	    candidates[*without_prior].predicted_error <= kNearTie * candidates[best].predicted_error)
-		return *without_prior;
-	return best;
+	// The variant without the prior holds whatever the public sample; a near tie goes to it over k-way tables.
+	const SteadyChoice choice = *SteadyWithinNearTie(
+	    candidates.size(), [&](std::size_t c) { return candidates[c].predicted_error; },
+	    [](std::size_t) { return true; }, [&](std::size_t c) { return candidates[c].public_rows == 0; });
+	return candidates[choice.smallest].order > 1 ? choice.chosen : choice.smallest;
 }
 
 namespace {

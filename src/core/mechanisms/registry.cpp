@@ -71,22 +71,16 @@ AutoChoice(const std::vector<const Mechanism *> &mechanisms, const std::vector<M
 {
 	if (mechanisms.size() != plans.size())
 		throw Error(ErrorKind::Internal, "auto's choice needs one plan per mechanism");
-	std::optional<std::size_t> chosen;
-	for (std::size_t m = 0; m < plans.size(); m++)
-		if (plans[m].applies && (!chosen || plans[m].predicted_error < plans[*chosen].predicted_error))
-			chosen = m;
-	if (!chosen)
-		throw Error(ErrorKind::Internal, "no mechanism applies to the release");
 	// A near tie goes to a prediction that holds whatever the public sample (registry.hpp).
-	if (plans[*chosen].rests_on_public_sample) {
-		std::optional<std::size_t> steady;  // the best of those whose prediction does not rest on the public sample
-		for (std::size_t m = 0; m < plans.size(); m++)
-			if (plans[m].applies && !plans[m].rests_on_public_sample &&
-			    (!steady || plans[m].predicted_error < plans[*steady].predicted_error))
-				steady = m;
-		if (steady && plans[*steady].predicted_error <= kNearTie * plans[*chosen].predicted_error)
-			return *steady;
-	}
+	const std::optional<SteadyChoice> choice = SteadyWithinNearTie(
+	    plans.size(), [&](std::size_t m) { return plans[m].predicted_error; },
+	    [&](std::size_t m) { return plans[m].applies; },
+	    [&](std::size_t m) { return !plans[m].rests_on_public_sample; });
+	if (!choice)
+		throw Error(ErrorKind::Internal, "no mechanism applies to the release");
+	if (choice->steadier)
+		return choice->chosen;
+	const std::optional<std::size_t> chosen = choice->smallest;
 	for (std::size_t m = 0; m < plans.size(); m++)
 		if (mechanisms[m]->TakesNearTiesFrom() == mechanisms[*chosen] && plans[m].applies &&
 		    plans[m].predicted_error <= kNearTie * plans[*chosen].predicted_error)

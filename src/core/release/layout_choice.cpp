@@ -11,6 +11,7 @@
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/axis_granularity.hpp"
+#include "core/mechanisms/near_tie.hpp"
 #include "core/release/answer_mode.hpp"
 #include "core/release/category_folding.hpp"
 #include "core/release/engine_support.hpp"
@@ -240,20 +241,12 @@ ChooseAmongPlanned(const std::vector<LayoutPrediction> &planned, double tie)
 	if (planned.empty())
 		throw Error(ErrorKind::Internal, "no planned layout to choose from");
 	LayoutTieChoice out;
-	for (std::size_t i = 1; i < planned.size(); i++)
-		if (planned[i].predicted < planned[out.smallest].predicted)
-			out.smallest = i;
-	out.anchor = out.smallest;
-	if (planned[out.smallest].rests_on_public_sample) {
-		std::optional<std::size_t> steady;
-		for (std::size_t i = 0; i < planned.size(); i++)
-			if (!planned[i].rests_on_public_sample && (!steady || planned[i].predicted < planned[*steady].predicted))
-				steady = i;
-		if (steady && planned[*steady].predicted <= kNearTie * planned[out.smallest].predicted) {
-			out.anchor = *steady;
-			out.steadier = true;
-		}
-	}
+	const SteadyChoice steady = *SteadyWithinNearTie(
+	    planned.size(), [&](std::size_t i) { return planned[i].predicted; }, [](std::size_t) { return true; },
+	    [&](std::size_t i) { return !planned[i].rests_on_public_sample; });
+	out.smallest = steady.smallest;
+	out.anchor = steady.chosen;
+	out.steadier = steady.steadier;
 	// The finest within the tie of the anchor, on its domain of the smaller prediction (planned grid first, so a
 	// tie keeps the full grid); an anchor that does not rest on the sample keeps its ties from those that do.
 	const LayoutPrediction &anchor = planned[out.anchor];
