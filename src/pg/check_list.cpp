@@ -7,6 +7,7 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -155,7 +156,8 @@ ListOfCondition(Node *condition, AttrNumber attnum, Oid type)
 	getTypeOutputInfo(compared, &output, &varlena);
 	list.values = (const char **)palloc(sizeof(char *) * size_t(count + 1));
 	for (int i = 0; i < count; i++) {
-		if (nulls[i])  // x IN (..., NULL) is NULL, not false, for any other x: the row passes the CHECK
+		CHECK_FOR_INTERRUPTS();  // a list may be long, and each value is printed
+		if (nulls[i])            // x IN (..., NULL) is NULL, not false, for any other x: the row passes the CHECK
 			return TextList{};
 		if ((compared == FLOAT8OID && DatumGetFloat8(elements[i]) == 0.0) ||
 		    (compared == FLOAT4OID && DatumGetFloat4(elements[i]) == 0.0f))
@@ -209,6 +211,7 @@ PapCheckListOfColumn(Oid relid, const char *column, size_t *count)
 	all.known = true;
 	ListCell *cell;
 	foreach (cell, tables) {
+		CHECK_FOR_INTERRUPTS();  // a tree may have many partitions
 		const Oid table = lfirst_oid(cell);
 		const char kind = get_rel_relkind(table);
 		if (kind == RELKIND_PARTITIONED_TABLE)  // stores no row
