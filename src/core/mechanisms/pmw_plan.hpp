@@ -41,9 +41,10 @@ struct PmwPlan {
 	double prior_error = 0;        // PriorError: the error the planner assumes for MW's starting point, fraction
 	bool converges = false;        // the cut-off allows the updates the error model needs
 	// How the threshold treats the prior (docs/mechanisms.md §5, "Refine or guard"): false, PMW refines it
-	// (threshold: the noise quantile; cut-off: for the prior's error); true, no refinement is predicted to beat the
-	// prior's own error, and PMW guards it (threshold: the noise quantile plus the prior's error, so that a public
-	// sample within it makes no update; cut-off: for a start that knows nothing, to correct a shifted sample).
+	// (threshold: the noise quantile; cut-off: for the prior's error bound, PublicOnlyBound); true, no refinement is
+	// predicted to beat that bound, and PMW guards the prior (threshold: the noise quantile plus the bound, so that a
+	// public sample within it makes no update, whatever its population; cut-off: for a start that knows nothing, to
+	// correct a shifted sample). The prediction starts from prior_error, the public sample's estimate where lower.
 	bool guards_prior = false;
 	double noise_beta = 0;  // the beta the noise was planned at (PlanInput::beta), for PmwConvergedError
 	// The book's guarantee (docs/mechanisms.md §5): what Algorithm 3 needs for error alpha w.p. 1-beta.

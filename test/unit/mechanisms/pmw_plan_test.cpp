@@ -153,8 +153,10 @@ ExpectSoundAccounting(const PlanInput &in, const PmwPlan &plan)
 		EXPECT_GE(plan.used.delta, ZcdpDelta(rho, in.epsilon) * (1 - 1e-9));
 	}
 	EXPECT_GT(p.threshold, 0.0);
-	// The noise quantile, plus the prior's predicted error when PMW guards the prior (docs/mechanisms.md §5).
-	const double guard = plan.guards_prior ? plan.prior_error * double(in.private_rows) : 0.0;
+	// The noise quantile, plus the prior's error bound when PMW guards the prior (docs/mechanisms.md §5, "The prior's
+	// error": the gate is the bound, which holds for every population, not the public sample's own estimate).
+	const double bound = in.uniform_prior ? kUninformedPriorError : PublicOnlyBound(in);
+	const double guard = plan.guards_prior ? bound * double(in.private_rows) : 0.0;
 	EXPECT_EQ(p.threshold, PmwThreshold(p, in.cover_size, in.beta) + guard);
 	EXPECT_TRUE(std::isfinite(plan.predicted_error));
 	EXPECT_GT(plan.predicted_error, 0.0);
