@@ -25,7 +25,8 @@
 namespace pap::core {
 
 // The shares of the budget the planner tries for the 1-way stage when k > 1 (docs/mechanisms.md §13, "Choosing the
-// split"): the one with the smallest predicted error is used; the k-way tables have the rest.
+// variant, the split and the noise"): the one with the smallest predicted error is used; the k-way tables have the
+// rest.
 constexpr double kCalibrationShares[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 0.9};
 // Sweeps of iterative proportional fitting of the 1-way stage (each sweep fits every table of the stage once).
 constexpr int kFittingSweeps = 30;

@@ -89,7 +89,7 @@ RationalAtMost(double x, std::uint64_t &numerator, std::uint64_t &denominator)
 	const int shift = 30 - e;            // numerator = floor(x 2^shift) has 30 bits
 	if (shift > 62)
 		throw Error(ErrorKind::LimitExceeded, "privacy budget per MWEM round is too small",
-		            "The selection epsilon of one round is below 2^-32.", "Use a larger epsilon or fewer rounds.");
+		            "The selection epsilon of one round is below 2^-33.", "Use a larger epsilon or fewer rounds.");
 	if (shift < 0) {
 		// Rounding down is always private: a selection epsilon beyond 2^62 (an epsilon near 1e19 and up) is
 		// taken as 2^62, which already makes the selection the best score's with certainty.
@@ -330,7 +330,7 @@ PlanMwem(const PlanInput &in)
 				break;
 			}
 			const double sizing = MwemPredictedError(p, in, sizing_kl);
-			if (sizing < best_sizing) {  // ties: fewer rounds, then pure accounting
+			if (sizing < best_sizing) {  // ties: pure accounting (searched first), then fewer rounds
 				best.parameters = p;
 				best_sizing = sizing;
 			}

@@ -2,7 +2,8 @@
 // badly answered query privately, measures its count with exact integer noise, and re-runs multiplicative weights
 // over every measurement so far (replay). The private data enters only through the selection scores and the
 // measurements, both on integer counts; everything else is post-processing of public state.
-// The planner picks the accounting (Pure always possible; Zcdp only when delta > 0) by predicted error.
+// The planner picks the accounting (Pure always possible; Zcdp only when delta > 0) and the rounds by the sizing
+// model's value at the prior's error bound (PlanMwem).
 //   Pure: permute-and-flip selection (McKenna & Sheldon 2020) at select_epsilon per round and a
 //     discrete Laplace measurement; basic composition over the rounds: epsilon-DP.
 //   Zcdp: exponential-mechanism selection (rho = select_epsilon^2 / 8, bounded range: Cesar & Rogers
@@ -67,8 +68,9 @@ std::size_t SelectPermuteAndFlip(const std::vector<std::uint64_t> &scores, std::
 std::size_t SelectExponential(const std::vector<std::uint64_t> &scores, std::uint64_t numerator,
                               std::uint64_t denominator, RandomBitSource &rng, InterruptCheck interrupted = nullptr);
 
-// The exact rational <= x with a 30-bit numerator: a selection epsilon, rounded down so that privacy holds.
-// Error(InvalidParameter) for x not finite and positive, Error(LimitExceeded) below 2^-32.
+// The exact rational <= x with a 30-bit numerator and a power-of-two denominator (for x >= 2^30, floor(x) over 1,
+// at most 2^62): a selection epsilon, rounded down so that privacy holds.
+// Error(InvalidParameter) for x not finite and positive, Error(LimitExceeded) below 2^-33.
 void RationalAtMost(double x, std::uint64_t &numerator, std::uint64_t &denominator);
 
 // truth + the planned measurement noise: discrete Laplace (measure_scale) for Pure, discrete Gaussian

@@ -15,7 +15,7 @@
 
 namespace pap::core {
 
-// How the sparse vector is accounted (docs/mechanisms.md, "Accounting the sparse vector"):
+// How the sparse vector is accounted (docs/mechanisms.md §3, "Why it is private", and §11):
 // Pure: Lyu, Su & Li 2017, Alg. 1 (threshold noise drawn once, comparison noise scaled by 2c); epsilon-DP.
 // Zcdp: c AboveThreshold instances (Dwork & Roth 2014, Sparse: the threshold noise redrawn after every update),
 //   each eps0-DP hence eps0^2/2-zCDP; c eps0^2/2 in all, converted to (epsilon, delta) by the tight conversion

@@ -59,10 +59,10 @@ struct PmwPlan {
 double PublicOnlyError(const PlanInput &input);
 // The same at every population: PriorSamplingError's union bound (or DKW). PMW sizes its parameters for it.
 double PublicOnlyBound(const PlanInput &input);
-// The error the MW planners (PlanPmw, PlanMwem) plan their threshold, cut-off and rounds for and predict with
-// (fraction): PublicOnlyError for the public prior, 1/2 for the uniform one. A public sample shifted from the
-// private table's population is not visible in public information: the run's updates correct a shift as far as its
-// cut-off allows, and a guarding plan's prediction covers it (docs/mechanisms.md §10).
+// The error the MW planners (PlanPmw, PlanMwem) predict with (fraction): PublicOnlyError for the public prior, 1/2 for
+// the uniform one. Their threshold, cut-off and rounds are sized for PublicOnlyBound (1/2 for the uniform prior). A
+// public sample shifted from the private table's population is not visible in public information: the run's updates
+// correct a shift as far as its cut-off allows, and a guarding plan's prediction covers it (docs/mechanisms.md §10).
 double PriorError(const PlanInput &input);
 // The error assumed for a start that knows nothing (a fair coin's guess): the uniform prior's PriorError, and the
 // start a guarding PMW sizes its cut-off for (no public number shows how far a shifted sample is off).

@@ -3,7 +3,8 @@
 // points at 64, 32, ..., 2 times alpha's public mass per bin, at alpha's, at half, a quarter, ... of it and at every
 // public value; each as a full grid and as the public support plus one outside cell, where they fit
 // pap_release.max_cells) and keeps the one whose plan (auto's mechanism) predicts the smallest total error; ties
-// keep the coarser layout, then the full grid; near ties as ChooseAmongPlanned says. Only public numbers enter: the
+// (and near ties within NearTieOf) take the finer granularity, then the domain of the smaller prediction (the full
+// grid on a tie), as ChooseAmongPlanned says. Only public numbers enter: the
 // public marginals and grid points, the private row count (public under replace-one, as pap.plan reads it), epsilon,
 // delta, alpha and beta.
 #pragma once
