@@ -1087,6 +1087,19 @@ main(int argc, char **argv)
 			while (std::getline(ss, name, ','))
 				cfg.methods.insert(name);
 		}
+		// PAP_EVAL_EPSILONS=e,e,...: only these of each data set's epsilons (a run's seed is a function of its
+		// coordinates, so the runs kept are those of a whole run).
+		if (const char *only = std::getenv("PAP_EVAL_EPSILONS")) {
+			std::set<double> kept;
+			std::stringstream ss(only);
+			std::string e;
+			while (std::getline(ss, e, ','))
+				kept.insert(std::stod(e));
+			for (auto &[ds, plan] : cfg.plans)
+				plan.epsilons.erase(std::remove_if(plan.epsilons.begin(), plan.epsilons.end(),
+				                                   [&](double eps) { return !kept.count(eps); }),
+				                    plan.epsilons.end());
+		}
 		if (const char *r = std::getenv("PAP_EVAL_REPS"))
 			cfg.reps = std::atoi(r);
 		// PAP_EVAL_FIRST_REP=k: start at repetition k (its split and seeds are those of repetition k of a whole

@@ -11,8 +11,8 @@
 # Exits non-zero if a step fails, a run fails with an unexpected error, or an output is malformed or missing.
 # PAP_EVAL_NO_INSTALL=1 skips building and installing the extension (when it is installed already);
 # PAP_EVAL_REPS=k overrides the number of repetitions; PAP_EVAL_FIRST_REP=k starts at repetition k, and with it,
-# PAP_EVAL_ONLY or PAP_EVAL_METHODS a full run is merged into eval/results/full.csv (its rows replace those of the same
-# workload, repetition and method).
+# PAP_EVAL_ONLY, PAP_EVAL_METHODS or PAP_EVAL_EPSILONS a full run is merged into eval/results/full.csv (its rows
+# replace those of the same workload, public fraction, regime, epsilon, repetition and method).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=full
@@ -39,21 +39,23 @@ fi
 mkdir -p "$plots" eval/results/plot-data
 start=$(date +%s)
 [ "$report_only" = 1 ] || echo "== experiments ($mode) in a throwaway cluster"
-# A partial full run (PAP_EVAL_ONLY, PAP_EVAL_METHODS or PAP_EVAL_FIRST_REP set) is merged into the CSV that is there:
-# its rows replace those of the same workload, repetition and method, every other row is kept, and the report covers
-# them all.
+# A partial full run (PAP_EVAL_ONLY, PAP_EVAL_METHODS, PAP_EVAL_EPSILONS or PAP_EVAL_FIRST_REP set) is merged into
+# the CSV that is there: its rows replace those of the same workload, public fraction, regime, epsilon, repetition and
+# method, every other row is kept, and the report covers them all.
 if [ "$report_only" = 1 ]; then
 	[ -s "$csv" ] || { echo "eval: --report needs $csv" >&2; exit 1; }
-elif [ "$mode" = full ] && [ -n "${PAP_EVAL_ONLY:-}${PAP_EVAL_METHODS:-}${PAP_EVAL_FIRST_REP:-}" ] && [ -s "$csv" ]; then
+elif [ "$mode" = full ] && [ -n "${PAP_EVAL_ONLY:-}${PAP_EVAL_METHODS:-}${PAP_EVAL_EPSILONS:-}${PAP_EVAL_FIRST_REP:-}" ] &&
+	[ -s "$csv" ]; then
 	# The partial run's rows go to a file of their own, kept (and named) if the run or the merge fails.
 	part=eval/results/partial-$(date +%Y%m%d-%H%M%S).csv
 	trap 'echo "eval: the partial run was not merged; its rows are in $part" >&2' ERR
 	pg_virtualenv -t -v 15 bash eval/run-inner.sh "${args[@]}" "$part"
 	head -1 "$part" | cmp -s - <(head -1 "$csv") || { echo "eval: $csv has another header; $part not merged" >&2; exit 1; }
 	merged=$(mktemp --suffix=.csv)
-	# Fields 2, 7 and 8: workload, repetition and method (no field up to them holds a comma).
-	awk -F, 'NR == FNR { if (FNR > 1) replaced[$2 "," $7 "," $8] = 1; next }
-	         FNR == 1 || !(($2 "," $7 "," $8) in replaced)' "$part" "$csv" > "$merged"
+	# Fields 2 and 4-8: workload, public fraction, regime, epsilon, repetition and method (no field up to them holds a
+	# comma).
+	awk -F, 'NR == FNR { if (FNR > 1) replaced[$2 "," $4 "," $5 "," $6 "," $7 "," $8] = 1; next }
+	         FNR == 1 || !(($2 "," $4 "," $5 "," $6 "," $7 "," $8) in replaced)' "$part" "$csv" > "$merged"
 	tail -n +2 "$part" >> "$merged"
 	cat "$merged" > "$csv"  # the CSV keeps its mode
 	rm -f "$merged" "$part"
