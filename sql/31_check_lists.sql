@@ -55,7 +55,7 @@ DELETE FROM ck_pub WHERE rating = 2.25;
 -- What does not close a column (each defines with the public categories only, and an "other" bin). The tiny public
 -- tables below warn that they are no alpha-net; those warnings are not the point here.
 SET client_min_messages = error;
-CREATE TABLE ck_weak (a int, b float8, c text, d int, e int, f int);
+CREATE TABLE ck_weak (a int, b float8, c text, d int, e int, f int, g text, h int, k text);
 ALTER TABLE ck_weak ADD CHECK (a IN (1, 2, 3)) NOT VALID;      -- not validated: older rows may hold anything
 ALTER TABLE ck_weak ADD CHECK (b IN (0, 1, 2));                -- a float list with zero: -0 passes it, prints "-0"
 ALTER TABLE ck_weak ADD CHECK (c IN ('x', 'y', NULL));         -- NULL in the list: any other value passes (NULL)
@@ -63,15 +63,27 @@ ALTER TABLE ck_weak ADD CHECK (d IN (1, 2) OR d > 10);         -- not a list AND
 CREATE FUNCTION ck_two() RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$BEGIN RETURN 2; END$$;
 ALTER TABLE ck_weak ADD CHECK (e IN (1, ck_two()));            -- a user's function: never run to fold the list
 ALTER TABLE ck_weak ADD CHECK (f = ANY (ARRAY[1, 2]) AND f IN (2, 3));  -- two lists: their intersection, {2}
-INSERT INTO ck_weak VALUES (1, 1, 'x', 1, 1, 2), (2, 2, 'y', 2, 2, 2);
+ALTER TABLE ck_weak ADD CHECK (g::bpchar IN ('x', 'y'));       -- compared as another type: 'x ' passes as 'x'
+ALTER TABLE ck_weak ADD CHECK (h = ANY (array_fill(1, ARRAY[2])));  -- a function called by name: never folded
+ALTER TABLE ck_weak ADD CHECK (k IN ('x' || 'y', 'z'));        -- an operator's call: never folded
+INSERT INTO ck_weak VALUES (1, 1, 'x', 1, 1, 2, 'x', 1, 'xy'), (2, 2, 'y', 2, 2, 2, 'y ', 1, 'z');
 CREATE TABLE ck_weak_pub AS SELECT * FROM ck_weak;
 SELECT pap.set_budget('ck_weak', 1);
-SELECT pap.define_release('ck_weak', 'ck_weak', 'ck_weak_pub', 'marginals(1; a, b, c, d, e, f)');
+SELECT pap.define_release('ck_weak', 'ck_weak', 'ck_weak_pub', 'marginals(1; a, b, c, d, e, f, g, h, k)');
 SELECT axis_labels, axis_check_lists, categories FROM pap.release_data WHERE name = 'ck_weak';
 -- The user's function had its chance to run and did not: redefined to raise, the definition still works.
 CREATE OR REPLACE FUNCTION ck_two() RETURNS int LANGUAGE plpgsql IMMUTABLE AS
 $$BEGIN RAISE EXCEPTION 'the table owner''s function ran'; END$$;
 SELECT pap.define_release('ck_weak2', 'ck_weak', 'ck_weak_pub', 'marginals(1; e)');
+
+-- What closes a column besides IN over its own type: an integer column compared with another integer type (a value
+-- the column cannot hold left out), and a list of one written as an equality.
+CREATE TABLE ck_more (s smallint CHECK (s IN (1, 2, 40000)), v bigint CHECK (v IN (7, 8)), u text CHECK (u = 'only'));
+INSERT INTO ck_more VALUES (1, 7, 'only'), (2, 8, 'only');
+CREATE TABLE ck_more_pub AS SELECT * FROM ck_more;
+SELECT pap.set_budget('ck_more', 1);
+SELECT pap.define_release('ck_more', 'ck_more', 'ck_more_pub', 'marginals(1; s, v, u)');
+SELECT axis_labels, axis_check_lists, categories FROM pap.release_data WHERE name = 'ck_more';
 
 -- A partitioned table: closed when every partition holding rows is, over the union of their lists.
 CREATE TABLE ck_parted (id int, g text) PARTITION BY RANGE (id);
@@ -89,6 +101,10 @@ SELECT name, axis_check_lists, categories FROM pap.release_data WHERE name LIKE 
 
 RESET client_min_messages;
 
+-- An ordered class reads values, not categories: it does not read the lists (no notice, nothing stored as closed).
+SELECT pap.define_release('ck_ordered', 'ck_priv', 'ck_pub', 'thresholds(rating)');
+SELECT axis_check_lists FROM pap.release_data WHERE name = 'ck_ordered';
+
 -- A run refuses, before its charge, a list that changed since the definition: a value added, or the constraint gone.
 SELECT pap.define_release('ck_changed', 'ck_priv', 'ck_pub', 'marginals(1; rating)');
 ALTER TABLE ck_priv DROP CONSTRAINT ck_priv_rating_check;
@@ -103,7 +119,7 @@ CALL pap.run_release('ck_changed', 1);
 SELECT state FROM pap.releases WHERE name = 'ck_changed';
 
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'ck\_%' ORDER BY name;
-DROP TABLE ck_priv, ck_pub, ck_priv_open, ck_weak, ck_weak_pub, ck_parted, ck_parted_pub;
+DROP TABLE ck_priv, ck_pub, ck_priv_open, ck_weak, ck_weak_pub, ck_more, ck_more_pub, ck_parted, ck_parted_pub;
 DROP FUNCTION ck_two();
 RESET extra_float_digits;
 RESET pap_release.test_seed;

@@ -2,21 +2,32 @@
 #include "pg/check_list.hpp"
 
 extern "C" {
+#include "access/stratnum.h"
 #include "access/table.h"
 #include "access/transam.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 }
 
 namespace {
+
+// The most values, and printed bytes, a column's list may have: beyond either it stays open (a list that long is no
+// category axis a release can hold: pap_release.max_cells is 1,000,000 by default), and reading it stops there.
+constexpr int kMaxListValues = 1000000;
+constexpr size_t kMaxListBytes = size_t(64) << 20;
 
 // A sorted list of distinct texts, palloc'd (no C++ object lives across a PostgreSQL call that may raise).
 struct TextList {
@@ -45,30 +56,40 @@ Normalize(TextList &list)
 	list.count = kept;
 }
 
-// Both sorted and distinct: their intersection (intersect) or union.
+// Both sorted and distinct: their intersection.
 TextList
-Merge(const TextList &a, const TextList &b, bool intersect)
+Intersect(const TextList &a, const TextList &b)
 {
 	TextList out;
 	out.known = true;
-	out.values = (const char **)palloc(sizeof(char *) * size_t(a.count + b.count + 1));
+	out.values = (const char **)palloc(sizeof(char *) * size_t(Min(a.count, b.count) + 1));
 	int i = 0, j = 0;
-	while (i < a.count || j < b.count) {
-		const int order = i == a.count ? 1 : j == b.count ? -1 : strcmp(a.values[i], b.values[j]);
+	while (i < a.count && j < b.count) {
+		const int order = strcmp(a.values[i], b.values[j]);
 		if (order == 0) {
 			out.values[out.count++] = a.values[i++];
 			j++;
 		} else if (order < 0) {
-			if (!intersect)
-				out.values[out.count++] = a.values[i];
 			i++;
 		} else {
-			if (!intersect)
-				out.values[out.count++] = b.values[j];
 			j++;
 		}
 	}
 	return out;
+}
+
+// Appends b's values to a (both known; a's array grown by repalloc): the tree's union, sorted once at the end, so that
+// P tables of L values each cost O(P L log(P L)), not a merge per table.
+void
+AppendValues(TextList &a, const TextList &b, int &capacity)
+{
+	if (a.count + b.count > capacity) {
+		capacity = 2 * (a.count + b.count);
+		a.values = a.values == nullptr ? (const char **)palloc(sizeof(char *) * size_t(capacity))
+		                               : (const char **)repalloc(a.values, sizeof(char *) * size_t(capacity));
+	}
+	for (int i = 0; i < b.count; i++)
+		a.values[a.count++] = b.values[i];
 }
 
 // Where equal values print alike: the number types but numeric (1 = 1.0), and text and varchar.
@@ -78,9 +99,25 @@ ClosableType(Oid type)
 	return (PapIsNumberAxisType(type) && type != NUMERICOID) || type == TEXTOID || type == VARCHAROID;
 }
 
-// True when folding the list would run something initdb did not make: only constants of built-in types, arrays of
-// them, and built-in functions, operators and casts pass. Anything else (a user's function, a subquery, a parameter)
-// leaves the column open.
+// A built-in function whose code is compiled in (internal or C): never a SQL-language one, whose body folding could
+// inline and parse.
+bool
+CompiledBuiltIn(Oid function)
+{
+	if (function >= FirstNormalObjectId)
+		return false;
+	HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	const Oid language = ((Form_pg_proc)GETSTRUCT(tuple))->prolang;
+	ReleaseSysCache(tuple);
+	return language == INTERNALlanguageId || language == ClanguageId;
+}
+
+// True when folding the list would run anything but a cast of a constant that initdb made: only constants of built-in
+// types, arrays of them, and casts through built-in compiled functions pass. Anything else (a user's function, any
+// function called by name or as an operator, a subquery, a parameter) leaves the column open: folding then costs no
+// more than the constants the catalog holds, and runs nothing a table's owner wrote.
 bool
 NotOnlyBuiltIns(Node *node, void *)
 {
@@ -96,10 +133,10 @@ NotOnlyBuiltIns(Node *node, void *)
 	// input is the CaseTestExpr placeholder.
 	case T_ArrayCoerceExpr: built_in = ((ArrayCoerceExpr *)node)->resulttype < FirstNormalObjectId; break;
 	case T_CaseTestExpr: built_in = true; break;
-	case T_FuncExpr: built_in = ((FuncExpr *)node)->funcid < FirstNormalObjectId; break;
-	case T_OpExpr: {
-		const OpExpr *op = (OpExpr *)node;
-		built_in = op->opno < FirstNormalObjectId && get_opcode(op->opno) < FirstNormalObjectId;
+	case T_FuncExpr: {
+		const FuncExpr *call = (FuncExpr *)node;
+		built_in = (call->funcformat == COERCE_IMPLICIT_CAST || call->funcformat == COERCE_EXPLICIT_CAST) &&
+		           CompiledBuiltIn(call->funcid);
 		break;
 	}
 	case T_CoerceViaIO:  // the output and input functions of two built-in types
@@ -113,56 +150,115 @@ NotOnlyBuiltIns(Node *node, void *)
 	return expression_tree_walker(node, (bool (*)())(void (*)(void))NotOnlyBuiltIns, nullptr);
 }
 
-// The values one ANDed condition allows the column (attnum, of type `type`); known = false when it is no such list.
+// The equality a list may compare the column with: the compared type's own, or for an integer column, the integer
+// family's between its type and the list's (smallint IN (1, 2) compares int2 with int4).
+bool
+ListEquality(Oid opno, Oid column_type, Oid element_type)
+{
+	if (element_type == column_type)
+		return opno == lookup_type_cache(column_type, TYPECACHE_EQ_OPR)->eq_opr;
+	const auto integer = [](Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID; };
+	return integer(column_type) && integer(element_type) &&
+	       opno == get_opfamily_member(INTEGER_BTREE_FAM_OID, column_type, element_type, BTEqualStrategyNumber);
+}
+
+// Whether an integer list value fits the integer column type (a value outside it is never held: left out).
+bool
+FitsColumn(Datum value, Oid element_type, Oid column_type)
+{
+	const int64 v = element_type == INT2OID   ? int64(DatumGetInt16(value))
+	                : element_type == INT4OID ? int64(DatumGetInt32(value))
+	                                          : DatumGetInt64(value);
+	return column_type == INT2OID   ? v >= PG_INT16_MIN && v <= PG_INT16_MAX
+	       : column_type == INT4OID ? v >= PG_INT32_MIN && v <= PG_INT32_MAX
+	                                : true;
+}
+
+// The values one ANDed condition allows the column (attnum, of type `type`): `column IN (...)`, `column = ANY
+// (ARRAY[...])` or `column = constant`; known = false when it is no such list.
 TextList
 ListOfCondition(Node *condition, AttrNumber attnum, Oid type)
 {
 	TextList list;
-	if (!IsA(condition, ScalarArrayOpExpr))
+	Node *left, *values;
+	Oid opno, collation;
+	bool single = false;
+	if (IsA(condition, ScalarArrayOpExpr)) {
+		ScalarArrayOpExpr *in = (ScalarArrayOpExpr *)condition;
+		if (!in->useOr || list_length(in->args) != 2)
+			return list;
+		left = (Node *)linitial(in->args);
+		values = (Node *)lsecond(in->args);
+		opno = in->opno;
+		collation = in->inputcollid;
+	} else if (IsA(condition, OpExpr) && list_length(((OpExpr *)condition)->args) == 2) {
+		OpExpr *equal = (OpExpr *)condition;  // a list of one: column = constant
+		left = (Node *)linitial(equal->args);
+		values = (Node *)lsecond(equal->args);
+		opno = equal->opno;
+		collation = equal->inputcollid;
+		single = true;
+	} else {
 		return list;
-	ScalarArrayOpExpr *in = (ScalarArrayOpExpr *)condition;
-	if (!in->useOr || list_length(in->args) != 2)
-		return list;
-	Node *left = (Node *)linitial(in->args);
-	while (IsA(left, RelabelType))  // varchar compared as text
+	}
+	// The column itself, or a varchar column compared as text: no other relabelling (text as bpchar or int4 as oid
+	// compares otherwise than the printed values do).
+	Oid compared = exprType(left);
+	if (IsA(left, RelabelType) && type == VARCHAROID && compared == TEXTOID)
 		left = (Node *)((RelabelType *)left)->arg;
+	else if (compared != type)
+		return list;
 	if (!IsA(left, Var) || ((Var *)left)->varattno != attnum || ((Var *)left)->vartype != type)
 		return list;
-	const Oid compared = exprType((Node *)linitial(in->args));
-	// The type's own equality, under a deterministic collation: a value equal to a listed one prints as it does.
-	TypeCacheEntry *entry = lookup_type_cache(compared, TYPECACHE_EQ_OPR);
-	if (!OidIsValid(entry->eq_opr) || in->opno != entry->eq_opr ||
-	    (OidIsValid(in->inputcollid) && !get_collation_isdeterministic(in->inputcollid)))
+	// The type's own equality (or the integer family's), under a deterministic collation: a value equal to a listed
+	// one prints as it does.
+	const Oid value_type = exprType(values);
+	const Oid element_type = single ? value_type : get_element_type(value_type);
+	if (!OidIsValid(element_type) || !ListEquality(opno, compared, element_type) ||
+	    (OidIsValid(collation) && !get_collation_isdeterministic(collation)))
 		return list;
-	Node *values = (Node *)lsecond(in->args);
 	if (NotOnlyBuiltIns(values, nullptr))
 		return list;
 	values = eval_const_expressions(nullptr, values);
-	if (!IsA(values, Const) || ((Const *)values)->constisnull)
-		return list;
-	ArrayType *array = DatumGetArrayTypeP(((Const *)values)->constvalue);
-	if (ARR_ELEMTYPE(array) != compared)
+	if (!IsA(values, Const) || ((Const *)values)->constisnull)  // x = NULL passes every row
 		return list;
 	int16 length;
 	bool by_value;
 	char align;
-	get_typlenbyvalalign(compared, &length, &by_value, &align);
+	get_typlenbyvalalign(element_type, &length, &by_value, &align);
 	Datum *elements;
 	bool *nulls;
 	int count;
-	deconstruct_array(array, compared, length, by_value, align, &elements, &nulls, &count);
+	if (single) {
+		elements = &((Const *)values)->constvalue;
+		nulls = &((Const *)values)->constisnull;
+		count = 1;
+	} else {
+		ArrayType *array = DatumGetArrayTypeP(((Const *)values)->constvalue);
+		if (ARR_ELEMTYPE(array) != element_type)
+			return list;
+		deconstruct_array(array, element_type, length, by_value, align, &elements, &nulls, &count);
+	}
+	if (count > kMaxListValues)
+		return list;
 	Oid output;
 	bool varlena;
-	getTypeOutputInfo(compared, &output, &varlena);
+	getTypeOutputInfo(element_type, &output, &varlena);
 	list.values = (const char **)palloc(sizeof(char *) * size_t(count + 1));
+	size_t bytes = 0;
 	for (int i = 0; i < count; i++) {
 		CHECK_FOR_INTERRUPTS();  // a list may be long, and each value is printed
 		if (nulls[i])            // x IN (..., NULL) is NULL, not false, for any other x: the row passes the CHECK
 			return TextList{};
-		if ((compared == FLOAT8OID && DatumGetFloat8(elements[i]) == 0.0) ||
-		    (compared == FLOAT4OID && DatumGetFloat4(elements[i]) == 0.0f))
+		if ((element_type == FLOAT8OID && DatumGetFloat8(elements[i]) == 0.0) ||
+		    (element_type == FLOAT4OID && DatumGetFloat4(elements[i]) == 0.0f))
 			return TextList{};  // -0 = 0, but "-0" is not "0"
-		list.values[list.count++] = OidOutputFunctionCall(output, elements[i]);
+		if (element_type != compared && !FitsColumn(elements[i], element_type, compared))
+			continue;
+		list.values[list.count] = OidOutputFunctionCall(output, elements[i]);
+		bytes += strlen(list.values[list.count++]);
+		if (bytes > kMaxListBytes)
+			return TextList{};
 	}
 	list.known = true;
 	Normalize(list);
@@ -191,7 +287,7 @@ ListOfTable(Oid relid, const char *column)
 			foreach (cell, make_ands_implicit((Expr *)stringToNode(check.ccbin))) {
 				const TextList allowed = ListOfCondition((Node *)lfirst(cell), attnum, type);
 				if (allowed.known)
-					list = list.known ? Merge(list, allowed, true) : allowed;
+					list = list.known ? Intersect(list, allowed) : allowed;
 			}
 		}
 	}
@@ -207,8 +303,12 @@ PapCheckListOfColumn(Oid relid, const char *column, size_t *count)
 	*count = 0;
 	List *tables = find_all_inheritors(relid, AccessShareLock, nullptr);
 	const int output_level = PapBeginStableOutput();
+	// Only casts of built-in constants are folded (NotOnlyBuiltIns); the search path is pinned all the same.
+	(void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+	                        false);
 	TextList all;
 	all.known = true;
+	int capacity = 0;
 	ListCell *cell;
 	foreach (cell, tables) {
 		CHECK_FOR_INTERRUPTS();  // a tree may have many partitions
@@ -221,8 +321,19 @@ PapCheckListOfColumn(Oid relid, const char *column, size_t *count)
 			all.known = false;
 			break;
 		}
-		all = Merge(all, own, false);
+		AppendValues(all, own, capacity);
+		if (all.count > 2 * kMaxListValues) {  // the tables' lists repeat values: count the distinct ones
+			Normalize(all);
+			if (all.count > kMaxListValues) {
+				all.known = false;
+				break;
+			}
+		}
 	}
+	if (all.known)
+		Normalize(all);
+	if (all.count > kMaxListValues)
+		all.known = false;
 	PapEndStableOutput(output_level);
 	list_free(tables);
 	if (!all.known || all.count == 0)

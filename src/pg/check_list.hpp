@@ -7,11 +7,15 @@
 // under PapBeginStableOutput (the scans' categories), sorted by bytes and distinct; nullptr (count 0) when the
 // catalog does not show such a list. Each table that stores the rows (relid, or every partition or inheritance child
 // that is not itself partitioned) must have a validated CHECK constraint that has, as one of the conditions it
-// ANDs, `column IN (...)` (or `column = ANY (ARRAY[...])`) over constants only: the type's default equality, a
-// deterministic collation, no NULL in the list, built-in functions and casts only (they are folded here, under the
-// caller's rights: nothing a table's owner wrote runs); the list of a table is the intersection of its conditions,
-// that of the tree the union of its tables'. Only columns of type smallint, integer, bigint, real, double precision
-// (a list without zero: -0 passes `= 0` but prints "-0"), text and varchar, where equal values print alike, and no
-// foreign table in the tree (a foreign table's constraints are not enforced). Takes AccessShareLock on every table of
-// the tree, held to the end of the transaction: the constraint cannot be dropped before the caller's scan ends.
+// ANDs, `column IN (...)`, `column = ANY (ARRAY[...])` or `column = constant`: the column compared as its own type (a
+// varchar as text), by the type's default equality (for an integer column, the integer family's with the list's
+// integer type; values the column cannot hold are left out), under a deterministic collation, no NULL in the list,
+// constants of built-in types and casts through built-in compiled functions only (folded here, under the caller's
+// rights, the search path pinned to pg_catalog: nothing a table's owner wrote runs, and folding costs no more than
+// the catalog's constants); the list of a table is the intersection of its conditions, that of the tree the union of
+// its tables'. Only columns of type smallint, integer, bigint, real, double precision (a list without zero: -0 passes
+// `= 0` but prints "-0"), text and varchar, where equal values print alike, no foreign table in the tree (a foreign
+// table's constraints are not enforced), and at most kMaxListValues values and kMaxListBytes of text (beyond, the
+// column stays open). Takes AccessShareLock on every table of the tree, held to the end of the transaction: the
+// constraint cannot be dropped before the caller's scan ends (a table joining the tree is not stopped).
 const char **PapCheckListOfColumn(Oid relid, const char *column, size_t *count);

@@ -129,12 +129,25 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 			PAP_CORE(pap::core::DraftSetColumnLabels(draft, i, labels, count));
 		}
 		// A list of values the private table's CHECK constraint allows the column closes a categorical axis as an
-		// enum's labels do (public: the catalog); the public read below refuses a public value outside it.
-		if (type == pap::core::ValueType::Number || type == pap::core::ValueType::Text) {
+		// enum's labels do (public: the catalog); the public read below refuses a public value outside it. An ordered
+		// axis reads values, not categories: its lists are not read. The list becomes the release's categories,
+		// which every reader of the release sees: said at definition, so that a list written from the data is seen.
+		bool categorical = false;
+		PAP_CORE(categorical = pap::core::DraftColumnsAreCategorical(draft));
+		if (categorical && (type == pap::core::ValueType::Number || type == pap::core::ValueType::Text)) {
 			size_t count = 0;
 			const char **values = PapCheckListOfColumn(private_table, column, &count);
-			if (values != nullptr)
+			if (values != nullptr) {
 				PAP_CORE(pap::core::DraftSetColumnCheckList(draft, i, values, count));
+				ereport(NOTICE,
+				        (errmsg("column \"%s\" of %s is closed by its CHECK constraint: its %zu listed values are the "
+				                "categories of its axis",
+				                column, PapQualifiedRelationName(private_table), count),
+				         errdetail("The release's categories are visible to every role that reads the release, "
+				                   "listed values that no row holds included."),
+				         errhint("A list written from the private rows' values publishes them; see "
+				                 "docs/security.md, \"Closed columns\".")));
+			}
 		}
 	}
 	if (predicates > 0) {

@@ -75,6 +75,9 @@ void FreeReleaseDraft(ReleaseDraft *draft) noexcept;
 const char *DraftCanonicalClass(const ReleaseDraft *draft);
 std::size_t DraftColumnCount(const ReleaseDraft *draft);
 const char *DraftColumn(const ReleaseDraft *draft, std::size_t i);
+// Whether the class reads its columns as categories (marginals, stumps: categorical axes, which a closed column's
+// labels or CHECK list close), not as ordered values.
+bool DraftColumnsAreCategorical(const ReleaseDraft *draft);
 void DraftSetColumnType(ReleaseDraft *draft, std::size_t i, ValueType type, const char *type_name);
 // After DraftSetColumnType, for a column whose values are whole multiples of step in axis units (an integer column:
 // 1; docs/mechanisms.md §10, "Discrete columns"); without it a column takes its value type's (a date's day, else 0).

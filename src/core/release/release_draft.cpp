@@ -189,7 +189,7 @@ public:
 					layout_.axes.push_back(std::move(axis));
 				}
 			} else {
-				const bool categorical = spec.kind == ClassKind::Marginals || spec.kind == ClassKind::Stumps;
+				const bool categorical = DraftColumnsAreCategorical(this);
 				for (std::size_t i = 0; i < spec.columns.size(); i++) {
 					ReleaseAxis axis;
 					axis.kind = categorical ? AxisKind::Categorical : AxisKind::Numeric;
@@ -818,6 +818,11 @@ const char *
 DraftColumn(const ReleaseDraft *d, std::size_t i)
 {
 	return d->spec().columns.at(i).c_str();
+}
+bool
+DraftColumnsAreCategorical(const ReleaseDraft *d)
+{
+	return d->spec().kind == ClassKind::Marginals || d->spec().kind == ClassKind::Stumps;
 }
 
 void
