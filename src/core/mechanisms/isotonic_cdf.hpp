@@ -7,6 +7,8 @@
 #pragma once
 #include <vector>
 
+#include "core/base/core_only.hpp"
+
 namespace pap::core {
 
 // The non-decreasing sequence nearest to y in least squares (equal weights): each block of adjacent violators
