@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/base/errors.hpp"
+#include "core/cells/cell_domain.hpp"
 #include "core/mechanisms/error_model.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/near_tie.hpp"
@@ -471,9 +472,11 @@ StageNoise(bool gaussian, std::size_t tables, double share, double epsilon, doub
 }
 
 // What the stages spend, from the exact scales: Laplace sum of tables x 2 / b; Gaussian rho = sum of tables / sigma^2.
+// Either above its budget (epsilon; the rho the Gaussian was calibrated to) is a broken invariant: the reported
+// amounts are capped at the request (ReportedZcdpDelta, the engine's rho), so an overspend must stop here.
 PrivacyUsed
 StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::size_t tables, double epsilon,
-           double delta)
+           double delta, double rho_budget)
 {
 	PrivacyUsed used;
 	if (!plan.tables.gaussian) {
@@ -492,6 +495,8 @@ StagesUsed(const MarginalTablesPlan &plan, std::size_t calibration_tables, std::
 	long double rho = rho_of(tables, plan.tables.variance);
 	if (plan.calibrate)
 		rho += rho_of(calibration_tables, plan.calibration.variance);
+	if (!(rho <= (long double)rho_budget))
+		throw Error(ErrorKind::Internal, "marginal tables' noise spends more than its rho");
 	used.epsilon = epsilon;
 	used.rho = double(rho * (1.0L + 1e-15L));
 	used.delta = ReportedZcdpDelta(used.rho, epsilon, delta);
@@ -854,7 +859,7 @@ MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t>
 			if (candidate) {
 				candidates.push_back(*candidate);
 				candidates.back().used =
-				    StagesUsed(*candidate, calibration_tables, sets.size(), input.epsilon, input.delta);
+				    StagesUsed(*candidate, calibration_tables, sets.size(), input.epsilon, input.delta, rho);
 			}
 		}
 	}
@@ -1004,7 +1009,7 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
 {
 	RequireHistogramOfRows(cell_histogram, n);
 	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() ||
-	    (plan.calibrate && plan.order == 1))
+	    GridSizeOf(radices) != double(cell_histogram.size()) || (plan.calibrate && plan.order == 1))
 		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
 	for (double p : prior)
 		if (!(p > 0.0))

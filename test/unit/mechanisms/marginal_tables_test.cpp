@@ -21,6 +21,7 @@
 #include "core/base/errors.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/registry.hpp"
+#include "core/noise/discrete_gaussian.hpp"
 #include "core/noise/discrete_laplace.hpp"
 #include "core/noise/random_source.hpp"
 
@@ -304,6 +305,43 @@ TEST(PlanMarginalTables, SpendsTheBudgetOverTheTablesAndNoMore)
 	EXPECT_EQ(gauss.used.epsilon, 1.0);
 	EXPECT_LE(gauss.used.delta, 1e-3);
 	EXPECT_GT(gauss.used.delta, 0.0);
+}
+
+// Every candidate, not only the chosen one, and every stage: the discrete Gaussian's variance is at least the
+// stage's tables over its share of rho (l2^2 = 2 per table, rho = tables / sigma^2), so the rho spent is within the
+// rho the request converts to, and delta from that rho at epsilon is within delta before any cap (the reported delta
+// is capped at the request, so only the uncapped value can show an overspend); the Laplace candidates spend at most
+// epsilon.
+TEST(PlanMarginalTables, EveryCandidateSpendsWithinItsBudget)
+{
+	const std::vector<std::int32_t> binary(8, 2);
+	const std::vector<std::int64_t> histogram(256, 3);
+	for (double epsilon : {1e-3, 0.1, 1.0, 30.0})
+		for (double delta : {1e-9, 1e-3, 0.5})
+			for (int order : {1, 2, 4}) {
+				SCOPED_TRACE(std::to_string(epsilon) + " " + std::to_string(delta) + " k=" + std::to_string(order));
+				const double rho = LargestZcdpRho(epsilon, delta);
+				const double tables = double(AttributeSets(8, order).size());
+				int gaussian = 0;
+				for (const MarginalTablesPlan &p :
+				     MarginalTablesCandidates(Input(epsilon, delta, 256), binary, order, histogram)) {
+					if (!p.tables.gaussian) {
+						EXPECT_LE(p.used.epsilon, epsilon);
+						continue;
+					}
+					gaussian++;
+					const double share = p.calibrate ? p.calibration_share : 0.0;
+					EXPECT_GE(p.tables.variance.value(), tables / ((1.0 - share) * rho) * (1 - 1e-12));
+					if (p.calibrate) {
+						EXPECT_TRUE(p.calibration.gaussian);
+						EXPECT_GE(p.calibration.variance.value(), 8.0 / (share * rho) * (1 - 1e-12));
+					}
+					EXPECT_LE(p.used.rho, rho * (1 + 1e-12));
+					EXPECT_LE(ZcdpDelta(p.used.rho, epsilon), delta * (1 + 1e-9));
+					EXPECT_EQ(p.used.epsilon, epsilon);
+				}
+				EXPECT_GT(gaussian, 0);
+			}
 }
 
 TEST(PlanMarginalTables, PredictionFallsWithEpsilonAndIsAShare)
