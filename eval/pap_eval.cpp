@@ -1093,12 +1093,26 @@ main(int argc, char **argv)
 			std::set<double> kept;
 			std::stringstream ss(only);
 			std::string e;
-			while (std::getline(ss, e, ','))
-				kept.insert(std::stod(e));
-			for (auto &[ds, plan] : cfg.plans)
+			while (std::getline(ss, e, ',')) {
+				char *end = nullptr;
+				const double eps = std::strtod(e.c_str(), &end);
+				if (e.empty() || *end != '\0') {
+					std::cerr << "pap_eval: PAP_EVAL_EPSILONS must list numbers separated by commas\n";
+					return 2;
+				}
+				kept.insert(eps);
+			}
+			bool any = false;
+			for (auto &[ds, plan] : cfg.plans) {
 				plan.epsilons.erase(std::remove_if(plan.epsilons.begin(), plan.epsilons.end(),
 				                                   [&](double eps) { return !kept.count(eps); }),
 				                    plan.epsilons.end());
+				any = any || !plan.epsilons.empty();
+			}
+			if (!any) {
+				std::cerr << "pap_eval: PAP_EVAL_EPSILONS names none of the run's epsilons\n";
+				return 2;
+			}
 		}
 		if (const char *r = std::getenv("PAP_EVAL_REPS"))
 			cfg.reps = std::atoi(r);
