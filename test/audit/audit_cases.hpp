@@ -19,6 +19,7 @@ std::vector<pap::audit::AuditCase> LabellingAuditCases();
 std::vector<pap::audit::AuditCase> MarginalTablesAloneAuditCases();
 // The marginal tables under the discrete Gaussian.
 std::vector<pap::audit::AuditCase> MarginalTablesGaussianAuditCases();
-// The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp;
-// last: every earlier case keeps its seed).
+// Marginal tables over a public prior: the weighed targets and the shift tests (mechanism_audit.cpp).
+std::vector<pap::audit::AuditCase> MarginalTablesPriorAuditCases();
+// The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp).
 std::vector<pap::audit::AuditCase> PrivateQuantileBoundedRangeAuditCases();

@@ -57,5 +57,8 @@ main(int argc, char **argv)
 		cases.push_back(std::move(c));
 	for (pap::audit::AuditCase &c : PrivateQuantileBoundedRangeAuditCases())
 		cases.push_back(std::move(c));
+	// Last: every earlier case keeps its seed.
+	for (pap::audit::AuditCase &c : MarginalTablesPriorAuditCases())
+		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }
