@@ -36,9 +36,12 @@ struct TextList {
 	bool known = false;  // false: no list (the column is open)
 };
 
+// Polls for a cancel: the tree's union may hold millions of values. PostgreSQL's qsort (pg_qsort) allocates nothing,
+// so leaving it by the error's longjmp loses nothing.
 int
 CompareTexts(const void *x, const void *y)
 {
+	CHECK_FOR_INTERRUPTS();
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
@@ -50,9 +53,11 @@ Normalize(TextList &list)
 		return;
 	qsort(list.values, size_t(list.count), sizeof(char *), CompareTexts);
 	int kept = 1;
-	for (int i = 1; i < list.count; i++)
+	for (int i = 1; i < list.count; i++) {
+		CHECK_FOR_INTERRUPTS();
 		if (strcmp(list.values[i], list.values[kept - 1]) != 0)
 			list.values[kept++] = list.values[i];
+	}
 	list.count = kept;
 }
 
@@ -65,6 +70,7 @@ Intersect(const TextList &a, const TextList &b)
 	out.values = (const char **)palloc(sizeof(char *) * size_t(Min(a.count, b.count) + 1));
 	int i = 0, j = 0;
 	while (i < a.count && j < b.count) {
+		CHECK_FOR_INTERRUPTS();
 		const int order = strcmp(a.values[i], b.values[j]);
 		if (order == 0) {
 			out.values[out.count++] = a.values[i++];
