@@ -131,8 +131,9 @@ TableEstimate CombinedEstimate(const std::vector<double> &noisy, const std::vect
 // Moves model (a distribution, every weight > 0) toward the distribution x minimising
 // sum_t sum_i inverse_variance[t][i] (x_t[i] - values[t][i])^2 / 2 over the tables' marginals x_t: entropic mirror
 // descent (x <- x exp(-eta grad) normalised) with a backtracking step (Armijo: a step is taken when it lowers the
-// loss by at least half its first-order decrease), for `steps` steps or until no step lowers the loss. Returns the
-// loss reached. Error(Internal) when the estimates and the tables disagree in size, or no weight is finite and
+// loss by at least half its first-order decrease), for `steps` steps or until no step lowers the loss; a weight the
+// steps drive below the smallest double ends at 0 (a release may hold empty cells). Returns the loss reached.
+// Error(Internal) when the estimates and the tables disagree in size, or no weight is finite and
 // positive (no table, or a table of weights 0).
 double FitLeastSquares(const MarginalTableSet &tables, const std::vector<TableEstimate> &estimates, int steps,
                        std::vector<double> &model, InterruptCheck interrupted);

@@ -468,6 +468,7 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 {
 	const InterruptScope scope(r.interrupted);
 	const ProgressScope progress(r.progress, r.progress_context);
+	PollInterruptNow();  // a cancel sent while the rows were read stops the run before any of its work
 	// The same deterministic construction from the public catalog that the plan made: it cannot fail now.
 	const OpenRelease release(LayoutFromCatalog(*r.layout));
 	const ReleaseLayout &layout = release.layout;
@@ -485,22 +486,35 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 	std::vector<std::int32_t> points(r.private_points, r.private_points + r.private_point_count * d);
 	for (std::size_t i = 0; i < points.size(); i++)
 		points[i] = std::clamp(points[i], std::int32_t(0), std::max(radices[i % d], std::int32_t(1)) - 1);
-	const CellDomain private_domain = CellDomain::Explicit(radices, points);
-	std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0);
 	std::vector<std::int64_t> domain_histogram(cells, 0);
 	std::int64_t n = 0;
 	std::uint64_t steps = 0;
 	for (std::size_t i = 0; i < r.private_point_count; i++) {
 		PollInterrupt(steps);
 		const std::int64_t rows = std::max<std::int64_t>(r.private_rows[i], 0);
-		const std::size_t at = private_domain.CellOf(points.data() + i * d);
 		const std::size_t cell = domain.CellOf(points.data() + i * d);
-		if (at >= private_cells.size() || cell >= cells)
+		if (cell >= cells)
 			throw Error(ErrorKind::Internal, "a private grid point has no cell");
-		private_cells[at] += rows;
 		domain_histogram[cell] += rows;
 		n += rows;
 	}
+	// The cover queries' exact counts, over the private points' own domain (sorted, so that the grouped workload
+	// finds each point's queries): built only for the mechanisms that read them, so that the others do no work
+	// whose length follows how many distinct points the private rows hold.
+	auto cover_counts = [&] {
+		const CellDomain private_domain = CellDomain::Explicit(radices, points);
+		std::vector<std::int64_t> private_cells(private_domain.CellCount(), 0);
+		for (std::size_t i = 0; i < r.private_point_count; i++) {
+			PollInterrupt(steps);
+			const std::size_t at = private_domain.CellOf(points.data() + i * d);
+			if (at >= private_cells.size())
+				throw Error(ErrorKind::Internal, "a private grid point has no cell");
+			private_cells[at] += std::max<std::int64_t>(r.private_rows[i], 0);
+		}
+		std::vector<std::int64_t> truth;
+		ProductWorkload(private_domain, cover.Queries()).EvaluateCounts(private_cells, truth);
+		return truth;
+	};
 
 	RunSummary out{};
 	out.plan = plan;
@@ -529,11 +543,7 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 		in.rows = n;
 		in.cell_histogram = &domain_histogram;
 		in.radices = &radices;
-		in.cover_counts = [&] {
-			std::vector<std::int64_t> truth;
-			ProductWorkload(private_domain, cover.Queries()).EvaluateCounts(private_cells, truth);
-			return truth;
-		};
+		in.cover_counts = cover_counts;
 		in.prior = prior;
 		// Timed from the workload's construction: a reference's own preparation (cell_lists probes every query)
 		// counts against it, as the grouped workload's lazy cell maps count against it.
