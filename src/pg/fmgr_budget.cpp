@@ -27,6 +27,19 @@ RequireBudgetOwner(Oid table, const char *table_name)
 		                errdetail("Only the owner of a private table sets its privacy budget.")));
 }
 
+// The refusals below read the budget row again after the upsert declined to change it. With a fresh snapshot (not
+// read-only, whose snapshot is the calling statement's): a row another session created or changed since this
+// statement began is what the upsert saw. Should it be gone (its table dropped meanwhile), the call is refused as
+// one to repeat, never read from a row that is not there.
+static void
+RequireBudgetRowRead(const char *table_name)
+{
+	if (SPI_processed != 1)
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		         errmsg("privacy budget of %s changed while it was being set", table_name), errhint("Call it again.")));
+}
+
 // A budget in rho that pap.set_budget may not turn into one in (epsilon, delta): raises; returns for any other
 // refusal (an epsilon budget below what is spent). Reads the row as the catalog owner (SPI open).
 static void
@@ -36,7 +49,7 @@ RefuseUnitChange(Oid table, const char *table_name)
 	    "SELECT b.rho_spent::pg_catalog.text, EXISTS (SELECT 1 FROM pap.spender_data s WHERE "
 	    "s.budget_id OPERATOR(pg_catalog.=) b.budget_id AND s.rho_limit IS NOT NULL) FROM pap.budget_data b "
 	    "WHERE b.private_table OPERATOR(pg_catalog.=) $1 AND b.rho_total IS NOT NULL",
-	    table, true);
+	    table, false);
 	if (SPI_processed == 0)
 		return;
 	bool isnull;
@@ -108,7 +121,8 @@ pap_set_budget(PG_FUNCTION_ARGS)
 	if (changed == 0) {
 		PapExecute("SELECT epsilon_spent::pg_catalog.text, delta_spent::pg_catalog.text FROM pap.budget_data "
 		           "WHERE private_table OPERATOR(pg_catalog.=) $1",
-		           1, types, values, true);
+		           1, types, values, false);
+		RequireBudgetRowRead(table_name);
 		const char *eps_spent = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		const char *delta_spent = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
 		PapRestoreUser(&saved);
@@ -131,7 +145,8 @@ RefuseBudgetRho(Oid table, const char *table_name)
 	                  "b.delta_spent::pg_catalog.text, EXISTS (SELECT 1 FROM pap.spender_data s WHERE s.budget_id "
 	                  "OPERATOR(pg_catalog.=) b.budget_id AND s.epsilon_limit IS NOT NULL) "
 	                  "FROM pap.budget_data b WHERE b.private_table OPERATOR(pg_catalog.=) $1",
-	                  table, true);
+	                  table, false);
+	RequireBudgetRowRead(table_name);
 	HeapTuple row = SPI_tuptable->vals[0];
 	TupleDesc desc = SPI_tuptable->tupdesc;
 	bool isnull;
