@@ -212,4 +212,29 @@ SELECT pap.revoke_spend('lab_priv', 'regress_label_analyst');
 REVOKE SELECT ON lab_priv FROM regress_label_analyst;
 REVOKE SELECT ON lab_pub FROM regress_label_analyst;
 DROP ROLE regress_label_analyst;
+
+-- A label column with a typmod: the classes are stored as the private read prints a label (a numeric(10,2) column
+-- prints 1 as 1.00; stored as written, no private row matched them and the charged run labelled nothing).
+CREATE TABLE lab_num AS SELECT x, colour, (CASE WHEN flag THEN 1 ELSE 0 END)::numeric(10,2) AS score FROM lab_priv;
+SELECT pap.set_budget('lab_num', 10, 1e-5);
+SELECT pap.define_labelling('lab_numeric', 'lab_num', 'lab_pub', 'score', '{x, colour}', classes => '{0, 1}');
+SELECT classes FROM pap.labellings WHERE name = 'lab_numeric';
+CALL pap.run_labelling('lab_numeric', 4, 1e-6, 3);
+SELECT state, labelled_rows > 0 AS some_labelled FROM pap.labellings WHERE name = 'lab_numeric';
+-- The label column's type changed since define: refused before the charge where the classes no longer print as
+-- stored (or no longer read), run where they do.
+CREATE TABLE lab_int AS SELECT x, colour, (CASE WHEN flag THEN 1 ELSE 0 END)::int AS score FROM lab_priv;
+SELECT pap.set_budget('lab_int', 10, 1e-5);
+SELECT pap.define_labelling('lab_retyped', 'lab_int', 'lab_pub', 'score', '{x, colour}', classes => '{0, 1}');
+ALTER TABLE lab_int ALTER COLUMN score TYPE numeric(10,2);
+CALL pap.run_labelling('lab_retyped', 4, 1e-6, 3);
+ALTER TABLE lab_int ALTER COLUMN score TYPE date USING DATE '2020-01-01' + score::int;
+CALL pap.run_labelling('lab_retyped', 4, 1e-6, 3);
+SELECT count(*) AS charges FROM pap.ledger WHERE release_name = 'lab_retyped';
+ALTER TABLE lab_int ALTER COLUMN score TYPE bigint USING score - DATE '2020-01-01';
+CALL pap.run_labelling('lab_retyped', 4, 1e-6, 3);
+SELECT state, labelled_rows > 0 AS some_labelled FROM pap.labellings WHERE name = 'lab_retyped';
+SELECT pap.drop_labelling('lab_numeric');
+SELECT pap.drop_labelling('lab_retyped');
+DROP TABLE lab_num, lab_int;
 RESET pap_release.test_seed;

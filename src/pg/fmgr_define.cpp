@@ -496,7 +496,8 @@ DeclareDomain(pap::core::ReleaseDraft *draft, Oid private_table, Datum domain)
 			// the column's type cannot read is refused now, not by every answer after the charge.
 			Oid type;
 			(void)PapValueTypeOfReleaseColumn(private_table, column, &type);
-			PapCanonicalCategoryTexts((const char **)d.categories, d.category_count, type);
+			PapCanonicalCategoryTexts((const char **)d.categories, d.category_count, type,
+			                          PapColumnTypmod(private_table, column));
 			PAP_CORE(pap::core::DraftDeclareCategories(draft, a, d.categories, d.category_count));
 		}
 	}

@@ -71,13 +71,13 @@ TextList(ArrayType *a, const char *what, int max_count)
 
 // Each class as the private read prints a label of the column's type ((label)::text under the scans' stable output
 // settings: booleans as true/false, char(n) without its trailing blanks, dates in ISO), read by the type's input
-// function under the caller's settings. A class written otherwise ('t' for a boolean, '00' for an integer, a date in
-// the caller's DMY) would match no private row and label nothing, after the charge. Two classes that are one value
-// are refused.
+// function under the caller's settings and the column's typmod (a numeric(10,2) column prints 1 as 1.00). A class
+// written otherwise ('t' for a boolean, '00' for an integer, a date in the caller's DMY) would match no private row
+// and label nothing, after the charge. Two classes that are one value are refused.
 static void
-CanonicalClasses(std::vector<const char *> &classes, Oid label_type, const char *label_column)
+CanonicalClasses(std::vector<const char *> &classes, Oid label_type, int32 label_typmod, const char *label_column)
 {
-	PapCanonicalCategoryTexts(classes.data(), classes.size(), label_type);
+	PapCanonicalCategoryTexts(classes.data(), classes.size(), label_type, label_typmod);
 	if (const char *twice = FirstDuplicate(classes))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("classes list the value \"%s\" of label column \"%s\" twice", twice, label_column),
@@ -161,7 +161,7 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 		                errhint("Pass classes => ARRAY['...', '...'] with the labels as text.")));
 	if (classes.size() < 2)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a labelling needs at least two classes")));
-	CanonicalClasses(classes, label_type, label_column);
+	CanonicalClasses(classes, label_type, PapColumnTypmod(private_table, label_column), label_column);
 
 	// Feature columns: of the same kind of type in both tables; the label column is not one of them.
 	std::vector<const char *> value_types;

@@ -120,7 +120,22 @@ pap_plan_labelling(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
-// The feature columns must still have the value types the labelling was defined over, in both tables.
+struct LabelTypeContext {
+	const PapLabelling *labelling;
+	Oid type;
+	int32 typmod;
+};
+
+static void
+LabelTypeErrorContext(void *arg)
+{
+	const auto *c = static_cast<const LabelTypeContext *>(arg);
+	errcontext("reading the classes of labelling \"%s\" as label column \"%s\" of type %s", c->labelling->name,
+	           c->labelling->label_column, format_type_with_typemod(c->type, c->typmod));
+}
+
+// The feature columns must still have the value types the labelling was defined over, in both tables, and the
+// label column must still print the classes as they were stored.
 static void
 RequireFeatureTypes(const PapLabelling *l)
 {
@@ -151,8 +166,32 @@ RequireFeatureTypes(const PapLabelling *l)
 			                   l->name),
 			         errhint("Define the labelling again over tables whose feature columns agree.")));
 	}
+	// The classes as the private read would print a label now: a type or typmod changed since define (integer to
+	// numeric(10,2) prints 1 as 1.00) would leave every private row unlisted, and the charged run labelling nothing.
 	Oid label_type;
 	(void)PapValueTypeOfColumn(l->private_table, l->label_column, &label_type);  // 42703 if it is gone
+	const int32 label_typmod = PapColumnTypmod(l->private_table, l->label_column);
+	const char **now = (const char **)palloc(sizeof(char *) * (l->class_count + 1));
+	for (size_t c = 0; c < l->class_count; c++)
+		now[c] = l->classes[c];
+	LabelTypeContext context{l, label_type, label_typmod};
+	ErrorContextCallback callback{error_context_stack, LabelTypeErrorContext, &context};
+	error_context_stack = &callback;           // a class the column's type can no longer read
+	const int level = PapBeginStableOutput();  // the stored texts are stable output: read them back alike
+	PapCanonicalCategoryTexts(now, l->class_count, label_type, label_typmod);
+	PapEndStableOutput(level);
+	error_context_stack = callback.previous;
+	for (size_t c = 0; c < l->class_count; c++)
+		if (strcmp(now[c], l->classes[c]) != 0)
+			ereport(
+			    ERROR,
+			    (errcode(ERRCODE_DATATYPE_MISMATCH),
+			     errmsg("label column \"%s\" of %s now has type %s", l->label_column,
+			            PapQualifiedRelationName(l->private_table), format_type_with_typemod(label_type, label_typmod)),
+			     errdetail("Labelling \"%s\"'s class \"%s\" now reads as \"%s\": no private row's label would "
+			               "match it.",
+			               l->name, l->classes[c], now[c]),
+			     errhint("Define the labelling again.")));
 }
 
 static void

@@ -890,17 +890,31 @@ PapEndStableOutput(int level)
 	AtEOXact_GUC(true, level);
 }
 
-void
-PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type)
+int32
+PapColumnTypmod(Oid relid, const char *column)
 {
-	const Oid base = getBaseType(type);
+	const AttrNumber attnum = get_attnum(relid, column);
+	if (attnum == InvalidAttrNumber)
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_COLUMN),
+		                errmsg("column \"%s\" does not exist in %s", column, PapQualifiedRelationName(relid))));
+	Oid type, collation;
+	int32 typmod;
+	get_atttypetypmodcoll(relid, attnum, &type, &typmod, &collation);
+	return typmod;
+}
+
+void
+PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type, int32 typmod)
+{
+	// A domain's own typmod (a column of a domain type has none): numeric(10,2) under a domain scales alike.
+	const Oid base = getBaseTypeAndTypmod(type, &typmod);
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(base, &input, &ioparam);
 	getTypeOutputInfo(base, &output, &varlena);
 	for (size_t i = 0; i < count; i++) {
 		CHECK_FOR_INTERRUPTS();
-		const Datum value = OidInputFunctionCall(input, (char *)texts[i], ioparam, -1);
+		const Datum value = OidInputFunctionCall(input, (char *)texts[i], ioparam, typmod);
 		const int level = PapBeginStableOutput();
 		char *canonical =
 		    base == BOOLOID ? pstrdup(DatumGetBool(value) ? "true" : "false") : OidOutputFunctionCall(output, value);

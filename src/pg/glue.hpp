@@ -131,10 +131,13 @@ void PapCheckScan(Oid relid, const char *select_list, size_t axis_count, PapScan
 int PapBeginStableOutput();
 void PapEndStableOutput(int level);
 // Each text replaced by the category text of the value type's input function reads from it under the caller's
-// settings: its output under PapBeginStableOutput (as the scans print a category), a boolean as true or false, a
-// bpchar without its trailing blanks (as its cast to text drops them). A text the type refuses raises the input
-// function's error. Allocated in the current context.
-void PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type);
+// settings and the column's typmod (as a stored value has it: '1' in a numeric(10,2) column prints 1.00): its output
+// under PapBeginStableOutput (as the scans print a category), a boolean as true or false, a bpchar without its
+// trailing blanks (as its cast to text drops them). A text the type refuses raises the input function's error.
+// Allocated in the current context.
+void PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type, int32 typmod);
+// The typmod of a column (-1 for none); 42703 if it does not exist.
+int32 PapColumnTypmod(Oid relid, const char *column);
 // A value's output text made its category text: a bpchar's (or a domain's over it) trailing blanks dropped in place,
 // as the scans' cast to text drops them ('ab  ' and 'ab' are one category, as they are equal in SQL).
 void PapTrimCharPadding(char *text, Oid type);

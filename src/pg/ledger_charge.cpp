@@ -56,11 +56,16 @@ RefuseBudget(Oid private_table, const char *private_name, const char *epsilon, c
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("private table %s has no privacy budget", private_name),
 		                errhint("Its owner sets one with SELECT pap.set_budget('%s', epsilon, delta).", private_name)));
+	const char *epsilon_left = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	const char *delta_left = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	if (delta == NULL)  // the check before the plan, which knows the run's epsilon only
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
+		                errdetail("The run asks for epsilon %s; the remaining budget is epsilon %s and delta %s.",
+		                          epsilon, epsilon_left, delta_left)));
 	ereport(ERROR,
 	        (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("privacy budget of %s exceeded", private_name),
 	         errdetail("The run asks for epsilon %s and delta %s; the remaining budget is epsilon %s and delta %s.",
-	                   epsilon, delta, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
-	                   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2))));
+	                   epsilon, delta, epsilon_left, delta_left)));
 }
 
 // The condition that a budget row is in the run's unit and that its amount (epsilon, or rho: $2) still fits.
@@ -89,7 +94,7 @@ PapRequireBudgetFor(Oid private_table, const char *private_name, const char *eps
 	           2, types, values, false);
 	PapRestoreUser(&saved);
 	if (SPI_processed == 0)
-		RefuseBudget(private_table, private_name, epsilon, "0", rho);
+		RefuseBudget(private_table, private_name, epsilon, NULL, rho);
 	return PapRequireSpendRight(private_table, private_name, GetUserId(), amount, rho != NULL);
 }
 
