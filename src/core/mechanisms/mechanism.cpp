@@ -38,6 +38,20 @@ ValidatePrivacyParameters(double epsilon, double delta)
 }
 
 void
+RequireSpendWithinRequest(const PrivacyUsed &used, double epsilon, double allowed_rho)
+{
+	constexpr double kLastBits = 1e-9;
+	if (used.rho == 0.0 && !(used.epsilon <= epsilon * (1 + kLastBits) && used.delta == 0.0))
+		throw Error(ErrorKind::Internal, "the chosen plan spends epsilon " + FormatFloat8(used.epsilon) +
+		                                     " and delta " + FormatFloat8(used.delta) +
+		                                     ", above its request's epsilon " + FormatFloat8(epsilon) +
+		                                     " and no delta");
+	if (used.rho != 0.0 && !(used.rho <= allowed_rho * (1 + kLastBits)))
+		throw Error(ErrorKind::Internal, "the chosen plan spends rho " + FormatFloat8(used.rho) + ", above the rho " +
+		                                     FormatFloat8(allowed_rho) + " its request allows");
+}
+
+void
 ValidateAccuracyParameters(double alpha, double beta)
 {
 	Require(std::isfinite(alpha) && alpha > 0.0 && alpha < 1.0, "alpha must be in (0, 1), got " + FormatFloat8(alpha));

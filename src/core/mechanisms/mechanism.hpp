@@ -89,6 +89,12 @@ void ValidateBeta(double beta);
 // Every planner's checks: the privacy parameters, alpha and beta in (0, 1) (Error(InvalidParameter));
 // Error(DataException) for no private rows, no public rows, no cover query or no cell.
 void ValidatePlanInput(const PlanInput &input);
+// A plan's spend against what its request allows, before any report caps it: a pure plan (rho 0) at most epsilon
+// and no delta; a zCDP plan at most allowed_rho, the rho its noise was calibrated to (LargestZcdpRho(epsilon,
+// delta), or epsilon^2 / 2 on a zCDP budget). Error(Internal) otherwise: a plan above its request is a bug, refused
+// before any charge rather than charged as the request. A relative 1e-9 is left for the last bits of the
+// conversions, far below any rounding margin of the noise.
+void RequireSpendWithinRequest(const PrivacyUsed &used, double epsilon, double allowed_rho);
 
 // The release's public shape, read from its stored layout alone: whether a mechanism can run on it is decided from
 // this before anything is charged.

@@ -24,6 +24,7 @@
 #include "core/mechanisms/pmw_plan.hpp"
 #include "core/mechanisms/prior_bootstrap.hpp"
 #include "core/mechanisms/registry.hpp"
+#include "core/noise/discrete_gaussian.hpp"  // LargestZcdpRho
 #include "core/noise/zcdp_conversion.hpp"
 #include "core/release/answer_mode.hpp"
 #include "core/release/engine_support.hpp"
@@ -214,9 +215,14 @@ RegisteredIndex(const char *name)
 // the request's rho, rounded up, so its exact rho is within the request, and the reported value (rounded up by
 // its margins) is capped there as ReportedZcdpDelta caps delta. On a zCDP budget, a zCDP plan is reported as the
 // tight conversion of that rho at the budget's delta.
+// The caps would hide a plan above its request: RequireSpendWithinRequest refuses one first.
 void
 SetZcdpCost(const PlanRequest &r, const PrivacyUsed &used, PlanSummary &s)
 {
+	RequireSpendWithinRequest(used, r.epsilon,
+	                          used.rho == 0   ? 0.0
+	                          : r.zcdp_budget ? ZcdpRequestRho(r.epsilon, r.delta)
+	                                          : LargestZcdpRho(r.epsilon, r.delta));
 	if (used.rho == 0) {  // pure: epsilon-DP implies epsilon^2 / 2-zCDP (Bun & Steinke 2016, Proposition 1.4)
 		s.rho_used = used.epsilon * used.epsilon / 2 * (1 + 1e-15);
 		if (r.zcdp_budget)

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "core/base/errors.hpp"
 #include "core/mechanisms/hierarchical_mechanism.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
@@ -202,6 +204,40 @@ TEST(PrivacyUsed, ZcdpSparseVectorNeedsLessThanHalfDworkRothsNoise)
 		EXPECT_LT(p.threshold_noise.value(), 0.5 * sigma);
 		EXPECT_LT(p.compare_noise.value(), 0.5 * 2 * sigma);
 	}
+}
+
+}  // namespace
+}  // namespace pap::core
+
+namespace pap::core {
+namespace {
+
+// The engine's last check before a charge (release_engine.cpp, SetZcdpCost): a plan above its request is refused,
+// whatever a report would cap it to.
+TEST(RequireSpendWithinRequest, RefusesAPlanAboveItsRequest)
+{
+	PrivacyUsed pure;
+	pure.epsilon = 1.0;
+	EXPECT_NO_THROW(RequireSpendWithinRequest(pure, 1.0, 0.0));
+	pure.epsilon = 1.0 + 1e-12;  // the last bits of a sum of 2 / b
+	EXPECT_NO_THROW(RequireSpendWithinRequest(pure, 1.0, 0.0));
+	pure.epsilon = 1.001;
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RequireSpendWithinRequest(pure, 1.0, 0.0));
+	pure.epsilon = std::nan("");
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RequireSpendWithinRequest(pure, 1.0, 0.0));
+	pure.epsilon = 0.5;
+	pure.delta = 1e-9;  // a pure plan that reports a delta is not pure
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RequireSpendWithinRequest(pure, 1.0, 0.0));
+
+	PrivacyUsed zcdp;
+	zcdp.rho = LargestZcdpRho(1.0, 1e-6);
+	zcdp.epsilon = 1.0;
+	zcdp.delta = 1e-6;
+	EXPECT_NO_THROW(RequireSpendWithinRequest(zcdp, 1.0, LargestZcdpRho(1.0, 1e-6)));
+	zcdp.rho *= 1.001;  // a variance a thousandth too small
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RequireSpendWithinRequest(zcdp, 1.0, LargestZcdpRho(1.0, 1e-6)));
+	zcdp.rho = std::numeric_limits<double>::infinity();
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RequireSpendWithinRequest(zcdp, 1.0, LargestZcdpRho(1.0, 1e-6)));
 }
 
 }  // namespace
