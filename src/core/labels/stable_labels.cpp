@@ -6,6 +6,8 @@
 #include <numeric>
 #include <string>
 
+#include <boost/math/distributions/binomial.hpp>
+
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/noise/discrete_laplace.hpp"
@@ -152,20 +154,22 @@ PlanLabelling(const LabellingRequest &r)
 	// Expected labelled rows when every row is unanimous: each row is stable with probability ps (independently,
 	// an approximation: the rows share rho), and the vector halts at the c-th unstable row.
 	const double ps = UnanimousStableProbability(p, p.chunks), pu = 1.0 - ps;
-	// P[j unstable so far] for j < c; a cut-off above m never halts the vector, so m + 1 states suffice.
-	std::vector<double> below(std::size_t(std::min<std::int64_t>(r.cutoff, r.public_rows + 1)), 0.0);
-	below[0] = 1.0;
-	double labelled = 0.0;
+	// Row i + 1 is reached when fewer than c of the i before it were unstable, P[Binomial(i, pu) <= c - 1] (1 for
+	// i < c), and is then stable with probability ps: the sum over the m rows, one binomial CDF each (time O(m),
+	// where a table of the counts so far cost O(m min(c, m))), until the rows left are out of reach.
+	const std::int64_t always = std::min(r.cutoff, r.public_rows);
+	double reached = double(always);
 	std::uint64_t steps = 0;
-	for (std::int64_t i = 0; i < r.public_rows; i++) {
-		PollInterrupt(steps, std::uint64_t(below.size()));
-		const double alive = std::accumulate(below.begin(), below.end(), 0.0);
+	for (std::int64_t i = always; i < r.public_rows; i++) {
+		PollInterrupt(steps);
+		const double alive = pu <= 0.0   ? 1.0
+		                     : pu >= 1.0 ? 0.0
+		                                 : boost::math::cdf(boost::math::binomial(double(i), pu), double(r.cutoff - 1));
 		if (alive < 1e-12)
 			break;
-		labelled += ps * alive;
-		for (std::size_t j = below.size(); j-- > 0;)
-			below[j] = below[j] * ps + (j > 0 ? below[j - 1] * pu : 0.0);
+		reached += alive;
 	}
+	const double labelled = ps * reached;
 	p.labelled_share_if_unanimous = r.public_rows > 0 ? std::min(1.0, labelled / double(r.public_rows)) : 0.0;
 	return p;
 }
