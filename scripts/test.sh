@@ -99,8 +99,10 @@ finish_step unit-sanitize
 # The reduced accuracy harness (one repetition, two epsilons; bash eval/run.sh runs the full experiment), one
 # thread and the longest of the cluster steps, runs beside the next ones on the other core, in a cluster on a port
 # of its own (pg_virtualenv takes the first free one from 5432 up, and two starting at once could both take it).
-# It must complete and its outputs be well formed.
-start_step eval-ci env PGPORT=55432 PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
+# The port is below Linux's ephemeral range (32768-60999): 55432, inside it, was once the source port of one of the
+# next steps' client connections to localhost when the cluster started, and the bind failed. Above the scan from
+# 5432 and below the multiserver test's remote servers (20000 up). It must complete and its outputs be well formed.
+start_step eval-ci env PGPORT=15432 PAP_EVAL_NO_INSTALL=1 bash eval/run.sh --ci
 step ledger pg_virtualenv -t -v 15 bash test/ledger/run_ledger_tests.sh
 # With pg_stat_statements preloaded: a run's counters in it do not depend on the private values.
 step stats pg_virtualenv -t -v 15 -o shared_preload_libraries=pg_stat_statements \
