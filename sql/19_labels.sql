@@ -221,6 +221,14 @@ SELECT pap.define_labelling('lab_numeric', 'lab_num', 'lab_pub', 'score', '{x, c
 SELECT classes FROM pap.labellings WHERE name = 'lab_numeric';
 CALL pap.run_labelling('lab_numeric', 4, 1e-6, 3);
 SELECT state, labelled_rows > 0 AS some_labelled FROM pap.labellings WHERE name = 'lab_numeric';
+-- The same under a domain, whose typmod is the domain's, not the column's.
+CREATE DOMAIN lab_score AS numeric(10,2);
+CREATE TABLE lab_dom AS SELECT x, colour, score::lab_score AS score FROM lab_num;
+SELECT pap.define_labelling('lab_domain', 'lab_dom', 'lab_pub', 'score', '{x, colour}', classes => '{0, 1}');
+SELECT classes FROM pap.labellings WHERE name = 'lab_domain';
+SELECT pap.drop_labelling('lab_domain');
+DROP TABLE lab_dom;
+DROP DOMAIN lab_score;
 -- The label column's type changed since define: refused before the charge where the classes no longer print as
 -- stored (or no longer read), run where they do.
 CREATE TABLE lab_int AS SELECT x, colour, (CASE WHEN flag THEN 1 ELSE 0 END)::int AS score FROM lab_priv;

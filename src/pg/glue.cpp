@@ -900,14 +900,15 @@ PapColumnTypmod(Oid relid, const char *column)
 	Oid type, collation;
 	int32 typmod;
 	get_atttypetypmodcoll(relid, attnum, &type, &typmod, &collation);
+	// A column of a domain type has none of its own: the domain's (CREATE DOMAIN d AS numeric(10,2)) applies.
+	(void)getBaseTypeAndTypmod(type, &typmod);
 	return typmod;
 }
 
 void
 PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type, int32 typmod)
 {
-	// A domain's own typmod (a column of a domain type has none): numeric(10,2) under a domain scales alike.
-	const Oid base = getBaseTypeAndTypmod(type, &typmod);
+	const Oid base = getBaseType(type);
 	Oid input, ioparam, output;
 	bool varlena;
 	getTypeInputInfo(base, &input, &ioparam);

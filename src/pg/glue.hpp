@@ -136,7 +136,8 @@ void PapEndStableOutput(int level);
 // trailing blanks (as its cast to text drops them). A text the type refuses raises the input function's error.
 // Allocated in the current context.
 void PapCanonicalCategoryTexts(const char **texts, size_t count, Oid type, int32 typmod);
-// The typmod of a column (-1 for none); 42703 if it does not exist.
+// The typmod of a column, or of its domain's base type for a column of a domain type (-1 for none); 42703 if it
+// does not exist.
 int32 PapColumnTypmod(Oid relid, const char *column);
 // A value's output text made its category text: a bpchar's (or a domain's over it) trailing blanks dropped in place,
 // as the scans' cast to text drops them ('ab  ' and 'ab' are one category, as they are equal in SQL).
