@@ -140,8 +140,9 @@ LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer r
 	const bool ok = PapCallCore(&err, [&]() {
 		if (pap_debug_inject_error != 0)
 			PapThrowInjectedError(pap_debug_inject_error);
-		model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count), r->private_rows);
-		pap::core::ModelSetErrorFacts(model, r->error_facts);
+		model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count), r->private_rows,
+		                                    PapInterruptPending);
+		pap::core::ModelSetErrorFacts(model, r->error_facts, PapInterruptPending);
 		e->bytes = pap::core::ModelMemoryBytes(model);
 	});
 	if (!ok) {

@@ -8,6 +8,7 @@
 extern "C" {
 #include "access/transam.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -156,6 +157,7 @@ PapCastLiteral(const pap::core::ReleaseModel *model, Oid private_table, const pa
 	PapPushTextPosition(&at_literal, origin, t.position);
 	Node *expr = LiteralConst(t);
 	for (size_t k = 0; k < t.casts; k++) {
+		CHECK_FOR_INTERRUPTS();  // a literal may carry as many casts as a query text of 1 MB holds
 		size_t position = 0;
 		const char *type_name = nullptr;
 		PAP_CORE(type_name = pap::core::ParsedQueryLiteralCast(parsed, i, k, &position));

@@ -8,16 +8,25 @@ extern "C" {
 #include "utils/elog.h"
 }
 
+// The bytes the search below may compare in all: it runs while an error is being reported, where no cancel is
+// heard, over a statement the caller writes (up to 1 GB, with as many quotes as it likes). Past them the caret goes
+// on the query text itself.
+constexpr size_t kLiteralSearchBytes = size_t(1) << 24;
+
 // Whether the string literal opening at source[quote] ('...' with '' for a quote, as standard_conforming_strings
 // writes it) spells exactly text; *at: the source offset of text's byte `offset` (the closing quote for its end).
+// Each byte compared is taken from *budget; false once it is spent.
 static bool
-LiteralSpells(const char *source, size_t quote, const char *text, size_t offset, int *at)
+LiteralSpells(const char *source, size_t source_length, size_t quote, const char *text, size_t offset, int *at,
+              size_t *budget)
 {
-	const size_t source_length = strlen(source);
 	if (quote >= source_length || source[quote] != '\'')
 		return false;
 	size_t i = quote + 1;
 	for (size_t j = 0;; j++) {
+		if (*budget == 0)
+			return false;
+		--*budget;
 		if (j == offset)
 			*at = int(i);
 		if (i >= source_length)
@@ -53,23 +62,27 @@ StatementOffset(const PapTextOrigin *origin, size_t offset)
 	if (arg == nullptr || !IsA(arg, Const))
 		return -1;
 	const char *source = debug_query_string;
+	const size_t source_length = strlen(source);
+	size_t budget = kLiteralSearchBytes;
 	int at = -1;
 	const int location = ((Const *)arg)->location;
 	if (location >= 0)
-		return LiteralSpells(source, size_t(location), origin->text, offset, &at) ? at : -1;
+		return LiteralSpells(source, source_length, size_t(location), origin->text, offset, &at, &budget) ? at : -1;
 	int found = -1;
 	for (const char *quote = strchr(source, '\''); quote != nullptr; quote = strchr(quote + 1, '\'')) {
 		const size_t start = size_t(quote - source);
 		const char before = start > 0 ? source[start - 1] : ' ';
 		if (before == '\'' || before == '_' || isalnum((unsigned char)before) || (before & 0x80) != 0)
 			continue;  // inside another literal, or a prefixed one (E'...')
-		if (!LiteralSpells(source, start, origin->text, offset, &at))
+		if (budget == 0)
+			return -1;  // too long a search to finish inside an error report
+		if (!LiteralSpells(source, source_length, start, origin->text, offset, &at, &budget))
 			continue;
 		if (found >= 0)
 			return -1;  // two literals spell the text: which one is meant is unknown
 		found = at;
 	}
-	return found;
+	return budget == 0 ? -1 : found;  // a literal left unread might spell the text too
 }
 
 int

@@ -316,9 +316,9 @@ RunSummary RunRelease(const RunRequest &request, const PlanSummary &plan, Alloca
 // --- answering ----------------------------------------------------------------------------------------------
 class ReleaseModel;  // a released cover with the answers of its synthetic distribution
 // O(cells x axes) for thresholds, ranges, boxes and orthants (their cover is listed only when rendered), plus the
-// cover's construction for the other classes.
+// cover's construction for the other classes. interrupted: polled by those long steps (Error(Cancelled)).
 ReleaseModel *LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
-                               std::int64_t private_rows);
+                               std::int64_t private_rows, InterruptCheck interrupted = nullptr);
 void FreeReleaseModel(ReleaseModel *model) noexcept;
 std::size_t ModelCoverSize(const ReleaseModel *model);
 std::size_t ModelCellCount(const ReleaseModel *model);
@@ -514,8 +514,9 @@ struct ReleaseErrorFacts {
 };
 // Sets the facts; with known and answers_stored, Error(Internal) when the stored answer facts do not fit the layout
 // (caps not one per axis, spreads not one per public value, or a value that is not finite, negative, or above 1
-// for a cap or a spread), leaving the model as it was.
-void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts);
+// for a cap or a spread), leaving the model as it was. interrupted: polled while facts are computed for a release
+// that stored none (Error(Cancelled)).
+void ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts, InterruptCheck interrupted = nullptr);
 // An answer with its (1 - beta) error bound, fractions of n: the true answer lies in [lower, upper] for every query
 // of the class at once with probability at least 1 - beta (under the error model's assumption). error_bound is
 // max(estimate - lower, upper - estimate); projection + outside_mass + noise is the half-width before [lower, upper]

@@ -938,8 +938,9 @@ ParseSimpleQueryText(std::string_view text, QueryText &out)
 
 ReleaseModel *
 LoadReleaseModel(const CatalogLayout &layout, const double *synthetic, std::size_t cell_count,
-                 std::int64_t private_rows)
+                 std::int64_t private_rows, InterruptCheck interrupted)
 {
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());
 	return new ReleaseModel(LayoutFromCatalog(layout), std::vector<double>(synthetic, synthetic + cell_count),
 	                        private_rows);
 }
@@ -1311,8 +1312,9 @@ ComputeAnswerFacts(const CatalogLayout &layout, std::int64_t public_rows, std::i
 }
 
 void
-ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts)
+ModelSetErrorFacts(ReleaseModel *model, const ReleaseErrorFacts &facts, InterruptCheck interrupted)
 {
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());
 	// The facts are checked before any member changes: a refused set leaves the model as it was.
 	if (facts.known) {
 		LoadedAnswerFacts loaded = facts.answers_stored ? StoredFactsOf(model->layout(), facts.answers)
