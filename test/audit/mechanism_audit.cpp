@@ -184,6 +184,31 @@ MwemCase(const std::string &mechanism, const std::string &name, std::vector<Cell
 	return c;
 }
 
+// ---- Marginal tables on two neighbouring histograms d1 / d2 over a grid of these radices, from the public prior of
+// public_histogram when the plan weighs one (public_rows > 0), else the uniform prior over its cells. The key is
+// n (x_0 - x_1): every instance moves a row between cells 0 and 1, or changes both.
+AuditCase
+MarginalTablesPriorCase(const std::string &mechanism, const std::string &name, const std::vector<std::int32_t> &radices,
+                        std::vector<std::int64_t> d1, std::vector<std::int64_t> d2,
+                        const std::vector<std::int64_t> &public_histogram, const MarginalTablesPlan &plan, double delta,
+                        Expect expect)
+{
+	std::int64_t n = 0;
+	for (const std::int64_t c : d2)
+		n += c;
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(std::move(d1),
+	                                                                                                     std::move(d2));
+	auto prior = std::make_shared<const std::vector<double>>(
+	    plan.public_rows > 0 ? PublicPrior(public_histogram) : UniformPrior(public_histogram.size()));
+	AuditCase c = Case(mechanism, name, delta, expect);
+	c.sample = [hists, prior, radices, plan, n](int side, RandomBitSource &rng) {
+		const std::vector<double> x =
+		    RunMarginalTables(side == 0 ? hists->first : hists->second, radices, n, *prior, plan, rng);
+		return OrderedKey(double(n) * (x[0] - x[1]), 1.0 / 64);
+	};
+	return c;
+}
+
 // ---- Marginal tables over one axis of three bins (k = 1: the one table is the histogram), uniform prior, so the
 // release is the noisy table clipped and normalised. The row moves from bin 1 to bin 0 (l1 = 2, the planned
 // sensitivity); bin 2 holds 1000 rows on both sides, so that the normalisation barely mixes the counts, and the
@@ -191,16 +216,7 @@ MwemCase(const std::string &mechanism, const std::string &name, std::vector<Cell
 AuditCase
 MarginalTablesCase(const std::string &mechanism, const std::string &name, const MarginalTablesPlan &plan, Expect expect)
 {
-	const std::int64_t n = 1040;
-	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
-	    std::vector<std::int64_t>{21, 19, 1000}, std::vector<std::int64_t>{20, 20, 1000});
-	AuditCase c = Case(mechanism, name, 0, expect);
-	c.sample = [hists, plan, n](int side, RandomBitSource &rng) {
-		const std::vector<double> x =
-		    RunMarginalTables(side == 0 ? hists->first : hists->second, {3}, n, UniformPrior(3), plan, rng);
-		return OrderedKey(double(n) * (x[0] - x[1]), 1.0 / 64);
-	};
-	return c;
+	return MarginalTablesPriorCase(mechanism, name, {3}, {21, 19, 1000}, {20, 20, 1000}, {1, 1, 1}, plan, 0, expect);
 }
 
 // ---- Marginal tables with k = 2 over a 2 x 2 grid, uniform prior: the one 2-way table fitted by least squares,
@@ -210,19 +226,10 @@ MarginalTablesCase(const std::string &mechanism, const std::string &name, const 
 AuditCase
 MarginalTablesTwoWayCase(const std::string &mechanism, const MarginalTablesPlan &plan, Expect expect)
 {
-	const std::int64_t n = 1040;
-	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
-	    std::vector<std::int64_t>{21, 19, 500, 500}, std::vector<std::int64_t>{20, 20, 500, 500});
-	AuditCase c = Case(mechanism,
-	                   plan.calibrate ? "2 x 2, k 2, 21/19/500/500 vs 20/20/500/500"
-	                                  : "2 x 2, k 2 alone, 21/19/500/500 vs 20/20/500/500",
-	                   0, expect);
-	c.sample = [hists, plan, n](int side, RandomBitSource &rng) {
-		const std::vector<double> x =
-		    RunMarginalTables(side == 0 ? hists->first : hists->second, {2, 2}, n, UniformPrior(4), plan, rng);
-		return OrderedKey(double(n) * (x[0] - x[1]), 1.0 / 64);
-	};
-	return c;
+	return MarginalTablesPriorCase(mechanism,
+	                               plan.calibrate ? "2 x 2, k 2, 21/19/500/500 vs 20/20/500/500"
+	                                              : "2 x 2, k 2 alone, 21/19/500/500 vs 20/20/500/500",
+	                               {2, 2}, {21, 19, 500, 500}, {20, 20, 500, 500}, {1, 1, 1, 1}, plan, 0, expect);
 }
 
 // ---- Marginal tables with k = 1 over four binary axes (16 cells of 100 rows), uniform prior, so each of the four
@@ -548,28 +555,6 @@ ThreeAxesPublic(std::int64_t shift)
 	for (std::size_t c = 0; c < 8; c++)
 		pub[c] = kThreeAxesPrivate[c] / 2 + (c < 2 ? 0 : (c % 2 == 0 ? -shift : shift));
 	return pub;
-}
-
-AuditCase
-MarginalTablesPriorCase(const std::string &mechanism, const std::string &name, const std::vector<std::int32_t> &radices,
-                        std::vector<std::int64_t> d1, std::vector<std::int64_t> d2,
-                        const std::vector<std::int64_t> &public_histogram, const MarginalTablesPlan &plan, double delta,
-                        Expect expect)
-{
-	std::int64_t n = 0;
-	for (const std::int64_t c : d2)
-		n += c;
-	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(std::move(d1),
-	                                                                                                     std::move(d2));
-	auto prior = std::make_shared<const std::vector<double>>(
-	    plan.public_rows > 0 ? PublicPrior(public_histogram) : UniformPrior(public_histogram.size()));
-	AuditCase c = Case(mechanism, name, delta, expect);
-	c.sample = [hists, prior, radices, plan, n](int side, RandomBitSource &rng) {
-		const std::vector<double> x =
-		    RunMarginalTables(side == 0 ? hists->first : hists->second, radices, n, *prior, plan, rng);
-		return OrderedKey(double(n) * (x[0] - x[1]), 1.0 / 64);
-	};
-	return c;
 }
 
 // Among the product's candidates for this public histogram, the one PlanMarginalTables would take among those that
