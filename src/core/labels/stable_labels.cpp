@@ -157,14 +157,13 @@ PlanLabelling(const LabellingRequest &r)
 	// Row i + 1 is reached when fewer than c of the i before it were unstable, P[Binomial(i, pu) <= c - 1] (1 for
 	// i < c), and is then stable with probability ps: the sum over the m rows, one binomial CDF each (time O(m),
 	// where a table of the counts so far cost O(m min(c, m))), until the rows left are out of reach.
-	const std::int64_t always = std::min(r.cutoff, r.public_rows);
+	// With no unstable row the vector never halts (every row is reached); with no stable one it halts at the c-th.
+	const std::int64_t always = pu <= 0.0 ? r.public_rows : std::min(r.cutoff, r.public_rows);
 	double reached = double(always);
 	std::uint64_t steps = 0;
-	for (std::int64_t i = always; i < r.public_rows; i++) {
+	for (std::int64_t i = always; i < r.public_rows && pu < 1.0; i++) {
 		PollInterrupt(steps);
-		const double alive = pu <= 0.0   ? 1.0
-		                     : pu >= 1.0 ? 0.0
-		                                 : boost::math::cdf(boost::math::binomial(double(i), pu), double(r.cutoff - 1));
+		const double alive = boost::math::cdf(boost::math::binomial(double(i), pu), double(r.cutoff - 1));
 		if (alive < 1e-12)
 			break;
 		reached += alive;
