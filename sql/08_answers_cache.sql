@@ -106,3 +106,25 @@ CALL pap.run_release('cache_m', 1.0);
 SELECT pap.answer('cache_m', 'k = 3', refine => true) = pap.answer('cache_m', 'k = 3') AS ignored;
 -- refine => NULL is the release's answer mode (17_answer_mode), not a NULL answer
 SELECT pap.answer('cache_b', 'x <= 500', refine => NULL) = pap.answer('cache_b', 'x <= 500') AS release_mode;
+
+-- The cache's bound counts all a model holds, its category texts too: a release of 2,000 categories of about
+-- 1,000 characters holds megabytes (its arrays, which were all the bound counted, about 100 kB). Under a 1 MB
+-- setting it is kept only for the statement that loaded it, and the next statement loads it again; under the
+-- default the next statement finds it cached. DEBUG1 reports each load.
+CREATE TABLE long_pub(c text);
+CREATE TABLE long_priv(c text);
+INSERT INTO long_pub SELECT repeat(md5(i::text), 31) || i FROM generate_series(1, 2000) AS i;
+INSERT INTO long_priv SELECT c FROM long_pub;
+SELECT pap.set_budget('long_priv', 1);
+SELECT pap.define_release('cache_long', 'long_priv', 'long_pub', 'marginals(1; c)');
+CALL pap.run_release('cache_long', 1.0);
+\set VERBOSITY terse
+SET client_min_messages = debug1;
+SET pap_release.answer_cache_mb = 1;
+SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
+SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
+RESET pap_release.answer_cache_mb;
+SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
+SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
+RESET client_min_messages;
+\set VERBOSITY default

@@ -3,6 +3,10 @@
 #include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 
+#include <malloc.h>
+
+#include <algorithm>
+
 extern "C" {
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -45,6 +49,21 @@ PapSameStatement(const PapStatementStamp *s)
 	return s->valid && snap != nullptr && s->lxid == MyProc->lxid && s->curcid == snap->curcid &&
 	       s->snap_xmin == snap->xmin && s->snap_xmax == snap->xmax &&
 	       s->snap_completions == snap->snapXactCompletionCount;
+}
+
+// The heap bytes this backend has in use, as the allocator counts them (glibc: the chunks it handed out plus the
+// blocks it mapped for large requests), or 0 where it cannot tell. A model's size is the growth of this count over
+// its load: exact whatever the model holds (category texts, cover lists, lookup indexes), where the core's own
+// estimate (ModelMemoryBytes) counts only its large arrays, and missed most of a release of long category texts.
+static size_t
+HeapBytesInUse(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	const struct mallinfo2 info = mallinfo2();
+	return info.uordblks + info.hblkhd;
+#else
+	return 0;
+#endif
 }
 
 static void
@@ -140,10 +159,14 @@ LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer r
 	const bool ok = PapCallCore(&err, [&]() {
 		if (pap_debug_inject_error != 0)
 			PapThrowInjectedError(pap_debug_inject_error);
+		// Only the core allocates between the two counts (the interrupt check reads flags).
+		const size_t heap_before = HeapBytesInUse();
 		model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count), r->private_rows,
 		                                    PapInterruptPending);
 		pap::core::ModelSetErrorFacts(model, r->error_facts, PapInterruptPending);
-		e->bytes = pap::core::ModelMemoryBytes(model);
+		const size_t heap_after = HeapBytesInUse();
+		const size_t measured = heap_after > heap_before ? heap_after - heap_before : 0;
+		e->bytes = std::max(pap::core::ModelMemoryBytes(model), measured + pap::core::ModelDeferredBytes(model));
 	});
 	if (!ok) {
 		pap::core::FreeReleaseModel(model);
@@ -155,6 +178,9 @@ LoadEntry(const char *name, Oid row_table, TransactionId row_xmin, ItemPointer r
 	dlist_push_head(&cache_entries, &e->node);
 	cache_bytes += e->bytes;
 	MemoryContextSwitchTo(caller);
+	ereport(DEBUG1, (errmsg_internal("pap_release: release \"%s\" loaded into the answer cache", name),
+	                 errdetail_internal("It holds %zu bytes; the cache holds %llu.", e->bytes,
+	                                    (unsigned long long)cache_bytes)));
 	return e;
 }
 

@@ -9,9 +9,9 @@
 //
 // Memory: entries live in the context "pap_release answer cache" under CacheMemoryContext; the core's model is
 // freed through FreeReleaseModel when its entry is evicted (least recently used first, beyond
-// pap_release.answer_cache_mb) and no statement still uses it. A statement pins the entry it uses until its
-// function's memory context goes (end of the statement, or the error that ends it).
-// Include after postgres.h (through glue.hpp).
+// pap_release.answer_cache_mb, each entry counted at what its load added to the heap) and no statement still uses it. A
+// statement pins the entry it uses until its function's memory context goes (end of the statement, or the error that
+// ends it). Include after postgres.h (through glue.hpp).
 #pragma once
 #include "pg/glue.hpp"
 

@@ -405,8 +405,12 @@ const char *ModelColumnName(const ReleaseModel *model, std::size_t axis);
 double ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value);
 // The value type of the release's axis `axis` (Error(Internal) when out of range).
 ValueType ModelAxisValueType(const ReleaseModel *model, std::size_t axis);
-// What the model holds in memory, in bytes (approximate), for the glue's cache bound.
+// What the model holds in memory, in bytes, for the glue's cache bound: an estimate from its large arrays (texts
+// and indexes left out), the deferred bytes below included. The glue measures the load where the allocator tells it.
 std::size_t ModelMemoryBytes(const ReleaseModel *model);
+// What the model may still build on a first use after its load, in bytes (estimated): an ordered class's cover,
+// built only to render a cover query or to word an error, holds per-axis covers as large as the model's own.
+std::size_t ModelDeferredBytes(const ReleaseModel *model);
 
 // --- guard rails from the lower bounds (docs/mechanisms.md §15) -----------------------------------------------
 // What a request needs by the lower bounds of the theory, against what it has: a warning per bound it misses,

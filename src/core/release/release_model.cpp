@@ -276,13 +276,20 @@ public:
 	MemoryBytes() const
 	{
 		std::size_t bytes = sizeof(*this) + 8 * (synthetic_.size() + prefix_.size() + answers_.size());
-		for (const OrderedAxisCover &a : axes_)
-			bytes += 8 * a.size() + 28 * a.PublicValues().size();
+		bytes += AxesBytes();
 		for (const std::vector<double> &shares : gap_spread)
 			bytes += 8 * shares.size();
-		if (cover_)
+		if (cover_ && (!ordered_ || !answers_.empty()))  // a listed cover (an ordered one only to list answers_)
 			bytes += 20 * cover_->QueryCount();
+		if (ordered_)  // its cover's per-axis covers, built or not yet (DeferredBytes)
+			bytes += AxesBytes();
 		return bytes + layout_.public_points.size() * 4 + layout_.public_point_counts.size() * 8;
+	}
+	// An ordered class's cover, once built (cover()), holds per-axis covers like axes_.
+	std::size_t
+	DeferredBytes() const
+	{
+		return ordered_ && !cover_ ? AxesBytes() : 0;
 	}
 	// The weight of the cells whose first axis is not its NULL bin; the outside cell of a public-support domain
 	// is left out (where its rows lie is unknown). O(cells).
@@ -318,6 +325,16 @@ public:
 	}
 
 private:
+	// The per-axis covers: their cuts and bin starts, and the public marginal's values and row counts (a cover's
+	// queries are computed, not stored).
+	std::size_t
+	AxesBytes() const
+	{
+		std::size_t bytes = 0;
+		for (std::size_t a = 0; a < axes_.size(); a++)
+			bytes += 16 * layout_.axes.at(a).cuts.size() + 28 * axes_[a].PublicValues().size();
+		return bytes;
+	}
 	// Clamp the tiny negative or > 1 values that rounding in the prefix sums can produce.
 	static double
 	Clamp(double x)
@@ -980,6 +997,11 @@ std::size_t
 ModelMemoryBytes(const ReleaseModel *m)
 {
 	return m->MemoryBytes();
+}
+std::size_t
+ModelDeferredBytes(const ReleaseModel *m)
+{
+	return m->DeferredBytes();
 }
 
 char *
