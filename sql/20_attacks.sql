@@ -471,4 +471,40 @@ CALL pap.run_labelling('lab_type', 4, 1e-6, 3);
 SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'hosp.lab_p'::regclass;
 RESET ROLE;
 
+-- 11l. A partition of the DBA's table owned by the analyst: planning a scan of the tree folds the constant calls of
+-- its index expressions, so the analyst's function ran with the DBA's rights whenever a release counted or read the
+-- table (the analyst could start it: define_release, plan; the loot then held what the DBA alone may read). A tree with a member whose owner lacks the rights of
+-- the root's owner is not read; neither is a public table with one.
+SET ROLE regress_dba;
+CREATE TABLE hosp.parts (age int, smoker boolean) PARTITION BY RANGE (age);
+CREATE TABLE hosp.parts_young PARTITION OF hosp.parts FOR VALUES FROM (MINVALUE) TO (50);
+CREATE TABLE hosp.parts_old PARTITION OF hosp.parts FOR VALUES FROM (50) TO (MAXVALUE);
+INSERT INTO hosp.parts SELECT age, smoker FROM hosp.patients;
+GRANT SELECT ON hosp.parts TO regress_an;
+SELECT pap.set_budget('hosp.parts', 2);
+RESET ROLE;
+ALTER TABLE hosp.parts_old OWNER TO regress_an;
+ALTER TABLE hosp.parts_old SET SCHEMA an;
+SET ROLE regress_an;
+CREATE FUNCTION an.folded(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS
+$$ BEGIN PERFORM an.evil($1); RETURN $1; END $$;
+CREATE INDEX ON an.parts_old ((age + an.folded(1)));
+SELECT count(*) AS loot_before FROM an.loot \gset
+SELECT pap.define_release('parts_auto', 'hosp.parts', 'hosp.sample', 'thresholds(age)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ROLE regress_dba;
+SELECT pap.define_release('parts_auto', 'hosp.parts', 'hosp.sample', 'thresholds(age)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.define_release('parts_pub', 'hosp.patients', 'hosp.parts', 'thresholds(age)', granularity => 'alpha');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) - :loot_before AS analyst_code_ran FROM an.loot;
+SELECT epsilon_spent FROM pap.budgets WHERE private_table = 'hosp.parts'::regclass;
+-- given back to the DBA, the tree is read (the analyst's index stays, now the DBA's to keep or drop)
+RESET ROLE;
+ALTER TABLE an.parts_old OWNER TO regress_dba;
+SET ROLE regress_dba;
+DROP INDEX an.parts_old_expr_idx;
+SELECT pap.define_release('parts_auto', 'hosp.parts', 'hosp.sample', 'thresholds(age)');
+CALL pap.run_release('parts_auto', 1);
+SELECT count(*) - :loot_before AS analyst_code_ran FROM an.loot;
 RESET ROLE;

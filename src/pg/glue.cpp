@@ -3,6 +3,7 @@
 #include "pg/catalog_columns.hpp"
 #include "pg/error_bridge.hpp"
 #include "pg/partition_scan.hpp"
+#include "pg/relation_kinds.hpp"
 #include "pg/row_read_guard.hpp"
 
 #include <cfenv>
@@ -354,11 +355,18 @@ PapLockTable(Oid relid)
 void
 PapBeginTableRead(Oid relid, PapTableRead *read)
 {
+	const Oid owner = PapRelationOwner(relid);
+	PapRequireTreeOfOneOwner(relid, owner);
 	GetUserIdAndSecContext(&read->saved_user, &read->saved_context);
-	SetUserIdAndSecContext(PapRelationOwner(relid), read->saved_context | SECURITY_RESTRICTED_OPERATION);
+	SetUserIdAndSecContext(owner, read->saved_context | SECURITY_RESTRICTED_OPERATION);
 	read->nest_level = NewGUCNestLevel();
 	(void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
 	                        false);
+	// One aggregate over the whole table: per partition, each partial aggregate would keep its own state to the
+	// end of the scan (megabytes each), so the memory, and whether a charged run runs out of it, would follow
+	// which partitions hold rows, private where a private column partitions the table.
+	(void)set_config_option("enable_partitionwise_aggregate", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
+	                        0, false);
 	(void)PapBeginStableOutput();  // restored with the level above
 }
 

@@ -113,6 +113,32 @@ PapRequirePrivateTable(Oid relid)
 	}
 }
 
+void
+PapRequireTreeOfOneOwner(Oid relid, Oid owner)
+{
+	if (!has_subclass(relid))  // a plain table: no member but itself
+		return;
+	ListCell *lc;
+	foreach (lc, find_all_inheritors(relid, AccessShareLock, NULL)) {
+		const Oid member = lfirst_oid(lc);
+		const Oid member_owner = PapRelationOwner(member);
+		if (member == relid || has_privs_of_role(member_owner, owner))
+			continue;
+		char *name = PapQualifiedRelationName(relid);
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		                errmsg("%s cannot be read: its partition or child table %s is owned by role %s", name,
+		                       PapQualifiedRelationName(member), GetUserNameFromId(member_owner, false)),
+		                errdetail("A release reads a table as its owner, %s, and planning the read may run code the "
+		                          "owner of a partition or child wrote (an index expression, a constraint): with "
+		                          "the rights of %s, which role %s does not have.",
+		                          GetUserNameFromId(owner, false), GetUserNameFromId(owner, false),
+		                          GetUserNameFromId(member_owner, false)),
+		                errhint("Give every partition and child table to the owner of %s (ALTER TABLE ... OWNER "
+		                        "TO), or to a role it has the privileges of.",
+		                        name)));
+	}
+}
+
 // A public table is read as its owner (PapBeginTableRead). The rows of a view or of a foreign table can depend on
 // who reads them (a security_invoker view checks its tables against the reader, current_user is the reader, a
 // foreign table uses the reader's user mapping): read as its owner, it could show the caller rows it cannot read,
