@@ -72,3 +72,17 @@ SELECT abs(pap.answer('lc_boxes', format('a <= %s AND b <= %s', ca.cut, cb.cut))
 -- pap.answers would list every cover query: refused with a hint
 SELECT count(*) FROM pap.answers('lc_boxes');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- A listed cover over pap_release.max_cover_queries is refused while it is counted, at granularity auto too: the
+-- plans of auto's candidates built each candidate's cover without the limit, and marginals(10) over 30 columns
+-- (30,045,015 column sets) grew to gigabytes before the check that followed the choice.
+SELECT format('CREATE TABLE %I (%s)', t, string_agg(format('b%s boolean', i), ', ' ORDER BY i))
+  FROM unnest(ARRAY['lc_wide_priv', 'lc_wide_pub']) AS t, generate_series(1, 30) AS i GROUP BY t ORDER BY t \gexec
+INSERT INTO lc_wide_priv SELECT i % 2 = 0 FROM generate_series(1, 50) AS i;
+INSERT INTO lc_wide_pub SELECT i % 3 = 0 FROM generate_series(1, 50) AS i;
+SELECT pap.set_budget('lc_wide_priv', 1);
+SET statement_timeout = '60s';
+SELECT format('SELECT pap.define_release(%L, %L, %L, %L)', 'lc_wide', 'lc_wide_priv', 'lc_wide_pub',
+              'marginals(10; ' || string_agg(format('b%s', i), ', ' ORDER BY i) || ')')
+  FROM generate_series(1, 30) AS i \gexec
+RESET statement_timeout;

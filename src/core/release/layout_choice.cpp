@@ -105,7 +105,7 @@ GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows, boo
 }
 
 // The candidates not chosen, each granularity once: "alpha 0.019 (public support 0.021), finest does not fit
-// pap_release.max_cells".
+// pap_release.max_cells" (not_fitting: those phrases).
 std::string
 OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<PlannedLayout> &planned,
            const PlannedLayout &best, const std::vector<std::string> &not_fitting)
@@ -124,8 +124,8 @@ OthersText(const std::vector<GranularityCandidate> &ladder, const std::vector<Pl
 		                : support.empty() ? name + grid
 		                                  : name + grid + " (public support " + support + ")");
 	}
-	for (const std::string &name : not_fitting)
-		items.push_back(name + " does not fit pap_release.max_cells");
+	for (const std::string &item : not_fitting)
+		items.push_back(item);
 	std::string text;
 	for (const std::string &item : items)
 		text += (text.empty() ? "" : ", ") + item;
@@ -269,6 +269,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	std::optional<PlannedLayout> best;  // the smallest prediction so far
 	std::optional<ReleaseLayout> first_layout;
 	std::vector<std::string> not_fitting;
+	std::optional<Error> cover_too_large;  // the coarsest candidate's, whose cover exceeded max_cover_queries
 	std::vector<std::vector<double>> previous;
 	int worse_in_a_row = 0;  // planned granularities in a row, each predicting more than kNearTie times the best
 	bool stopped = false;
@@ -289,7 +290,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 		const double grid = GridSizeOf(layout.Radices());
 		const double support = double(layout.public_point_counts.size()) + 1.0;
 		const double limit = double(planning.cell_limit);
-		bool fitted = false, improved = false;
+		bool fitted = false, improved = false, cover_fits = true;
 		for (DomainKind kind : {DomainKind::Dense, DomainKind::Support}) {
 			// A full grid over the limit may fold its categories to fit; a support as large as the grid is the grid
 			// plus an empty outside cell: not worth a plan.
@@ -299,12 +300,23 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			if (!folded && ((kind == DomainKind::Dense ? grid : support) > limit ||
 			                (kind == DomainKind::Support && support > grid)))
 				continue;
-			fitted = true;
 			ReleaseLayout &planned_layout = folded ? folded->layout : layout;
 			planned_layout.domain_kind = kind;
 			const char *mechanism = nullptr;
 			bool rests = false;
-			const double predicted = Predict(planned_layout, planning, mechanism, rests);
+			double predicted = 0.0;
+			try {
+				// A cover over the definition's limit is refused as it is counted, before it is listed.
+				predicted = Predict(planned_layout, planning, mechanism, rests);
+			} catch (const Error &e) {
+				if (e.kind() != ErrorKind::LimitExceeded)
+					throw;
+				if (!cover_too_large)
+					cover_too_large = e;
+				cover_fits = false;
+				break;
+			}
+			fitted = true;
 			const PlannedLayout p{
 			    c,         kind,         predicted,
 			    mechanism, bool(folded), kind == DomainKind::Dense ? GridSizeOf(planned_layout.Radices()) : support,
@@ -316,10 +328,13 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 				best = p;
 		}
 		if (!fitted)
-			not_fitting.push_back(ladder[c].name);
+			not_fitting.push_back(ladder[c].name + " does not fit " +
+			                      (cover_fits ? "pap_release.max_cells" : "pap_release.max_cover_queries"));
 		else
 			worse_in_a_row = improved ? 0 : worse_in_a_row + 1;
 	}
+	if (!best && cover_too_large)
+		throw *cover_too_large;  // what a definition at the coarsest candidate raises
 	if (!best) {
 		// What a definition at the coarsest candidate raises (CellDomain::Choose's error, with its hint).
 		(void)CellDomain::Choose(first_layout->Radices(), first_layout->public_points, planning.cell_limit);

@@ -81,10 +81,10 @@ struct OpenRelease {
 	CellDomain domain;
 	std::unique_ptr<Cover> cover;
 
-	explicit OpenRelease(ReleaseLayout opened)
-	    : layout(std::move(opened)), domain(layout.MakeDomain()),
-	      // No limit here: the limit applied at definition; a stored size that disagrees is a damaged catalog.
-	      cover(layout.MakeReleaseCover(std::numeric_limits<std::size_t>::max()))
+	// A stored release's cover is built whole: its size was checked at definition (a stored size that disagrees is a
+	// damaged catalog); a layout granularity auto plans is built under the definition's limit (LimitExceeded).
+	explicit OpenRelease(ReleaseLayout opened, std::size_t max_queries = std::numeric_limits<std::size_t>::max())
+	    : layout(std::move(opened)), domain(layout.MakeDomain()), cover(layout.MakeReleaseCover(max_queries))
 	{
 	}
 };
@@ -352,7 +352,7 @@ MakePlan(const PlanRequest &r)
 PlanSummary
 PlanLayout(PlanRequest r, ReleaseLayout layout)
 {
-	const OpenRelease release(std::move(layout));
+	const OpenRelease release(std::move(layout), r.max_cover_queries);
 	r.vc_dimension = release.cover->VcDimension();
 	r.cover_size = std::int64_t(release.cover->QueryCount());
 	r.cell_count = std::int64_t(release.domain.CellCount());

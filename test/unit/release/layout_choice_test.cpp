@@ -318,6 +318,37 @@ TEST(ChooseLayout, PublicSupportWhereTheFullGridDoesNotFit)
 	EXPECT_NE(choice.granularity.find("does not fit pap_release.max_cells"), std::string::npos) << choice.granularity;
 }
 
+TEST(ChooseLayout, ACoverOverTheQueryLimitIsRefusedBeforeItIsListed)
+{
+	// 200 public values, one cover query each: over a limit of 50 the definition is refused as granularity alpha's
+	// is, while the cover is counted (the plans built every candidate's cover without a limit: a review's
+	// marginals(32; 64 columns) grew to gigabytes before the check after the choice).
+	ReleaseLayout finest;
+	finest.spec = ParseClassSpec("marginals(1; c)");
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Categorical;
+	axis.value_type = ValueType::Text;
+	axis.label = "c";
+	for (int i = 0; i < 200; i++)
+		axis.categories.push_back("v" + std::to_string(1000 + i));
+	finest.axes.push_back(axis);
+	for (int i = 0; i < 200; i++) {
+		finest.public_points.push_back(i);
+		finest.public_point_counts.push_back(3);
+	}
+	LayoutPlanning planning = Planning(600, 10000, 1.0);
+	planning.max_cover_queries = 50;
+	try {
+		(void)ChooseLayout(finest, planning);
+		ADD_FAILURE() << "a cover over the limit was planned";
+	} catch (const Error &e) {
+		EXPECT_EQ(e.kind(), ErrorKind::LimitExceeded);
+		EXPECT_NE(std::string(e.what()).find("exceeds 50 queries"), std::string::npos) << e.what();
+	}
+	planning.max_cover_queries = 1000;
+	EXPECT_GE(ChooseLayout(finest, planning).layout.MakeReleaseCover(1000)->QueryCount(), std::size_t(200));
+}
+
 TEST(ChooseLayout, Cancellable)
 {
 	// 100,000 distinct values: the planners poll the interrupt check of the definition's scope.
