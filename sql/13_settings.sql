@@ -12,3 +12,12 @@ SHOW pap_release.debug_inject_error;
 SHOW pap_release.debug_fail_after_charge;
 -- a name under the prefix that no setting has is an error, not a placeholder
 SET pap_release.test_sed = 1;
+-- The size limits bound memory allocated outside PostgreSQL's accounting: only superusers (and the roles they
+-- grant SET on them to) set them; any role may set the others.
+CREATE ROLE regress_settings_user;
+SET ROLE regress_settings_user;
+SET pap_release.max_cells = 2147483647;
+SET pap_release.max_cover_queries = 2147483647;
+SET pap_release.strict = on;
+RESET ROLE;
+DROP ROLE regress_settings_user;

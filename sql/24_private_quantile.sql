@@ -13,6 +13,8 @@ ALTER TABLE pq_priv OWNER TO regress_pq_owner;
 GRANT SELECT ON pq_priv TO regress_pq_reader;
 CREATE TABLE pq_small AS SELECT i::float8 AS v FROM generate_series(1, 10) i;
 ALTER TABLE pq_small OWNER TO regress_pq_owner;
+-- The size limits are a superuser's to set (13_settings), and to grant: the owner may raise max_cells below.
+GRANT SET ON PARAMETER pap_release.max_cells TO regress_pq_owner;
 SET ROLE regress_pq_owner;
 SELECT pap.set_budget('pq_priv', 5);
 
@@ -130,4 +132,5 @@ SET ROLE regress_pq_owner;
 SELECT pap.drop_private_quantile(name) FROM pap.private_quantiles WHERE name LIKE 'pq_%';
 RESET ROLE;
 DROP TABLE pq_priv, pq_small, pq_high, pq_spread;
+REVOKE SET ON PARAMETER pap_release.max_cells FROM regress_pq_owner;
 DROP ROLE regress_pq_owner, regress_pq_reader;

@@ -36,17 +36,20 @@ static const int kHookFlags = GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE;
 void
 PapDefineSettings(void)
 {
+	// The two size limits bound memory the core allocates outside PostgreSQL's accounting (a cover, a grid): a role
+	// that could raise them could exhaust the server's memory with one definition. Superusers set them, and grant
+	// SET on them (PostgreSQL 15's GRANT SET ON PARAMETER) to the curators they trust with more.
 	DefineCustomIntVariable(
 	    "pap_release.max_cover_queries", "Sets the maximum number of cover queries a release lists.",
 	    "A marginals, stumps, halfspaces or predicates class whose cover would be larger is rejected "
 	    "when the release is defined; over an ordered class's larger cover, pmw and mwem do not "
 	    "apply and pap.answers refuses to list it.",
-	    &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	    &pap_max_cover_queries, 1000000, 1, INT_MAX, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("pap_release.max_cells", "Sets the maximum number of cells of a release.",
 	                        "When the full grid of a class's axes is larger, the release runs on the cells that hold "
 	                        "public rows (public support); when even those are more, the release is rejected. A run "
 	                        "keeps about 40 bytes per cell and per cover query in memory.",
-	                        &pap_max_cells, 1000000, 1, INT_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
+	                        &pap_max_cells, 1000000, 1, INT_MAX, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("pap_release.publish_delay",
 	                        "Sets the minimum time between a run's charge and the publication of its answers.",
 	                        "A run's duration depends on the private data; a run that ends sooner waits, so that "
