@@ -364,6 +364,11 @@ pap_define_release(PG_FUNCTION_ARGS)
 	const PapTextOrigin class_origin{fcinfo, 3, class_text};
 	pap::core::ReleaseDraft *draft = BeginDraft(class_text, alpha, granularity, &class_origin);
 
+	// The caller's rights first, as LOCK TABLE checks them: a role that may not read the private table would
+	// otherwise hold a lock on it while it waited for the public table's, stalling the owner's DDL and every read
+	// queued behind it. Checked again once both are locked.
+	PapRequireReadable(private_table);
+	PapRequireReadable(public_table);
 	PapLockTable(private_table);  // raises if it no longer exists
 	PapLockTable(public_table);
 	char *public_name = PapQualifiedRelationName(public_table);

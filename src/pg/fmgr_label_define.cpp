@@ -132,6 +132,11 @@ pap_define_labelling(PG_FUNCTION_ARGS)
 	if (name[0] == '\0')
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("labelling name must not be empty")));
 
+	// The caller's rights first, as LOCK TABLE checks them: a role that may not read the private table would
+	// otherwise hold a lock on it while it waited for the public table's, stalling the owner's DDL and every read
+	// queued behind it. Checked again once both are locked.
+	PapRequireReadable(private_table);
+	PapRequireReadable(public_table);
 	PapLockTable(private_table);  // raises if it no longer exists
 	PapLockTable(public_table);
 	const char *public_name = PapQualifiedRelationName(public_table);
