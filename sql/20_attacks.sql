@@ -110,11 +110,18 @@ SET ROLE regress_dba;
 DROP POLICY old_only ON hosp.patients;
 -- ... and a policy that applies to the owner, who reads the table for every release, would run its code on
 -- every private row: a table with FORCE ROW LEVEL SECURITY cannot be private.
--- (Even for a role the policies do not restrict: here the superuser.)
+-- (Even for a role the policies do not restrict: here the superuser.) A release defined before is planned no more:
+-- pap.plan's count of n would run the policies as the owner on every row (and count only the rows they show).
+RESET ROLE;
+SELECT pap.define_release('forced_later', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
+SET ROLE regress_dba;
 ALTER TABLE hosp.patients FORCE ROW LEVEL SECURITY;
 RESET ROLE;
 SELECT pap.define_release('forced', 'hosp.patients', 'hosp.sample', 'thresholds(age)', granularity => 'alpha');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT private_rows FROM pap.plan('forced_later', 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pap.drop_release('forced_later');
 SET ROLE regress_dba;
 ALTER TABLE hosp.patients NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE hosp.patients DISABLE ROW LEVEL SECURITY;

@@ -102,6 +102,7 @@ pap_plan_labelling(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(spi);
 	// n is public under replace-one neighbours (docs/mechanisms.md §1); reading it needs SELECT on the table.
 	PapRequireReadable(l->private_table);
+	PapRequirePrivateTable(l->private_table);  // as pap.plan: no policy runs on the rows it counts
 	const int64 n = PapCountRows(l->private_table);
 	SPI_finish();
 	const pap::core::LabellingPlan p = PlanFor(l, n, l->public_rows, a);

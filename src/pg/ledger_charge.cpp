@@ -1,6 +1,7 @@
 // The budget ledger's charge and the publication clock, shared by every run that spends a budget
 // (docs/mechanisms.md §4).
 #include "pg/ledger_charge.hpp"
+#include "pg/row_read_guard.hpp"
 #include "pg/spend_rights.hpp"
 #include "pg/zcdp_budget.hpp"
 
@@ -98,13 +99,14 @@ PapRequireBudgetFor(Oid private_table, const char *private_name, const char *eps
 	return PapRequireSpendRight(private_table, private_name, GetUserId(), amount, rho != NULL);
 }
 
-// The number of rows of a table, counted as its owner (PapBeginTableRead); the caller's SPI connection is open.
+// The number of rows of a table, counted as its owner (PapBeginTableRead) in a guarded read (row_read_guard.hpp:
+// n is public, but the statistics views would count each partition's rows); the caller's SPI connection is open.
 int64
 PapCountRows(Oid relid)
 {
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
-	PapExecute(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(relid)), 0, NULL, NULL, true);
+	PapExecuteGuarded(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(relid)));
 	PapEndTableRead(&read);
 	bool isnull;
 	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
