@@ -119,6 +119,7 @@ SELECT pap.set_budget('long_priv', 1);
 SELECT pap.define_release('cache_long', 'long_priv', 'long_pub', 'marginals(1; c)');
 CALL pap.run_release('cache_long', 1.0);
 \set VERBOSITY terse
+SET max_parallel_workers_per_gather = 0;  -- one backend's cache (a parallel worker starts with an empty one)
 SET client_min_messages = debug1;
 SET pap_release.answer_cache_mb = 1;
 SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
@@ -127,4 +128,5 @@ RESET pap_release.answer_cache_mb;
 SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
 SELECT pap.answer('cache_long', format('c = %L', c)) >= 0 AS answered FROM long_pub LIMIT 1;
 RESET client_min_messages;
+RESET max_parallel_workers_per_gather;
 \set VERBOSITY default

@@ -58,9 +58,9 @@ SELECT pap.define_release('smoker_stats', 'hosp.patients', 'hosp.sample', 'stump
 CALL pap.run_release('smoker_stats', 0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
--- 1c. Row-level security policy with the analyst's code on the analyst's own table: the DBA, whom the policy
--- would restrict, may not plan the analyst's release (before, the policy ran with the DBA's rights); the analyst
--- plans it, and the policy runs as the table's owner.
+-- 1c. Row-level security policy with the analyst's code on the analyst's own table: neither the DBA (before, the
+-- policy ran with the DBA's rights) nor the analyst may plan the analyst's release: a table whose policies apply
+-- to its owner (FORCE) is no private table, since its count of n would run them on every row.
 SET ROLE regress_an;
 CREATE FUNCTION an.pol() RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
 BEGIN

@@ -398,8 +398,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	// n is public under replace-one neighbours (docs/mechanisms.md); reading it needs SELECT on the table, and the
 	// table must still be one a release may read (a FORCE ROW LEVEL SECURITY policy added since define would run
 	// on every row as the owner, and count fewer).
+	PapRequirePrivateTable(r->private_table);  // first: it names a dropped table as such
 	PapRequireReadable(r->private_table);
-	PapRequirePrivateTable(r->private_table);
 	const int64 n = PapCountRows(r->private_table);
 	double budget_delta = 0;
 	const bool in_rho = RequestOnBudgetInRho(r->private_table, args, "pap.plan", &budget_delta);

@@ -355,8 +355,7 @@ PapLockTable(Oid relid)
 void
 PapBeginTableRead(Oid relid, PapTableRead *read)
 {
-	const Oid owner = PapRelationOwner(relid);
-	PapRequireTreeOfOneOwner(relid, owner);
+	const Oid owner = PapLockTreeOfOneOwner(relid);
 	GetUserIdAndSecContext(&read->saved_user, &read->saved_context);
 	SetUserIdAndSecContext(owner, read->saved_context | SECURITY_RESTRICTED_OPERATION);
 	read->nest_level = NewGUCNestLevel();

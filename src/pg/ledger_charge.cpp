@@ -106,6 +106,8 @@ PapCountRows(Oid relid)
 {
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
+	// To the caller only, who may read the table (as the scan's "scan:" line): the statistics views do not show it.
+	ereport(DEBUG1, (errmsg_internal("pap_release: counting the rows of %s", PapQualifiedRelationName(relid))));
 	PapExecuteGuarded(psprintf("SELECT pg_catalog.count(*) FROM %s", PapQualifiedRelationName(relid)));
 	PapEndTableRead(&read);
 	bool isnull;

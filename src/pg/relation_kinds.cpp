@@ -8,6 +8,7 @@ extern "C" {
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -113,11 +114,15 @@ PapRequirePrivateTable(Oid relid)
 	}
 }
 
-void
-PapRequireTreeOfOneOwner(Oid relid, Oid owner)
+Oid
+PapLockTreeOfOneOwner(Oid relid)
 {
+	// The root first, as every scan of a tree locks it (a member locked before its parent could deadlock with DDL
+	// on the tree, also in a run's scan after its charge), and before its owner is read.
+	LockRelationOid(relid, AccessShareLock);
+	const Oid owner = PapRelationOwner(relid);
 	if (!has_subclass(relid))  // a plain table: no member but itself
-		return;
+		return owner;
 	ListCell *lc;
 	foreach (lc, find_all_inheritors(relid, AccessShareLock, NULL)) {
 		const Oid member = lfirst_oid(lc);
@@ -134,9 +139,10 @@ PapRequireTreeOfOneOwner(Oid relid, Oid owner)
 		                          GetUserNameFromId(owner, false), GetUserNameFromId(owner, false),
 		                          GetUserNameFromId(member_owner, false)),
 		                errhint("Give every partition and child table to the owner of %s (ALTER TABLE ... OWNER "
-		                        "TO), or to a role it has the privileges of.",
+		                        "TO), or to a role that has that owner's privileges (a member of it).",
 		                        name)));
 	}
+	return owner;
 }
 
 // A public table is read as its owner (PapBeginTableRead). The rows of a view or of a foreign table can depend on

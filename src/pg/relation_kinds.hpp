@@ -17,6 +17,6 @@ void PapRequirePublicTable(Oid public_table, Oid private_table);
 
 // A table is read as its owner (PapBeginTableRead), and planning its scan runs code its partitions' and children's
 // owners wrote (index expressions, constraints): raises 42501 unless every member of relid's inheritance tree is
-// owned by a role with the privileges of relid's owner, `owner`. Locks the members (AccessShareLock, as the scan
-// does), so no owner changes before the transaction ends.
-void PapRequireTreeOfOneOwner(Oid relid, Oid owner);
+// owned by a role with the privileges of relid's owner. Locks the root, then the members (AccessShareLock, as the
+// scan does), so no owner changes before the transaction ends; returns the root's owner.
+Oid PapLockTreeOfOneOwner(Oid relid);

@@ -36,8 +36,12 @@ ReleaseLayout LayoutFromCatalog(const CatalogLayout &c);
 // MakePlan on a layout not (yet) stored, for a request MakePlan would accept (mechanism, epsilon and delta
 // checked): the definition's layout choice (layout_choice.hpp) plans its candidates with it. r.layout is not read;
 // r.vc_dimension, r.cover_size and r.cell_count are the layout's. The caller's interrupt scope applies.
-// Error(LimitExceeded) when the layout's cover exceeds r.max_cover_queries (the definition's limit), found before
-// the cover is listed.
+// CoverLimitExceeded (the cover's own Error(LimitExceeded)) when the layout's cover exceeds r.max_cover_queries
+// (the definition's limit), found before the cover is listed.
+class CoverLimitExceeded : public Error {
+public:
+	explicit CoverLimitExceeded(const Error &cover_error) : Error(cover_error) {}
+};
 PlanSummary PlanLayout(PlanRequest r, ReleaseLayout layout);
 
 }  // namespace pap::core

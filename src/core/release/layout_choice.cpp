@@ -308,9 +308,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			try {
 				// A cover over the definition's limit is refused as it is counted, before it is listed.
 				predicted = Predict(planned_layout, planning, mechanism, rests);
-			} catch (const Error &e) {
-				if (e.kind() != ErrorKind::LimitExceeded)
-					throw;
+			} catch (const CoverLimitExceeded &e) {
 				if (!cover_too_large)
 					cover_too_large = e;
 				cover_fits = false;
@@ -327,9 +325,14 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			if (!best || p.predicted < best->predicted)
 				best = p;
 		}
+		if (!cover_fits) {
+			// Finer cuts only add cover queries (more labelings of the public rows): none of them fits either.
+			not_fitting.push_back(ladder[c].name + (c + 1 < ladder.size() ? " and finer ones do" : " does") +
+			                      " not fit pap_release.max_cover_queries");
+			break;
+		}
 		if (!fitted)
-			not_fitting.push_back(ladder[c].name + " does not fit " +
-			                      (cover_fits ? "pap_release.max_cells" : "pap_release.max_cover_queries"));
+			not_fitting.push_back(ladder[c].name + " does not fit pap_release.max_cells");
 		else
 			worse_in_a_row = improved ? 0 : worse_in_a_row + 1;
 	}

@@ -352,7 +352,15 @@ MakePlan(const PlanRequest &r)
 PlanSummary
 PlanLayout(PlanRequest r, ReleaseLayout layout)
 {
-	const OpenRelease release(std::move(layout), r.max_cover_queries);
+	std::optional<OpenRelease> opened;
+	try {
+		opened.emplace(std::move(layout), r.max_cover_queries);
+	} catch (const Error &e) {
+		if (e.kind() == ErrorKind::LimitExceeded)
+			throw CoverLimitExceeded(e);
+		throw;
+	}
+	const OpenRelease &release = *opened;
 	r.vc_dimension = release.cover->VcDimension();
 	r.cover_size = std::int64_t(release.cover->QueryCount());
 	r.cell_count = std::int64_t(release.domain.CellCount());
