@@ -106,7 +106,8 @@ struct PapCategoryCache {
 	int count;
 	const char **data;
 	int *length;
-	bool stable;  // get_fn_expr_arg_stable: the array is the same for every call
+	int max_length;  // the longest category's bytes
+	bool stable;     // get_fn_expr_arg_stable: the array is the same for every call
 };
 
 static int
@@ -148,10 +149,12 @@ pap_category_index(PG_FUNCTION_ARGS)
 			                  &cache->count);
 			cache->data = (const char **)palloc(sizeof(char *) * (cache->count + 1));
 			cache->length = (int *)palloc(sizeof(int) * (cache->count + 1));
+			cache->max_length = 0;
 			for (int i = 0; i < cache->count; i++) {
 				text *t = DatumGetTextPP(elements[i]);
 				cache->data[i] = VARDATA_ANY(t);
 				cache->length[i] = int(VARSIZE_ANY_EXHDR(t));
+				cache->max_length = Max(cache->max_length, cache->length[i]);
 				if (i > 0 &&
 				    CompareBytes(cache->data[i - 1], cache->length[i - 1], cache->data[i], cache->length[i]) >= 0)
 					ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -166,7 +169,12 @@ pap_category_index(PG_FUNCTION_ARGS)
 	}
 	if (PG_ARGISNULL(1))
 		PG_RETURN_INT32(cache->count + 1);
-	text *value = PG_GETARG_TEXT_PP(1);
+	// A value stored compressed or out of line is read only as far as a category reaches, and one byte more: a
+	// longer value is "other" whatever the rest holds. Whole, one private row's value (a label of 300 MB) decided
+	// whether a charged run ran out of memory, and how long it took.
+	const Datum arg = PG_GETARG_DATUM(1);
+	const bool stored_apart = VARATT_IS_EXTERNAL(DatumGetPointer(arg)) || VARATT_IS_COMPRESSED(DatumGetPointer(arg));
+	text *value = stored_apart ? DatumGetTextPSlice(arg, 0, int32(cache->max_length) + 1) : DatumGetTextPP(arg);
 	const char *v = VARDATA_ANY(value);
 	const int vlen = int(VARSIZE_ANY_EXHDR(value));
 	int lo = 0, hi = cache->count;

@@ -26,7 +26,33 @@ struct PredictCache {
 	PapStatementStamp stamp;
 	char *name;
 	PapLabelling *labelling;
+	// The labelling's model prepared for many rows (core memory), freed when the context is reset or deleted.
+	pap::core::LabelPredictor *predictor;
+	MemoryContextCallback free_predictor;
 };
+
+static void
+FreePredictor(void *arg)
+{
+	PredictCache *cache = (PredictCache *)arg;
+	pap::core::FreeLabelPredictor(cache->predictor);
+	cache->predictor = NULL;
+}
+
+// The cached labelling's predictor, prepared on first use.
+static const pap::core::LabelPredictor *
+PredictorOf(FunctionCallInfo fcinfo, const PapLabelling *l)
+{
+	PredictCache *cache = (PredictCache *)fcinfo->flinfo->fn_extra;
+	if (cache->predictor == NULL) {
+		PAP_CORE(cache->predictor = pap::core::MakeLabelPredictor(l->schema, l->learner, int32(l->class_count),
+		                                                          l->model, l->model_size));
+		cache->free_predictor.func = FreePredictor;
+		cache->free_predictor.arg = cache;
+		MemoryContextRegisterResetCallback(cache->context, &cache->free_predictor);
+	}
+	return cache->predictor;
+}
 
 static PapLabelling *
 LoadForPrediction(FunctionCallInfo fcinfo, const char *name)
@@ -114,7 +140,8 @@ pap_predict(PG_FUNCTION_ARGS)
 	row.numbers = numbers;
 	row.texts = texts;
 	int32 c;
-	PAP_CORE(c = pap::core::PredictLabel(l->schema, l->learner, int32(l->class_count), l->model, l->model_size, row));
+	const pap::core::LabelPredictor *predictor = PredictorOf(fcinfo, l);
+	PAP_CORE(c = pap::core::PredictWith(predictor, row));
 	if (c < 0 || size_t(c) >= l->class_count)
 		elog(ERROR, "pap_release: the model of labelling \"%s\" predicted no class", name);
 	PG_RETURN_TEXT_P(cstring_to_text(l->classes[c]));

@@ -101,8 +101,8 @@ pap_plan_labelling(PG_FUNCTION_ARGS)
 	PapLabelling *l = PapLoadLabelling(a.name, false);
 	MemoryContextSwitchTo(spi);
 	// n is public under replace-one neighbours (docs/mechanisms.md §1); reading it needs SELECT on the table.
-	PapRequireReadable(l->private_table);
 	PapRequirePrivateTable(l->private_table);  // as pap.plan: no policy runs on the rows it counts
+	PapRequireReadable(l->private_table);
 	const int64 n = PapCountRows(l->private_table);
 	SPI_finish();
 	const pap::core::LabellingPlan p = PlanFor(l, n, l->public_rows, a);
@@ -195,6 +195,33 @@ RequireFeatureTypes(const PapLabelling *l)
 			     errhint("Define the labelling again.")));
 }
 
+// A labelled row is stored as one text array of its features: a public row whose features take more than an array
+// may hold would fail the run after its charge (construct_md_array's limit). Public data: refused before it.
+static void
+RequireStorableRows(const PapLabelling *l, const pap::core::LabelRows &rows)
+{
+	for (size_t r = 0; r < rows.row_count; r++) {
+		double bytes = 1024.0;  // the array's header and NULL bitmap, with room to spare
+		for (size_t f = 0; f < rows.feature_count; f++) {
+			const size_t at = r * rows.feature_count + f;
+			if (!rows.categorical[f])
+				bytes += 32.0;  // a float8's text
+			else if (rows.texts[at] != NULL)
+				bytes += double(strlen(rows.texts[at])) + 8.0;  // its header and alignment
+		}
+		if (bytes > double(MaxAllocSize))
+			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			                errmsg("public row %zu of labelling \"%s\" is too large to store", r + 1, l->name),
+			                errdetail("Its features take %.0f bytes; a labelled row stores them in one array of at "
+			                          "most %zu bytes. Nothing has been charged.",
+			                          bytes, size_t(MaxAllocSize)),
+			                errhint("Label the rows of a view of the public table that shortens its text features.")));
+		if ((r & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
+// Each row's texts and array in a context reset after it: the run's memory does not grow with the rows stored.
 static void
 StoreLabelledRows(const PapLabelling *l, const pap::core::LabelRows &rows, const int32 *labels)
 {
@@ -208,7 +235,9 @@ StoreLabelledRows(const PapLabelling *l, const pap::core::LabelRows &rows, const
 	Datum *elements = (Datum *)palloc(sizeof(Datum) * (rows.feature_count + 1));
 	bool *element_nulls = (bool *)palloc(sizeof(bool) * (rows.feature_count + 1));
 	int dims[1] = {int(rows.feature_count)}, lbs[1] = {1};
+	MemoryContext row_context = AllocSetContextCreate(CurrentMemoryContext, "pap labelled row", ALLOCSET_DEFAULT_SIZES);
 	for (size_t r = 0; r < rows.row_count; r++) {
+		MemoryContext old = MemoryContextSwitchTo(row_context);
 		for (size_t f = 0; f < rows.feature_count; f++) {
 			const size_t at = r * rows.feature_count + f;
 			element_nulls[f] = rows.categorical[f] ? rows.texts[at] == NULL : std::isnan(rows.numbers[at]);
@@ -223,9 +252,12 @@ StoreLabelledRows(const PapLabelling *l, const pap::core::LabelRows &rows, const
 		const char nulls[4] = {' ', ' ', ' ', labels[r] < 0 ? 'n' : ' '};
 		if (SPI_execute_plan(insert, values, nulls, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "pap_release: storing the labelled rows failed");
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(row_context);
 		if ((r & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+	MemoryContextDelete(row_context);
 }
 
 // The members of the run's details: the plan and counts of the sparse vector's answers (all differentially private).
@@ -287,6 +319,7 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(run.procedure_context);
 		const PapLabelRowsRead pub = PapReadLabelRows(l->public_table, l, nullptr, false);
 		MemoryContextSwitchTo(run.spi_context);
+		RequireStorableRows(l, pub.rows);
 		const double values = (double(planned_rows) + double(pub.rows.row_count)) * double(l->feature_count + 1);
 		if (values > kMaxLabelValues)
 			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

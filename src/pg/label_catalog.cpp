@@ -234,6 +234,13 @@ PapReadLabelRows(Oid relid, const PapLabelling *l, const char *label_column, boo
 	const size_t features = l->feature_count;
 	PapTableRead read;
 	PapBeginTableRead(relid, &read);
+	// The rows in the table's order, not in the order parallel workers happen to return them (nor from where another
+	// session's scan of a large table has got to): a learner's sums over its chunk's rows depend on their order at
+	// the last bit, which would then depend on the workers' timing (on the rows themselves), outside the proof, and
+	// a seeded run would not repeat. Restored with the read's level.
+	(void)set_config_option("max_parallel_workers_per_gather", "0", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
+	                        0, false);
+	(void)set_config_option("synchronize_seqscans", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	const int output_level = PapBeginStableOutput();
 	PG_TRY();
 	{

@@ -121,6 +121,14 @@ LabellingOutcome RunLabelling(const LabellingRunRequest &request, const Labellin
 std::int32_t PredictLabel(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
                           const double *model, std::size_t model_size, const LabelRows &row);
 
+// The same, with the schema and the model prepared once for many rows (pap.predict keeps one per call site: its
+// schema holds every category of every feature, built again per row it took milliseconds).
+class LabelPredictor;
+LabelPredictor *MakeLabelPredictor(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
+                                   const double *model, std::size_t model_size);
+std::int32_t PredictWith(const LabelPredictor *predictor, const LabelRows &row);
+void FreeLabelPredictor(LabelPredictor *predictor) noexcept;
+
 }  // namespace pap::core
 
 #include "core/base/core_only.hpp"

@@ -213,15 +213,53 @@ RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, Labe
 	return out;
 }
 
+class LabelPredictor {
+public:
+	LabelPredictor(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count, const double *model,
+	               std::size_t model_size)
+	    : schema_(FeatureSchema::FromData(schema)), learner_(learner), class_count_(class_count),
+	      model_(model, model + model_size)
+	{
+	}
+	std::int32_t
+	Predict(const LabelRows &row) const
+	{
+		if (row.row_count != 1 || row.feature_count != schema_.FeatureCount())
+			throw Error(ErrorKind::Internal, "prediction needs one row of the labelling's features");
+		return PredictClass(learner_, schema_, class_count_, model_, schema_.Encode(row, 0));
+	}
+
+private:
+	FeatureSchema schema_;
+	LearnerKind learner_;
+	std::int32_t class_count_;
+	std::vector<double> model_;
+};
+
 std::int32_t
-PredictLabel(const LabelSchemaData &schema_data, LearnerKind learner, std::int32_t class_count, const double *model,
+PredictLabel(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count, const double *model,
              std::size_t model_size, const LabelRows &row)
 {
-	const FeatureSchema schema = FeatureSchema::FromData(schema_data);
-	if (row.row_count != 1 || row.feature_count != schema.FeatureCount())
-		throw Error(ErrorKind::Internal, "prediction needs one row of the labelling's features");
-	return PredictClass(learner, schema, class_count, std::vector<double>(model, model + model_size),
-	                    schema.Encode(row, 0));
+	return LabelPredictor(schema, learner, class_count, model, model_size).Predict(row);
+}
+
+LabelPredictor *
+MakeLabelPredictor(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count, const double *model,
+                   std::size_t model_size)
+{
+	return new LabelPredictor(schema, learner, class_count, model, model_size);
+}
+
+std::int32_t
+PredictWith(const LabelPredictor *predictor, const LabelRows &row)
+{
+	return predictor->Predict(row);
+}
+
+void
+FreeLabelPredictor(LabelPredictor *predictor) noexcept
+{
+	delete predictor;
 }
 
 }  // namespace pap::core

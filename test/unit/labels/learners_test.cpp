@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -177,13 +178,18 @@ TEST(RunLabelling, LabelsACleanRuleAndTrainsTheFinalModel)
 			wrong += out.labels[i] >= 0 && out.labels[i] != pub.labels[i];
 		EXPECT_LE(wrong, out.labelled / 10) << LearnerName(kind);
 		ASSERT_NE(out.model, nullptr);
+		// pap.predict's prepared predictor answers as PredictLabel does, row by row.
+		const std::unique_ptr<LabelPredictor, void (*)(LabelPredictor *)> predictor(
+		    MakeLabelPredictor(schema, kind, 2, out.model, out.model_size), FreeLabelPredictor);
 		int right = 0;
 		for (std::size_t i = 0; i < held.labels.size(); i++) {
 			LabelRows row = held.Rows();
 			row.row_count = 1;
 			row.numbers += 2 * i;
 			row.texts += 2 * i;
-			right += PredictLabel(schema, kind, 2, out.model, out.model_size, row) == held.labels[i];
+			const std::int32_t c = PredictLabel(schema, kind, 2, out.model, out.model_size, row);
+			EXPECT_EQ(PredictWith(predictor.get(), row), c);
+			right += c == held.labels[i];
 		}
 		EXPECT_GT(right, 400) << LearnerName(kind);
 	}
