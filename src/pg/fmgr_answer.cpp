@@ -208,11 +208,14 @@ pap_answers(PG_FUNCTION_ARGS)
 	PAP_CORE(queries = pap::core::ModelCoverSize(loaded->model); n = pap::core::ModelPrivateRows(loaded->model));
 	// An ordered class's cover may be too large to list (docs/query-classes.md): every query is still answered.
 	if (queries > size_t(pap_max_cover_queries))
-		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("release \"%s\" has %llu cover queries, more than pap_release.max_cover_queries (%d)",
-		                       name, (unsigned long long)queries, pap_max_cover_queries),
-		                errdetail("pap.answers lists every cover query."),
-		                errhint("Answer single queries with pap.answer, or raise pap_release.max_cover_queries.")));
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		     errmsg("release \"%s\" has %llu cover queries, more than pap_release.max_cover_queries (%d)", name,
+		            (unsigned long long)queries, pap_max_cover_queries),
+		     errdetail("pap.answers lists every cover query."),
+		     errhint(
+		         "Answer single queries with pap.answer, or have a superuser raise pap_release.max_cover_queries.")));
 	MemoryContext row_context = AllocSetContextCreate(CurrentMemoryContext, "pap.answers row", ALLOCSET_SMALL_SIZES);
 	for (size_t q = 0; q < queries; q++) {
 		MemoryContext old = MemoryContextSwitchTo(row_context);

@@ -3,7 +3,9 @@
 #include "core/api/release_api.hpp"
 #include "pg/error_bridge.hpp"
 
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 
 #include <algorithm>
 

@@ -14,8 +14,8 @@ namespace pap::core {
 
 namespace {
 
-const char *const kCellHint = "Release fewer columns, or a larger alpha for coarser numeric axes, or raise "
-                              "pap_release.max_cells.";
+const char *const kCellHint = "Release fewer columns, or a larger alpha for coarser numeric axes, or have a "
+                              "superuser raise pap_release.max_cells.";
 
 void
 CheckRadices(const std::vector<std::int32_t> &radices)

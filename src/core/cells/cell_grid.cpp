@@ -20,7 +20,7 @@ CellGrid::CellGrid(std::vector<std::int32_t> radices, std::uint64_t cell_limit)
 		    cells > std::uint64_t(std::numeric_limits<std::size_t>::max()))
 			throw Error(ErrorKind::LimitExceeded, "cell grid exceeds " + std::to_string(cell_limit) + " cells",
 			            "The product of the axes' bin counts is larger than the limit.",
-			            "Use fewer or coarser axes, or raise the cell limit.");
+			            "Use fewer or coarser axes, or have a superuser raise pap_release.max_cells.");
 	}
 	cell_count_ = std::size_t(cells);
 }

@@ -185,7 +185,8 @@ HalfspaceCover::Build(const std::vector<std::int32_t> &points, std::size_t max_q
 					throw Error(
 					    ErrorKind::LimitExceeded, "halfspace cover exceeds " + std::to_string(max_queries) + " queries",
 					    "The public rows realise more distinct labelings of " + class_text_ + " than the limit.",
-					    "Use fewer directions or a larger alpha (coarser cuts), or raise the query limit.");
+					    "Use fewer directions or a larger alpha (coarser cuts), or have a superuser raise "
+					    "pap_release.max_cover_queries.");
 				const AxisConstraint constraint{std::uint32_t(d), CellInterval{0, j - 1}};
 				queries_.Add(&constraint, 1);
 				representatives_.push_back(Representative{d, j, size});

@@ -179,7 +179,7 @@ MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_qu
 		throw Error(ErrorKind::LimitExceeded, "marginal cover exceeds " + std::to_string(max_queries) + " queries",
 		            "The class " + class_text_ + " has " + FormatAxisLiteral(set_count, ValueType::Number) +
 		                " sets of " + std::to_string(kk) + " columns, each giving at least one cover query.",
-		            "Use a smaller k or fewer columns, or raise the query limit.");
+		            "Use a smaller k or fewer columns, or have a superuser raise pap_release.max_cover_queries.");
 	if (points.size() % d != 0)
 		throw Error(ErrorKind::Internal, "public points do not match the cover's axes");
 	const std::size_t m = points.size() / d;
@@ -316,8 +316,8 @@ MarginalCover::Build(const std::vector<std::int32_t> &points, std::size_t max_qu
 					throw Error(
 					    ErrorKind::LimitExceeded, "marginal cover exceeds " + std::to_string(max_queries) + " queries",
 					    "The public rows realise more distinct labelings of " + class_text_ + " than the limit.",
-					    "Use a smaller k, fewer columns or columns with fewer distinct values, or raise the "
-					    "query limit.");
+					    "Use a smaller k, fewer columns or columns with fewer distinct values, or have a "
+					    "superuser raise pap_release.max_cover_queries.");
 				std::vector<AxisConstraint> constraints(kk);
 				for (std::size_t j = 0; j < kk; j++)
 					constraints[j] = AxisConstraint{std::uint32_t(axes[j]), CellInterval{vals[j], vals[j]}};

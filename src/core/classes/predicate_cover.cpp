@@ -74,7 +74,7 @@ PredicateCover::PredicateCover(const CoverInput &input)
 		throw Error(ErrorKind::LimitExceeded,
 		            "predicate cover exceeds " + std::to_string(input.max_queries) + " queries",
 		            "The public rows tell " + std::to_string(axes.size()) + " of the listed predicates apart.",
-		            "List fewer predicates, or raise the query limit.");
+		            "List fewer predicates, or have a superuser raise pap_release.max_cover_queries.");
 	for (const ReleaseAxis &axis : axes) {
 		if (axis.kind != AxisKind::Predicate)
 			throw Error(ErrorKind::Internal, "predicate cover axis is not a predicate axis");

@@ -68,7 +68,7 @@ DeclaredGrid(const std::string &column, double low, double high, double step, st
 		throw Error(ErrorKind::LimitExceeded, where + " has more than " + std::to_string(max_values) + " values",
 		            "From " + Number(low) + " to " + Number(high) + " by " + Number(step) + " are " +
 		                Number(steps + 1.0) + " values.",
-		            "Declare a coarser step or narrower bounds, or raise pap_release.max_cells.");
+		            "Declare a coarser step or narrower bounds, or have a superuser raise pap_release.max_cells.");
 	const int low_places = DecimalPlaces(low), step_places = DecimalPlaces(step);
 	const int places = low_places < 0 || step_places < 0 ? -1 : std::max(low_places, step_places);
 	std::vector<double> values;

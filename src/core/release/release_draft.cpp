@@ -343,7 +343,8 @@ public:
 			                ")",
 			            "A release without a public table runs on every cell of its declared grid (its values, plus "
 			            "one bin above the largest and one for NULL per ordered column).",
-			            "Declare coarser steps, fewer categories or fewer columns, or raise pap_release.max_cells.");
+			            "Declare coarser steps, fewer categories or fewer columns, or have a superuser raise "
+			            "pap_release.max_cells.");
 		const std::size_t d = layout_.axes.size();
 		std::vector<std::int32_t> flat;
 		flat.reserve(std::size_t(points) * d);
