@@ -210,8 +210,9 @@ TEST(CellDomain, ChooseSupportWhenTheGridDoesNot)
 		EXPECT_EQ(std::string(e.what()), "too many representative cells");
 		EXPECT_EQ(e.detail(), "The full grid of 1.2e+15 cells and even the 4521 grid points holding public rows plus "
 		                      "one outside cell exceed pap_release.max_cells (4521).");
-		EXPECT_EQ(e.hint(), "Release fewer columns, or a larger alpha for coarser numeric axes, or raise "
-		                    "pap_release.max_cells.");
+		EXPECT_EQ(e.hint(),
+		          "Release fewer columns, or a larger alpha for coarser numeric axes, or have a superuser raise "
+		          "pap_release.max_cells.");
 	}
 	// A grid beyond 64 bits takes the same path.
 	EXPECT_EQ(CellDomain::Choose({kBig, kBig, kBig}, {1, 2, 3, 1, 2, 3}, 100).CellCount(), 2u);
