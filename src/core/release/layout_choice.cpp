@@ -326,7 +326,8 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 				best = p;
 		}
 		if (!cover_fits) {
-			// Finer cuts only add cover queries (more labelings of the public rows): none of them fits either.
+			// Finer cuts only add cover queries (more labelings of the public rows): none of them fits either. (Only
+			// classes with movable cuts have more than one candidate, and they have no categories to fold.)
 			not_fitting.push_back(ladder[c].name + (c + 1 < ladder.size() ? " and finer ones do" : " does") +
 			                      " not fit pap_release.max_cover_queries");
 			break;
