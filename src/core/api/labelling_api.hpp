@@ -117,12 +117,9 @@ struct LabellingOutcome {
 };
 LabellingOutcome RunLabelling(const LabellingRunRequest &request, const LabellingPlan &plan, LabelAllocate allocate);
 
-// The final model's class for one row of feature values (row_count 1).
-std::int32_t PredictLabel(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
-                          const double *model, std::size_t model_size, const LabelRows &row);
-
-// The same, with the schema and the model prepared once for many rows (pap.predict keeps one per call site: its
-// schema holds every category of every feature, built again per row it took milliseconds).
+// The final model's class for one row of feature values (row_count 1), with the schema and the model prepared once
+// for many rows (pap.predict keeps one per call site: its schema holds every category of every feature, built again
+// per row it took milliseconds).
 class LabelPredictor;
 LabelPredictor *MakeLabelPredictor(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count,
                                    const double *model, std::size_t model_size);

@@ -236,13 +236,6 @@ private:
 	std::vector<double> model_;
 };
 
-std::int32_t
-PredictLabel(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count, const double *model,
-             std::size_t model_size, const LabelRows &row)
-{
-	return LabelPredictor(schema, learner, class_count, model, model_size).Predict(row);
-}
-
 LabelPredictor *
 MakeLabelPredictor(const LabelSchemaData &schema, LearnerKind learner, std::int32_t class_count, const double *model,
                    std::size_t model_size)
