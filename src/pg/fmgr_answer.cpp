@@ -61,8 +61,8 @@ LoadRelease(const char *name, MemoryContext context)
 	// The model is created and registered for freeing before any other PostgreSQL call can fail.
 	loaded->free_model.func = FreeModelCallback;
 	loaded->free_model.arg = loaded;
-	PAP_CORE(loaded->model =
-	             pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count), r->private_rows));
+	PAP_CORE(loaded->model = pap::core::LoadReleaseModel(r->layout, r->synthetic, size_t(r->cell_count),
+	                                                     r->private_rows, PapInterruptPending));
 	MemoryContextRegisterResetCallback(context, &loaded->free_model);
 	MemoryContextSwitchTo(spi);
 	SPI_finish();
@@ -145,7 +145,8 @@ PapAnswerQuery(const PapCachedRelease *release, const char *query, bool refine, 
 	// (an error under pap_release.strict).
 	double answer = 0.0;
 	if (bound != nullptr)
-		PAP_CORE_AT(origin, *bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine));
+		PAP_CORE_AT(origin, *bound = pap::core::ModelAnswerBound(release->model, parsed, numbers, texts, refine,
+		                                                         PapInterruptPending));
 	else
 		PAP_CORE_AT(origin, answer = pap::core::ModelAnswerQuery(release->model, parsed, numbers, texts, refine,
 		                                                         PapInterruptPending));
@@ -283,7 +284,7 @@ pap_quantile(PG_FUNCTION_ARGS)
 	double value = 0.0;
 	bool has_value = false;
 	pap::core::ValueType type = pap::core::ValueType::Number;
-	PAP_CORE(value = pap::core::ModelQuantile(release->model, q, refine, &has_value);
+	PAP_CORE(value = pap::core::ModelQuantile(release->model, q, refine, &has_value, PapInterruptPending);
 	         type = pap::core::ModelAxisValueType(release->model, 0));
 	if (!has_value)
 		PG_RETURN_NULL();

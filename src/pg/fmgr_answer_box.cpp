@@ -72,6 +72,7 @@ pap_answer_box(PG_FUNCTION_ARGS)
 			upper[a] = PapAxisValueOfDatum(upper_elements[a], element_type, type, column);
 	}
 	double answer = 0.0;
-	PAP_CORE(answer = pap::core::ModelAnswerBox(release->model, lower, has_lower, upper, has_upper, columns, refine));
+	PAP_CORE(answer = pap::core::ModelAnswerBox(release->model, lower, has_lower, upper, has_upper, columns, refine,
+	                                            PapInterruptPending));
 	PG_RETURN_FLOAT8(answer);
 }

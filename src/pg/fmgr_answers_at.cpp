@@ -35,7 +35,7 @@ AnswerBounds(const PapCachedRelease *release, const pap::core::ParsedQuery *pars
 {
 	const char *texts[2] = {nullptr, nullptr};
 	double answer = 0.0;
-	PAP_CORE(answer = pap::core::ModelAnswerQuery(release->model, parsed, bounds, texts, refine));
+	PAP_CORE(answer = pap::core::ModelAnswerQuery(release->model, parsed, bounds, texts, refine, PapInterruptPending));
 	return answer;
 }
 

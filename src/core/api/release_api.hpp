@@ -385,7 +385,7 @@ double ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *query, con
 // another class or columns other than the class's column count; Error(QueryOutsideClass) for a lower bound of
 // an orthants release.
 double ModelAnswerBox(const ReleaseModel *model, const double *lower, const bool *has_lower, const double *upper,
-                      const bool *has_upper, std::size_t columns, bool refine);
+                      const bool *has_upper, std::size_t columns, bool refine, InterruptCheck interrupted = nullptr);
 // Error(InvalidParameter) unless the release is of class boxes or orthants over exactly `columns` columns: the
 // checks of ModelAnswerBox, made once before a caller converts the bounds for the columns' types.
 void ModelRequireBox(const ReleaseModel *model, std::size_t columns);
@@ -402,7 +402,8 @@ const char *ModelColumnName(const ReleaseModel *model, std::size_t axis);
 // highest candidate (the release cannot place it there more precisely). Error(InvalidParameter) for q outside
 // [0, 1] or NaN, or a release of another class. The value is an axis value (number, or the temporal encoding of
 // the column's type, which the glue converts back).
-double ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value);
+double ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value,
+                     InterruptCheck interrupted = nullptr);
 // The value type of the release's axis `axis` (Error(Internal) when out of range).
 ValueType ModelAxisValueType(const ReleaseModel *model, std::size_t axis);
 // What the model holds in memory, in bytes, for the glue's cache bound: an estimate from its large arrays (texts
@@ -538,7 +539,7 @@ struct AnswerBound {
 // Error(InvalidParameter) when the model's facts are not known (the hint says to run a new release), or for a query
 // with IN lists (a sum of queries: the hint says to bound each).
 AnswerBound ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *query, const double *numbers,
-                             const char *const *texts, bool refine);
+                             const char *const *texts, bool refine, InterruptCheck interrupted = nullptr);
 // Whether a categorical literal of the query names a category the public table never showed (the first such
 // literal's index in *literal): it is answered from the "other" bin, with every other unseen category.
 bool ModelUnseenCategory(const ReleaseModel *model, const ParsedQuery *query, const char *const *texts,

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -57,8 +58,12 @@ struct NullTerm {
 
 namespace {
 
-// A query with IS NULL on j columns costs 2^j times a query without (answers poll no interrupt): at most 1024.
+// A query with IS NULL on j columns costs 2^j times a query without: at most 1024.
 constexpr std::size_t kMaxIsNullColumns = 10;
+// A refined answer sums its products of per-axis terms box by box while that costs at most this many passes over
+// the cells, and cell by cell beyond (ReleaseModel::TermsSum). The two sums agree up to rounding; the factor keeps
+// the box sums, which the answers of a few axes have always used, wherever they are not far slower.
+constexpr double kTermsPassFactor = 64.0;
 
 // The terms of bounds (one term, bounds itself, without IS NULL); none when a column IS NULL is also bounded,
 // which no row satisfies (a comparison with NULL is never true).
@@ -354,6 +359,7 @@ private:
 	double ConstraintsSum(const AxisConstraint *begin, const AxisConstraint *end) const;
 	double DigitsSum(const std::vector<std::size_t> &digits) const;
 	double TermsSum(const std::vector<AxisTerms> &terms) const;
+	double TermsSumByCells(const std::vector<AxisTerms> &terms) const;
 	void DigitsOf(const std::vector<ColumnBounds> &bounds, std::vector<std::size_t> &digits) const;
 	double AnswerBounds(const std::vector<ColumnBounds> &bounds, bool refine) const;
 	AxisTerms RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const;
@@ -498,12 +504,28 @@ ReleaseModel::DigitsSum(const std::vector<std::size_t> &digits) const
 double
 ReleaseModel::TermsSum(const std::vector<AxisTerms> &terms) const
 {
-	// Every product of one term per axis (at most 3 terms per axis): an odometer.
+	// Every product of one term per axis (at most 3 terms per axis): an odometer, each product one box sum (2^d
+	// reads of the prefix table, or a pass over the points without one). Over many axes the products grow as 3^d:
+	// a query over 24 axes of a public support took hours. Where they would cost more than kTermsPassFactor passes
+	// over a public support's points, the sum is taken point by point instead (TermsSumByCells: the same sum,
+	// regrouped). On a full grid an axis of r bins has at most min(3, r - 1) terms (its NULL bin is in none), so the
+	// products' 2^d reads are at most 1.5^d times its cells (58 times at a million cells): bounded, and polled.
 	const std::size_t d = terms.size();
+	double products = 1.0;
+	for (const AxisTerms &t : terms)
+		products *= double(t.size());
+	const double box_cost =
+	    prefix_.empty() ? double(domain_.CellCount()) : std::ldexp(1.0, int(std::min<std::size_t>(d, 1000)));
+	const double pass_cost = double(synthetic_.size()) * double(std::max<std::size_t>(d, 1));
+	if (domain_.kind() != DomainKind::Dense && products * box_cost > kTermsPassFactor * pass_cost)
+		return TermsSumByCells(terms);
 	boost::container::small_vector<std::size_t, 8> at(d, 0);
 	boost::container::small_vector<CellInterval, 8> box(d);
 	double sum = 0.0;
+	std::uint64_t steps = 0;
+	PollInterruptNow();
 	for (;;) {
+		PollInterrupt(steps, std::uint64_t(box_cost));
 		double coefficient = 1.0;
 		for (std::size_t a = 0; a < d; a++) {
 			box[a] = terms[a][at[a]].bins;
@@ -516,6 +538,36 @@ ReleaseModel::TermsSum(const std::vector<AxisTerms> &terms) const
 		if (a == 0)
 			return sum;
 	}
+}
+
+double
+ReleaseModel::TermsSumByCells(const std::vector<AxisTerms> &terms) const
+{
+	// sum over the products of prod_a c_a BoxSum(runs) = sum over the cells of w(cell) prod_a f_a(bin_a(cell)),
+	// f_a(bin) the summed coefficients of axis a's terms whose run holds the bin.
+	const std::vector<std::int32_t> &radices = domain_.radices();
+	const std::size_t d = radices.size();
+	std::vector<std::vector<double>> factor(d);
+	for (std::size_t a = 0; a < d; a++) {
+		factor[a].assign(std::size_t(radices[a]), 0.0);
+		for (const BinTerm &t : terms[a])
+			for (std::int32_t bin = t.bins.lo; bin <= t.bins.hi; bin++)
+				factor[a][std::size_t(bin)] += t.coefficient;
+	}
+	double sum = 0.0;
+	std::uint64_t steps = 0;
+	PollInterruptNow();
+	// A public support's points (TermsSum sends no full grid here), the outside cell left out (it lies in no box, as
+	// in BoxSum).
+	const std::vector<std::int32_t> &points = domain_.points();
+	for (std::size_t i = 0; i + 1 < domain_.CellCount(); i++) {
+		PollInterrupt(steps, d);
+		double f = synthetic_[i];
+		for (std::size_t a = 0; a < d && f != 0.0; a++)
+			f *= factor[a][std::size_t(points[i * d + a])];
+		sum += f;
+	}
+	return sum;
 }
 
 AxisTerms
@@ -822,8 +874,10 @@ ReleaseModel::AnswerOrderedBounds(const std::vector<ColumnBounds> &bounds, bool 
 	if (std::none_of(bounds.begin(), bounds.end(), [](const ColumnBounds &b) { return b.is_null; }))
 		return AnswerBounds(bounds, refine);
 	double sum = 0.0;
-	for (const NullTerm &term : NullTerms(bounds))
+	for (const NullTerm &term : NullTerms(bounds)) {
+		PollInterruptNow();  // up to 1024 terms, each up to a pass over the cells
 		sum += term.sign * (term.everything ? total_ : AnswerBounds(term.bounds, refine));
+	}
 	return Clamp(sum);
 }
 
@@ -1145,8 +1199,9 @@ ModelAnswerQuery(const ReleaseModel *model, const ParsedQuery *q, const double *
 }
 
 double
-ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value)
+ModelQuantile(const ReleaseModel *model, double q, bool refine, bool *has_value, InterruptCheck interrupted)
 {
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());
 	const ClassKind kind = model->layout().spec.kind;
 	if (kind != ClassKind::Thresholds && kind != ClassKind::Ranges)
 		throw Error(ErrorKind::InvalidParameter, "quantiles need a release of class thresholds or ranges",
@@ -1201,8 +1256,9 @@ ModelRequireBox(const ReleaseModel *model, std::size_t columns)
 
 double
 ModelAnswerBox(const ReleaseModel *model, const double *lower, const bool *has_lower, const double *upper,
-               const bool *has_upper, std::size_t columns, bool refine)
+               const bool *has_upper, std::size_t columns, bool refine, InterruptCheck interrupted)
 {
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());
 	ModelRequireBox(model, columns);
 	const ClassSpec &spec = model->layout().spec;
 	std::vector<ColumnBounds> bounds(columns);
@@ -1377,8 +1433,9 @@ ModelFoldedCategory(const ReleaseModel *model, const ParsedQuery *q, std::size_t
 
 AnswerBound
 ModelAnswerBound(const ReleaseModel *model, const ParsedQuery *q, const double *numbers, const char *const *texts,
-                 bool refine)
+                 bool refine, InterruptCheck interrupted)
 {
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());
 	const ReleaseErrorFacts &facts = model->error_facts;
 	if (!facts.known)
 		throw Error(ErrorKind::InvalidParameter, "release has no stored error model",
