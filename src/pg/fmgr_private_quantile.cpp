@@ -238,20 +238,32 @@ extern "C" Datum
 pap_drop_private_quantile(PG_FUNCTION_ARGS)
 {
 	char *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	const char *user = GetUserNameFromId(GetUserId(), false);
 	SPI_connect();
-	Oid types[1] = {TEXTOID};
-	Datum values[1] = {CStringGetTextDatum(name)};
-	PapExecute("SELECT run_by FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values, true);
-	if (SPI_processed == 0)
-		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("private quantile \"%s\" does not exist", name)));
-	bool isnull;
-	const char *run_by =
-	    NameStr(*DatumGetName(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)));
-	if (strcmp(run_by, GetUserNameFromId(GetUserId(), false)) != 0 && !superuser())
+	// The right to drop is checked by the delete itself, on the row as it is now: a check read under the
+	// statement's snapshot followed by a delete by name removed whatever row held the name by then (another
+	// role's quantile, run after the checked one was dropped and its name taken again).
+	Oid types[3] = {TEXTOID, NAMEOID, BOOLOID};
+	Datum values[3] = {CStringGetTextDatum(name), DirectFunctionCall1(namein, CStringGetDatum(user)),
+	                   BoolGetDatum(superuser())};
+	PapUserSwitch saved;
+	PapBecomeCatalogOwner(&saved);
+	PapExecute("DELETE FROM pap.private_quantile_data WHERE name OPERATOR(pg_catalog.=) $1 "
+	           "AND (run_by OPERATOR(pg_catalog.=) $2 OR $3)",
+	           3, types, values, false);
+	PapRestoreUser(&saved);
+	if (SPI_processed == 0) {
+		PapExecute("SELECT run_by FROM pap.private_quantiles WHERE name OPERATOR(pg_catalog.=) $1", 1, types, values,
+		           false);
+		if (SPI_processed == 0)
+			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("private quantile \"%s\" does not exist", name)));
+		bool isnull;
+		const char *run_by =
+		    NameStr(*DatumGetName(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)));
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 		                errmsg("must be the role that ran private quantile \"%s\" to drop it", name),
 		                errdetail("Private quantile \"%s\" was run by role %s.", name, run_by)));
-	PapDeleteCatalogRow("private_quantile_data", name);
+	}
 	SPI_finish();
 	PG_RETURN_VOID();
 }
