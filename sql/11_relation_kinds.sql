@@ -24,6 +24,16 @@ DO $$ BEGIN  -- (the error names the session's temporary schema)
   PERFORM pap.set_budget('rk_temp', 1);
 EXCEPTION WHEN wrong_object_type THEN RAISE NOTICE 'refused (%): %', SQLSTATE, regexp_replace(SQLERRM, 'pg_temp_\d+', 'pg_temp');
 END $$;
+-- nor a public table: a definition keeps its OID, which outlives a temporary table (no event trigger at session end)
+DO $$ BEGIN
+  PERFORM pap.define_release('rk_temp_pub', 'priv', 'rk_temp', 'thresholds(x)');
+EXCEPTION WHEN wrong_object_type THEN RAISE NOTICE 'refused (%): %', SQLSTATE, regexp_replace(SQLERRM, 'pg_temp_\d+', 'pg_temp');
+END $$;
+CREATE TEMPORARY VIEW rk_temp_view AS SELECT * FROM pub;
+DO $$ BEGIN
+  PERFORM pap.define_labelling('rk_temp_lab', 'priv', 'rk_temp_view', 'x', ARRAY['id'], classes => ARRAY['1', '2']);
+EXCEPTION WHEN wrong_object_type THEN RAISE NOTICE 'refused (%): %', SQLSTATE, regexp_replace(SQLERRM, 'pg_temp_\d+', 'pg_temp');
+END $$;
 -- partitions and inheritance children: their rows are read through the root, whose budget covers them
 CREATE TABLE rk_parted (id int, x float8) PARTITION BY RANGE (id);
 CREATE TABLE rk_part1 PARTITION OF rk_parted FOR VALUES FROM (MINVALUE) TO (1500);

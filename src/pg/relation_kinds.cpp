@@ -191,6 +191,14 @@ PapRequirePublicTable(Oid public_table, Oid private_table)
 	    relkind != RELKIND_MATVIEW && relkind != RELKIND_FOREIGN_TABLE)
 		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("%s cannot be a public table", name),
 		                errdetail("It is %s.", RelationKindName(relkind))));
+	// A release or a labelling keeps its public table's OID: a temporary relation is dropped at the end of its
+	// session without an event trigger, so the definition would keep an OID a later relation may take (and a
+	// labelling's run reads its public table again, publishing what it reads there).
+	if (get_rel_persistence(public_table) == RELPERSISTENCE_TEMP)
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("%s cannot be a public table", name),
+		                errdetail("It is temporary: it is dropped at the end of its session, when no event trigger "
+		                          "fires, and the definition would keep an identifier a later table may take."),
+		                errhint("Use a table, a view or a materialized view that is not temporary.")));
 	// The relations a scan of the public table reads: views' and materialized views' sources (their rewrite
 	// rules' dependencies) and every partition or child, recursively. None may be the private table or one of
 	// its partitions or children (the private table has no parent: PapRequirePrivateTable).
