@@ -487,3 +487,32 @@ COMMENT ON COLUMN pap.release_data.axis_column_positions IS 'per axis, the posit
 COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (with its modifier, schema-qualified) of that column when the release was defined, empty for the other axes: a run refuses a release whose column has changed type since, even to a wider one; NULL for a release defined before';
 COMMENT ON COLUMN pap.release_data.axis_check_lists IS 'per axis, whether its categories are the list of values the private table''s validated CHECK constraints allowed its column when the release was defined (docs/mechanisms.md §10, "Closed columns"): a run refuses a release whose list has changed since; NULL for a release defined before, none of whose axes is so closed';
 
+
+-- The installing role's default privileges (ALTER DEFAULT PRIVILEGES) apply to what this script creates: they could
+-- have granted a role the right to write a catalog table (a budget raised, a charge erased) or to create objects in
+-- schema pap. Only this script's own grants stand: USAGE on the schema and SELECT on the views, to PUBLIC.
+DO $$
+DECLARE
+	g record;
+BEGIN
+	FOR g IN
+		SELECT pg_catalog.format('%s ON %s %s', a.privilege_type,
+		                         CASE WHEN c.relkind OPERATOR(pg_catalog.=) 'S' THEN 'SEQUENCE' ELSE 'TABLE' END,
+		                         c.oid::pg_catalog.regclass) AS target, a.grantee
+		  FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		   AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+		   AND NOT (a.grantee OPERATOR(pg_catalog.=) 0 AND a.privilege_type OPERATOR(pg_catalog.=) 'SELECT'
+		            AND c.relname OPERATOR(pg_catalog.=) ANY ('{budgets, ledger, releases, labellings, labelled_rows, spenders, private_quantiles}'::pg_catalog.name[]))
+		UNION ALL
+		SELECT pg_catalog.format('%s ON SCHEMA pap', a.privilege_type), a.grantee
+		  FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+		 WHERE n.nspname OPERATOR(pg_catalog.=) 'pap' AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
+		   AND NOT (a.grantee OPERATOR(pg_catalog.=) 0 AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE')
+	LOOP
+		EXECUTE pg_catalog.format('REVOKE %s FROM %s', g.target,
+		                          CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+		                               ELSE pg_catalog.quote_ident(g.grantee::pg_catalog.regrole::pg_catalog.text) END);
+	END LOOP;
+END
+$$;

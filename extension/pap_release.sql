@@ -695,3 +695,32 @@ CREATE FUNCTION pap.grant_spend_rho(private_table pg_catalog.regclass, grantee p
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pap.grant_spend_rho(pg_catalog.regclass, pg_catalog.regrole, pg_catalog.float8) IS
 	'pap.grant_spend on a budget in rho: lets a role spend at most rho_limit of it in total (NULL: no limit but the budget); only the table''s owner may';
+
+-- The installing role's default privileges (ALTER DEFAULT PRIVILEGES) apply to what this script creates: they could
+-- have granted a role the right to write a catalog table (a budget raised, a charge erased) or to create objects in
+-- schema pap. Only this script's own grants stand: USAGE on the schema and SELECT on the views, to PUBLIC.
+DO $$
+DECLARE
+	g record;
+BEGIN
+	FOR g IN
+		SELECT pg_catalog.format('%s ON %s %s', a.privilege_type,
+		                         CASE WHEN c.relkind OPERATOR(pg_catalog.=) 'S' THEN 'SEQUENCE' ELSE 'TABLE' END,
+		                         c.oid::pg_catalog.regclass) AS target, a.grantee
+		  FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		   AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+		   AND NOT (a.grantee OPERATOR(pg_catalog.=) 0 AND a.privilege_type OPERATOR(pg_catalog.=) 'SELECT'
+		            AND c.relname OPERATOR(pg_catalog.=) ANY ('{budgets, ledger, releases, labellings, labelled_rows, spenders, private_quantiles}'::pg_catalog.name[]))
+		UNION ALL
+		SELECT pg_catalog.format('%s ON SCHEMA pap', a.privilege_type), a.grantee
+		  FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+		 WHERE n.nspname OPERATOR(pg_catalog.=) 'pap' AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
+		   AND NOT (a.grantee OPERATOR(pg_catalog.=) 0 AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE')
+	LOOP
+		EXECUTE pg_catalog.format('REVOKE %s FROM %s', g.target,
+		                          CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+		                               ELSE pg_catalog.quote_ident(g.grantee::pg_catalog.regrole::pg_catalog.text) END);
+	END LOOP;
+END
+$$;

@@ -316,6 +316,44 @@ for version in 0.1 "$CURRENT"; do
 	dropdb "$HIJACK"
 done
 
+section "the installing role's default privileges grant nothing on the catalog"
+# ALTER DEFAULT PRIVILEGES of the role that creates the extension apply to the catalog's tables, views, sequences and
+# schema as they are created: a role could have been given UPDATE on pap.budget_data (a budget raised, a charge
+# erased) or CREATE on schema pap. The install and the update revoke every grant but USAGE on the schema and SELECT
+# on the views, to PUBLIC.
+DEFACL=pap_upgrade_defacl
+extra="SELECT count(*) FROM (
+         SELECT a.grantee, a.privilege_type, c.relname::text AS object FROM pg_catalog.pg_class c, aclexplode(c.relacl) a
+          WHERE c.relnamespace = 'pap'::regnamespace AND a.grantee <> c.relowner
+         UNION ALL
+         SELECT a.grantee, a.privilege_type, 'schema' FROM pg_catalog.pg_namespace n, aclexplode(n.nspacl) a
+          WHERE n.nspname = 'pap' AND a.grantee <> n.nspowner) g
+        WHERE NOT (g.grantee = 0 AND ((g.privilege_type = 'USAGE' AND g.object = 'schema')
+                   OR (g.privilege_type = 'SELECT' AND g.object IN ('budgets', 'ledger', 'releases', 'labellings',
+                                                                      'labelled_rows', 'spenders', 'private_quantiles'))))"
+PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP ROLE IF EXISTS pap_upgrade_ops" \
+	-c "CREATE ROLE pap_upgrade_ops" >/dev/null
+for version in 0.1 "$CURRENT"; do
+	createdb "$DEFACL"
+	q "$DEFACL" "ALTER DEFAULT PRIVILEGES GRANT ALL ON TABLES TO pap_upgrade_ops" \
+		"ALTER DEFAULT PRIVILEGES GRANT ALL ON SEQUENCES TO pap_upgrade_ops" \
+		"ALTER DEFAULT PRIVILEGES GRANT ALL ON SCHEMAS TO pap_upgrade_ops" \
+		"ALTER DEFAULT PRIVILEGES GRANT INSERT, UPDATE ON TABLES TO PUBLIC" \
+		"CREATE EXTENSION pap_release VERSION '$version'"
+	if [ "$version" = 0.1 ]; then
+		check "0.1's frozen script leaves the default grants in place (the test sees them)" t \
+			"$(q "$DEFACL" "SELECT ($extra) > 0 AND has_table_privilege('pap_upgrade_ops', 'pap.budget_data', 'UPDATE')")"
+		q "$DEFACL" "ALTER EXTENSION pap_release UPDATE"
+		check "after the update to $CURRENT no grant but the script's own stands" 0 "$(q "$DEFACL" "$extra")"
+	else
+		check "a fresh install of $CURRENT keeps no grant but its own" 0 "$(q "$DEFACL" "$extra")"
+	fi
+	check "... and the role may not write a budget" f \
+		"$(q "$DEFACL" "SELECT has_table_privilege('pap_upgrade_ops', 'pap.budget_data', 'UPDATE')")"
+	dropdb "$DEFACL"
+done
+psql -X -q -d postgres -c "DROP ROLE pap_upgrade_ops" >/dev/null
+
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $OLD" -c "DROP DATABASE IF EXISTS $RESTORED" \
 	-c "DROP DATABASE IF EXISTS $FRESH" >/dev/null
