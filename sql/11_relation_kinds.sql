@@ -127,6 +127,18 @@ CALL pap.run_release('rk_gone_later', 0.1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT count(*) AS charges FROM pap.ledger WHERE release_name = 'rk_gone_later';
 SELECT pap.drop_release('rk_gone_later');
+-- a release whose private table and definer are both gone: a superuser may drop it (no one else could)
+CREATE ROLE regress_rk_orphan;
+CREATE TABLE rk_orphan AS SELECT id, x FROM priv;
+GRANT SELECT ON rk_orphan, pub TO regress_rk_orphan;
+SET ROLE regress_rk_orphan;
+SELECT pap.define_release('rk_orphan_cdf', 'rk_orphan', 'pub', 'thresholds(x)', granularity => 'alpha');
+RESET ROLE;
+DROP TABLE rk_orphan;
+REVOKE SELECT ON pub FROM regress_rk_orphan;
+DROP ROLE regress_rk_orphan;
+SELECT pap.drop_release('rk_orphan_cdf');
+SELECT count(*) AS orphans FROM pap.releases WHERE name = 'rk_orphan_cdf';
 -- no catalog row keeps the dropped OID
 SELECT count(*) AS dangling FROM pap.budget_data b
  WHERE b.private_table IS NOT NULL AND NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = b.private_table);

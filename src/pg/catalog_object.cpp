@@ -90,8 +90,9 @@ void
 PapDropCatalogObject(const PapCatalogObject &object)
 {
 	const char *user = GetUserNameFromId(GetUserId(), false);
-	// A dropped private table (InvalidOid) has no owner: only the defining role may drop the object then.
-	if (strcmp(user, object.defined_by) != 0 &&
+	// A dropped private table (InvalidOid) has no owner: only the defining role may drop the object then, and a
+	// superuser (else an object whose table and definer are both gone could be dropped by no one).
+	if (strcmp(user, object.defined_by) != 0 && !superuser() &&
 	    !(OidIsValid(object.private_table) && pg_class_ownercheck(object.private_table, GetUserId())))
 		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 		                errmsg("must be the role that defined %s \"%s\" or the owner of its private table",
