@@ -403,6 +403,9 @@ pap_run_labelling(PG_FUNCTION_ARGS)
 		                          7, store_types, store, store_nulls, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "pap_release: storing the labelling failed");
 		PapRestoreUser(&saved);
+		// Published before the run lock goes: released first, pap.labellings showed the run "failed" until the
+		// commit (a state without its lock reads as a run that died).
+		SPI_commit();
 	}
 	PG_FINALLY();
 	{

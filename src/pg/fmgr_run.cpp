@@ -756,6 +756,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 		        (errmsg("release \"%s\" released by %s: predicted max error %.3g over %s cells, %s private rows", name,
 		                chosen, out.plan.predicted_error, Int64Text(r->cell_count), Int64Text(n))));
+		// Published before the run lock goes: released first, pap.releases showed the run "failed" until the
+		// commit (a state without its lock reads as a run that died).
+		SPI_commit();
 	}
 	PG_FINALLY();
 	{
