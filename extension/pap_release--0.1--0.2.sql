@@ -99,8 +99,9 @@ SELECT r.name, r.private_table, r.public_table, r.query_class, r.alpha, r.beta, 
        r.mechanism, r.epsilon, r.delta, r.private_rows, r.public_rows, r.cover_size, r.cell_count,
        r.is_private, r.defined_by, r.defined_at,
        -- A run's duration depends on the private data: its end time is shown only to roles that may read the
-       -- private table (docs/security.md, "Timing").
-       CASE WHEN pg_catalog.has_table_privilege(r.private_table, 'SELECT') THEN r.released_at END AS released_at,
+       -- private table, every row of it (docs/security.md, "Timing").
+       CASE WHEN pg_catalog.has_table_privilege(r.private_table, 'SELECT')
+                 AND NOT pg_catalog.row_security_active(r.private_table) THEN r.released_at END AS released_at,
        r.details,
        pap.table_name(r.private_table, r.private_table_name) AS private_table_name,
        pap.table_name(r.public_table, r.public_table_name) AS public_table_name,
@@ -199,7 +200,8 @@ SELECT l.name, l.private_table, l.public_table, l.label_column, l.feature_column
        l.chunks, l.epsilon, l.delta, l.cutoff, l.private_rows, l.public_rows, l.labelled_rows, l.is_private,
        l.defined_by, l.defined_at,
        -- A run's duration depends on the private data (docs/security.md, "Timing").
-       CASE WHEN pg_catalog.has_table_privilege(l.private_table, 'SELECT') THEN l.labelled_at END AS labelled_at,
+       CASE WHEN pg_catalog.has_table_privilege(l.private_table, 'SELECT')
+                 AND NOT pg_catalog.row_security_active(l.private_table) THEN l.labelled_at END AS labelled_at,
        l.details,
        pap.table_name(l.private_table, l.private_table_name) AS private_table_name,
        pap.table_name(l.public_table, l.public_table_name) AS public_table_name

@@ -263,6 +263,17 @@ SET ROLE regress_an;
 SELECT name, state, released_at IS NULL AS end_time_hidden FROM pap.releases WHERE name IN ('delayed', 'path_test')
  ORDER BY name;
 SET ROLE regress_dba;
+-- ... and from a reader whom row-level security restricts to some rows: it may read the table, not every row.
+SET ROLE regress_reader;
+SELECT released_at IS NULL AS end_time_hidden FROM pap.releases WHERE name = 'delayed';
+SET ROLE regress_dba;
+ALTER TABLE hosp.patients ENABLE ROW LEVEL SECURITY;
+CREATE POLICY old_only ON hosp.patients TO regress_reader USING (age > 60);
+SET ROLE regress_reader;
+SELECT released_at IS NULL AS end_time_hidden FROM pap.releases WHERE name = 'delayed';
+SET ROLE regress_dba;
+DROP POLICY old_only ON hosp.patients;
+ALTER TABLE hosp.patients DISABLE ROW LEVEL SECURITY;
 
 -- 10. A run never uses more than the ledger records: 0.1 + 0.2 as a float8 is 0.3000000000000000444..., which the
 -- ledger records as 0.3 (15 digits, as written); the run uses the largest double not above 0.3.

@@ -2,6 +2,7 @@
 #include "core/api/release_api.hpp"
 #include "pg/catalog_columns.hpp"
 #include "pg/error_bridge.hpp"
+#include "pg/guc.hpp"
 #include "pg/partition_scan.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/row_read_guard.hpp"
@@ -366,6 +367,12 @@ PapBeginTableRead(Oid relid, PapTableRead *read)
 	// which partitions hold rows, private where a private column partitions the table.
 	(void)set_config_option("enable_partitionwise_aggregate", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
 	                        0, false);
+	// Under pap_release.publish_delay no other role may learn when the private rows were read (docs/security.md,
+	// "Timing"), but a parallel worker is a backend every role sees in pg_stat_activity and pg_locks, from the
+	// scan's start to its end: the read runs in this backend alone then.
+	if (pap_publish_delay > 0)
+		(void)set_config_option("max_parallel_workers_per_gather", "0", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+		                        true, 0, false);
 	(void)PapBeginStableOutput();  // restored with the level above
 }
 

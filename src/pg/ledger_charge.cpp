@@ -194,17 +194,29 @@ PapAfterCharge()
 	return charged;
 }
 
-// Sleeps, cancellably, until pap_release.publish_delay milliseconds after charged.
+// Sleeps, cancellably, until pap_release.publish_delay milliseconds after charged. A run already past the delay
+// publishes at once, at a moment that depends on the private data: the caller (who may read the table) is warned.
 void
 PapWaitUntilPublishTime(instr_time charged)
 {
+	bool first = true;
 	for (;;) {
 		instr_time now;
 		INSTR_TIME_SET_CURRENT(now);
 		INSTR_TIME_SUBTRACT(now, charged);
 		const double left = double(pap_publish_delay) - INSTR_TIME_GET_MILLISEC(now);
-		if (left <= 0.0)
+		if (left <= 0.0) {
+			if (first && pap_publish_delay > 0)
+				ereport(WARNING,
+				        (errmsg("the run took longer after its charge than pap_release.publish_delay (%d ms)",
+				                pap_publish_delay),
+				         errdetail("It took %.0f ms. Its result is published now, at a moment other roles see and that "
+				                   "depends on the private rows.",
+				                   INSTR_TIME_GET_MILLISEC(now)),
+				         errhint("Set pap_release.publish_delay above the run's duration.")));
 			return;
+		}
+		first = false;
 		(void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, long(std::min(left, 1000.0)) + 1,
 		                PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
