@@ -370,9 +370,12 @@ PapBeginTableRead(Oid relid, PapTableRead *read)
 	// Under pap_release.publish_delay no other role may learn when the private rows were read (docs/security.md,
 	// "Timing"), but a parallel worker is a backend every role sees in pg_stat_activity and pg_locks, from the
 	// scan's start to its end: the read runs in this backend alone then.
-	if (pap_publish_delay > 0)
+	if (pap_publish_delay > 0) {
 		(void)set_config_option("max_parallel_workers_per_gather", "0", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 		                        true, 0, false);
+		(void)set_config_option("force_parallel_mode", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+		                        false);
+	}
 	(void)PapBeginStableOutput();  // restored with the level above
 }
 
