@@ -490,6 +490,67 @@ COMMENT ON COLUMN pap.release_data.axis_column_types IS 'per axis, the type (wit
 COMMENT ON COLUMN pap.release_data.axis_check_lists IS 'per axis, whether its categories are the list of values the private table''s validated CHECK constraints allowed its column when the release was defined (docs/mechanisms.md §10, "Closed columns"): a run refuses a release whose list has changed since; NULL for a release defined before, none of whose axes is so closed';
 
 
+-- What default privileges allowed under 0.1 may already have been used: a trigger, rule or policy on a catalog
+-- table runs as the catalog owner on every write, and an object another role made in schema pap is found by the
+-- catalog's readers. Revoking the grant (below) would not remove them, so the update stops and names them.
+DO $$
+DECLARE
+	found pg_catalog.text;
+BEGIN
+	SELECT pg_catalog.string_agg(what, '; ') INTO found FROM (
+		SELECT pg_catalog.format('trigger %I on %s', t.tgname, t.tgrelid::pg_catalog.regclass) AS what
+		  FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.tgrelid
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace AND NOT t.tgisinternal
+		UNION ALL
+		SELECT pg_catalog.format('rule %I on %s', r.rulename, r.ev_class::pg_catalog.regclass)
+		  FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) r.ev_class
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		   AND r.rulename OPERATOR(pg_catalog.<>) '_RETURN'
+		UNION ALL
+		SELECT pg_catalog.format('policy %I on %s', p.polname, p.polrelid::pg_catalog.regclass)
+		  FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.polrelid
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		UNION ALL
+		SELECT pg_catalog.format('constraint %I of %s', k.conname, k.conrelid::pg_catalog.regclass)
+		  FROM pg_catalog.pg_constraint k
+		  JOIN pg_catalog.pg_class f ON f.oid OPERATOR(pg_catalog.=) k.confrelid
+		  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) k.conrelid
+		 WHERE f.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		   AND c.relnamespace OPERATOR(pg_catalog.<>) 'pap'::pg_catalog.regnamespace
+		UNION ALL
+		SELECT pg_catalog.format('relation %s of role %s', c.oid::pg_catalog.regclass, c.relowner::pg_catalog.regrole)
+		  FROM pg_catalog.pg_class c
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		   AND c.relkind OPERATOR(pg_catalog.<>) ALL ('{i,I}'::pg_catalog."char"[])  -- only a table's owner indexes it
+		   AND NOT EXISTS (  -- a member of the extension, or a sequence of one's identity column
+		       SELECT FROM pg_catalog.pg_depend d
+		        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		          AND d.objid OPERATOR(pg_catalog.=) c.oid
+		          AND ((d.deptype OPERATOR(pg_catalog.=) 'e'
+		                AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass)
+		               OR (d.deptype OPERATOR(pg_catalog.=) ANY ('{a,i}'::pg_catalog."char"[])
+		                   AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		                   AND EXISTS (SELECT FROM pg_catalog.pg_depend e
+		                                WHERE e.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		                                  AND e.objid OPERATOR(pg_catalog.=) d.refobjid
+		                                  AND e.deptype OPERATOR(pg_catalog.=) 'e'))))
+		UNION ALL
+		SELECT pg_catalog.format('function %s of role %s', p.oid::pg_catalog.regprocedure, p.proowner::pg_catalog.regrole)
+		  FROM pg_catalog.pg_proc p
+		 WHERE p.pronamespace OPERATOR(pg_catalog.=) 'pap'::pg_catalog.regnamespace
+		   AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+		                    WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+		                      AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e')
+	) x;
+	IF found IS NOT NULL THEN
+		RAISE EXCEPTION 'schema pap holds objects the extension did not make: %', found
+		      USING HINT = 'Another role could make them through grants the installing role''s default privileges gave. '
+		                   'Review them (and the budgets and ledger they could have changed), drop them, and update again.';
+	END IF;
+END
+$$;
+
+
 -- The installing role's default privileges (ALTER DEFAULT PRIVILEGES) apply to what this script creates: they could
 -- have granted a role the right to write a catalog table (a budget raised, a charge erased) or to create objects in
 -- schema pap. Only this script's own grants stand: USAGE on the schema and SELECT on the views, to PUBLIC.
@@ -512,9 +573,13 @@ BEGIN
 		 WHERE n.nspname OPERATOR(pg_catalog.=) 'pap' AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
 		   AND NOT (a.grantee OPERATOR(pg_catalog.=) 0 AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE')
 	LOOP
-		EXECUTE pg_catalog.format('REVOKE %s FROM %s', g.target,
+		-- regrole's text is already quoted where the name needs it; CASCADE takes the grants made from it too
+		EXECUTE pg_catalog.format('REVOKE %s FROM %s CASCADE', g.target,
 		                          CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
-		                               ELSE pg_catalog.quote_ident(g.grantee::pg_catalog.regrole::pg_catalog.text) END);
+		                               ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
+		RAISE NOTICE 'pap_release: revoked % from %', g.target,
+		             CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+		                  ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END;
 	END LOOP;
 END
 $$;

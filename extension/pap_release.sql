@@ -720,9 +720,13 @@ BEGIN
 		 WHERE n.nspname OPERATOR(pg_catalog.=) 'pap' AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
 		   AND NOT (a.grantee OPERATOR(pg_catalog.=) 0 AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE')
 	LOOP
-		EXECUTE pg_catalog.format('REVOKE %s FROM %s', g.target,
+		-- regrole's text is already quoted where the name needs it; CASCADE takes the grants made from it too
+		EXECUTE pg_catalog.format('REVOKE %s FROM %s CASCADE', g.target,
 		                          CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
-		                               ELSE pg_catalog.quote_ident(g.grantee::pg_catalog.regrole::pg_catalog.text) END);
+		                               ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
+		RAISE NOTICE 'pap_release: revoked % from %', g.target,
+		             CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+		                  ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END;
 	END LOOP;
 END
 $$;

@@ -373,8 +373,13 @@ PapBeginTableRead(Oid relid, PapTableRead *read)
 	if (pap_publish_delay > 0) {
 		(void)set_config_option("max_parallel_workers_per_gather", "0", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 		                        true, 0, false);
+#if PG_VERSION_NUM >= 160000
+		(void)set_config_option("debug_parallel_query", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+		                        false);
+#else
 		(void)set_config_option("force_parallel_mode", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
 		                        false);
+#endif
 	}
 	(void)PapBeginStableOutput();  // restored with the level above
 }

@@ -207,7 +207,8 @@ PapWaitUntilPublishTime(instr_time charged)
 		const double left = double(pap_publish_delay) - INSTR_TIME_GET_MILLISEC(now);
 		if (left <= 0.0) {
 			if (first && pap_publish_delay > 0)
-				ereport(WARNING,
+				// To the caller only: the duration depends on the private rows, and the server log is read by others.
+				ereport(WARNING_CLIENT_ONLY,
 				        (errmsg("the run took longer after its charge than pap_release.publish_delay (%d ms)",
 				                pap_publish_delay),
 				         errdetail("It took %.0f ms. Its result is published now, at a moment other roles see and that "

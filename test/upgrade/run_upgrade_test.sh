@@ -320,8 +320,11 @@ section "the installing role's default privileges grant nothing on the catalog"
 # ALTER DEFAULT PRIVILEGES of the role that creates the extension apply to the catalog's tables, views, sequences and
 # schema as they are created: a role could have been given UPDATE on pap.budget_data (a budget raised, a charge
 # erased) or CREATE on schema pap. The install and the update revoke every grant but USAGE on the schema and SELECT
-# on the views, to PUBLIC.
+# on the views, to PUBLIC, with the grants made from them (CASCADE); the update first refuses a catalog that such
+# grants already changed (here a trigger on pap.budget_data, which would run as the catalog owner). The role's name
+# needs quotes, as any name may.
 DEFACL=pap_upgrade_defacl
+OPS='"Pap Ops"'
 extra="SELECT count(*) FROM (
          SELECT a.grantee, a.privilege_type, c.relname::text AS object FROM pg_catalog.pg_class c, aclexplode(c.relacl) a
           WHERE c.relnamespace = 'pap'::regnamespace AND a.grantee <> c.relowner
@@ -331,28 +334,36 @@ extra="SELECT count(*) FROM (
         WHERE NOT (g.grantee = 0 AND ((g.privilege_type = 'USAGE' AND g.object = 'schema')
                    OR (g.privilege_type = 'SELECT' AND g.object IN ('budgets', 'ledger', 'releases', 'labellings',
                                                                       'labelled_rows', 'spenders', 'private_quantiles'))))"
-PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP ROLE IF EXISTS pap_upgrade_ops" \
-	-c "CREATE ROLE pap_upgrade_ops" >/dev/null
+PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP ROLE IF EXISTS $OPS" \
+	-c "DROP ROLE IF EXISTS pap_upgrade_other" -c "CREATE ROLE $OPS" -c "CREATE ROLE pap_upgrade_other" >/dev/null
 for version in 0.1 "$CURRENT"; do
 	createdb "$DEFACL"
-	q "$DEFACL" "ALTER DEFAULT PRIVILEGES GRANT ALL ON TABLES TO pap_upgrade_ops" \
-		"ALTER DEFAULT PRIVILEGES GRANT ALL ON SEQUENCES TO pap_upgrade_ops" \
-		"ALTER DEFAULT PRIVILEGES GRANT ALL ON SCHEMAS TO pap_upgrade_ops" \
+	q "$DEFACL" "ALTER DEFAULT PRIVILEGES GRANT ALL ON TABLES TO $OPS WITH GRANT OPTION" \
+		"ALTER DEFAULT PRIVILEGES GRANT ALL ON SEQUENCES TO $OPS" \
+		"ALTER DEFAULT PRIVILEGES GRANT ALL ON SCHEMAS TO $OPS" \
 		"ALTER DEFAULT PRIVILEGES GRANT INSERT, UPDATE ON TABLES TO PUBLIC" \
-		"CREATE EXTENSION pap_release VERSION '$version'"
+		"CREATE EXTENSION pap_release VERSION '$version'" 2>&1 | grep -v "^NOTICE"
 	if [ "$version" = 0.1 ]; then
 		check "0.1's frozen script leaves the default grants in place (the test sees them)" t \
-			"$(q "$DEFACL" "SELECT ($extra) > 0 AND has_table_privilege('pap_upgrade_ops', 'pap.budget_data', 'UPDATE')")"
-		q "$DEFACL" "ALTER EXTENSION pap_release UPDATE"
-		check "after the update to $CURRENT no grant but the script's own stands" 0 "$(q "$DEFACL" "$extra")"
+			"$(q "$DEFACL" "SELECT ($extra) > 0 AND has_table_privilege('Pap Ops', 'pap.budget_data', 'UPDATE')")"
+		q "$DEFACL" "CREATE SCHEMA ops AUTHORIZATION $OPS" "SET ROLE $OPS" \
+			"GRANT SELECT ON pap.budget_data TO pap_upgrade_other" \
+			"CREATE FUNCTION ops.evil() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END'" \
+			"CREATE TRIGGER evil BEFORE UPDATE ON pap.budget_data FOR EACH ROW EXECUTE FUNCTION ops.evil()"
+		check "the update refuses a catalog with another role's trigger (P0001)" P0001 \
+			"$(st "$DEFACL" "ALTER EXTENSION pap_release UPDATE")"
+		q "$DEFACL" "DROP TRIGGER evil ON pap.budget_data"
+		check "... and updates once it is dropped" 00000 "$(st "$DEFACL" "ALTER EXTENSION pap_release UPDATE")"
+		check "after the update to $CURRENT no grant but the script's own stands (nor the one made from a grant)" \
+			"0 false" "$(q "$DEFACL" "SELECT ($extra) || ' ' || has_table_privilege('pap_upgrade_other', 'pap.budget_data', 'SELECT')")"
 	else
 		check "a fresh install of $CURRENT keeps no grant but its own" 0 "$(q "$DEFACL" "$extra")"
 	fi
 	check "... and the role may not write a budget" f \
-		"$(q "$DEFACL" "SELECT has_table_privilege('pap_upgrade_ops', 'pap.budget_data', 'UPDATE')")"
+		"$(q "$DEFACL" "SELECT has_table_privilege('Pap Ops', 'pap.budget_data', 'UPDATE')")"
 	dropdb "$DEFACL"
 done
-psql -X -q -d postgres -c "DROP ROLE pap_upgrade_ops" >/dev/null
+psql -X -q -d postgres -c "DROP ROLE $OPS" -c "DROP ROLE pap_upgrade_other" >/dev/null
 
 section "done"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $OLD" -c "DROP DATABASE IF EXISTS $RESTORED" \
