@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # Builds the Debian package postgresql-15-pap-release (debian/, apt.postgresql.org layout) with dpkg-buildpackage
 # from a copy of the tree, installs it and checks it in a throwaway PostgreSQL 15 cluster.
-# Usage: bash scripts/build-deb.sh [output directory for the .deb, default ${TMPDIR:-/tmp}/pap-release-deb]
+# Usage: bash scripts/build-deb.sh [output directory for the .deb, default build/deb in the tree]
 # Run as root or with sudo available. The package installs into the same system directories as `make install`.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-${TMPDIR:-/tmp}/pap-release-deb}"
+# Not a fixed name under /tmp: root installs the package, and another local user could have made that directory
+# first and swapped the .deb (or planted a symlink) between the copy and the install. The package is installed
+# from the private build directory below and only copied here afterwards; an existing directory must be the
+# caller's and writable by no one else.
+out="${1:-$root/build/deb}"
+if [ -e "$out" ]; then
+  if [ ! -d "$out" ] || [ -L "$out" ] || [ "$(stat -c %u "$out")" != "$(id -u)" ] ||
+    [ -n "$(find "$out" -maxdepth 0 -perm /022)" ]; then
+    echo "build-deb: $out must be a directory of $(id -un) that no one else may write to" >&2
+    exit 1
+  fi
+fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -50,11 +61,6 @@ echo "build-deb: building in $src"
 arch="$(dpkg --print-architecture)"
 deb="$work/postgresql-15-pap-release_${version}_${arch}.deb"
 [ -f "$deb" ] || { echo "build-deb: $deb was not built" >&2; exit 1; }
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cp "$deb" "$out/"
-deb="$out/$(basename "$deb")"
-
 echo "build-deb: contents of $(basename "$deb")"
 contents="$(dpkg-deb --contents "$deb" | awk '{ print $NF }')"
 # The current version's script is built (Makefile DATA_built); the frozen and upgrade scripts are in the tree.
@@ -101,4 +107,6 @@ awk -v a="$answer" 'BEGIN { exit !(a != "" && a + 0 >= 0 && a + 0 <= 1) }' \
   || { echo "build-deb: pap.answer returned '$answer', not a fraction" >&2; exit 1; }
 
 echo "build-deb: OK, installed package works (extversion $extversion, pap.answer('x_cdf', 'x <= 49') = $answer)"
-echo "build-deb: $deb ($(stat -c %s "$deb") bytes)"
+(umask 022 && mkdir -p "$out")
+cp "$deb" "$out/"
+echo "build-deb: $out/$(basename "$deb") ($(stat -c %s "$deb") bytes)"

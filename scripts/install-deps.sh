@@ -30,12 +30,21 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  # Debian's postgresql package would otherwise create and start a 'main' cluster; we only need the binaries.
-  $SUDO mkdir -p /etc/postgresql-common
-  if [ ! -f /etc/postgresql-common/createcluster.conf ] || ! grep -q '^create_main_cluster *= *false' /etc/postgresql-common/createcluster.conf; then
-    echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
+  # Debian's postgresql-15 package would otherwise create and start a 'main' cluster; we only need the binaries.
+  # The setting is for this install only (marked, and taken out after it): later PostgreSQL packages on the host
+  # create their main cluster as usual.
+  conf=/etc/postgresql-common/createcluster.conf
+  marker="# pap_release install-deps: no main cluster for this install (removed after it)"
+  added=no
+  if printf '%s\n' "${missing[@]}" | grep -qx 'postgresql-15' && ! grep -qs '^create_main_cluster *= *false' "$conf"; then
+    $SUDO mkdir -p /etc/postgresql-common
+    printf '%s\ncreate_main_cluster = false\n' "$marker" | $SUDO tee -a "$conf" >/dev/null
+    added=yes
   fi
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  if [ "$added" = yes ]; then
+    $SUDO sed -i "\|^$marker\$|,+1d" "$conf"
+  fi
 else
   echo "install-deps: all packages present"
 fi

@@ -19,13 +19,19 @@ cd "$(dirname "$0")/../.."
 
 DB=pap_multiserver_test
 BIN=$("${PG_CONFIG:-pg_config}" --bindir)
-WORK=$(mktemp -d)
-chmod 755 "$WORK"
-REMOTE_PASSWORD="pap-$RANDOM$RANDOM"
+WORK=$(mktemp -d)  # 0700: it holds the servers and, for a moment, their superuser's password
+# Random passwords (the remote servers' superuser, and pap_reader, which the coordinator's user mappings hold),
+# never on a command line: other local users see those in ps.
+REMOTE_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+export PAP_READER_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 SEED=4242
-# PostgreSQL refuses to run as root: as root, the extra servers run as postgres (as pg_virtualenv's does).
+# PostgreSQL refuses to run as root: as root, the extra servers run as postgres (as pg_virtualenv's does), in a
+# work directory postgres owns, still closed to everyone else.
 AS_SERVER=()
-[ "$(id -u)" -eq 0 ] && AS_SERVER=(runuser -u postgres --)
+if [ "$(id -u)" -eq 0 ]; then
+	AS_SERVER=(runuser -u postgres --)
+	chown postgres "$WORK"
+fi
 DATA_DIRS=("$WORK/remote1/data" "$WORK/remote2/data")
 cleanup() {
 	for d in "${DATA_DIRS[@]}"; do
@@ -58,10 +64,11 @@ rq() {
 start_server() {
 	local dir=$WORK/$1
 	mkdir -p "$dir"
-	echo "$REMOTE_PASSWORD" >"$WORK/pwfile"
+	(umask 077 && echo "$REMOTE_PASSWORD" >"$WORK/pwfile")
 	[ "$(id -u)" -eq 0 ] && chown -R postgres "$dir" "$WORK/pwfile"
 	"${AS_SERVER[@]}" "$BIN/initdb" -D "$dir/data" -U postgres -A scram-sha-256 --pwfile="$WORK/pwfile" \
-		>"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; return 1; }
+		>"$dir/initdb.log" 2>&1 || { rm -f "$WORK/pwfile"; cat "$dir/initdb.log" >&2; return 1; }
+	rm -f "$WORK/pwfile"
 	local port
 	for _ in $(seq 1 20); do
 		port=$((20000 + RANDOM % 30000))
@@ -83,12 +90,15 @@ echo "remote servers on ports $PORT1 and $PORT2"
 for port in "$PORT1" "$PORT2"; do
 	rq "$port" "SET client_min_messages = warning" "CREATE EXTENSION pap_release" \
 		"CREATE TABLE diamonds_part (id int8, carat float8, cut text, color text, clarity text, price int4)" \
-		"CREATE ROLE pap_reader LOGIN PASSWORD '$REMOTE_PASSWORD'" \
-		"GRANT SELECT ON diamonds_part TO pap_reader" \
+		"CREATE ROLE pap_reader LOGIN" "GRANT SELECT ON diamonds_part TO pap_reader" \
 		"ALTER ROLE pap_reader SET track_counts = off" "ALTER ROLE pap_reader SET track_functions = 'none'" \
 		"ALTER ROLE pap_reader SET track_io_timing = off" "ALTER ROLE pap_reader SET statement_timeout = 0" \
 		"ALTER ROLE pap_reader SET idle_in_transaction_session_timeout = 0" \
 		"ALTER ROLE pap_reader SET lock_timeout = 0" || { echo "FAIL: remote setup"; exit 1; }
+	# The password through stdin, read from the environment by psql (\getenv), not on a command line.
+	printf '%s\n' '\getenv password PAP_READER_PASSWORD' "ALTER ROLE pap_reader PASSWORD :'password';" |
+		PGPASSWORD=$REMOTE_PASSWORD psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d postgres -f - ||
+		{ echo "FAIL: remote setup"; exit 1; }
 done
 
 section "data: diamonds on the coordinator, two ranges of ids copied to the remote servers"
@@ -105,7 +115,7 @@ copy_range() {  # copy_range PORT LOW HIGH: the private rows with LOW <= id < HI
 		rq "$1" '\copy diamonds_part FROM STDIN'
 }
 copy_range "$PORT1" 0 25000 && copy_range "$PORT2" 25000 50000 || { echo "FAIL: copying rows"; exit 1; }
-psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -v port1="$PORT1" -v port2="$PORT2" -v password="$REMOTE_PASSWORD" \
+psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -v port1="$PORT1" -v port2="$PORT2" \
 	-f test/multiserver/setup.sql >/dev/null || { echo "FAIL: setup.sql"; exit 1; }
 check "the partitioned table holds the private rows" "$(q 'SELECT count(*) FROM diamonds_local')" \
 	"$(q 'SELECT count(*) FROM diamonds_dist')"

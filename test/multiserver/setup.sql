@@ -1,6 +1,6 @@
 -- The coordinator's side of the multi-server test (test/multiserver/run_multiserver_test.sh, docs/distributed.md).
--- Run with psql -v port1=... -v port2=... -v password=... after the rows of diamonds_dist_1 and diamonds_dist_2
--- were copied to the two remote servers. Builds:
+-- Run with psql -v port1=... -v port2=... (pap_reader's password in the environment, PAP_READER_PASSWORD) after the
+-- rows of diamonds_dist_1 and diamonds_dist_2 were copied to the two remote servers. Builds:
 --   diamonds_public  the public table (every tenth diamond)
 --   diamonds_local   an ordinary table holding the private rows
 --   diamonds_dist    the same private rows, partitioned by id: partitions 1 and 2 are postgres_fdw foreign
@@ -21,6 +21,7 @@ CREATE SERVER remote1 FOREIGN DATA WRAPPER postgres_fdw
 CREATE SERVER remote2 FOREIGN DATA WRAPPER postgres_fdw
 	OPTIONS (host '127.0.0.1', port :'port2', dbname 'postgres', extensions 'pap_release');
 -- The remote role can only read its table: the release needs nothing more on a remote server.
+\getenv password PAP_READER_PASSWORD
 CREATE USER MAPPING FOR PUBLIC SERVER remote1 OPTIONS (user 'pap_reader', password :'password');
 CREATE USER MAPPING FOR PUBLIC SERVER remote2 OPTIONS (user 'pap_reader', password :'password');
 
