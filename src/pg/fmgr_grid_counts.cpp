@@ -72,11 +72,10 @@ namespace {
 constexpr uint64 kMaxGridPoints = UINT64CONST(1) << 62;
 // At most this many grid points: a dense array of counts (2 MiB), faster than hashing every row.
 constexpr uint64 kDenseLimit = UINT64CONST(1) << 18;
-// At most this many grid points in a hash state: what a private scan may meet (fmgr_run.cpp's kMaxScanPoints,
-// refused before the charge above it), and below the 0.9 * 2^26 members at which simplehash would double its
-// table past 2^26 entries of 24 bytes (1.5 GiB). Checked as points are added: checked only at the end, a call over
-// 70 million keys of its own had grown a state to 4.8 GB first.
-constexpr uint64 kMaxHashPoints = UINT64CONST(1) << 25;
+// At most this many grid points in a hash state: what a private scan may meet (glue.hpp), below the 0.9 * 2^26
+// members at which simplehash would double its table past 2^26 entries of 24 bytes (1.5 GiB). Checked as points
+// are added: checked only at the end, a call over 70 million keys of its own had grown a state to 4.8 GB first.
+constexpr uint64 kMaxHashPoints = kPapMaxScanPoints;
 
 // One axis of a call site: where its argument is and how it becomes a bin.
 struct GridAxis {

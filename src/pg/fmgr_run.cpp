@@ -79,10 +79,6 @@ ReadRunArguments(FunctionCallInfo fcinfo)
 	return a;
 }
 
-// The most distinct grid points one scan hands back: pap.grid_counts returns them as one int8[] of key/row pairs,
-// which must fit PostgreSQL's 1 GB allocation limit (67 million pairs), with room to spare.
-constexpr double kMaxScanPoints = double(1 << 25);
-
 // A scan returns at most min(n, grid points) distinct points. Refused before the charge when that could exceed what
 // one scan can return, so that the number of distinct private points (a function of the rows) can never make a
 // charged run fail.
@@ -101,13 +97,13 @@ RequireAggregatable(const PapRelease *r, int64 n)
 		else
 			grid *= 2.0;
 	}
-	if (std::min(grid, double(n)) > kMaxScanPoints)
+	if (std::min(grid, double(n)) > double(kPapMaxScanPoints))
 		ereport(ERROR,
 		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 		         errmsg("release \"%s\" could meet more distinct grid points than one scan can return", r->name),
 		         errdetail("Its grid has %.0f points and the private table " INT64_FORMAT " rows; a run handles at "
 		                   "most %.0f distinct points, and nothing has been charged.",
-		                   grid, n, kMaxScanPoints),
+		                   grid, n, double(kPapMaxScanPoints)),
 		         errhint("Define the release with coarser axes (a larger alpha, granularity 'alpha') or fewer "
 		                 "columns.")));
 }

@@ -45,6 +45,11 @@ bool PapIsNumberAxisType(Oid type);
 // (fmgr_axis_number.cpp).
 double PapNumberToAxis(Datum value, Oid type);
 
+// The most distinct grid points one scan hands back (pap.grid_counts' int8[] of key/row pairs must fit PostgreSQL's
+// 1 GB allocation limit, 67 million pairs, with room to spare): a release that could meet more is refused before
+// its charge (fmgr_run.cpp), and a hash state of pap.grid_counts holds no more (fmgr_grid_counts.cpp).
+constexpr uint64 kPapMaxScanPoints = UINT64CONST(1) << 25;
+
 // A cut-point array as a CutLookup in context, built once per call site of pap.cell_index and pap.grid_counts
 // (fmgr_cells.cpp). 22023 unless it is a one-dimensional float8 array without NULLs sorted in float8 order.
 const pap::core::CutLookup *PapBuildCutLookup(ArrayType *cuts, MemoryContext context);
