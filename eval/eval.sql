@@ -319,7 +319,14 @@ BEGIN
 	FOREACH c IN ARRAY num_cols LOOP
 		typ := pap_eval.coltype('pap_eval.' || wl.ds, c);
 		SELECT b.lo, b.hi INTO lo, hi FROM pap_eval.bounds b WHERE b.ds = wl.ds AND b.col = c;
-		IF NOT FOUND THEN
+		-- Without a published range: a whole-number column spans the public sample's minimum and maximum (it
+		-- holds at most hi - lo + 1 values, which a grid of that many cells resolves; clipping would only lose
+		-- its tails), any other its 1st and 99th percentiles (a heavy tail such as a wage's would otherwise
+		-- leave nearly every row in the first cell; rows beyond fall in the open cells at either end).
+		IF NOT FOUND AND typ IN ('integer', 'bigint', 'smallint') THEN
+			EXECUTE format('SELECT min(v), max(v) FROM (SELECT %s AS v FROM %I) x', pap_eval.num(typ, c), wl.ds || '_pub')
+			   INTO lo, hi;
+		ELSIF NOT FOUND THEN
 			EXECUTE format('SELECT percentile_cont(0.01) WITHIN GROUP (ORDER BY v), percentile_cont(0.99) WITHIN GROUP (ORDER BY v)
 			                  FROM (SELECT %s AS v FROM %I) x', pap_eval.num(typ, c), wl.ds || '_pub')
 			   INTO lo, hi;
