@@ -137,6 +137,8 @@ SELECT pap.answer('b_ci', 'cb = ''F ''') = pap.answer('b_ci', 'cb = ''F''') AS t
 SELECT chosen_mechanism, predicted_error > public_only_error AS worse
   FROM pap.plan('b_forced', 0.001, mechanism => 'identity');
 SELECT chosen_mechanism FROM pap.plan('b_forced', 0.001);
+-- auto's choice predicted worse than the public table alone warns too (the run of b_box above did).
+SELECT chosen_mechanism, predicted_error > public_only_error AS worse FROM pap.plan('b_box', 1.0);
 
 -- pap_release.strict turns each warning into an error; the run is refused before its charge.
 SET pap_release.strict = on;
@@ -150,6 +152,8 @@ SELECT pap.answer('b_ci', 'cn = ''f''');
 SELECT pap.answer('b_marg2', 'c = ''M'' AND g = ''a''', refine => false);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT chosen_mechanism FROM pap.plan('b_forced', 0.001, mechanism => 'identity');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT chosen_mechanism FROM pap.plan('b_box', 1.0);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT count(*) AS charges_before FROM pap.ledger WHERE private_table = 'b_priv'::regclass;
 CALL pap.run_release('b_forced', 0.001, mechanism => 'identity');

@@ -224,13 +224,29 @@ PapCheckRequestedMechanism(const char *release, const char *requested, const pap
 {
 	pap::core::MechanismChoice choice;
 	PAP_CORE(choice = pap::core::ParseMechanism(requested));
-	if (choice == pap::core::MechanismChoice::Auto || !(plan.predicted_error > plan.public_only_error))
+	if (!(plan.predicted_error > plan.public_only_error))
 		return;
 	// A guarding PMW keeps the public table's answers unless one is off by more than its threshold: its prediction
 	// is higher because it covers a shifted public sample, which public_only_error assumes away, not because it
 	// answers worse (docs/mechanisms.md §10, "A shifted public sample").
 	if (plan.pmw_guards_prior && strcmp(pap::core::MechanismName(plan.chosen), "pmw") == 0)
 		return;
+	// auto: no mechanism is predicted to beat the public table on this layout at this epsilon, and a run would
+	// spend the budget all the same (a release's layout is planned at pap_release.layout_epsilon when it is
+	// defined, 1 by default, not at the epsilon of its run).
+	if (choice == pap::core::MechanismChoice::Auto) {
+		ereport(PitfallLevel(),
+		        (errcode(PitfallCode(ERRCODE_INVALID_PARAMETER_VALUE)),
+		         errmsg("release \"%s\" is predicted worse than the public table alone", release),
+		         errdetail("auto's choice, \"%s\", is predicted a max error over the class of %.3g of the private "
+		                   "rows, the public table's own answers %.3g (pap.plan's predicted_error and "
+		                   "public_only_error); both predictions take the public table to be a sample of the private "
+		                   "table's population.",
+		                   pap::core::MechanismName(plan.chosen), plan.predicted_error, plan.public_only_error),
+		         errhint("A larger epsilon lowers the prediction, and so may the release defined again with "
+		                 "pap_release.layout_epsilon set to this epsilon (its layout is planned at that setting).")));
+		return;
+	}
 	// auto's choice: the smallest prediction among the mechanisms that apply (ties to the first).
 	const char *best = nullptr;
 	double best_error = 0.0;

@@ -11,6 +11,6 @@
 void PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQuery *parsed,
                             const double *numbers, const char *const *texts, bool refine);
 
-// pap.plan and pap.run_release (before the charge): a requested mechanism (not auto) predicted worse than the
-// public table's own answers.
+// pap.plan and pap.run_release (before the charge): the mechanism to run, requested or auto's choice, predicted
+// worse than the public table's own answers.
 void PapCheckRequestedMechanism(const char *release, const char *requested, const pap::core::PlanSummary &plan);
