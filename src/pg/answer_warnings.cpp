@@ -220,7 +220,7 @@ PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::ParsedQ
 }
 
 void
-PapCheckRequestedMechanism(const char *release, const char *requested, const pap::core::PlanSummary &plan)
+PapCheckAgainstPublicTable(const char *release, const char *requested, const pap::core::PlanSummary &plan)
 {
 	pap::core::MechanismChoice choice;
 	PAP_CORE(choice = pap::core::ParseMechanism(requested));

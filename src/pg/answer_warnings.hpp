@@ -13,4 +13,4 @@ void PapCheckAnswerLiterals(const PapCachedRelease *release, const pap::core::Pa
 
 // pap.plan and pap.run_release (before the charge): the mechanism to run, requested or auto's choice, predicted
 // worse than the public table's own answers.
-void PapCheckRequestedMechanism(const char *release, const char *requested, const pap::core::PlanSummary &plan);
+void PapCheckAgainstPublicTable(const char *release, const char *requested, const pap::core::PlanSummary &plan);

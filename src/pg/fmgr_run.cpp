@@ -407,7 +407,7 @@ pap_plan(PG_FUNCTION_ARGS)
 	req.interrupted = PapInterruptPending;
 	PAP_CORE(s = pap::core::MakePlan(req));
 	WarnPlannedRelease(r, n, epsilon);
-	PapCheckRequestedMechanism(name, mechanism, s);
+	PapCheckAgainstPublicTable(name, mechanism, s);
 	Datum values[27];
 	bool nulls[27] = {false};
 	values[0] = CStringGetTextDatum(pap::core::MechanismName(s.chosen));
@@ -592,7 +592,7 @@ pap_run_release(PG_FUNCTION_ARGS)
 		plan_request.interrupted = PapInterruptPending;
 		pap::core::PlanSummary plan;
 		PAP_CORE(plan = pap::core::MakePlan(plan_request));
-		PapCheckRequestedMechanism(name, mechanism, plan);  // a warning, or under pap_release.strict no charge
+		PapCheckAgainstPublicTable(name, mechanism, plan);  // a warning, or under pap_release.strict no charge
 
 		// The ledger records epsilon as written (the run uses the double not above it, ReadRunArguments) and the
 		// delta the chosen mechanism uses: 0 for a pure one, whatever was requested. On a budget in rho it charges

@@ -66,6 +66,7 @@ SplitOfEdge(const ReleaseAxis &axis, const std::vector<double> &spread, const Va
 	// rows equal to b_j.
 	if (v_below_edge && IsCut(axis.cuts, v)) {
 		split.exact = true;
+		split.cut = CountBelow(axis.cuts, v);
 		return split;
 	}
 	// The edge lies in the bin (b_{j-1}, b_j] with j the cuts below v (the top bin j = M above the highest cut),
@@ -119,6 +120,42 @@ MovedSide(const EdgeSplit &split, std::size_t boundary)
 	return boundary > split.split ? split.above : split.below;
 }
 
+// An edge on a cut selects whole bins, but the cover query that answers it need not end there on that side: a
+// ranges run to the highest cut also takes the top bin (classes/interval_cover.hpp), so "col <= b_max" is answered
+// with the rows above b_max, and "col > b_max", which holds no public value, by the empty query. The bins between
+// the edge and the cover query's end are moved over whole: each adds the upper bound of its private share, a bound
+// AxisEventCount counts (a whole bin's, or the top bin's own). bins: the cover query's bins on the axis.
+static double
+ExactEdgeMovedOver(const ReleaseAxis &axis, std::size_t cut, bool upper, const CellInterval &bins,
+                   std::int64_t public_rows, std::int64_t private_rows, double log_term)
+{
+	const std::int64_t top = std::int64_t(axis.cuts.size());  // the top bin, above the highest cut
+	std::int64_t from = 0, to = -1;                           // the bins moved over
+	if (bins.empty()) {
+		// The query holds no public value on this axis. Only the top bin holds none, so the query's own rows lie in
+		// it when its lower edge is the highest cut; otherwise its other edge lies inside a bin and bounds them.
+		if (!upper && std::int64_t(cut) + 1 == top)
+			from = to = top;
+	} else if (upper) {
+		from = std::min<std::int64_t>(std::int64_t(cut), bins.hi) + 1;
+		to = std::max<std::int64_t>(std::int64_t(cut), bins.hi);
+	} else {
+		from = std::min<std::int64_t>(std::int64_t(cut) + 1, bins.lo);
+		to = std::max<std::int64_t>(std::int64_t(cut) + 1, bins.lo) - 1;
+	}
+	double sum = 0.0;
+	for (std::int64_t b = from; b <= to; b++) {
+		const std::size_t first = b == 0 ? 0 : CountAtMost(axis.public_values, axis.cuts[std::size_t(b) - 1]);
+		const std::size_t last =
+		    b == top ? axis.public_values.size() : CountAtMost(axis.public_values, axis.cuts[std::size_t(b)]);
+		std::int64_t rows = 0;
+		for (std::size_t i = first; i < last; i++)
+			rows += axis.public_counts[i];
+		sum += PrivateShareInterval(rows, public_rows, private_rows, log_term).high;
+	}
+	return sum;
+}
+
 double
 QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std::vector<double>> &spread,
                      const std::vector<ColumnBounds> &bounds, const CellInterval *projected, std::int64_t public_rows,
@@ -146,8 +183,13 @@ QueryProjectionBound(const std::vector<ReleaseAxis> &axes, const std::vector<std
 				continue;
 			static const std::vector<double> kNoSpread;
 			const EdgeSplit split = SplitOfEdge(axes[a], a < spread.size() ? spread[a] : kNoSpread, b, upper);
-			if (split.exact)
+			if (split.exact) {
+				// A refined answer reads the cells up to the edge; a projection, its cover query's bins.
+				if (projected != nullptr)
+					sum += ExactEdgeMovedOver(axes[a], split.cut, upper, projected[a], public_rows, private_rows,
+					                          log_term);
 				continue;
+			}
 			if (projected == nullptr) {
 				// A query that restricts another axis counts only some of the rows of the bin's parts here.
 				const bool others_restricted = OtherAxisMentioned(bounds, a);

@@ -19,6 +19,7 @@ struct EdgeSplit {
 	bool exact = false;
 	std::int64_t below = 0, above = 0;
 	std::size_t split = 0;  // the public values below the edge (indexes into axis.public_values)
+	std::size_t cut = 0;    // exact: the index of the cut the edge is on (the query keeps bins <= cut below it)
 	// The share of the bin's public rows a refined answer places below the edge: below / (below + above) plus the
 	// share of the spread row of the value above the edge that lies below it (axes/gap_spread.hpp); 0 in a bin
 	// without public rows.

@@ -155,6 +155,33 @@ TEST(QueryProjectionBound, OneSideOfTheBinPerEdgeOnRefinementsEvent)
 	EXPECT_EQ(QueryProjectionBound(axes, {}, free_axis, nullptr, m, n, beta), 0.0);
 }
 
+// An edge on the highest cut selects every bin up to it, but a ranges cover's run to that cut also takes the top
+// bin (interval_cover.hpp): "v > 2 AND v <= 6" is answered with the rows above 6, and "v > 6", which holds no
+// public value, by the empty query. Each moves over the top bin, a set without public rows, whose share is not 0.
+TEST(QueryProjectionBound, AnEdgeOnTheHighestCutMovesOverTheTopBinWhereTheCoverTakesIt)
+{
+	const std::vector<ReleaseAxis> axes = {SixValues()};
+	const std::int64_t m = 60, n = 600;
+	const double beta = DataPartBeta(0.05);
+	const double log_term = RefinementLogTerm(double(AxisSideCount(axes[0])), beta);
+	const double none = PrivateShareInterval(0, m, n, log_term).high;
+	const double twenty = PrivateShareInterval(20, m, n, log_term).high;
+	ASSERT_GT(none, 0.0);
+	const std::vector<ColumnBounds> to_top = {Column(Bound(2, false), Bound(6, true))};
+	const CellInterval with_top{1, 3}, without_top{1, 2};
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, {}, to_top, &with_top, m, n, beta), none);
+	EXPECT_EQ(QueryProjectionBound(axes, {}, to_top, &without_top, m, n, beta), 0.0);  // thresholds' cover
+	EXPECT_EQ(QueryProjectionBound(axes, {}, to_top, nullptr, m, n, beta), 0.0);       // refined: its own cells
+	const std::vector<ColumnBounds> above_top = {Column(Bound(6, false), {})};
+	const CellInterval empty{0, -1}, top{3, 3};
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, {}, above_top, &empty, m, n, beta), none);
+	EXPECT_EQ(QueryProjectionBound(axes, {}, above_top, &top, m, n, beta), 0.0);
+	// a cover query that ends inside the query's range on an exact edge moves over whole bins: "v <= 6" as "v <= 2"
+	const std::vector<ColumnBounds> to_six = {Column({}, Bound(6, true))};
+	const CellInterval first_bin{0, 0};
+	EXPECT_DOUBLE_EQ(QueryProjectionBound(axes, {}, to_six, &first_bin, m, n, beta), std::min(1.0, 2 * twenty));
+}
+
 // The plan's refinement part is the worst refined bound of one edge: the same function at the same event, taken
 // over every split point of every bin, so no refined answer's own bound exceeds it and the worst one meets it.
 TEST(QueryProjectionBound, RefinedBoundsMeetThePlansRefinementPart)
