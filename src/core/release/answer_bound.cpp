@@ -145,9 +145,8 @@ ExactEdgeMovedOver(const ReleaseAxis &axis, std::size_t cut, bool upper, const C
 	}
 	double sum = 0.0;
 	for (std::int64_t b = from; b <= to; b++) {
-		const std::size_t first = b == 0 ? 0 : CountAtMost(axis.public_values, axis.cuts[std::size_t(b) - 1]);
-		const std::size_t last =
-		    b == top ? axis.public_values.size() : CountAtMost(axis.public_values, axis.cuts[std::size_t(b)]);
+		std::size_t first = 0, last = 0;
+		PublicRangeOfBins(axis, CellInterval{std::int32_t(b), std::int32_t(b)}, &first, &last);
 		std::int64_t rows = 0;
 		for (std::size_t i = first; i < last; i++)
 			rows += axis.public_counts[i];
