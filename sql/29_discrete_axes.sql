@@ -50,3 +50,45 @@ SELECT count(*) AS charges FROM pap.ledger WHERE release_name = 'di_altered';
 
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'di\_%' ORDER BY name;
 DROP TABLE di_priv, di_pub, di_priv_f, di_pub_f;
+
+-- Every whole value (docs/mechanisms.md §20): the public sample shows every other age from 24 to 56, so each of
+-- finest's bins holds an age no public row shows, and an edge there may move over its private rows. Granularity
+-- auto also plans a cut at every age from 24 to 56, the 16 unseen ones stored with 0 public rows, and takes it: an
+-- edge inside the public range is then a cut, and only the tails (below 24, above 56) keep a projection part.
+CREATE TABLE wv_priv AS SELECT 24 + i % 33 AS age FROM generate_series(1, 8000) i;
+CREATE TABLE wv_pub AS SELECT 24 + 2 * (i % 17) AS age FROM generate_series(1, 300) i;
+SELECT pap.set_budget('wv_priv', 10);
+SELECT pap.define_release('wv_whole', 'wv_priv', 'wv_pub', 'ranges(age)');
+SELECT pap.define_release('wv_finest', 'wv_priv', 'wv_pub', 'ranges(age)', granularity => 'finest');
+SELECT name, granularity LIKE 'auto: every whole value, %' AS every_whole_value, cell_count
+  FROM pap.releases WHERE name LIKE 'wv\_%' ORDER BY name;
+SELECT public_values, public_value_rows, cuts = public_values AS a_cut_at_each
+  FROM pap.release_data WHERE name = 'wv_whole';
+SELECT round(w.projection_error::numeric, 5) AS whole_part, round(f.projection_error::numeric, 5) AS finest_part
+  FROM pap.plan('wv_whole', 1, mechanism => 'identity') w, pap.plan('wv_finest', 1, mechanism => 'identity') f;
+CALL pap.run_release('wv_whole', 1, mechanism => 'identity');
+CALL pap.run_release('wv_finest', 1, mechanism => 'identity');
+-- Inside the public range the bound is the noise part alone, in both answer modes, and an unseen age is answered
+-- from its own cell; finest moves its edges over unseen ages. A tail edge (22.5) keeps its part.
+SELECT q, r, round(w.estimate::numeric, 4) AS whole, round(f.estimate::numeric, 4) AS finest,
+       round((SELECT count(*) FROM wv_priv WHERE age BETWEEN lo AND hi) / 8000.0, 4) AS truth,
+       round(w.error_bound::numeric, 5) AS whole_bound, round(f.error_bound::numeric, 5) AS finest_bound
+  FROM (VALUES ('age = 31', 31, 31), ('age >= 31 AND age <= 45', 31, 45), ('age > 30 AND age < 46', 31, 45),
+               ('age > 22.5 AND age <= 40', 23, 40)) AS t(q, lo, hi),
+       unnest(ARRAY[false, true]) r,
+       LATERAL pap.answer_bounded('wv_whole', q, r) AS w, LATERAL pap.answer_bounded('wv_finest', q, r) AS f
+ ORDER BY q, r;
+-- Dates: a cut at every day the public sample's range holds.
+CREATE TABLE wd_priv AS SELECT DATE '2020-01-01' + i % 60 AS day FROM generate_series(1, 6000) i;
+CREATE TABLE wd_pub AS SELECT DATE '2020-01-01' + 2 * (i % 30) AS day FROM generate_series(1, 400) i;
+SELECT pap.set_budget('wd_priv', 10);
+SELECT pap.define_release('wd_whole', 'wd_priv', 'wd_pub', 'ranges(day)');
+SELECT r.granularity LIKE 'auto: every whole value, %' AS every_whole_value, r.cell_count,
+       cardinality(public_values) AS days, (SELECT count(*) FROM unnest(public_value_rows) r WHERE r = 0) AS unseen
+  FROM pap.releases r JOIN pap.release_data d USING (name) WHERE name = 'wd_whole';
+CALL pap.run_release('wd_whole', 1, mechanism => 'identity');
+SELECT round(a.estimate::numeric, 4) AS estimate, round(a.error_bound::numeric, 5) AS error_bound,
+       round((SELECT count(*) FROM wd_priv WHERE day = '2020-01-04') / 6000.0, 4) AS truth
+  FROM pap.answer_bounded('wd_whole', 'day = ''2020-01-04''') a;
+SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'w_\_%' ORDER BY name;
+DROP TABLE wv_priv, wv_pub, wd_priv, wd_pub;

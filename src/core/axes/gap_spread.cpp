@@ -28,6 +28,17 @@ StepFloor(double x, double step, bool inclusive)
 	return floor;
 }
 
+bool
+NoValueBetween(double lower, double upper, double step)
+{
+	if (!(step > 0.0) || !std::isfinite(step) || !std::isfinite(lower) || !std::isfinite(upper))
+		return false;
+	// fmod is exact: both ends are whole multiples of step exactly when it leaves 0. Their difference is then k step
+	// for a whole k, and for k >= 2 it rounds to at least 2 step (a multiple of a double by 2 is exact), never to
+	// step: so upper - lower <= step holds exactly when k <= 1.
+	return std::fmod(lower, step) == 0.0 && std::fmod(upper, step) == 0.0 && upper - lower <= step;
+}
+
 double
 GapSpreadBelow(double lower, double upper, double x, double step, bool inclusive)
 {

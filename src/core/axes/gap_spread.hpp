@@ -27,6 +27,13 @@ double AxisValueStep(ValueType type);
 // multiples (and one step below them) are no longer exact doubles.
 std::optional<double> StepFloor(double x, double step, bool inclusive);
 
+// Whether the open interval (lower, upper) can hold no value of a column whose values are whole multiples of
+// `step` (an integer column: 1; a date: a day in axis units; 0: any value may lie anywhere): lower and upper are
+// finite multiples of step at most one step apart (docs/mechanisms.md §10, "Discrete columns"). Exact in floating
+// point (fmod is exact, and two multiples two or more steps apart never round to one step); false for step 0. A bin
+// (lower, upper] of such cuts holds the one value upper: a query's bound inside it selects what a cut selects.
+bool NoValueBetween(double lower, double upper, double step);
+
 // The share of the spread row of the public value `upper` (its gap (lower, upper), lower the public value below
 // it) that lies below a bound x with lower <= x <= upper, the values equal to x counted below it when `inclusive`.
 // Continuous (step 0): (x - lower) / (upper - lower), strict or not alike, as the spread has no atom. Discrete

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/axes/gap_spread.hpp"  // NoValueBetween
+
 #include "core/axes/numeric_axis.hpp"
 #include "core/base/errors.hpp"
 
@@ -60,6 +62,42 @@ ChooseCuts(const std::vector<double> &values, const std::vector<std::int64_t> &c
 	if (!values.empty())
 		cuts.push_back(values.back());
 	return cuts;
+}
+
+std::optional<WholeValueMarginal>
+EveryWholeValue(const std::vector<double> &values, const std::vector<std::int64_t> &counts, double step,
+                double max_values)
+{
+	(void)ChooseCuts(values, counts, 0.0);              // the same checks of the marginal
+	constexpr double kExactLimit = 4503599627370496.0;  // 2^52, StepFloor's (gap_spread.hpp)
+	if (!(step > 0.0) || !std::isfinite(step) || values.empty())
+		return std::nullopt;
+	for (double v : values)
+		if (!std::isfinite(v) || !(std::fabs(v) <= kExactLimit) || std::fmod(v, step) != 0.0)
+			return std::nullopt;
+	const double lowest = values.front() / step, highest = values.back() / step;  // whole numbers: exact
+	const double count = highest - lowest + 1.0;
+	if (!(count <= max_values) || !(count > double(values.size())))
+		return std::nullopt;
+	WholeValueMarginal out;
+	out.values.reserve(std::size_t(count));
+	out.counts.reserve(std::size_t(count));
+	std::size_t next = 0;
+	for (double k = lowest; k <= highest; k += 1.0) {
+		const double v = k * step;
+		// Each one step above the one before, as NoValueBetween reads it; anything else (a rounding) drops the
+		// candidate rather than give a bin that may hold two values.
+		if (!out.values.empty() && !NoValueBetween(out.values.back(), v, step))
+			return std::nullopt;
+		out.values.push_back(v);
+		std::int64_t rows = 0;
+		if (next < values.size() && values[next] == v)
+			rows = counts[next++];
+		out.counts.push_back(rows);
+	}
+	if (next != values.size())
+		return std::nullopt;  // a public value off the multiples (cannot happen past the checks above)
+	return out;
 }
 
 }  // namespace pap::core

@@ -8,6 +8,7 @@
 // the cover stays an alpha/4-cover empirically, which is what Lemma 11 asks of the finest cover.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/language/class_spec.hpp"
@@ -29,6 +30,23 @@ double MaxBinRows(const ClassSpec &spec, double alpha, std::int64_t public_rows)
 // finest cover. Result: a sorted subset of values. Error(Internal) for unsorted values or bad counts.
 std::vector<double> ChooseCuts(const std::vector<double> &values, const std::vector<std::int64_t> &counts,
                                double max_bin_rows);
+
+// A discrete axis's public marginal with every whole value between its lowest and highest public value: each
+// multiple of `step` (ReleaseAxis::value_step: 1 for an integer column, a day for a date) from values.front() to
+// values.back() once, with its public rows (0 where the public table shows none). Cut at each of them, a bin
+// (v - step, v] holds the one value v, so no query edge falls inside it (docs/mechanisms.md §20, "Every whole
+// value"). nullopt when it does not apply or is not worth a candidate: step not > 0, a public value that is not a
+// finite multiple of step or lies beyond 2^52 in magnitude (where StepFloor no longer moves a bound: an edge
+// between two values would not be known to select what a cut selects), no whole value missing between the public
+// ones (the finest cuts are already these), or more than max_values of them. values sorted and distinct in float8
+// order, counts > 0 (Error(Internal) otherwise, as ChooseCuts).
+struct WholeValueMarginal {
+	std::vector<double> values;
+	std::vector<std::int64_t> counts;
+};
+std::optional<WholeValueMarginal> EveryWholeValue(const std::vector<double> &values,
+                                                  const std::vector<std::int64_t> &counts, double step,
+                                                  double max_values);
 
 }  // namespace pap::core
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "core/axes/gap_spread.hpp"  // NoValueBetween
 #include "core/axes/numeric_axis.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
@@ -171,7 +172,7 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 		throw Error(ErrorKind::Internal, "public marginal has not one count per value");
 	cum_.assign(m + 1, 0);
 	for (std::size_t i = 0; i < m; i++) {
-		if (axis.public_counts[i] <= 0 || (i > 0 && !PgFloatLess(values_[i - 1], values_[i])))
+		if (axis.public_counts[i] < 0 || (i > 0 && !PgFloatLess(values_[i - 1], values_[i])))
 			throw Error(ErrorKind::Internal, "public marginal is not sorted, distinct and positive");
 		cum_[i + 1] = cum_[i] + axis.public_counts[i];
 	}
@@ -190,6 +191,16 @@ OrderedAxisCover::OrderedAxisCover(bool ranges, const ReleaseAxis &axis)
 		while (below < cuts_.size() && PgFloatLess(cuts_[below], values_[i]))
 			below++;
 		value_bin_[i] = std::int32_t(below);  // axis.NumericBin(values_[i]): the cuts strictly below
+	}
+	// A value without public rows is a whole value of a discrete axis (layout_choice.hpp, "every whole value"): a cut
+	// whose bin (previous cut, value] holds that one value, so that a query selects all of the bin or none of it.
+	for (std::size_t i = 0; i < m; i++) {
+		if (axis.public_counts[i] > 0)
+			continue;
+		const std::size_t bin = std::size_t(value_bin_[i]);
+		if (bin == 0 || bin >= cuts_.size() || PgFloatLess(values_[i], cuts_[bin]) ||
+		    !NoValueBetween(cuts_[bin - 1], cuts_[bin], axis.value_step))
+			throw Error(ErrorKind::Internal, "public marginal is not sorted, distinct and positive");
 	}
 	bin_begin_.resize(std::size_t(M) + 1);
 	for (std::size_t b = 0, i = 0; b <= std::size_t(M); b++) {
@@ -258,16 +269,19 @@ OrderedAxisCover::Project(const ValueBound &lower, const ValueBound &upper) cons
 	const std::int32_t lo_bin = value_bin_[pa], hi_bin = value_bin_[pb - 1];
 	const std::size_t hi_end = BinBegin(hi_bin + 1);
 	const std::int64_t hi_in = Mass(std::max(pa, BinBegin(hi_bin)), pb), hi_out = Mass(pb, hi_end);
+	// A bin without public rows holds one whole value (the constructor checks it), which the query selects: it
+	// joins the query whole. Every choice has no public disagreement there, and this one has no private one.
+	const bool hi_whole = Mass(BinBegin(hi_bin), hi_end) == 0;
 	if (!ranges_)
-		return std::size_t(hi_in > hi_out ? hi_bin + 1 : hi_bin);
+		return std::size_t(hi_in > hi_out || hi_whole ? hi_bin + 1 : hi_bin);
 	if (lo_bin == hi_bin) {
 		// the whole bin or nothing; a tie moves the upper bound, if any, down to the bin's lower cut
 		const std::int64_t out = Mass(BinBegin(lo_bin), hi_end) - hi_in;
-		return hi_in > out || (hi_in == out && !upper.present) ? RunIndex(lo_bin, lo_bin) : 0;
+		return hi_in > out || (hi_in == out && (!upper.present || hi_whole)) ? RunIndex(lo_bin, lo_bin) : 0;
 	}
 	const std::int64_t lo_in = Mass(pa, BinBegin(lo_bin + 1)), lo_out = Mass(BinBegin(lo_bin), pa);
-	const std::int32_t s = lo_in >= lo_out ? lo_bin : lo_bin + 1;
-	const std::int32_t t = hi_in > hi_out ? hi_bin : hi_bin - 1;
+	const std::int32_t s = lo_in >= lo_out ? lo_bin : lo_bin + 1;  // a bin without public rows: 0 >= 0, taken
+	const std::int32_t t = hi_in > hi_out || hi_whole ? hi_bin : hi_bin - 1;
 	return s <= t ? RunIndex(s, t) : 0;
 }
 

@@ -15,7 +15,10 @@
 // is built, projected onto and rendered in O(m) memory for m public values.
 //
 // Cuts must be public values and include the highest one (ChooseCuts does both), so every bin below the top one
-// holds public rows and the top bin none; Error(Internal) otherwise.
+// holds public values and the top bin none; Error(Internal) otherwise. A public value may have 0 public rows only
+// on a discrete axis cut at every whole value (layout_choice.hpp): it is then a cut whose bin (previous cut, value]
+// holds that one value (NoValueBetween), which a query selects whole or not at all; its projection takes the bin
+// exactly when the query selects the value.
 //
 // Projection (the query's literals only matter through the public values they separate): the query selects a
 // run of the sorted public values. At the finest granularity (a cut at every public value) the projection is the

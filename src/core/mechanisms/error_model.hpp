@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/axes/gap_spread.hpp"  // NoValueBetween
+
 namespace pap::core {
 
 // The parts of one mechanism's predicted error (fractions of n). total = projection + outside_mass + noise: noise
@@ -46,11 +48,8 @@ double SampleShareUpperBound(double p, double rows, double log_term);
 // most ShareUpperBound(public_share, m), the private table's at most SampleShareUpperBound of that at n.
 double PrivateShareBound(double public_share, double public_rows, double private_rows, double log_term);
 
-// Whether the open interval (lower, upper) can hold no value of a column whose values are whole multiples of
-// `step` (an integer column: 1; a date: a day in axis units; 0: any value may lie anywhere): lower and upper are
-// finite multiples of step at most one step apart (docs/mechanisms.md §10, "Discrete columns"). Exact in floating
-// point (fmod is exact, and two multiples two or more steps apart never round to one step); false for step 0.
-bool NoValueBetween(double lower, double upper, double step);
+// NoValueBetween (whether an open interval between two cuts or values holds no value of a discrete column) is
+// declared in axes/gap_spread.hpp, beside StepFloor: the covers read it too.
 
 // What one ordered axis lets a query cut: over the bins of the cut points (b_{j-1}, b_j], with the public values
 // and row counts sorted (release_axis.hpp), the most public rows a bound inside a bin can leave on the side its

@@ -98,6 +98,9 @@ GranularitySentence(const GranularityCandidate &c, std::int64_t public_rows, boo
 		              : "categorical axes keep every public category";
 	if (c.name == "finest")
 		return "finest cuts, one at every distinct public value";
+	if (c.whole_values)
+		return "every whole value, a cut at each value a discrete column can hold from its lowest to its highest "
+		       "public value";
 	char buf[160];
 	std::snprintf(buf, sizeof buf, "%s cuts, at most %.4g%% of the public rows (%.1f rows) per bin", c.name.c_str(),
 	              100.0 * c.max_bin_rows / double(public_rows), c.max_bin_rows);
@@ -191,19 +194,13 @@ GranularityLadder(const ClassSpec &spec, double alpha, std::int64_t public_rows)
 	return ladder;
 }
 
-ReleaseLayout
-CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
+namespace {
+
+// finest's public grid points moved to layout's bins by maps (per axis, empty: unchanged), merged into layout.
+void
+MovePublicPoints(const ReleaseLayout &finest, const std::vector<std::vector<std::int32_t>> &maps, ReleaseLayout &layout)
 {
-	ReleaseLayout layout = finest;
 	const std::size_t d = layout.axes.size();
-	std::vector<std::vector<std::int32_t>> maps(d);
-	for (std::size_t a = 0; a < d; a++) {
-		ReleaseAxis &axis = layout.axes[a];
-		if (!axis.Ordered())
-			continue;
-		axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows);
-		maps[a] = BinMap(finest.axes[a].cuts, axis.cuts);
-	}
 	// Each coordinate's map is non-decreasing, so the moved points stay sorted and equal ones are neighbours.
 	layout.public_points.clear();
 	layout.public_point_counts.clear();
@@ -223,6 +220,54 @@ CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
 			layout.public_point_counts.push_back(finest.public_point_counts[i]);
 		}
 	}
+}
+
+}  // namespace
+
+ReleaseLayout
+CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows)
+{
+	ReleaseLayout layout = finest;
+	const std::size_t d = layout.axes.size();
+	std::vector<std::vector<std::int32_t>> maps(d);
+	for (std::size_t a = 0; a < d; a++) {
+		ReleaseAxis &axis = layout.axes[a];
+		if (!axis.Ordered())
+			continue;
+		axis.cuts = ChooseCuts(axis.public_values, axis.public_counts, max_bin_rows);
+		maps[a] = BinMap(finest.axes[a].cuts, axis.cuts);
+	}
+	MovePublicPoints(finest, maps, layout);
+	return layout;
+}
+
+std::optional<ReleaseLayout>
+WholeValueLayout(const ReleaseLayout &finest, std::uint64_t cell_limit)
+{
+	ReleaseLayout layout = finest;
+	const std::size_t d = layout.axes.size();
+	std::vector<std::vector<std::int32_t>> maps(d);
+	bool any = false;
+	for (std::size_t a = 0; a < d; a++) {
+		ReleaseAxis &axis = layout.axes[a];
+		if (axis.kind != AxisKind::Numeric || !(axis.value_step > 0.0))
+			continue;
+		// finest's cuts are its public values; a bin per whole value plus the top and NULL bins must fit the limit.
+		const double limit =
+		    std::min(kWholeValuesPerPublicValue * double(axis.public_values.size()), double(cell_limit) - 2.0);
+		std::optional<WholeValueMarginal> whole =
+		    EveryWholeValue(axis.public_values, axis.public_counts, axis.value_step, limit);
+		if (!whole || finest.axes[a].cuts != finest.axes[a].public_values)
+			continue;
+		axis.public_values = std::move(whole->values);
+		axis.public_counts = std::move(whole->counts);
+		axis.cuts = axis.public_values;
+		maps[a] = BinMap(finest.axes[a].cuts, axis.cuts);  // finest's cuts are among them
+		any = true;
+	}
+	if (!any)
+		return std::nullopt;
+	MovePublicPoints(finest, maps, layout);
 	return layout;
 }
 
@@ -263,8 +308,14 @@ ChooseAmongPlanned(const std::vector<LayoutPrediction> &planned, double tie)
 LayoutChoice
 ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 {
-	const std::vector<GranularityCandidate> ladder =
-	    GranularityLadder(finest.spec, planning.alpha, planning.public_rows);
+	std::vector<GranularityCandidate> ladder = GranularityLadder(finest.spec, planning.alpha, planning.public_rows);
+	// Every whole value, finer than finest, where a discrete axis's public values leave whole values out.
+	const std::optional<ReleaseLayout> whole = WholeValueLayout(finest, planning.cell_limit);
+	if (whole)
+		ladder.push_back({"every whole value", 0.0, true});
+	const auto layout_of = [&](const GranularityCandidate &c) {
+		return c.whole_values ? *whole : CoarsenLayout(finest, c.max_bin_rows);
+	};
 	std::vector<PlannedLayout> planned;
 	std::optional<PlannedLayout> best;  // the smallest prediction so far
 	std::optional<ReleaseLayout> first_layout;
@@ -278,7 +329,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 			stopped = true;  // past the bottom of the predictions: the finer, costlier layouts are not planned
 			break;
 		}
-		ReleaseLayout layout = CoarsenLayout(finest, ladder[c].max_bin_rows);
+		ReleaseLayout layout = layout_of(ladder[c]);
 		std::vector<std::vector<double>> cuts;
 		for (const ReleaseAxis &axis : layout.axes)
 			cuts.push_back(axis.cuts);
@@ -353,7 +404,7 @@ ChooseLayout(const ReleaseLayout &finest, const LayoutPlanning &planning)
 	LayoutChoice choice;
 	choice.max_bin_rows = ladder[chosen.candidate].max_bin_rows;
 	choice.predicted = chosen.predicted;
-	choice.layout = CoarsenLayout(finest, choice.max_bin_rows);
+	choice.layout = layout_of(ladder[chosen.candidate]);
 	const ReleaseLayout unfolded = chosen.folded ? choice.layout : ReleaseLayout{};
 	std::string folded;
 	if (chosen.folded) {

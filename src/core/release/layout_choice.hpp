@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ namespace pap::core {
 struct GranularityCandidate {
 	std::string name;
 	double max_bin_rows = 0.0;
+	// "every whole value": the discrete ordered axes cut at every multiple of their step from their lowest to their
+	// highest public value (WholeValueLayout), finer than finest; max_bin_rows is 0.
+	bool whole_values = false;
 };
 
 // The ladder auto compares, coarsest first: bins of alpha's public mass (MaxBinRows) times 2^k for k = kMaxDoublings
@@ -77,6 +81,21 @@ std::vector<GranularityCandidate> GranularityLadder(const ClassSpec &spec, doubl
 // at a cut at every public value) moved to the coarser bins and merged. Categorical and predicate axes, the
 // domain kind and everything else are kept. O(points * axes * log cuts).
 ReleaseLayout CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows);
+
+// Every whole value (docs/mechanisms.md §20): finest with each discrete ordered axis (a Numeric axis whose
+// value_step is > 0: integer types, dates) cut at every multiple of its step from its lowest to its highest public
+// value, the multiples the public table never showed added to its public marginal with 0 rows (EveryWholeValue), and
+// its public grid points moved to the new bins. A bin (v - step, v] then holds the one value v, so no query edge
+// falls inside the public range: part (a) is 0 there with certainty, and only the tails below the lowest and above
+// the highest public value keep their bounds. An axis is cut so only when its whole values number at most
+// kWholeValuesPerPublicValue times its public values (and fit cell_limit on their own); nullopt when no axis is.
+// The limit is one of cost, not of accuracy: the candidate is planned beside finest, the ladder's costliest rung, and
+// at most kWholeValuesPerPublicValue times finest's cuts per axis keep its plan, cover and stored marginal within a
+// constant factor of finest's (cells kWholeValuesPerPublicValue^k times finest's over k such axes, a ranges cover
+// its square); a column whose whole values are many more than the public ones (cents, timestamps in days over
+// decades with sparse public rows) is not planned.
+constexpr double kWholeValuesPerPublicValue = 2.0;
+std::optional<ReleaseLayout> WholeValueLayout(const ReleaseLayout &finest, std::uint64_t cell_limit);
 
 // What a plan of each candidate needs beside the layout: all public (pap.plan's request at definition).
 struct LayoutPlanning {

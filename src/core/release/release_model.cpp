@@ -594,14 +594,23 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	                                        : SpreadRowsBelow(values, spread, pb, s.PublicRows(0, pb), b.upper.value,
 	                                                          step, b.upper.inclusive);
 	AxisTerms raw;
-	if (rows_hi > rows_lo) {
-		// The public rows below bin `bin`, and the share of its rows between the bounds (every bin below the top
-		// one holds public rows).
+	// The top bin (above the highest cut) holds no public row: it keeps the projection's choice.
+	const std::int32_t top = std::int32_t(layout_.axes[a].cuts.size());
+	const CellInterval projected = axes_[a].Bins(digit);
+	const auto in_projection = [&](std::int32_t bin) {
+		return !projected.empty() && projected.lo <= bin && bin <= projected.hi;
+	};
+	if (rows_hi > rows_lo || pb > pa) {
+		// The public rows below bin `bin`, and the share of its rows between the bounds. A bin below the top one
+		// without public rows holds one whole value (every whole value's cuts, interval_cover.hpp) that the query
+		// selects or not, as its projection does: it keeps the projection's choice.
 		auto rows_before = [&](std::int32_t bin) {
 			return double(s.PublicRows(0, s.FirstValueOfBin(std::size_t(bin))));
 		};
 		auto share = [&](std::int32_t bin) {
 			const double begin = rows_before(bin), end = rows_before(bin + 1);
+			if (!(end > begin))
+				return in_projection(bin) ? 1.0 : 0.0;
 			return (std::min(rows_hi, end) - std::max(rows_lo, begin)) / (end - begin);
 		};
 		// The lowest bin holds the value whose rows the lower bound cuts; the highest the value whose spread row the
@@ -617,10 +626,7 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 			raw.push_back({{hi, hi}, share(hi)});
 		}
 	}
-	// The top bin (above the highest cut) holds no public row: it keeps the projection's choice.
-	const std::int32_t top = std::int32_t(layout_.axes[a].cuts.size());
-	const CellInterval projected = axes_[a].Bins(digit);
-	if (!projected.empty() && projected.lo <= top && top <= projected.hi)
+	if (in_projection(top))
 		raw.push_back({{top, top}, 1.0});
 	AxisTerms terms;
 	for (const BinTerm &t : raw) {

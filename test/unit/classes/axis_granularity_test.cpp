@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -99,6 +100,37 @@ TEST(ChooseCuts, RejectsBadMarginals)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({1, 2}, {1, 0}, 3));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, ChooseCuts({1, 2}, {1}, 3));
 	EXPECT_EQ(ChooseCuts({1, 2, 3, 4}, {2, 2, 5, 1}, 4), (std::vector<double>{2, 3, 4}));
+}
+
+// Every whole value (docs/mechanisms.md §20): each multiple of the step between the lowest and highest public value,
+// the ones the sample never showed with 0 rows; only where some are missing, the values are multiples, and they
+// number at most max_values.
+TEST(EveryWholeValue, AddsTheWholeValuesThePublicSampleNeverShowed)
+{
+	const std::optional<WholeValueMarginal> w = EveryWholeValue({-1, 0, 2, 5}, {3, 1, 2, 5}, 1.0, 100.0);
+	ASSERT_TRUE(w.has_value());
+	EXPECT_EQ(w->values, (std::vector<double>{-1, 0, 1, 2, 3, 4, 5}));
+	EXPECT_EQ(w->counts, (std::vector<std::int64_t>{3, 1, 0, 2, 0, 0, 5}));
+	// Dates: whole days in microseconds.
+	const double day = 86400.0 * 1e6;
+	const std::optional<WholeValueMarginal> d = EveryWholeValue({9000 * day, 9003 * day}, {1, 2}, day, 100.0);
+	ASSERT_TRUE(d.has_value());
+	EXPECT_EQ(d->values, (std::vector<double>{9000 * day, 9001 * day, 9002 * day, 9003 * day}));
+	EXPECT_EQ(d->counts, (std::vector<std::int64_t>{1, 0, 0, 2}));
+	// Exactly at the limit, and one above it.
+	EXPECT_TRUE(EveryWholeValue({-1, 0, 2, 5}, {3, 1, 2, 5}, 1.0, 7.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({-1, 0, 2, 5}, {3, 1, 2, 5}, 1.0, 6.0).has_value());
+	// Nothing missing: finest's cuts already are every whole value.
+	EXPECT_FALSE(EveryWholeValue({1, 2, 3}, {1, 1, 1}, 1.0, 100.0).has_value());
+	// A continuous axis, a value off the multiples, not finite, or beyond 2^52.
+	EXPECT_FALSE(EveryWholeValue({1, 5}, {1, 1}, 0.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({1, 2.5, 5}, {1, 1, 1}, 1.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({1, 5, test::kInf}, {1, 1, 1}, 1.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({1, 5, test::kNaN}, {1, 1, 1}, 1.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({9007199254740000.0, 9007199254740004.0}, {1, 1}, 1.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({}, {}, 1.0, 100.0).has_value());
+	EXPECT_PAP_ERROR(ErrorKind::Internal, EveryWholeValue({1, 5}, {1, 0}, 1.0, 100.0));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, EveryWholeValue({5, 1}, {1, 1}, 1.0, 100.0));
 }
 
 }  // namespace

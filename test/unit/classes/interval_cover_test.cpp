@@ -360,6 +360,52 @@ TEST(IntervalCover, CutsMustBePublicValuesWithTheHighest)
 	EXPECT_EQ(ProjectText(*empty, "x > 1"), 0u);
 }
 
+// Every whole value (layout_choice.hpp): an integer axis cut at 1, 2, ..., 6 where the public sample showed 1, 2, 5
+// and 6, so the bins (2, 3] and (3, 4] hold no public row; each holds one integer. A query selects such a bin whole
+// or not at all, and its projection takes it exactly when the query selects its integer (no public row tells the
+// choices apart; a tie to the lower cut would drop the integer's private rows).
+TEST(IntervalCover, WholeValueBinsWithoutPublicRowsProjectExactly)
+{
+	ReleaseAxis axis;
+	axis.kind = AxisKind::Numeric;
+	axis.label = "x";
+	axis.value_step = 1.0;
+	axis.public_values = {1, 2, 3, 4, 5, 6};
+	axis.public_counts = {2, 1, 0, 0, 3, 1};
+	axis.cuts = axis.public_values;
+	const auto th = Build(ParseClassSpec("thresholds(x)"), axis);
+	EXPECT_EQ(ProjectText(*th, "x <= 3"), 3u);  // bins 0..2: x <= 3
+	EXPECT_EQ(th->Render(3), "x <= 3");
+	EXPECT_EQ(ProjectText(*th, "x <= 4"), 4u);
+	EXPECT_EQ(ProjectText(*th, "x < 4"), 3u);
+	EXPECT_EQ(ProjectText(*th, "x <= 3.5"), 3u);  // an integer column: x <= 3.5 selects x <= 3
+	EXPECT_EQ(ProjectText(*th, "x <= 2"), 2u);
+	const auto r = Build(ParseClassSpec("ranges(x)"), axis);
+	for (const char *text : {"x = 3", "x = 4", "x > 2 AND x <= 3", "x >= 3 AND x < 5", "x BETWEEN 3 AND 4", "x >= 3",
+	                         "x > 3", "x > 2.5 AND x < 4.5", "x >= 2 AND x <= 3", "x > 3 AND x <= 5"}) {
+		const std::size_t q = ProjectText(*r, text);
+		EXPECT_NE(q, 0u) << text;
+		// The cover query holds exactly the integers the query selects.
+		const Query query = Parse(text);
+		for (int v = 0; v <= 8; v++)
+			EXPECT_EQ(InCoverQuery(*r, q, axis, double(v)), Satisfies(query, double(v))) << text << " at " << v;
+	}
+	// A value without public rows must be a whole value of its own bin: not on a continuous axis, not in a bin of
+	// two integers, not the lowest value, not a value that is no cut.
+	ReleaseAxis continuous = axis;
+	continuous.value_step = 0.0;
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(ParseClassSpec("ranges(x)"), continuous));
+	ReleaseAxis wide = axis;
+	wide.cuts = {1, 2, 4, 5, 6};  // (2, 4] holds 3 and 4
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(ParseClassSpec("ranges(x)"), wide));
+	ReleaseAxis lowest = axis;
+	lowest.public_counts = {0, 1, 1, 1, 3, 1};
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(ParseClassSpec("ranges(x)"), lowest));
+	ReleaseAxis negative = axis;
+	negative.public_counts = {2, 1, -1, 0, 3, 1};
+	EXPECT_PAP_ERROR(ErrorKind::Internal, Build(ParseClassSpec("ranges(x)"), negative));
+}
+
 TEST(IntervalCover, AnySizeIsBuiltAndListedOnlyWhenAsked)
 {
 	// The per-axis queries are computed from their index: the layout (empty query, then runs by first bin, then

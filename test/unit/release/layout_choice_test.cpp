@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "test_support.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
+#include "core/mechanisms/error_model.hpp"
 
 namespace pap::core {
 namespace {
@@ -154,6 +156,69 @@ TEST(ChooseLayout, FinerCutsWinWhenTheNoiseIsSmall)
 	EXPECT_GT(choice.layout.axes[0].cuts.size(), std::size_t(80));
 	EXPECT_EQ(choice.granularity.rfind("auto: ", 0), 0u) << choice.granularity;
 	EXPECT_NE(choice.granularity.find("alpha 0."), std::string::npos) << choice.granularity;  // alpha listed
+}
+
+// Every whole value (docs/mechanisms.md §20): an integer axis whose public sample shows every other integer from 0 to
+// 38 (20 values) is also planned cut at each of the 39 integers, the 19 unseen ones with 0 public rows; a bin then
+// holds one integer, so part (a) is the tails' alone, on a union of 3 events where finest's counts 2 per gap. Where
+// the noise is small it wins; on a continuous axis, or where the integers number more than
+// kWholeValuesPerPublicValue times the public values, it is not planned.
+ReleaseLayout
+EveryOther(const char *class_text, std::size_t k, std::int64_t rows, double step, std::size_t every = 2)
+{
+	std::vector<double> values;
+	for (std::size_t i = 0; i < k; i++)
+		values.push_back(double(every * i));
+	ReleaseLayout layout = FinestOrdered(class_text, values, std::vector<std::int64_t>(k, rows));
+	layout.axes[0].value_step = step;
+	return layout;
+}
+
+TEST(ChooseLayout, EveryWholeValueOfADiscreteAxis)
+{
+	const ReleaseLayout finest = EveryOther("ranges(x)", 20, 20, 1.0);
+	const std::optional<ReleaseLayout> whole = WholeValueLayout(finest, 1000000);
+	ASSERT_TRUE(whole.has_value());
+	const ReleaseAxis &axis = whole->axes[0];
+	ASSERT_EQ(axis.cuts.size(), 39u);
+	EXPECT_EQ(axis.public_values, axis.cuts);
+	for (std::size_t v = 0; v < 39; v++) {
+		EXPECT_EQ(axis.cuts[v], double(v));
+		EXPECT_EQ(axis.public_counts[v], v % 2 == 0 ? 20 : 0) << v;
+	}
+	// The public points moved to the new bins: value 2i is bin 2i now (it was bin i).
+	ASSERT_EQ(whole->public_point_counts.size(), 20u);
+	for (std::size_t i = 0; i < 20; i++)
+		EXPECT_EQ(whole->public_points[i], std::int32_t(2 * i));
+	// Part (a): the bins inside the range are exact, only the tails' three bounds remain (the gap below 0 and the
+	// first bin, the top bin), where finest's gaps each hold an integer.
+	EXPECT_EQ(AxisEventCount(axis.cuts, axis.public_values, 1.0), 3u);
+	EXPECT_EQ(AxisEventCount(finest.axes[0].cuts, finest.axes[0].public_values, 1.0), 2u * 20 + 1);
+	const AxisCut cut = AxisCutOf(axis.cuts, axis.public_values, axis.public_counts, 1.0);
+	const double beta = 0.05 / 6;
+	const double tail = PrivateShareInterval(0, 400, 100000, RefinementLogTerm(3, beta)).high;
+	EXPECT_DOUBLE_EQ(ProjectionError({cut}, {2}, false, 400, 100000, beta), 2 * tail);
+	EXPECT_DOUBLE_EQ(RefinementError({cut}, {2}, false, 400, 100000, beta), 2 * tail);
+	const std::vector<std::vector<double>> spreads = GapSpreadShares({cut}, {2}, 400, 100000, beta);
+	ASSERT_EQ(spreads.at(0).size(), 39u);
+	for (double theta : spreads[0])
+		EXPECT_EQ(theta, 0.0);  // no gap inside the range holds a value to spread over
+
+	// Chosen where the noise is small (a million private rows at epsilon 10), named in the text.
+	const LayoutChoice choice = ChooseLayout(finest, Planning(400, 1000000, 10.0));
+	EXPECT_EQ(choice.layout.axes[0].cuts.size(), 39u) << choice.granularity;
+	EXPECT_EQ(choice.granularity.rfind("auto: every whole value", 0), 0u) << choice.granularity;
+	EXPECT_EQ(choice.layout.axes[0].public_counts, axis.public_counts);
+
+	// Not on a continuous axis, not when no integer is missing, not past the limit (every third integer: 58 of them
+	// for 20 public values), not past the cell limit.
+	EXPECT_FALSE(WholeValueLayout(EveryOther("ranges(x)", 20, 20, 0.0), 1000000).has_value());
+	EXPECT_FALSE(WholeValueLayout(EveryOther("ranges(x)", 20, 20, 1.0, 1), 1000000).has_value());
+	EXPECT_FALSE(WholeValueLayout(EveryOther("ranges(x)", 20, 20, 1.0, 3), 1000000).has_value());
+	EXPECT_FALSE(WholeValueLayout(finest, 40).has_value());
+	EXPECT_TRUE(WholeValueLayout(finest, 41).has_value());  // 39 bins, the top one and NULL
+	const LayoutChoice continuous = ChooseLayout(EveryOther("ranges(x)", 20, 20, 0.0), Planning(400, 1000000, 10.0));
+	EXPECT_EQ(continuous.granularity.find("whole value"), std::string::npos) << continuous.granularity;
 }
 
 TEST(ChooseLayout, CoarserCutsWinWhenTheNoiseDominates)

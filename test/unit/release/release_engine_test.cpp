@@ -112,6 +112,7 @@ struct Column {
 	const char *type_name;
 	std::vector<std::string> labels = {};  // an enum type's, or a CHECK constraint's list (check_list)
 	bool check_list = false;
+	double value_step = 0.0;  // > 0: passed as DraftSetColumnValueStep (an integer column's 1)
 };
 
 struct Table {
@@ -301,6 +302,8 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 	for (std::size_t i = 0; i < DraftColumnCount(d); i++) {
 		const Column &c = pub.columns[pub.Col(DraftColumn(d, i))];
 		DraftSetColumnType(d, i, c.type, c.type_name);
+		if (c.value_step > 0.0)
+			DraftSetColumnValueStep(d, i, c.value_step);
 		if (c.type == ValueType::Enum || c.check_list) {
 			std::vector<const char *> labels;
 			for (const std::string &l : c.labels)
@@ -953,6 +956,76 @@ TEST_F(ReleaseEngine, ThresholdsFinest)
 // A NaN in the public table's ordered column is its highest value, as PostgreSQL sorts it: the error model bins it
 // with the top cut (an internal error "public values are not sorted and distinct" before; review), at every
 // granularity and ordered class, and plans, answers and bounds stay finite.
+// Granularity auto on an integer column whose public sample misses integers inside its range plans "every whole
+// value" beside the ladder (docs/mechanisms.md §20): a cut at each integer from the lowest to the highest public
+// value, those without public rows stored as public values with 0 rows. Every bin inside the range then holds one
+// integer, so an edge there is a cut: projection and refinement answer alike, exactly the cells of the integers the
+// query selects, and the answer's bound has no projection part; an edge in a tail keeps its part.
+TEST_F(ReleaseEngine, EveryWholeValueOfAnIntegerColumn)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "integer", {}, false, 1.0}};
+	for (int v = 0; v < 20; v++)
+		if (v != 5 && v != 6 && v != 12)
+			pub.Add({Num(v)}, 20);
+	Table priv;
+	priv.columns = pub.columns;
+	for (int v = -3; v < 26; v++)
+		priv.Add({Num(v)}, 100 + 7 * (v % 5));
+	const Release r = Define(pub, "ranges(x)", Granularity::Auto, 0.1, 1000000, 1000000, nullptr, 1000000, 10.0);
+	const std::string granularity = r.summary.granularity;
+	EXPECT_NE(granularity.find("auto: every whole value"), std::string::npos) << granularity;
+	ASSERT_EQ(r.layout.cut_counts[0], 20);
+	ASSERT_EQ(r.layout.public_value_counts[0], 20);
+	for (int v = 0; v < 20; v++) {
+		EXPECT_EQ(r.layout.cuts[v], double(v));
+		EXPECT_EQ(r.layout.public_values[v], double(v));
+		EXPECT_EQ(r.layout.public_value_rows[v], v == 5 || v == 6 || v == 12 ? 0 : 20) << v;
+	}
+	EXPECT_EQ(CheckRoundTrip(r, 5), 0u);
+	// The same sample on a column of double precision has no whole values: no such candidate.
+	Table continuous = pub;
+	continuous.columns[0] = {"x", ValueType::Number, "double precision"};
+	const Release c = Define(continuous, "ranges(x)", Granularity::Auto, 0.1, 1000000, 1000000, nullptr, 1000000, 10.0);
+	EXPECT_EQ(std::string(c.summary.granularity).find("whole value"), std::string::npos) << c.summary.granularity;
+
+	PlanRequest plan = Plan(r, 10.0);
+	plan.mechanism = "identity";
+	const RunSummary run = RunOn(r, PrivateScan(r, priv), 5, plan);
+	const Model model(LoadReleaseModel(r.layout, run.synthetic, std::size_t(r.summary.cell_count), run.private_rows));
+	ReleaseErrorFacts facts;
+	facts.known = true;
+	facts.beta = 0.05;
+	facts.public_rows = r.public_rows;
+	facts.projection = run.plan.parts.projection;
+	facts.noise = run.plan.parts.noise;
+	ModelSetErrorFacts(model.get(), facts);
+	const auto weight = [&](int from, int to) {  // the released weight of the integers from..to
+		double w = 0;
+		for (int v = from; v <= to; v++)
+			w += ModelCellWeight(model.get(), CellOf(r, {std::int32_t(v)}));
+		return w;
+	};
+	struct Case {
+		const char *text;
+		int from, to;
+	};
+	for (const Case &k :
+	     {Case{"x = 5", 5, 5}, Case{"x = 12", 12, 12}, Case{"x > 4 AND x <= 6", 5, 6}, Case{"x >= 5 AND x < 13", 5, 12},
+	      Case{"x BETWEEN 6 AND 12", 6, 12}, Case{"x > 5.5 AND x <= 12.5", 6, 12}, Case{"x >= 1 AND x <= 18", 1, 18}}) {
+		SCOPED_TRACE(k.text);
+		for (bool refine : {false, true}) {
+			EXPECT_NEAR(AnswerText(model.get(), k.text, refine), weight(k.from, k.to), 1e-12) << refine;
+			const AnswerBound b = BoundText(model.get(), k.text, refine);
+			EXPECT_EQ(b.projection, 0.0) << refine;
+		}
+	}
+	// The tails keep their bounds: below the lowest and above the highest public value.
+	for (const char *text : {"x <= -1", "x > 22", "x >= -2 AND x <= 10"})
+		for (bool refine : {false, true})
+			EXPECT_GT(BoundText(model.get(), text, refine).projection, 0.0) << text << " " << refine;
+}
+
 TEST_F(ReleaseEngine, PublicNaNIsTheHighestValueOfItsAxis)
 {
 	Table pub;
