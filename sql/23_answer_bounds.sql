@@ -209,17 +209,20 @@ DROP TABLE b_diag_priv, b_diag_pub;
 -- An edge on the highest cut: a ranges cover's run to that cut also takes the top bin, so "x <= max" is answered with
 -- the private rows above the public maximum, and "x > max" by the empty query; the unrefined bounds count the top
 -- bin's share (they claimed an exact projection: [1 - 1e-14, 1] and [0, 4e-14] for true answers 0.99875 and 0.00125).
+-- Refined answers take none of the top bin under an upper edge at the highest cut and all of it above its lower
+-- edge there (they followed the projection, with the same claims).
 CREATE TABLE b_top_pub AS SELECT (i + 0.5) / 400 AS x FROM generate_series(0, 399) i;
 CREATE TABLE b_top_priv AS SELECT (i + 0.5) / 12000 AS x FROM generate_series(0, 11999) i;
 SELECT pap.set_budget('b_top_priv', 1000);
 SELECT pap.define_release('b_top', 'b_top_priv', 'b_top_pub', 'ranges(x)', granularity => 'finest');
 CALL pap.run_release('b_top', 1000, mechanism => 'identity');
-SELECT q, round(t.truth::numeric, 5) AS truth, t.truth BETWEEN b.lower AND b.upper AS within
-  FROM unnest(ARRAY['x <= 0.99875', 'x > 0.99875', 'x > 0.5 AND x <= 0.99875']) q,
+SELECT q, r AS refine, round(t.truth::numeric, 5) AS truth, t.truth BETWEEN b.lower AND b.upper AS within
+  FROM unnest(ARRAY['x <= 0.99875', 'x > 0.99875', 'x > 0.5 AND x <= 0.99875']) q, unnest(ARRAY[false, true]) r,
        LATERAL (SELECT count(*) FILTER (WHERE CASE q WHEN 'x <= 0.99875' THEN x <= 0.99875 WHEN 'x > 0.99875'
                                                  THEN x > 0.99875 ELSE x > 0.5 AND x <= 0.99875 END)::float8 / count(*)
                   FROM b_top_priv) AS t(truth),
-       LATERAL pap.answer_bounded('b_top', q, false) b;
+       LATERAL pap.answer_bounded('b_top', q, r) b
+ ORDER BY q, r;
 SELECT pap.drop_release('b_top');
 DROP TABLE b_top_priv, b_top_pub;
 

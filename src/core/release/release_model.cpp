@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -24,6 +25,7 @@
 #include "core/axes/cut_lookup.hpp"  // BranchlessCountBelow, BranchlessCountAtMost
 #include "core/axes/gap_spread.hpp"
 #include "core/base/errors.hpp"
+#include "core/base/float_order.hpp"  // PgFloatLess
 #include "core/base/interrupt_scope.hpp"
 #include "core/classes/interval_cover.hpp"  // NumericLiteralValue, OrderedAxisCover, CollectColumnBounds
 #include "core/language/value_format.hpp"
@@ -570,6 +572,37 @@ ReleaseModel::TermsSumByCells(const std::vector<AxisTerms> &terms) const
 	return sum;
 }
 
+namespace {
+
+// The share of the top bin (above the highest cut b, holding no public row) that a query selects, where it is
+// certain: none when its upper edge lies at or below b, all when it has no upper edge and its lower edge lies at or
+// below b (on a discrete axis an edge moved to the multiple it selects first, StepFloor). nullopt when an edge lies
+// inside the top bin: no public row tells how much of it the query selects, and a refined answer keeps the
+// projection's choice (its bound adds the top bin's, answer_bound.hpp). The projection's choice is no guide where it
+// is certain: a ranges run to the highest cut takes the top bin (classes/interval_cover.hpp), so "x <= b" would
+// count the rows above b, which an exact edge's bound leaves out.
+std::optional<double>
+TopBinShare(const ReleaseAxis &axis, const ColumnBounds &b)
+{
+	if (axis.cuts.empty())
+		return std::nullopt;
+	const double highest = axis.cuts.back();
+	// The edge's value with the values equal to it below the edge: "x <= v" and "x > v" keep it; "x < v" and
+	// "x >= v" on a discrete axis move it one multiple down, and on a continuous one keep v (an edge at v with v's
+	// rows above it lies at or below b exactly when v does).
+	const auto edge = [&](const ValueBound &bound, bool upper) {
+		const std::optional<double> floor = StepFloor(bound.value, axis.value_step, upper == bound.inclusive);
+		return floor ? *floor : bound.value;
+	};
+	if (b.upper.present)
+		return PgFloatLess(highest, edge(b.upper, true)) ? std::nullopt : std::optional<double>(0.0);
+	if (!b.lower.present || !PgFloatLess(highest, edge(b.lower, false)))
+		return 1.0;
+	return std::nullopt;
+}
+
+}  // namespace
+
 AxisTerms
 ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t digit) const
 {
@@ -594,7 +627,6 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 	                                        : SpreadRowsBelow(values, spread, pb, s.PublicRows(0, pb), b.upper.value,
 	                                                          step, b.upper.inclusive);
 	AxisTerms raw;
-	// The top bin (above the highest cut) holds no public row: it keeps the projection's choice.
 	const std::int32_t top = std::int32_t(layout_.axes[a].cuts.size());
 	const CellInterval projected = axes_[a].Bins(digit);
 	const auto in_projection = [&](std::int32_t bin) {
@@ -626,7 +658,7 @@ ReleaseModel::RefinedTerms(std::size_t a, const ColumnBounds &b, std::size_t dig
 			raw.push_back({{hi, hi}, share(hi)});
 		}
 	}
-	if (in_projection(top))
+	if (TopBinShare(layout_.axes[a], b).value_or(in_projection(top) ? 1.0 : 0.0) > 0.0)
 		raw.push_back({{top, top}, 1.0});
 	AxisTerms terms;
 	for (const BinTerm &t : raw) {

@@ -953,9 +953,24 @@ TEST_F(ReleaseEngine, ThresholdsFinest)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, LoadReleaseModel(r.layout, synthetic.data(), synthetic.size() - 1, 10));
 }
 
-// A NaN in the public table's ordered column is its highest value, as PostgreSQL sorts it: the error model bins it
-// with the top cut (an internal error "public values are not sorted and distinct" before; review), at every
-// granularity and ordered class, and plans, answers and bounds stay finite.
+// r run by identity at epsilon 10 on priv (seed 5), loaded with the plan's error facts so that answers have bounds.
+Model
+IdentityModelWithBounds(const Release &r, const Table &priv)
+{
+	PlanRequest plan = Plan(r, 10.0);
+	plan.mechanism = "identity";
+	const RunSummary run = RunOn(r, PrivateScan(r, priv), 5, plan);
+	Model model(LoadReleaseModel(r.layout, run.synthetic, std::size_t(r.summary.cell_count), run.private_rows));
+	ReleaseErrorFacts facts;
+	facts.known = true;
+	facts.beta = 0.05;
+	facts.public_rows = r.public_rows;
+	facts.projection = run.plan.parts.projection;
+	facts.noise = run.plan.parts.noise;
+	ModelSetErrorFacts(model.get(), facts);
+	return model;
+}
+
 // Granularity auto on an integer column whose public sample misses integers inside its range plans "every whole
 // value" beside the ladder (docs/mechanisms.md §20): a cut at each integer from the lowest to the highest public
 // value, those without public rows stored as public values with 0 rows. Every bin inside the range then holds one
@@ -989,17 +1004,7 @@ TEST_F(ReleaseEngine, EveryWholeValueOfAnIntegerColumn)
 	const Release c = Define(continuous, "ranges(x)", Granularity::Auto, 0.1, 1000000, 1000000, nullptr, 1000000, 10.0);
 	EXPECT_EQ(std::string(c.summary.granularity).find("whole value"), std::string::npos) << c.summary.granularity;
 
-	PlanRequest plan = Plan(r, 10.0);
-	plan.mechanism = "identity";
-	const RunSummary run = RunOn(r, PrivateScan(r, priv), 5, plan);
-	const Model model(LoadReleaseModel(r.layout, run.synthetic, std::size_t(r.summary.cell_count), run.private_rows));
-	ReleaseErrorFacts facts;
-	facts.known = true;
-	facts.beta = 0.05;
-	facts.public_rows = r.public_rows;
-	facts.projection = run.plan.parts.projection;
-	facts.noise = run.plan.parts.noise;
-	ModelSetErrorFacts(model.get(), facts);
+	const Model model = IdentityModelWithBounds(r, priv);
 	const auto weight = [&](int from, int to) {  // the released weight of the integers from..to
 		double w = 0;
 		for (int v = from; v <= to; v++)
@@ -1026,6 +1031,46 @@ TEST_F(ReleaseEngine, EveryWholeValueOfAnIntegerColumn)
 			EXPECT_GT(BoundText(model.get(), text, refine).projection, 0.0) << text << " " << refine;
 }
 
+// The top bin (above the highest cut, no public row) in a refined answer: a query whose upper edge lies at or below
+// the highest cut selects none of it, one without an upper edge whose lower edge lies at or below it selects all of
+// it, with certainty. A ranges run to the highest cut takes the top bin, and refined answers followed the projection
+// there: "x <= 6" counted the rows above 6 and "x > 6" none, while their bounds called both edges exact.
+TEST_F(ReleaseEngine, RefinedAnswersTakeTheTopBinWhereTheQueryCertainlyDoes)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}};
+	for (int v = 1; v <= 6; v++)
+		pub.Add({Num(v)}, 10);
+	Table priv;
+	priv.columns = pub.columns;
+	for (int v = 1; v <= 8; v++)
+		priv.Add({Num(v)}, 100);
+	const Release r = Define(pub, "ranges(x)");
+	const Model model = IdentityModelWithBounds(r, priv);
+	const auto weight = [&](int from, int to) {  // the released weight of bins from..to (bin 6: above 6)
+		double w = 0;
+		for (int bin = from; bin <= to; bin++)
+			w += ModelCellWeight(model.get(), CellOf(r, {std::int32_t(bin)}));
+		return w;
+	};
+	struct Case {
+		const char *text;
+		int from, to;
+	};
+	for (const Case &k : {Case{"x <= 6", 0, 5}, Case{"x > 2 AND x <= 6", 2, 5}, Case{"x <= 3", 0, 2},
+	                      Case{"x > 6", 6, 6}, Case{"x > 2", 2, 6}, Case{"x > 5 AND x <= 6", 5, 5}}) {
+		SCOPED_TRACE(k.text);
+		EXPECT_NEAR(AnswerText(model.get(), k.text, true), weight(k.from, k.to), 1e-12);
+		EXPECT_EQ(BoundText(model.get(), k.text, true).projection, 0.0);  // every edge exact, as its bound says
+	}
+	// An edge inside the top bin keeps the projection's choice, and its bound the top bin's part.
+	EXPECT_GT(BoundText(model.get(), "x <= 7", true).projection, 0.0);
+	EXPECT_GT(BoundText(model.get(), "x > 6.5", true).projection, 0.0);
+}
+
+// A NaN in the public table's ordered column is its highest value, as PostgreSQL sorts it: the error model bins it
+// with the top cut (an internal error "public values are not sorted and distinct" before; review), at every
+// granularity and ordered class, and plans, answers and bounds stay finite.
 TEST_F(ReleaseEngine, PublicNaNIsTheHighestValueOfItsAxis)
 {
 	Table pub;
@@ -1602,8 +1647,8 @@ GapShareKept(const QueryText &query, const std::string &column, double lo, doubl
 // Within-cell refinement, brute force: each cell weighs its synthetic weight times, per mentioned axis, the
 // share of its bin's public rows (finest public marginal) that satisfy the query's bounds on that axis, where a
 // value with a spread share theta (spread: per axis and value, or empty) counts theta of a row by the share of
-// the gap below it the query keeps and the rest at the value; the top bin (no public rows) counts as the
-// projection takes it, the NULL bin never.
+// the gap below it the query keeps and the rest at the value; the top bin (no public rows) counts wholly or not at all
+// where the query's bounds make it certain, otherwise as the projection takes it; the NULL bin never.
 double
 RefinedByBruteForce(const Release &r, const ReleaseModel *model, const std::vector<double> &synthetic,
                     const std::string &text, const std::vector<std::vector<double>> &spread = {})
@@ -1641,10 +1686,32 @@ RefinedByBruteForce(const Release &r, const ReleaseModel *model, const std::vect
 		value_at += m;
 		for (const Condition &c : query.conditions)
 			mentioned[a] = mentioned[a] || c.column == axes[a].label;
+		// The top bin: none of it under an upper bound at most the highest cut, all of it without an upper bound
+		// when every lower bound is at most the highest cut; otherwise as the projection takes it.
+		const double highest = M > 0 ? axes[a].cuts.back() : 0.0;
+		bool upper = false, upper_below = false, lower_above = false;
+		for (const Condition &c : query.conditions) {
+			if (c.column != axes[a].label)
+				continue;
+			const double v = ReadFloat(c.value.text);
+			const double u = c.op == Comparison::Between ? ReadFloat(c.upper.text) : v;
+			if (c.op == Comparison::Less || c.op == Comparison::LessEqual || c.op == Comparison::Between ||
+			    c.op == Comparison::Equal) {
+				upper = true;
+				upper_below = upper_below || u <= highest;
+			}
+			if (c.op == Comparison::Greater || c.op == Comparison::GreaterEqual || c.op == Comparison::Between ||
+			    c.op == Comparison::Equal)
+				lower_above = lower_above || v > highest;
+		}
 		bool top = mentioned[a];
 		for (const Condition &c : projected.conditions)
 			if (c.column == axes[a].label && (c.op == Comparison::Less || c.op == Comparison::LessEqual))
 				top = false;
+		if (M > 0 && upper_below)
+			top = false;
+		else if (M > 0 && !upper && !lower_above)
+			top = true;
 		f[a].assign(std::size_t(M) + 2, 1.0);
 		if (!mentioned[a])
 			continue;
