@@ -1031,6 +1031,54 @@ TEST_F(ReleaseEngine, EveryWholeValueOfAnIntegerColumn)
 			EXPECT_GT(BoundText(model.get(), text, refine).projection, 0.0) << text << " " << refine;
 }
 
+// Every whole value on two integer axes at once (boxes): each axis cut at each of its integers, so a box inside both
+// public ranges selects whole cells only, in both answer modes, and its bound has no projection part.
+TEST_F(ReleaseEngine, EveryWholeValueOfTwoIntegerColumns)
+{
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "integer", {}, false, 1.0},
+	               {"y", ValueType::Number, "smallint", {}, false, 1.0}};
+	for (int x = 0; x < 10; x++)
+		for (int y = 0; y < 10; y++)
+			if (x != 3 && x != 7 && y != 4)
+				pub.Add({Num(x), Num(y)}, 5);
+	Table priv;
+	priv.columns = pub.columns;
+	for (int x = 0; x < 10; x++)
+		for (int y = 0; y < 10; y++)
+			priv.Add({Num(x), Num(y)}, 50 + (x * 7 + y * 3) % 11);
+	const Release r = Define(pub, "boxes(x, y)", Granularity::Auto, 0.1, 1000000, 1000000, nullptr, 1000000, 10.0);
+	EXPECT_NE(std::string(r.summary.granularity).find("auto: every whole value"), std::string::npos)
+	    << r.summary.granularity;
+	ASSERT_EQ(r.layout.cut_counts[0], 10);
+	ASSERT_EQ(r.layout.cut_counts[1], 10);
+	EXPECT_EQ(CheckRoundTrip(r, 5), 0u);
+	const Model model = IdentityModelWithBounds(r, priv);
+	const auto weight = [&](int x0, int x1, int y0, int y1) {  // the released weight of the integers' cells
+		double w = 0;
+		for (int x = x0; x <= x1; x++)
+			for (int y = y0; y <= y1; y++)
+				w += ModelCellWeight(model.get(), CellOf(r, {std::int32_t(x), std::int32_t(y)}));
+		return w;
+	};
+	struct Case {
+		const char *text;
+		int x0, x1, y0, y1;
+	};
+	for (const Case &k :
+	     {Case{"x = 3 AND y = 4", 3, 3, 4, 4}, Case{"x >= 2 AND x <= 7 AND y > 3 AND y < 5", 2, 7, 4, 4},
+	      Case{"x BETWEEN 3 AND 7 AND y BETWEEN 1 AND 8", 3, 7, 1, 8},
+	      Case{"x > 2.5 AND x <= 3.5 AND y >= 1 AND y <= 4", 3, 3, 1, 4}}) {
+		SCOPED_TRACE(k.text);
+		for (bool refine : {false, true}) {
+			EXPECT_NEAR(AnswerText(model.get(), k.text, refine), weight(k.x0, k.x1, k.y0, k.y1), 1e-12) << refine;
+			EXPECT_EQ(BoundText(model.get(), k.text, refine).projection, 0.0) << refine;
+		}
+	}
+	// "y >= 0" moves over the values below the lowest public one (bin 0 holds them): a tail edge keeps its part.
+	EXPECT_GT(BoundText(model.get(), "x = 3 AND y >= 0 AND y <= 4", true).projection, 0.0);
+}
+
 // The top bin (above the highest cut, no public row) in a refined answer: a query whose upper edge lies at or below
 // the highest cut selects none of it, one without an upper edge whose lower edge lies at or below it selects all of
 // it, with certainty. A ranges run to the highest cut takes the top bin, and refined answers followed the projection
