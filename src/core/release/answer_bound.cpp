@@ -124,7 +124,9 @@ MovedSide(const EdgeSplit &split, std::size_t boundary)
 // ranges run to the highest cut also takes the top bin (classes/interval_cover.hpp), so "col <= b_max" is answered
 // with the rows above b_max, and "col > b_max", which holds no public value, by the empty query. The bins between
 // the edge and the cover query's end are moved over whole: each adds the upper bound of its private share, a bound
-// AxisEventCount counts (a whole bin's, or the top bin's own). bins: the cover query's bins on the axis.
+// AxisEventCount counts (a whole bin's, or the top bin's own). bins: the cover query's bins on the axis. A bin of
+// one whole value (0 public rows, layout_choice.hpp) is never moved over, which its event count relies on: the
+// projection takes it exactly when the query selects its value (OrderedAxisCover::Project).
 static double
 ExactEdgeMovedOver(const ReleaseAxis &axis, std::size_t cut, bool upper, const CellInterval &bins,
                    std::int64_t public_rows, std::int64_t private_rows, double log_term)

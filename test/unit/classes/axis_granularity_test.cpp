@@ -128,6 +128,12 @@ TEST(EveryWholeValue, AddsTheWholeValuesThePublicSampleNeverShowed)
 	EXPECT_FALSE(EveryWholeValue({1, 5, test::kInf}, {1, 1, 1}, 1.0, 100.0).has_value());
 	EXPECT_FALSE(EveryWholeValue({1, 5, test::kNaN}, {1, 1, 1}, 1.0, 100.0).has_value());
 	EXPECT_FALSE(EveryWholeValue({9007199254740000.0, 9007199254740004.0}, {1, 1}, 1.0, 100.0).has_value());
+	// The limit is StepFloor's 2^52, on both sides of 0.
+	const double two52 = 4503599627370496.0;
+	EXPECT_TRUE(EveryWholeValue({two52 - 2, two52}, {1, 1}, 1.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({two52, two52 + 2}, {1, 1}, 1.0, 100.0).has_value());
+	EXPECT_TRUE(EveryWholeValue({-two52, -two52 + 2}, {1, 1}, 1.0, 100.0).has_value());
+	EXPECT_FALSE(EveryWholeValue({-two52 - 2, -two52}, {1, 1}, 1.0, 100.0).has_value());
 	EXPECT_FALSE(EveryWholeValue({}, {}, 1.0, 100.0).has_value());
 	EXPECT_PAP_ERROR(ErrorKind::Internal, EveryWholeValue({1, 5}, {1, 0}, 1.0, 100.0));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, EveryWholeValue({5, 1}, {1, 1}, 1.0, 100.0));
