@@ -38,6 +38,10 @@ SELECT q, pap.quantile('q_cdf', q) = q_expected('q_cdf', q, 'v') AS thresholds_o
 SELECT abs(pap.quantile('q_rng', 0.5) - 100) <= 10 AS median_close,
        pap.quantile('q_cdf', 0.5, refine => true) <= pap.quantile('q_cdf', 0.5) AS refined_not_above;
 SELECT * FROM pap.quantiles('q_rng', '{0.5, 0.1, 0.9}');
+-- Private values above the public maximum (196) weigh in the bin above the highest cut: the q = 1 quantile of the
+-- refined answers lies beyond every cut (Infinity), while the projection's cover query up to the highest cut takes
+-- that bin (the highest cut).
+SELECT pap.quantile('q_rng', 1, refine => false) AS projected, pap.quantile('q_rng', 1, refine => true) AS refined;
 -- dates as Unix epoch seconds
 SELECT to_timestamp(pap.quantile('q_date', 0.5)) AT TIME ZONE 'UTC' BETWEEN '2020-04-01' AND '2020-07-01' AS date_median;
 -- errors
