@@ -84,7 +84,7 @@ CREATE TABLE wd_pub AS SELECT DATE '2020-01-01' + 2 * (i % 30) AS day FROM gener
 SELECT pap.set_budget('wd_priv', 10);
 SELECT pap.define_release('wd_whole', 'wd_priv', 'wd_pub', 'ranges(day)');
 SELECT r.granularity LIKE 'auto: every whole value, %' AS every_whole_value, r.cell_count,
-       cardinality(public_values) AS days, (SELECT count(*) FROM unnest(public_value_rows) r WHERE r = 0) AS unseen
+       cardinality(public_values) AS days, (SELECT count(*) FROM unnest(public_value_rows) k WHERE k = 0) AS unseen
   FROM pap.releases r JOIN pap.release_data d USING (name) WHERE name = 'wd_whole';
 CALL pap.run_release('wd_whole', 1, mechanism => 'identity');
 SELECT round(a.estimate::numeric, 4) AS estimate, round(a.error_bound::numeric, 5) AS error_bound,

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "core/axes/gap_spread.hpp"  // NoValueBetween
-
 #include "core/axes/numeric_axis.hpp"
 #include "core/base/errors.hpp"
 

@@ -92,7 +92,7 @@ ReleaseLayout CoarsenLayout(const ReleaseLayout &finest, double max_bin_rows);
 // The limit is one of cost, not of accuracy: the candidate is planned beside finest, the ladder's costliest rung, and
 // at most kWholeValuesPerPublicValue times finest's cuts per axis keep its plan, cover and stored marginal within a
 // constant factor of finest's (cells kWholeValuesPerPublicValue^k times finest's over k such axes, a ranges cover
-// its square); a column whose whole values are many more than the public ones (cents, timestamps in days over
+// its square); a column whose whole values are many more than the public ones (an amount in cents, days over
 // decades with sparse public rows) is not planned.
 constexpr double kWholeValuesPerPublicValue = 2.0;
 std::optional<ReleaseLayout> WholeValueLayout(const ReleaseLayout &finest, std::uint64_t cell_limit);
