@@ -161,6 +161,25 @@ AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &value
 	return events;
 }
 
+std::size_t
+AxisUpperEventCount(const std::vector<double> &cuts, const std::vector<double> &values, double step)
+{
+	std::size_t events = 0;
+	for (const AxisBin &bin : AxisBinsOf(cuts, values, step)) {
+		const std::size_t inside = bin.last - bin.first;
+		if (inside == 0) {
+			events += 1;  // the bin itself, a gap
+			continue;
+		}
+		// The refined edge error without lower bounds at split i, max(f hi(above), (1 - f) hi(below)) with f = i / B,
+		// reads hi(below) for i < B and hi(above) for i > 0: the gap below the first value (i = 0), both parts at
+		// every split between two values, the part above the last value (i = B); the whole bin only with weight 0.
+		// The projection moves over a side of at most half the bin, one of these parts.
+		events += (bin.empty_below ? 0 : 1) + 2 * (inside - 1) + (bin.empty_above ? 0 : 1);
+	}
+	return events;
+}
+
 AxisCut
 AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, const std::vector<std::int64_t> &counts,
           double step)
@@ -172,6 +191,7 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 			throw Error(ErrorKind::Internal, "error model: public values are not sorted and distinct");
 	AxisCut out;
 	out.sides = AxisEventCount(cuts, values, step);
+	out.upper_sides = AxisUpperEventCount(cuts, values, step);
 	const std::vector<AxisBin> bins = AxisBinsOf(cuts, values, step);
 	out.bin_splits.reserve(bins.size());
 	for (const AxisBin &bin : bins) {
@@ -193,14 +213,14 @@ AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &values, co
 
 double
 ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
-                std::int64_t public_rows, std::int64_t private_rows, double beta)
+                std::int64_t public_rows, std::int64_t private_rows, double beta, bool upper_bounds_event)
 {
 	if (axes.size() != edges.size())
 		throw Error(ErrorKind::Internal, "error model: one edge count per axis");
 	double sides = 0;
 	for (std::size_t a = 0; a < axes.size(); a++)
 		if (edges[a] > 0)
-			sides += double(axes[a].sides);
+			sides += double(upper_bounds_event ? axes[a].upper_sides : axes[a].sides);
 	if (sides == 0)
 		return 0.0;
 	// Every bound refinement's event takes (AxisEventCount), so that the part in either answer mode holds on one
@@ -399,15 +419,19 @@ ExactSplit(const AxisCut &axis, std::size_t j, std::size_t i)
 class RefinementBounds {
 public:
 	RefinementBounds(const std::vector<AxisCut> &axes, const std::vector<int> &edges, std::int64_t public_rows,
-	                 std::int64_t private_rows, double beta)
+	                 std::int64_t private_rows, double beta, bool upper_bounds_event = false)
 	    : public_rows_(public_rows), private_rows_(private_rows),
 	      small_(std::size_t(std::clamp<std::int64_t>(public_rows + 1, 0, kSmallRows)))
 	{
 		if (axes.size() != edges.size())
 			throw Error(ErrorKind::Internal, "error model: one edge count per axis");
+		// Over one axis an edge's error subtracts the lower bounds (WithinOtherAxesRange), which the upper bounds'
+		// event does not hold.
+		if (upper_bounds_event && axes.size() < 2)
+			throw Error(ErrorKind::Internal, "error model: refinement over one axis reads its lower bounds");
 		for (std::size_t a = 0; a < axes.size(); a++)
 			if (edges[a] > 0)
-				sets_ += double(axes[a].sides);
+				sets_ += double(upper_bounds_event ? axes[a].upper_sides : axes[a].sides);
 		if (sets_ > 0)
 			log_term_ = RefinementLogTerm(sets_, beta);
 	}
@@ -468,9 +492,9 @@ private:
 
 double
 RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
-                std::int64_t public_rows, std::int64_t private_rows, double beta)
+                std::int64_t public_rows, std::int64_t private_rows, double beta, bool upper_bounds_event)
 {
-	RefinementBounds bounds(axes, edges, public_rows, private_rows, beta);
+	RefinementBounds bounds(axes, edges, public_rows, private_rows, beta, upper_bounds_event);
 	if (bounds.Empty())
 		return 0.0;
 	double sum = 0, largest = 0;

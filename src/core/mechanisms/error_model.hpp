@@ -67,6 +67,8 @@ struct AxisCut {
 	// (v, b] holds b itself otherwise), so a bound there selects what the cut selects: exact, with no error and no
 	// bound to take. False for a bin without public values.
 	std::vector<bool> empty_below, empty_above;
+	// The upper bounds alone among the sides (AxisUpperEventCount): the event of a part that reads no lower bound.
+	std::size_t upper_sides = 0;
 };
 AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &public_values,
                   const std::vector<std::int64_t> &public_counts, double step = 0.0);
@@ -78,14 +80,25 @@ AxisCut AxisCutOf(const std::vector<double> &cuts, const std::vector<double> &pu
 // its own upper bound. Depends on the cuts, the values and the step alone.
 std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values,
                            double step = 0.0);
+// The upper bounds among them that a part taking no lower bound reads (the projection's, and refinement's over two
+// or more axes, WithinOtherAxesRange): per bin, the gap below its first public value (unless a step leaves it empty),
+// the parts below and above every split between two of its values, and the part above its last value unless it is
+// empty; a bin without public rows, its own. The whole bin is read by no such part at the plan's splits (a split
+// with every public row on one side weighs the bin's other part by 0). About half of AxisEventCount.
+std::size_t AxisUpperEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values,
+                                double step = 0.0);
 
 // Part (a): edges[a] query edges may move on axis a (their cuts from AxisCutOf); each adds the private share of one
 // side, bounded from its public rows on refinement's event (PrivateShareInterval at RefinementLogTerm over the
 // events of the moved axes). A query's edges on one
 // axis that can only be one at a time (a stump's or a halfspace's one threshold) are passed as max_over_axes = true:
 // the largest axis's term alone.
+// upper_bounds_event: the event is the union over the moved axes' upper_sides instead of their sides (the plan's
+// part of a class over two or more axes, whose two modes read upper bounds only: AnswerModeErrorsOf). Not for the
+// answers' event, which their one-column bounds read the lower bounds of too (docs/mechanisms.md §18).
 double ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
-                       std::int64_t public_rows, std::int64_t private_rows, double beta);
+                       std::int64_t public_rows, std::int64_t private_rows, double beta,
+                       bool upper_bounds_event = false);
 
 // The private share of a set of values the public sample delimits (a gap between public values, a bin, the part
 // of a bin below or above a split point) holding `rows` public rows, between a lower and an upper bound. Both tables
@@ -138,8 +151,11 @@ ShareInterval WithinOtherAxesRange(const ShareInterval &share, bool others_restr
 // ProjectionError. A bin without public rows keeps the projection's answer (a gap's bound). Over two or more axes a
 // query may restrict the others, and each edge's error is then taken without the lower bounds
 // (WithinOtherAxesRange).
+// upper_bounds_event (two or more axes only, where every edge is taken without the lower bounds): the event over
+// the upper bounds alone (AxisCut::upper_sides), as ProjectionError's; Error(Internal) on one axis.
 double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges, bool max_over_axes,
-                       std::int64_t public_rows, std::int64_t private_rows, double beta);
+                       std::int64_t public_rows, std::int64_t private_rows, double beta,
+                       bool upper_bounds_event = false);
 
 // How much of each public value's first row a refined answer spreads over the gap below it (axes/gap_spread.hpp),
 // per axis and public value in order (empty for an axis no edge moves; 0 for the lowest value, which has no gap

@@ -279,11 +279,11 @@ namespace {
 double
 ProjectionPartOf(const ReleaseLayout &layout, const std::vector<std::vector<std::int64_t>> &open_rows,
                  const std::vector<AxisCut> &cuts, const std::vector<int> &edges, bool one_axis,
-                 std::int64_t public_rows, std::int64_t private_rows, double beta)
+                 std::int64_t public_rows, std::int64_t private_rows, double beta, bool upper_bounds_event = false)
 {
 	if (layout.spec.kind == ClassKind::Predicates)
 		return MergedPredicatesError(layout, public_rows, private_rows, beta);
-	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta);
+	double projection = ProjectionError(cuts, edges, one_axis, public_rows, private_rows, beta, upper_bounds_event);
 	if (!LabellingClass(layout.spec.kind))
 		return projection;
 	const std::size_t foldable = FoldableAxesOf(layout);
@@ -322,7 +322,8 @@ OwnCellsError(const ReleaseLayout &layout, const std::vector<std::vector<std::in
 }  // namespace
 
 AnswerModeErrors
-AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double event_beta)
+AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows, double event_beta,
+                   bool plan_event)
 {
 	if (!(event_beta > 0.0 && event_beta < 1.0))
 		throw Error(ErrorKind::Internal, "error model: part (a)'s event needs a probability in (0, 1)");
@@ -331,10 +332,17 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
+	// Over two or more axes both modes read upper bounds only (the projection always; refinement without the lower
+	// bounds, WithinOtherAxesRange), so the plan's event is their union alone (AxisUpperEventCount), one event for
+	// both modes. The answers' event (LoadedAnswerFactsOf, answer_bound.hpp) keeps every bound: a query bounding one
+	// column subtracts the lower bounds (docs/mechanisms.md §10, "The pooled bound"); so does this function's part
+	// off the plan (plan_event false), which a refined answer's own bound stays within on the same event.
+	const bool upper_bounds_event = plan_event && cuts.size() > 1;
 	AnswerModeErrors out;
-	out.projection = ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta);
+	out.projection =
+	    ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta, upper_bounds_event);
 	out.refinement = RefinableClass(layout.spec.kind)
-	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta)
+	                     ? RefinementError(cuts, edges, one_axis, public_rows, private_rows, beta, upper_bounds_event)
 	                     : out.projection;
 	// A tie (the finest granularity: every split leaves one side of its bin empty) goes to refinement, whose answers
 	// spread the gaps within the same bound (GapSpreadShares) where the projection moves every bound to a cut.

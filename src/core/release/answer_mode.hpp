@@ -56,8 +56,11 @@ struct AnswerModeErrors {
 		return refine ? "refine" : "projection";
 	}
 };
+// plan_event: the plan's own part (release_engine.cpp), whose event over two or more axes holds the upper bounds
+// alone, as both modes read only those there (error_model.hpp, AxisUpperEventCount); false: the event of every
+// bound, the answers' (a refined answer's own bound is within the refinement part on it).
 AnswerModeErrors AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::int64_t private_rows,
-                                    double event_beta);
+                                    double event_beta, bool plan_event = false);
 
 // What a loaded release's answers need from the error model, from one derivation of the axes' cuts: the projection
 // part (AnswerModeErrorsOf's at part (a)'s own event, ProjectionEventBetaOf of request_beta, which answer bounds

@@ -113,8 +113,9 @@ SetDataParts(const PlanRequest &r, const ReleaseLayout &layout, PlanContext &con
 {
 	// A declared domain's cuts are its declared values: a query at the declared resolution is its own cover query,
 	// answered by projection.
-	modes = r.declared_domain ? AnswerModeErrors{}
-	                          : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, PlanProjectionEventBeta());
+	modes = r.declared_domain
+	            ? AnswerModeErrors{}
+	            : AnswerModeErrorsOf(layout, r.public_rows, r.private_rows, PlanProjectionEventBeta(), true);
 	context.projection_error = modes.Chosen();
 	context.cells_answerable = !r.declared_domain && CellsAnswerable(layout);
 	context.own_cells_error = modes.own_cells;

@@ -137,12 +137,12 @@ TEST(ErrorModel, ProjectionErrorBoundsThePrivateShareOfTheMovedSides)
 	// g = 54, so the share is at most 53 / 1000 (an independent sum of the hypergeometric mass function; Chernoff's
 	// bound on the same tail, (1 - 1/11)^k: 0.0544848..., the two-step bound, population then private table:
 	// 0.0935...).
-	const AxisCut gap{0, 18, {}, {}, {}};
+	const AxisCut gap{0, 18, {}, {}, {}, 0};
 	EXPECT_DOUBLE_EQ(ProjectionError({gap}, {1}, false, 100, 1000, 0.1), 0.053);
 	// A side of 10 of 100 public rows: 11 spacings hold g or more when the first g + 10 pooled rows hold at most 10
 	// public ones, at most 1/180 from g = 206: 0.205 of n (Chernoff's larger exponent, k KL(10 / k || 1/11) or
 	// 100 KL(10 / 100 || k / 1100): 0.235099...; the two-step bound: 0.2916...).
-	const AxisCut coarse{10, 18, {}, {}, {}};
+	const AxisCut coarse{10, 18, {}, {}, {}, 0};
 	EXPECT_DOUBLE_EQ(ProjectionError({coarse}, {1}, false, 100, 1000, 0.1), 0.205);
 	// Two edges (ranges) double it; two axes of boxes add theirs, or take the largest for one threshold per query.
 	EXPECT_DOUBLE_EQ(ProjectionError({gap}, {2}, false, 100, 1000, 0.1), 2 * 0.053);
@@ -273,6 +273,38 @@ TEST(ErrorModel, HypergeometricTailBoundSumsTheTail)
 	EXPECT_LT(deep, 5000.0 * std::log(1.0 - 0.01));
 }
 
+// A population with atoms (integers) and a density, m + n pooled draws split at random into m public and n private
+// rows (the model's assumption): the private rows, the public values with their counts, and every fifth value (cuts of
+// a coarser layout).
+struct RandomSplit {
+	std::vector<double> priv, values, every_fifth;
+	std::vector<std::int64_t> counts;
+};
+RandomSplit
+RandomSplitOfOnePopulation(std::mt19937_64 &rng, std::int64_t m, std::int64_t n)
+{
+	std::uniform_real_distribution<double> uniform(0.0, 20.0);
+	std::bernoulli_distribution atom(0.4);
+	std::vector<double> pooled;
+	for (std::int64_t i = 0; i < m + n; i++)
+		pooled.push_back(atom(rng) ? std::floor(uniform(rng)) : uniform(rng));
+	std::shuffle(pooled.begin(), pooled.end(), rng);
+	RandomSplit out;
+	out.priv.assign(pooled.begin() + m, pooled.end());
+	std::vector<double> sorted(pooled.begin(), pooled.begin() + m);
+	std::sort(sorted.begin(), sorted.end());
+	for (double v : sorted) {
+		if (out.values.empty() || out.values.back() < v) {
+			out.values.push_back(v);
+			out.counts.push_back(0);
+		}
+		out.counts.back()++;
+	}
+	for (std::size_t i = 4; i < out.values.size(); i += 5)
+		out.every_fifth.push_back(out.values[i]);
+	return out;
+}
+
 // The pooled bound against the truth: a population with atoms (integers) and a density, pooled samples split at
 // random into m public and n private rows (the model's assumption), and every set refinement's event bounds (the
 // parts of every bin below and above every split point) checked against its private rows. At most a beta share of
@@ -283,29 +315,11 @@ TEST(ErrorModel, PrivateShareIntervalHoldsOnRandomSplitsOfOnePopulation)
 	const double beta = 0.2;
 	const int trials = 200;
 	std::mt19937_64 rng(20261125);
-	std::uniform_real_distribution<double> uniform(0.0, 20.0);
-	std::bernoulli_distribution atom(0.4);
 	int broken = 0;
 	for (int t = 0; t < trials; t++) {
-		std::vector<double> pooled;
-		for (std::int64_t i = 0; i < m + n; i++)
-			pooled.push_back(atom(rng) ? std::floor(uniform(rng)) : uniform(rng));
-		std::shuffle(pooled.begin(), pooled.end(), rng);
-		const std::vector<double> pub(pooled.begin(), pooled.begin() + m), priv(pooled.begin() + m, pooled.end());
-		std::vector<double> values;
-		std::vector<std::int64_t> counts;
-		std::vector<double> sorted = pub;
-		std::sort(sorted.begin(), sorted.end());
-		for (double v : sorted) {
-			if (values.empty() || values.back() < v) {
-				values.push_back(v);
-				counts.push_back(0);
-			}
-			counts.back()++;
-		}
-		std::vector<double> every_fifth;
-		for (std::size_t i = 4; i < values.size(); i += 5)
-			every_fifth.push_back(values[i]);
+		const RandomSplit split = RandomSplitOfOnePopulation(rng, m, n);
+		const std::vector<double> &priv = split.priv, &values = split.values, &every_fifth = split.every_fifth;
+		const std::vector<std::int64_t> &counts = split.counts;
 		bool holds = true;
 		for (const std::vector<double> &cuts : {values, every_fifth}) {
 			const AxisCut axis = AxisCutOf(cuts, values, counts);
@@ -353,6 +367,99 @@ TEST(ErrorModel, PrivateShareIntervalHoldsOnRandomSplitsOfOnePopulation)
 	EXPECT_GT(PrivateShareInterval(100, 100, 1100, 5.0).low, 0.5);
 	EXPECT_PAP_ERROR(ErrorKind::Internal, PrivateShareInterval(1, 0, 1100, 5.0));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, PrivateShareInterval(1, 100, 1100, NAN));
+}
+
+// The plan's part of a class over two or more axes reads upper bounds only (the projection's sides, and refined
+// edges without the lower bounds), so its event counts those alone: per bin the gap below the first value, both
+// parts at every split between two values, the part above the last value (none when the upper cut is that value), a
+// bin without public rows its own; a step's empty gap none. About half of AxisEventCount.
+TEST(ErrorModel, UpperBoundsEventCountsOnlyTheUpperBoundsTwoAxesRead)
+{
+	// Bin (-inf, 2.5] holds 1 and 2: 1 + 2 + 1; bin (2.5, inf) holds 3: 1 + 0 + 1 (its top is open).
+	EXPECT_EQ(AxisUpperEventCount({2.5}, {1, 2, 3}), (1u + 2 + 1) + (1 + 0 + 1));
+	EXPECT_EQ(AxisEventCount({2.5}, {1, 2, 3}), (2u + 4 + 1) + (2 + 0 + 1));
+	EXPECT_EQ(AxisUpperEventCount({1, 2}, {}), 3u);
+	// The finest cuts of an integer column: the gaps between consecutive whole numbers are empty.
+	const std::vector<double> values{1, 2, 3, 4};
+	EXPECT_EQ(AxisUpperEventCount(values, values, 1.0), 1u + 0 + 0 + 0 + 1);
+	EXPECT_EQ(AxisCutOf({2.5}, {1, 2, 3}, {1, 1, 1}).upper_sides, AxisUpperEventCount({2.5}, {1, 2, 3}));
+	// Over two axes the part on the smaller event is below the part on every bound's, and is the per-axis worst of
+	// max(f hi(above), (1 - f) hi(below)) at ln(upper_sides / beta); one axis refuses it (its edges subtract the lower
+	// bounds, which the event does not hold).
+	const AxisCut x = AxisCutOf({10, 20}, {1, 4, 6, 12, 15, 18, 25}, {3, 2, 1, 4, 4, 1, 2});
+	const AxisCut y = AxisCutOf({5}, {1, 2, 7, 9}, {2, 5, 5, 1});
+	const double all = RefinementError({x, y}, {2, 2}, false, 24, 2400, 0.5);
+	const double upper = RefinementError({x, y}, {2, 2}, false, 24, 2400, 0.5, true);
+	EXPECT_LT(upper, all);
+	const double log_term = RefinementLogTerm(double(x.upper_sides + y.upper_sides), 0.5);
+	double expected = 0;
+	for (const AxisCut *axis : {&x, &y}) {
+		double worst = 0;
+		for (const std::vector<std::int64_t> &splits : axis->bin_splits) {
+			const std::int64_t bin = splits.back();
+			for (std::int64_t below : splits) {
+				const double f = bin > 0 ? double(below) / double(bin) : 0.0;
+				worst =
+				    std::max(worst, bin > 0 ? std::max(f * PrivateShareInterval(bin - below, 24, 2400, log_term).high,
+				                                       (1 - f) * PrivateShareInterval(below, 24, 2400, log_term).high)
+				                            : PrivateShareInterval(0, 24, 2400, log_term).high);
+			}
+		}
+		expected += 2 * worst;
+	}
+	EXPECT_NEAR(upper, std::min(1.0, expected), 1e-12);
+	EXPECT_LT(ProjectionError({x, y}, {1, 1}, false, 240, 24000, 0.5, true),
+	          ProjectionError({x, y}, {1, 1}, false, 240, 24000, 0.5));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RefinementError({x}, {2}, false, 24, 2400, 0.5, true));
+}
+
+// The upper bounds' event against the truth, as the test above does for every bound: the sets AxisUpperEventCount
+// counts, each bounded above at ln(upper_sides / beta), on random splits of one population; at most a beta share of
+// the splits may break one.
+TEST(ErrorModel, UpperBoundsEventHoldsOnRandomSplitsOfOnePopulation)
+{
+	const std::int64_t m = 100, n = 1100;
+	const double beta = 0.2;
+	const int trials = 200;
+	std::mt19937_64 rng(20261207);
+	int broken = 0;
+	for (int t = 0; t < trials; t++) {
+		const RandomSplit split = RandomSplitOfOnePopulation(rng, m, n);
+		const std::vector<double> &priv = split.priv, &values = split.values, &every_fifth = split.every_fifth;
+		const std::vector<std::int64_t> &counts = split.counts;
+		bool holds = true;
+		for (const std::vector<double> &cuts : {values, every_fifth}) {
+			const AxisCut axis = AxisCutOf(cuts, values, counts);
+			const double log_term = RefinementLogTerm(double(axis.upper_sides), beta);
+			auto share = [&](double lo, double hi, bool hi_closed) {
+				double rows = 0;
+				for (double v : priv)
+					rows += (v > lo && (hi_closed ? v <= hi : v < hi)) ? 1.0 : 0.0;
+				return rows / double(n);
+			};
+			auto below_high = [&](double x, std::int64_t rows) {
+				return x <= PrivateShareInterval(rows, m, n, log_term).high;
+			};
+			std::size_t value = 0;
+			for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
+				const double lo = j == 0 ? -INFINITY : cuts[j - 1], hi = j < cuts.size() ? cuts[j] : INFINITY;
+				const std::vector<std::int64_t> &splits = axis.bin_splits[j];
+				const std::int64_t bin = splits.back();
+				const std::size_t inside = splits.size() - 1;
+				for (std::size_t i = 0; i <= inside; i++) {
+					const double next = i < inside ? values[value + i] : hi;
+					const double from = i == 0 ? lo : values[value + i - 1];
+					if (i < inside || inside == 0)  // the part below (the whole bin only for a bin without rows)
+						holds = holds && below_high(share(lo, next, i == inside), splits[i]);
+					if (i > 0)  // the part above (the whole bin is read with weight 0)
+						holds = holds && below_high(share(from, hi, true), bin - splits[i]);
+				}
+				value += inside;
+			}
+		}
+		broken += holds ? 0 : 1;
+	}
+	EXPECT_LE(broken, int(beta * trials));
 }
 
 // How far refined answers may spread the gap below each public value: as far as keeps a bound at the gap's top
