@@ -165,7 +165,9 @@ std::size_t
 AxisUpperEventCount(const std::vector<double> &cuts, const std::vector<double> &values, double step)
 {
 	std::size_t events = 0;
-	for (const AxisBin &bin : AxisBinsOf(cuts, values, step)) {
+	const std::vector<AxisBin> bins = AxisBinsOf(cuts, values, step);
+	for (std::size_t j = 0; j < bins.size(); j++) {
+		const AxisBin &bin = bins[j];
 		const std::size_t inside = bin.last - bin.first;
 		if (inside == 0) {
 			events += 1;  // the bin itself, a gap
@@ -173,9 +175,12 @@ AxisUpperEventCount(const std::vector<double> &cuts, const std::vector<double> &
 		}
 		// The refined edge error without lower bounds at split i, max(f hi(above), (1 - f) hi(below)) with f = i / B,
 		// reads hi(below) for i < B and hi(above) for i > 0: the gap below the first value (i = 0), both parts at
-		// every split between two values, the part above the last value (i = B); the whole bin only with weight 0.
-		// The projection moves over a side of at most half the bin, one of these parts.
-		events += (bin.empty_below ? 0 : 1) + 2 * (inside - 1) + (bin.empty_above ? 0 : 1);
+		// every split between two values, the part above the last value (i = B). The projection moves over a side of
+		// at most half the bin, one of these parts. The whole bin is read where a refined answer spreads the first
+		// value's row over the gap below it (GapSpreadShares: every bin but the lowest, unless the gap is empty): a
+		// bound at the gap's top weighs the bin above the split, the whole bin, by theta / B.
+		const bool spread_gap = !bin.empty_below && j > 0;
+		events += (bin.empty_below ? 0 : 1) + (spread_gap ? 1 : 0) + 2 * (inside - 1) + (bin.empty_above ? 0 : 1);
 	}
 	return events;
 }
@@ -510,9 +515,9 @@ RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 
 std::vector<std::vector<double>>
 GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges, std::int64_t public_rows,
-                std::int64_t private_rows, double beta)
+                std::int64_t private_rows, double beta, bool upper_bounds_event)
 {
-	RefinementBounds bounds(axes, edges, public_rows, private_rows, beta);
+	RefinementBounds bounds(axes, edges, public_rows, private_rows, beta, upper_bounds_event);
 	std::vector<std::vector<double>> shares(axes.size());
 	if (bounds.Empty())
 		return shares;

@@ -82,9 +82,10 @@ std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<do
                            double step = 0.0);
 // The upper bounds among them that a part taking no lower bound reads (the projection's, and refinement's over two
 // or more axes, WithinOtherAxesRange): per bin, the gap below its first public value (unless a step leaves it empty),
-// the parts below and above every split between two of its values, and the part above its last value unless it is
-// empty; a bin without public rows, its own. The whole bin is read by no such part at the plan's splits (a split
-// with every public row on one side weighs the bin's other part by 0). About half of AxisEventCount.
+// the whole bin where refined answers spread its first value's row over that gap (GapSpreadShares: a bound at the
+// gap's top weighs the whole bin by theta / B; every bin but the lowest), the parts below and above every split
+// between two of its values, and the part above its last value unless it is empty; a bin without public rows, its
+// own. About half of AxisEventCount on bins of several public values; the same on bins of one.
 std::size_t AxisUpperEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values,
                                 double step = 0.0);
 
@@ -162,11 +163,13 @@ double RefinementError(const std::vector<AxisCut> &axes, const std::vector<int> 
 // below it): the largest theta in [0, 1] that keeps a bound anywhere in the gap, answered with f = (L + t theta) /
 // B for t in [0, 1], within the axis's worst refined edge error at f = L/B (RefinementError's per-axis term). The
 // error is linear in f, so the gap's end decides (over two or more axes, the error without the lower bounds, as
-// RefinementError takes it there): the plan's refinement part, pap.plan's output and every refined
-// answer's bound are what they are without spreading, while where the population has a density between the public
-// values the answer follows it (docs/mechanisms.md §10, "The answer mode").
+// RefinementError takes it there): the refinement part on the event of beta (and of upper_bounds_event, as
+// RefinementError's) is what it is without spreading, while where the population has a density between the public
+// values the answer follows it (docs/mechanisms.md §10, "Spreading the gaps"). A release's answers take the smaller
+// share of two events, their own and the plan's (answer_mode.cpp, LoadedAnswerFactsOf).
 std::vector<std::vector<double>> GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
-                                                 std::int64_t public_rows, std::int64_t private_rows, double beta);
+                                                 std::int64_t public_rows, std::int64_t private_rows, double beta,
+                                                 bool upper_bounds_event = false);
 
 // Part (a) for the classes answered through the public rows' labelings (marginals, stumps, predicates): a query
 // and its cover query agree on every grid point the public table shows, so they differ only on private rows at

@@ -274,6 +274,33 @@ AxisCutsOf(const ReleaseLayout &layout)
 
 namespace {
 
+// Whether the plan's part (a) takes its event over the upper bounds alone (AxisUpperEventCount): over two or more
+// axes, where both modes read only those (the projection always; refinement without the lower bounds,
+// WithinOtherAxesRange). The answers' event keeps every bound: a query bounding one column subtracts the lower bounds
+// (docs/mechanisms.md §10, "The pooled bound").
+bool
+PlanEventHoldsUpperBoundsOnly(const std::vector<AxisCut> &cuts)
+{
+	return cuts.size() > 1;
+}
+
+// How far refined answers spread each gap (GapSpreadShares): within the worst refined edge error both on the answers'
+// event (their own bounds) and on the plan's (its part (a), at its median event), so that neither is more than it is
+// without spreading. The two events' bounds shrink by different factors (a gap's with the log term, a bin of several
+// rows less), so a share that fits one may not fit the other.
+std::vector<std::vector<double>>
+SpreadWithinBothEvents(const std::vector<AxisCut> &cuts, const std::vector<int> &edges, std::int64_t public_rows,
+                       std::int64_t private_rows, double answers_beta)
+{
+	std::vector<std::vector<double>> spread = GapSpreadShares(cuts, edges, public_rows, private_rows, answers_beta);
+	const std::vector<std::vector<double>> plan = GapSpreadShares(
+	    cuts, edges, public_rows, private_rows, PlanProjectionEventBeta(), PlanEventHoldsUpperBoundsOnly(cuts));
+	for (std::size_t a = 0; a < spread.size(); a++)
+		for (std::size_t k = 0; k < spread[a].size(); k++)
+			spread[a][k] = std::min(spread[a][k], plan[a][k]);
+	return spread;
+}
+
 // Part (a) in projection mode on the given cuts: ProjectionError, plus the unseen values' part for the labelling
 // classes.
 double
@@ -332,12 +359,9 @@ AnswerModeErrorsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::i
 	bool one_axis = false;
 	const std::vector<int> edges = MovableEdgesPerAxis(layout, one_axis);
 	const std::vector<std::vector<std::int64_t>> open_rows = OpenAxisRowsOf(layout);
-	// Over two or more axes both modes read upper bounds only (the projection always; refinement without the lower
-	// bounds, WithinOtherAxesRange), so the plan's event is their union alone (AxisUpperEventCount), one event for
-	// both modes. The answers' event (LoadedAnswerFactsOf, answer_bound.hpp) keeps every bound: a query bounding one
-	// column subtracts the lower bounds (docs/mechanisms.md §10, "The pooled bound"); so does this function's part
-	// off the plan (plan_event false), which a refined answer's own bound stays within on the same event.
-	const bool upper_bounds_event = plan_event && cuts.size() > 1;
+	// One event for both modes; off the plan (plan_event false) every bound's, the answers', on which a refined
+	// answer's own bound stays within the part.
+	const bool upper_bounds_event = plan_event && PlanEventHoldsUpperBoundsOnly(cuts);
 	AnswerModeErrors out;
 	out.projection =
 	    ProjectionPartOf(layout, open_rows, cuts, edges, one_axis, public_rows, private_rows, beta, upper_bounds_event);
@@ -368,7 +392,7 @@ LoadedAnswerFactsOf(const ReleaseLayout &layout, std::int64_t public_rows, std::
 	if (CellsAnswerable(layout) && public_rows > 0 && private_rows > 0)
 		out.other_bin_caps = OtherBinCaps(layout, open_rows, public_rows, private_rows, beta / 2.0);
 	out.gap_spread = RefinableClass(layout.spec.kind) && public_rows > 0 && private_rows > 0
-	                     ? GapSpreadShares(cuts, edges, public_rows, private_rows, beta)
+	                     ? SpreadWithinBothEvents(cuts, edges, public_rows, private_rows, beta)
 	                     : std::vector<std::vector<double>>(layout.axes.size());
 	return out;
 }

@@ -370,13 +370,15 @@ TEST(ErrorModel, PrivateShareIntervalHoldsOnRandomSplitsOfOnePopulation)
 }
 
 // The plan's part of a class over two or more axes reads upper bounds only (the projection's sides, and refined
-// edges without the lower bounds), so its event counts those alone: per bin the gap below the first value, both
-// parts at every split between two values, the part above the last value (none when the upper cut is that value), a
-// bin without public rows its own; a step's empty gap none. About half of AxisEventCount.
+// edges without the lower bounds), so its event counts those alone: per bin the gap below the first value and, but
+// in the lowest bin, the whole bin (a bound at the top of that gap, where answers spread the first value's row,
+// weighs it), both parts at every split between two values, the part above the last value (none when the upper cut
+// is that value), a bin without public rows its own; a step's empty gap none (and no spread there).
 TEST(ErrorModel, UpperBoundsEventCountsOnlyTheUpperBoundsTwoAxesRead)
 {
-	// Bin (-inf, 2.5] holds 1 and 2: 1 + 2 + 1; bin (2.5, inf) holds 3: 1 + 0 + 1 (its top is open).
-	EXPECT_EQ(AxisUpperEventCount({2.5}, {1, 2, 3}), (1u + 2 + 1) + (1 + 0 + 1));
+	// Bin (-inf, 2.5] holds 1 and 2: 1 + 2 + 1; bin (2.5, inf) holds 3: its gap, the whole bin (a refined answer
+	// spreads 3's row over the gap below it, the lowest bin's first value has none), 0 splits, the part above (open).
+	EXPECT_EQ(AxisUpperEventCount({2.5}, {1, 2, 3}), (1u + 2 + 1) + (1 + 1 + 0 + 1));
 	EXPECT_EQ(AxisEventCount({2.5}, {1, 2, 3}), (2u + 4 + 1) + (2 + 0 + 1));
 	EXPECT_EQ(AxisUpperEventCount({1, 2}, {}), 3u);
 	// The finest cuts of an integer column: the gaps between consecutive whole numbers are empty.

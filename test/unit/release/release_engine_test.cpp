@@ -1313,6 +1313,47 @@ TEST_F(ReleaseEngine, PublicNaNIsTheHighestValueOfItsAxis)
 		}
 }
 
+// Refined answers spread each gap within the worst refined edge error on two events: their own (their bounds) and
+// the plan's (its part (a), at its median, over two or more axes the upper bounds alone). The bounds of the two
+// events shrink by different factors, and at the finest cuts of one-row values the answers' share alone took a bound
+// at a gap's top past the plan's part (0.0170 against 0.0161 per edge, from a review): the answers take the smaller
+// share. The plan's event counts the whole bins those bounds read (at the finest cuts, nearly every bound's count).
+TEST_F(ReleaseEngine, GapSpreadsStayWithinThePlansPart)
+{
+	const std::int64_t m = 540, n = 5400;
+	Table pub;
+	pub.columns = {{"x", ValueType::Number, "double precision"}, {"y", ValueType::Number, "double precision"}};
+	for (int v = 1; v <= m; v++)
+		pub.Add({Num(double(v)), Num(double(v))}, 1);
+	const Release r = Define(pub, "boxes(x, y)", Granularity::Finest, 0.1);
+	const ReleaseLayout layout = LayoutFromCatalog(r.layout);
+	const ReleaseAxis &axis = layout.axes.at(0);
+	const AxisCut x = AxisCutOf(axis.cuts, axis.public_values, axis.public_counts);
+	EXPECT_EQ(x.upper_sides + 1, x.sides);  // all but the lowest bin's whole bin, where no answer spreads
+	// Both axes alike: the plan's refinement part is four times one edge's worst.
+	const double per_edge = AnswerModeErrorsOf(layout, m, n, PlanProjectionEventBeta(), true).refinement / 4.0;
+	const double log_term = RefinementLogTerm(double(2 * x.upper_sides), PlanProjectionEventBeta());
+	const auto largest_at_gap_tops = [&](const std::vector<double> &theta) {
+		double largest = 0.0;
+		std::size_t value = 0;
+		for (const std::vector<std::int64_t> &splits : x.bin_splits)
+			for (std::size_t i = 0; i + 1 < splits.size(); i++, value++) {
+				const std::int64_t bin = splits.back(), below = splits[i];
+				const double f = (double(below) + theta.at(value)) / double(bin);
+				largest = std::max(largest, f * PrivateShareInterval(bin - below, m, n, log_term).high);
+			}
+		return largest;
+	};
+	const LoadedAnswerFacts facts = LoadedAnswerFactsOf(layout, m, n, 0.05);
+	const std::vector<double> &spread = facts.gap_spread.at(0);
+	EXPECT_GT(*std::max_element(spread.begin(), spread.end()), 0.5);
+	EXPECT_LE(largest_at_gap_tops(spread), per_edge * (1.0 + 1e-12));
+	// The answers' event alone would not keep it.
+	const std::vector<std::vector<double>> own =
+	    GapSpreadShares({x, x}, {2, 2}, m, n, ProjectionEventBetaOf(layout, 0.05));
+	EXPECT_GT(largest_at_gap_tops(own.at(0)), per_edge * 1.02);
+}
+
 TEST_F(ReleaseEngine, AlphaGranularityBoundsThePublicMassPerBin)
 {
 	Table pub;
