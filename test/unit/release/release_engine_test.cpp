@@ -27,16 +27,21 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "test_support.hpp"
+#include "core/axes/gap_spread.hpp"
 #include "core/base/errors.hpp"
 #include "core/language/class_spec.hpp"
 #include "core/language/query_text.hpp"
 #include "core/mechanisms/error_model.hpp"
+#include "core/release/answer_bound.hpp"
 #include "core/release/answer_mode.hpp"
 #include "core/release/engine_support.hpp"
+#include "core/release/layout_choice.hpp"
 #include "core/release/release_model.hpp"
 
 namespace pap::core {
@@ -1352,6 +1357,147 @@ TEST_F(ReleaseEngine, GapSpreadsStayWithinThePlansPart)
 	const std::vector<std::vector<double>> own =
 	    GapSpreadShares({x, x}, {2, 2}, m, n, ProjectionEventBetaOf(layout, 0.05));
 	EXPECT_GT(largest_at_gap_tops(own.at(0)), per_edge * 1.02);
+}
+
+// Refined edges of a two-axis class on random splits of one population (atoms and a density on x, an integer column
+// with missing whole values on y), at the finest cuts, at coarse cuts (several values per bin) and with a bin per
+// whole value: every set a refined edge (spread by the answers' shares) or a projected edge reads on the plan's
+// event is a distinct one AxisUpperEventCount counts, the refined edge error at the plan's bounds is within the
+// plan's per-axis worst, and the private rows themselves are within it on at least half of the splits (the plan's
+// median event). A set read but not counted (the whole bins a first count left out) or a share past the plan's part
+// fails it.
+TEST_F(ReleaseEngine, RefinedTwoAxisEdgesReadOnlyCountedSetsWithinThePlansPart)
+{
+	const std::int64_t m = 150, n = 1500;
+	std::mt19937_64 rng(20261207);
+	std::uniform_real_distribution<double> uniform(0.0, 20.0);
+	std::uniform_int_distribution<int> integer(0, 150);
+	std::bernoulli_distribution atom(0.4);
+	const int trials = 8;
+	int broken = 0, layouts_checked = 0;
+	bool spread_somewhere = false;
+	for (int t = 0; t < trials; t++) {
+		Table pub;
+		pub.columns = {{"x", ValueType::Number, "double precision"},
+		               {"y", ValueType::Number, "integer", {}, false, 1.0}};
+		std::vector<std::array<double, 2>> priv;
+		for (std::int64_t r = 0; r < m + n; r++) {
+			const std::array<double, 2> row{atom(rng) ? std::floor(uniform(rng)) : uniform(rng), double(integer(rng))};
+			if (r < m)
+				pub.Add({Num(row[0]), Num(row[1])}, 1);
+			else
+				priv.push_back(row);
+		}
+		const ReleaseLayout finest = LayoutFromCatalog(Define(pub, "boxes(x, y)", Granularity::Finest, 0.1).layout);
+		const ReleaseLayout coarse = LayoutFromCatalog(Define(pub, "boxes(x, y)", Granularity::Alpha, 0.8).layout);
+		const std::optional<ReleaseLayout> whole = WholeValueLayout(finest, 1000000);
+		ASSERT_TRUE(whole.has_value());
+		bool holds = true;
+		for (const ReleaseLayout *layout : {&finest, &coarse, &*whole}) {
+			layouts_checked++;
+			std::vector<AxisCut> cuts;
+			double upper_sides = 0;
+			for (const ReleaseAxis &axis : layout->axes) {
+				cuts.push_back(AxisCutOf(axis.cuts, axis.public_values, axis.public_counts, axis.value_step));
+				upper_sides += double(cuts.back().upper_sides);
+			}
+			const double log_term = RefinementLogTerm(upper_sides, PlanProjectionEventBeta());
+			std::map<std::int64_t, double> highs;
+			const auto hi = [&](std::int64_t rows) {
+				auto it = highs.find(rows);
+				if (it == highs.end())
+					it = highs.emplace(rows, PrivateShareInterval(rows, m, n, log_term).high).first;
+				return it->second;
+			};
+			// The plan's per-axis worst, computed here: max(f hi(above), (1 - f) hi(below)) over the splits that are
+			// not exact, a bin without public rows its own bound.
+			std::vector<double> worst(cuts.size(), 0.0);
+			for (std::size_t a = 0; a < cuts.size(); a++)
+				for (std::size_t j = 0; j < cuts[a].bin_splits.size(); j++) {
+					const std::vector<std::int64_t> &splits = cuts[a].bin_splits[j];
+					const std::int64_t bin = splits.back();
+					for (std::size_t i = 0; i < splits.size(); i++) {
+						if ((i == 0 && cuts[a].empty_below[j]) || (i + 1 == splits.size() && cuts[a].empty_above[j]))
+							continue;
+						const double f = bin > 0 ? double(splits[i]) / double(bin) : 0.0;
+						const double edge =
+						    bin > 0 ? std::max(f * hi(bin - splits[i]), (1 - f) * hi(splits[i])) : hi(0);
+						worst[a] = std::max(worst[a], edge);
+					}
+				}
+			EXPECT_NEAR(AnswerModeErrorsOf(*layout, m, n, PlanProjectionEventBeta(), true).refinement,
+			            std::min(1.0, 2 * (worst[0] + worst[1])), 1e-12);
+			const LoadedAnswerFacts facts = LoadedAnswerFactsOf(*layout, m, n, 0.05);
+			for (std::size_t a = 0; a < cuts.size(); a++) {
+				const ReleaseAxis &axis = layout->axes[a];
+				const std::vector<double> &spread = facts.gap_spread.at(a);
+				std::vector<std::size_t> begin{0};  // the first public value of each bin
+				for (const std::vector<std::int64_t> &splits : cuts[a].bin_splits)
+					begin.push_back(begin.back() + splits.size() - 1);
+				std::vector<double> column;
+				for (const std::array<double, 2> &row : priv)
+					column.push_back(row[a]);
+				const auto private_share = [&](double lo, double hi_incl) {  // (lo, hi_incl]
+					return double(std::count_if(column.begin(), column.end(),
+					                            [&](double v) { return v > lo && v <= hi_incl; })) /
+					       double(n);
+				};
+				std::set<std::tuple<std::size_t, std::int64_t, char>> read;
+				std::vector<std::pair<double, bool>> positions{{-1.0, true}, {1e9, true}};
+				const std::vector<double> &values = axis.public_values;
+				for (std::size_t k = 0; k < values.size(); k++) {
+					positions.push_back({values[k], false});
+					positions.push_back({values[k], true});
+					positions.push_back({std::nextafter(values[k], -INFINITY), true});
+					if (k > 0)
+						positions.push_back({0.5 * (values[k - 1] + values[k]), true});
+				}
+				for (const auto &[x, inclusive] : positions) {
+					ValueBound bound;
+					bound.present = true;
+					bound.value = x;
+					bound.inclusive = inclusive;
+					const EdgeSplit split = SplitOfEdge(axis, spread, bound, true);
+					if (split.exact)
+						continue;
+					const std::optional<double> floor = StepFloor(x, axis.value_step, inclusive);
+					const double edge = floor ? *floor : x;
+					const bool edge_inclusive = floor ? true : inclusive;
+					const std::size_t j =
+					    std::size_t(std::lower_bound(axis.cuts.begin(), axis.cuts.end(), edge) - axis.cuts.begin());
+					const std::int64_t i = std::int64_t(split.split) - std::int64_t(begin.at(j));
+					const std::int64_t bin = split.below + split.above;
+					const double f = split.interpolated;
+					spread_somewhere = spread_somewhere || (bin > 0 && f * double(bin) > double(split.below));
+					// The sets read: a bin without public rows whole; else the part above the split when f > 0 (the
+					// whole bin at i = 0), the part below it when f < 1, and the side a projection moves over.
+					if (bin == 0) {
+						read.insert({j, 0, 'w'});
+					} else {
+						if (f > 0.0)
+							read.insert({j, i, 'a'});
+						if (f < 1.0)
+							read.insert({j, i, 'b'});
+						read.insert({j, i, split.below <= split.above ? 'b' : 'a'});
+					}
+					const double on_plan = bin > 0 ? std::max(f * hi(split.above), (1 - f) * hi(split.below)) : hi(0);
+					EXPECT_LE(on_plan, worst[a] * (1 + 1e-12)) << t << " axis " << a << " at " << x;
+					// The private rows: the bin's parts below and above the edge (another axis may keep any of them).
+					const double lo = j == 0 ? -INFINITY : axis.cuts[j - 1];
+					const double top = j < axis.cuts.size() ? axis.cuts[j] : INFINITY;
+					const double below_edge = edge_inclusive ? edge : std::nextafter(edge, -INFINITY);
+					const double actual =
+					    std::max(f * private_share(below_edge, top), (1 - f) * private_share(lo, below_edge));
+					holds = holds && actual <= worst[a];
+				}
+				EXPECT_LE(read.size(), cuts[a].upper_sides) << t << " axis " << a;
+			}
+		}
+		broken += holds ? 0 : 1;
+	}
+	EXPECT_EQ(layouts_checked, 3 * trials);
+	EXPECT_TRUE(spread_somewhere);
+	EXPECT_LE(broken, trials / 2);
 }
 
 TEST_F(ReleaseEngine, AlphaGranularityBoundsThePublicMassPerBin)
