@@ -228,8 +228,9 @@ ProjectionError(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			sides += double(upper_bounds_event ? axes[a].upper_sides : axes[a].sides);
 	if (sides == 0)
 		return 0.0;
-	// Every bound refinement's event takes (AxisEventCount), so that the part in either answer mode holds on one
-	// event (pap.answer's refine chooses per call; docs/mechanisms.md §10 (a)).
+	// Every bound refinement's event takes (AxisEventCount; the plan's over two or more axes, the upper bounds alone),
+	// so that the part in either answer mode holds on one event (pap.answer's refine chooses per call;
+	// docs/mechanisms.md §10 (a)).
 	const double log_term = RefinementLogTerm(sides, beta);
 	double sum = 0, largest = 0;
 	for (std::size_t a = 0; a < axes.size(); a++) {

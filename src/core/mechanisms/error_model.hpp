@@ -85,7 +85,8 @@ std::size_t AxisEventCount(const std::vector<double> &cuts, const std::vector<do
 // the whole bin where refined answers spread its first value's row over that gap (GapSpreadShares: a bound at the
 // gap's top weighs the whole bin by theta / B; every bin but the lowest), the parts below and above every split
 // between two of its values, and the part above its last value unless it is empty; a bin without public rows, its
-// own. About half of AxisEventCount on bins of several public values; the same on bins of one.
+// own. About half of AxisEventCount on bins of several public values; on bins of one, all but the lowest bin's whole
+// bin.
 std::size_t AxisUpperEventCount(const std::vector<double> &cuts, const std::vector<double> &public_values,
                                 double step = 0.0);
 
