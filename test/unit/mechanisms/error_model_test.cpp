@@ -305,6 +305,38 @@ RandomSplitOfOnePopulation(std::mt19937_64 &rng, std::int64_t m, std::int64_t n)
 	return out;
 }
 
+// The private share of (lo, hi), the upper end open or closed.
+double
+PrivateShareOf(const std::vector<double> &priv, double lo, double hi, bool hi_closed)
+{
+	const auto inside = [&](double v) { return v > lo && (hi_closed ? v <= hi : v < hi); };
+	return double(std::count_if(priv.begin(), priv.end(), inside)) / double(priv.size());
+}
+
+// Every split i of every bin j of an axis (AxisCutOf over the cuts and the public values): the part below a bound
+// between the i-th and the next public value of the bin, (lo, next) (closed at the bin's upper cut at i = B), and the
+// part above it, (from, hi], with their public rows.
+struct SplitParts {
+	std::size_t j, i, inside;
+	double lo, next, from, hi;
+	std::int64_t below_rows, above_rows;
+};
+template <typename Visit>
+void
+ForEachSplit(const AxisCut &axis, const std::vector<double> &cuts, const std::vector<double> &values, Visit visit)
+{
+	std::size_t value = 0;
+	for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
+		const double lo = j == 0 ? -INFINITY : cuts[j - 1], hi = j < cuts.size() ? cuts[j] : INFINITY;
+		const std::vector<std::int64_t> &splits = axis.bin_splits[j];
+		const std::size_t inside = splits.size() - 1;
+		for (std::size_t i = 0; i <= inside; i++)
+			visit(SplitParts{j, i, inside, lo, i < inside ? values[value + i] : hi, i == 0 ? lo : values[value + i - 1],
+			                 hi, splits[i], splits.back() - splits[i]});
+		value += inside;
+	}
+}
+
 // The pooled bound against the truth: a population with atoms (integers) and a density, pooled samples split at
 // random into m public and n private rows (the model's assumption), and every set refinement's event bounds (the
 // parts of every bin below and above every split point) checked against its private rows. At most a beta share of
@@ -324,33 +356,14 @@ TEST(ErrorModel, PrivateShareIntervalHoldsOnRandomSplitsOfOnePopulation)
 		for (const std::vector<double> &cuts : {values, every_fifth}) {
 			const AxisCut axis = AxisCutOf(cuts, values, counts);
 			const double log_term = RefinementLogTerm(double(axis.sides), DataPartBeta(6 * beta));
-			// The private share of (lo, hi), its ends open or closed.
-			auto share = [&](double lo, bool lo_closed, double hi, bool hi_closed) {
-				double rows = 0;
-				for (double v : priv)
-					rows += ((lo_closed ? v >= lo : v > lo) && (hi_closed ? v <= hi : v < hi)) ? 1.0 : 0.0;
-				return rows / double(n);
-			};
 			auto within = [&](double x, std::int64_t rows) {
 				const ShareInterval bound = PrivateShareInterval(rows, m, n, log_term);
 				return bound.low <= x && x <= bound.high;
 			};
-			std::size_t value = 0;
-			for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
-				const double lo = j == 0 ? -INFINITY : cuts[j - 1], hi = j < cuts.size() ? cuts[j] : INFINITY;
-				const std::vector<std::int64_t> &splits = axis.bin_splits[j];
-				const std::int64_t bin = splits.back();
-				const std::size_t inside = splits.size() - 1;
-				for (std::size_t i = 0; i <= inside; i++) {
-					// Below a bound between the i-th and the next public value of the bin: up to that value, open.
-					const double next = i < inside ? values[value + i] : hi;
-					holds = holds && within(share(lo, false, next, i == inside), splits[i]);
-					// Above it: from the i-th value, open, to the bin's upper cut.
-					const double from = i == 0 ? lo : values[value + i - 1];
-					holds = holds && within(share(from, false, hi, true), bin - splits[i]);
-				}
-				value += inside;
-			}
+			ForEachSplit(axis, cuts, values, [&](const SplitParts &p) {
+				holds = holds && within(PrivateShareOf(priv, p.lo, p.next, p.i == p.inside), p.below_rows);
+				holds = holds && within(PrivateShareOf(priv, p.from, p.hi, true), p.above_rows);
+			});
 		}
 		broken += holds ? 0 : 1;
 	}
@@ -433,33 +446,17 @@ TEST(ErrorModel, UpperBoundsEventHoldsOnRandomSplitsOfOnePopulation)
 		for (const std::vector<double> &cuts : {values, every_fifth}) {
 			const AxisCut axis = AxisCutOf(cuts, values, counts);
 			const double log_term = RefinementLogTerm(double(axis.upper_sides), beta);
-			auto share = [&](double lo, double hi, bool hi_closed) {
-				double rows = 0;
-				for (double v : priv)
-					rows += (v > lo && (hi_closed ? v <= hi : v < hi)) ? 1.0 : 0.0;
-				return rows / double(n);
-			};
 			auto below_high = [&](double x, std::int64_t rows) {
 				return x <= PrivateShareInterval(rows, m, n, log_term).high;
 			};
-			std::size_t value = 0;
-			for (std::size_t j = 0; j < axis.bin_splits.size(); j++) {
-				const double lo = j == 0 ? -INFINITY : cuts[j - 1], hi = j < cuts.size() ? cuts[j] : INFINITY;
-				const std::vector<std::int64_t> &splits = axis.bin_splits[j];
-				const std::int64_t bin = splits.back();
-				const std::size_t inside = splits.size() - 1;
-				for (std::size_t i = 0; i <= inside; i++) {
-					const double next = i < inside ? values[value + i] : hi;
-					const double from = i == 0 ? lo : values[value + i - 1];
-					if (i < inside || inside == 0)  // the part below (the whole bin only for a bin without rows)
-						holds = holds && below_high(share(lo, next, i == inside), splits[i]);
-					// The part above; at i = 0 the whole bin, which a refined answer's spread reads above the
-					// lowest bin unless a step empties the gap.
-					if (i > 0 || (inside > 0 && j > 0 && !axis.empty_below[j]))
-						holds = holds && below_high(share(from, hi, true), bin - splits[i]);
-				}
-				value += inside;
-			}
+			ForEachSplit(axis, cuts, values, [&](const SplitParts &p) {
+				if (p.i < p.inside || p.inside == 0)  // the part below (the whole bin only for a bin without rows)
+					holds = holds && below_high(PrivateShareOf(priv, p.lo, p.next, p.i == p.inside), p.below_rows);
+				// The part above; at i = 0 the whole bin, which a refined answer's spread reads above the lowest bin
+				// unless a step empties the gap.
+				if (p.i > 0 || (p.inside > 0 && p.j > 0 && !axis.empty_below[p.j]))
+					holds = holds && below_high(PrivateShareOf(priv, p.from, p.hi, true), p.above_rows);
+			});
 		}
 		broken += holds ? 0 : 1;
 	}
