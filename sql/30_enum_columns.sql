@@ -46,6 +46,12 @@ SELECT label,
        <= (pap.answer_bounded('en_enum', format('region = %L AND size = %L', label, 'small'))).error_bound
        AS within_bound
   FROM unnest('{east,islands,north,south,west}'::text[]) AS label ORDER BY label;
+-- Identity measures only the cells a row can hold: the "other" bins of the two enum columns get no draw and no
+-- weight (mechanisms.md §9, "Cells no row can hold"); the cells of every label and the NULL bins are measured.
+SELECT count(*) FILTER (WHERE jsonb_typeof(columns->'region') = 'object' OR jsonb_typeof(columns->'size') = 'object')
+           AS weighted_other_cells,
+       count(*) FILTER (WHERE columns->>'region' = 'islands') > 0 AS unseen_label_weighted
+  FROM pap.synthetic('en_enum');
 -- A value that is not a label is refused as PostgreSQL refuses it.
 SELECT pap.answer('en_enum', $$region = 'atlantis' AND size = 'small'$$);
 SELECT pap.answer('en_enum', $$region IN ('north', 'atlantis') AND size = 'large'$$);

@@ -21,5 +21,7 @@ std::vector<pap::audit::AuditCase> MarginalTablesAloneAuditCases();
 std::vector<pap::audit::AuditCase> MarginalTablesGaussianAuditCases();
 // Marginal tables over a public prior: the weighed targets and the shift tests (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MarginalTablesPriorAuditCases();
+// Identity with a closed cell, against the neighbour that moves a row into it (mechanism_audit.cpp).
+std::vector<pap::audit::AuditCase> IdentityClosedCellAuditCases();
 // The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp).
 std::vector<pap::audit::AuditCase> PrivateQuantileBoundedRangeAuditCases();

@@ -57,8 +57,10 @@ main(int argc, char **argv)
 		cases.push_back(std::move(c));
 	for (pap::audit::AuditCase &c : PrivateQuantileBoundedRangeAuditCases())
 		cases.push_back(std::move(c));
-	// Last: every earlier case keeps its seed.
+	// Last: every earlier case keeps its seed (new lists go after these).
 	for (pap::audit::AuditCase &c : MarginalTablesPriorAuditCases())
+		cases.push_back(std::move(c));
+	for (pap::audit::AuditCase &c : IdentityClosedCellAuditCases())
 		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }

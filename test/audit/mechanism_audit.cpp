@@ -125,6 +125,27 @@ IdentityCase(const std::string &mechanism, const std::string &name, const Identi
 	return c;
 }
 
+// ---- Identity with a closed cell (the "other" bin of a closed column): cells 0 and 1 hold 20 rows each, cell 2 is
+// closed. The neighbours differ by a row in cell 0 against the same row in the closed cell, which the schema rules
+// out: the output must stay private whatever the table holds, since a closed cell is never read (the open cells'
+// histogram moves by 1 here, by 2 at most). The statistic is n x_0, as IdentityCase's.
+AuditCase
+IdentityClosedCellCase(const IdentityPlan &plan)
+{
+	const std::int64_t n = 41;
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
+	    std::vector<std::int64_t>{21, 20, 0}, std::vector<std::int64_t>{20, 20, 1});
+	auto closed = std::make_shared<const std::vector<bool>>(std::vector<bool>{false, false, true});
+	AuditCase c = Case("Identity (a closed cell)", "3 cells, 21/20/0 vs 20/20/1, cell 2 closed", 0, Expect::Private);
+	const HistogramNoise noise = plan.noise;
+	c.sample = [hists, closed, noise, n](int side, RandomBitSource &rng) {
+		const std::vector<double> x =
+		    RunIdentity(side == 0 ? hists->first : hists->second, n, noise, rng, nullptr, closed.get());
+		return OrderedKey(double(n) * x[0], 1.0 / 64);
+	};
+	return c;
+}
+
 // ---- Hierarchical. The statistic: sum over the noisy nodes that contain cell `a` of the synthetic mass in them,
 // minus the same for cell `b` (the row moves from b to a). Before the simplex step the output x is the least-squares
 // fit, A x = P y (P the projection onto A's column space); the shift between the neighbours in node space is
@@ -498,6 +519,15 @@ MechanismAuditCases()
 		broken.calibration.laplace = ScaleAtLeast(plan.calibration.laplace.value() / 4);
 		all.push_back(MarginalTablesTwoWayCase("BROKEN: Marginal tables k=2 b/4", broken, Expect::Violation));
 	}
+	return all;
+}
+
+std::vector<AuditCase>
+IdentityClosedCellAuditCases()
+{
+	// ---- Identity over a closed cell (its own list, last, so that every earlier case keeps its seed).
+	std::vector<AuditCase> all;
+	all.push_back(IdentityClosedCellCase(PlanIdentity(Input(41, 3, 2, 0, true), 1, {}, 2)));
 	return all;
 }
 

@@ -14,10 +14,15 @@
 namespace pap::core {
 
 IdentityPlan
-PlanIdentity(const PlanInput &input, std::size_t max_query_cells, const std::vector<std::int64_t> &query_cells)
+PlanIdentity(const PlanInput &input, std::size_t max_query_cells, const std::vector<std::int64_t> &query_cells,
+             std::size_t open_cells)
 {
 	ValidatePlanInput(input);
-	if (max_query_cells > input.cells)
+	if (open_cells > input.cells)
+		throw Error(ErrorKind::Internal, "more open cells than the domain has");
+	// Only the open cells are measured: they are the histogram the noise and the consistency step see.
+	const std::size_t measured = open_cells > 0 ? open_cells : input.cells;
+	if (max_query_cells > measured)
 		throw Error(ErrorKind::Internal, "a cover query spans more cells than the domain has");
 	IdentityPlan plan;
 	plan.noise = HistogramNoiseFor(2.0, 2.0, input.epsilon, input.delta, input.rho);
@@ -25,7 +30,7 @@ PlanIdentity(const PlanInput &input, std::size_t max_query_cells, const std::vec
 	// Before the non-negativity step, consistency is the least-squares fit with the known total: every cell moves
 	// by the same amount, and a query over k of N cells gets variance k (N - k) / N times one cell's. The clipping
 	// to >= 0 is not credited (it lowers the error in practice but has no simple per-query bound).
-	const double cells = double(input.cells);
+	const double cells = double(measured);
 	const auto draws = [cells](double k) { return k * (cells - k) / cells; };  // coefficients 1 - k/N and -k/N
 	double error = 0.0;
 	if (query_cells.empty()) {
@@ -37,11 +42,11 @@ PlanIdentity(const PlanInput &input, std::size_t max_query_cells, const std::vec
 		// k/N, N - k at k/N), the queries of one k sharing a group.
 		std::map<std::int64_t, double> queries_per_size;
 		for (std::int64_t k : query_cells) {
-			if (k < 0 || std::uint64_t(k) > input.cells)
+			if (k < 0 || std::uint64_t(k) > measured)
 				throw Error(ErrorKind::Internal, "a cover query spans more cells than the domain has");
 			queries_per_size[k] += 1.0;
 		}
-		const auto n_cells = std::int64_t(input.cells);
+		const auto n_cells = std::int64_t(measured);
 		std::vector<DrawSums> groups;
 		for (const auto &[k, count] : queries_per_size)
 			groups.push_back({count, k, 1.0 - double(k) / cells, n_cells - k, double(k) / cells});
@@ -76,15 +81,23 @@ constexpr int kMaxDoublings = 1100;
 // Cells between two CountSteps calls: the poll itself stays every 2^16 cells, the call overhead negligible.
 constexpr std::size_t kPollStride = 4096;
 
-// Per cell, the expected move of the projection (expected projected count - stand-in count), fraction of n.
+// Per cell, the expected move of the projection (expected projected count - stand-in count), fraction of n. A closed
+// cell (closed: empty, or one entry per cell) is not measured: it moves by 0 and takes no part in tau (a stand-in's
+// mass there, which no public row puts but a public value outside a closed list would, is left out).
 std::vector<double>
 ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
-                InterruptCheck interrupted)
+                InterruptCheck interrupted, const std::vector<bool> &closed)
 {
+	if (!closed.empty() && closed.size() != stand_in.size())
+		throw Error(ErrorKind::Internal, "identity bias: a closed-cell mask of another size");
+	const auto is_closed = [&closed](std::size_t i) { return !closed.empty() && closed[i]; };
 	const double total = double(n), variance = noise.Variance();
-	std::vector<double> counts(stand_in.size());
-	for (std::size_t i = 0; i < counts.size(); i++)
-		counts[i] = total * stand_in[i];
+	std::vector<double> counts;  // the open cells'
+	counts.reserve(stand_in.size());
+	for (std::size_t i = 0; i < stand_in.size(); i++) {
+		if (!is_closed(i))
+			counts.push_back(total * stand_in[i]);
+	}
 	std::uint64_t steps = 0;
 	auto expected_total = [&](double tau) {
 		double sum = 0.0;
@@ -110,9 +123,12 @@ ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const Histo
 		const double mid = 0.5 * (lo + hi);
 		(expected_total(mid) > total ? lo : hi) = mid;
 	}
-	std::vector<double> shift(counts.size());
-	for (std::size_t i = 0; i < counts.size(); i++)
-		shift[i] = (ExpectedPositivePart(counts[i] - hi, noise, variance) - counts[i]) / total;
+	std::vector<double> shift(stand_in.size(), 0.0);
+	for (std::size_t i = 0, open = 0; i < stand_in.size(); i++)
+		if (!is_closed(i)) {
+			shift[i] = (ExpectedPositivePart(counts[open] - hi, noise, variance) - counts[open]) / total;
+			open++;
+		}
 	CountSteps(interrupted, steps, counts.size());
 	return shift;
 }
@@ -121,11 +137,11 @@ ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const Histo
 
 double
 IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
-                       const Workload &workload, InterruptCheck interrupted)
+                       const Workload &workload, InterruptCheck interrupted, const std::vector<bool> &closed)
 {
 	if (stand_in.size() != workload.CellCount() || n <= 0)
 		throw Error(ErrorKind::Internal, "identity bias: stand-in and workload disagree");
-	const std::vector<double> shift = ProjectionShift(stand_in, n, noise, interrupted);
+	const std::vector<double> shift = ProjectionShift(stand_in, n, noise, interrupted, closed);
 	std::vector<double> answers;
 	workload.Evaluate(shift, answers);
 	double worst = 0.0;
@@ -136,13 +152,13 @@ IdentityProjectionBias(const std::vector<double> &stand_in, std::int64_t n, cons
 
 double
 IdentityProjectionBiasOfAnySet(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
-                               InterruptCheck interrupted)
+                               InterruptCheck interrupted, const std::vector<bool> &closed)
 {
 	if (stand_in.empty() || n <= 0)
 		throw Error(ErrorKind::Internal, "identity bias: no cell or no row");
 	// The set of cells with the largest |total shift| holds all the positive shifts, or all the negative ones.
 	double up = 0.0, down = 0.0;
-	for (double x : ProjectionShift(stand_in, n, noise, interrupted))
+	for (double x : ProjectionShift(stand_in, n, noise, interrupted, closed))
 		(x > 0.0 ? up : down) += std::abs(x);
 	return std::min(1.0, std::max(up, down));
 }
@@ -154,41 +170,52 @@ IdentityProjectionBiasOfAnyCell(const std::vector<double> &stand_in, std::int64_
 	if (stand_in.empty() || n <= 0)
 		throw Error(ErrorKind::Internal, "identity bias: no cell or no row");
 	double worst = 0.0;
-	for (double x : ProjectionShift(stand_in, n, noise, interrupted))
+	for (double x : ProjectionShift(stand_in, n, noise, interrupted, {}))
 		worst = std::max(worst, std::abs(x));
 	return std::min(1.0, worst);
 }
 
 double
-IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise)
+IdentityProjectionBiasOnCover(const PlanContext &context, const HistogramNoise &noise, const std::vector<bool> &closed)
 {
 	const std::vector<double> stand_in = PublicStandIn(context.public_histogram(), *context.domain);
 	const std::int64_t n = context.input.private_rows;
 	return context.cover != nullptr
 	           ? IdentityProjectionBias(stand_in, n, noise, ProductWorkload(*context.domain, *context.cover),
-	                                    CurrentInterruptCheck())
-	           : IdentityProjectionBiasOfAnySet(stand_in, n, noise, CurrentInterruptCheck());
+	                                    CurrentInterruptCheck(), closed)
+	           : IdentityProjectionBiasOfAnySet(stand_in, n, noise, CurrentInterruptCheck(), closed);
 }
 
 std::vector<double>
 RunIdentity(const std::vector<std::int64_t> &cell_histogram, std::int64_t n, const HistogramNoise &noise,
-            RandomBitSource &rng, InterruptCheck interrupted)
+            RandomBitSource &rng, InterruptCheck interrupted, const std::vector<bool> *closed)
 {
 	RequireHistogramOfRows(cell_histogram, n);
 	if (cell_histogram.empty())
 		throw Error(ErrorKind::Internal, "identity mechanism needs at least one cell");
+	if (closed != nullptr && closed->size() != cell_histogram.size())
+		throw Error(ErrorKind::Internal, "identity mechanism: a closed-cell mask of another size");
+	const auto is_closed = [closed](std::size_t i) { return closed != nullptr && (*closed)[i]; };
 
-	// One draw per cell, in cell order, whatever the counts: the noise is exact and integer, the rest is
-	// post-processing in double.
-	std::vector<double> noisy(cell_histogram.size());
+	// One draw per open cell, in cell order, whatever the counts: the noise is exact and integer, the rest is
+	// post-processing in double. A closed cell is never read: its output is 0 whatever the table holds, so the
+	// open cells' histogram (sensitivity at most the whole one's) is all the run measures.
+	std::vector<double> noisy;
+	noisy.reserve(cell_histogram.size());
 	std::uint64_t steps = 0;
 	for (std::size_t i = 0; i < cell_histogram.size(); i++) {
+		if (is_closed(i))
+			continue;
 		CountSteps(interrupted, steps);
-		noisy[i] = double(cell_histogram[i]) + double(noise.Sample(rng));
+		noisy.push_back(double(cell_histogram[i]) + double(noise.Sample(rng)));
 	}
-	std::vector<double> synthetic = ProjectOntoSimplex(noisy, double(n));
-	for (double &x : synthetic)
-		x /= double(n);
+	if (noisy.empty())
+		throw Error(ErrorKind::Internal, "identity mechanism needs at least one open cell");
+	const std::vector<double> projected = ProjectOntoSimplex(noisy, double(n));
+	std::vector<double> synthetic(cell_histogram.size(), 0.0);
+	for (std::size_t i = 0, open = 0; i < synthetic.size(); i++)
+		if (!is_closed(i))
+			synthetic[i] = projected[open++] / double(n);
 	return synthetic;
 }
 
@@ -206,15 +233,20 @@ public:
 	MechanismPlan
 	Plan(const PlanContext &context) const override
 	{
-		const std::optional<IdentityPlan> planned = UnlessLimitExceeded(
-		    [&] { return PlanIdentity(context.input, context.max_query_cells, context.cover_query_cells); });
+		const std::size_t open_cells = context.input.cells - std::size_t(std::count(context.closed_cells.begin(),
+		                                                                            context.closed_cells.end(), true));
+		const std::optional<IdentityPlan> planned = UnlessLimitExceeded([&] {
+			// An unlisted cover's widest query is sized in all cells: at most the open ones are measured.
+			return PlanIdentity(context.input, std::min(context.max_query_cells, open_cells), context.cover_query_cells,
+			                    open_cells);
+		});
 		if (!planned)
 			return NotApplicable(kNoiseTooLarge);
 		// The non-negativity step is biased where most cells are (nearly) empty: the prediction adds that bias,
 		// computed on the public histogram (public information) standing in for the private one.
 		// Without the cover's list (too large to list), the bias is bounded over every set of cells.
 		IdentityPlan identity = *planned;
-		const double bias = IdentityProjectionBiasOnCover(context, identity.noise);
+		const double bias = IdentityProjectionBiasOnCover(context, identity.noise, context.closed_cells);
 		identity.predicted_error = std::min(1.0, identity.predicted_error + bias);
 		MechanismPlan plan;
 		plan.applies = true;
@@ -229,7 +261,7 @@ public:
 	{
 		const IdentityPlan plan = parameters.As<IdentityPlan>();
 		MechanismRun run;
-		run.synthetic = RunIdentity(*in.cell_histogram, in.rows, plan.noise, *in.rng, in.interrupted);
+		run.synthetic = RunIdentity(*in.cell_histogram, in.rows, plan.noise, *in.rng, in.interrupted, in.closed_cells);
 		return run;
 	}
 };

@@ -116,6 +116,9 @@ struct PlanContext {
 	// widest queries then stand for all, through max_query_cells).
 	std::vector<std::int64_t> cover_query_cells;
 	const CellDomain *domain = nullptr;  // the release's cells
+	// Per cell: no row can hold it (ReleaseLayout::ClosedCells: the "other" bin of a closed categorical axis), empty
+	// when none is. Identity measures only the others; max_query_cells and cover_query_cells count only the others.
+	std::vector<bool> closed_cells;
 	// Its cover queries over them, or nullptr when the cover has more than pap_release.max_cover_queries queries
 	// (input.cover_size): a mechanism that reads every cover query then does not apply (kCoverTooLarge), the
 	// others plan from the sizes and the cells (docs/query-classes.md, "Covers too large to list").
@@ -213,6 +216,7 @@ struct RunInput {
 	std::int64_t rows = 0;                                      // n >= 1 (public under replace-one)
 	const std::vector<std::int64_t> *cell_histogram = nullptr;  // private rows per domain cell (sums to n)
 	const std::vector<std::int32_t> *radices = nullptr;         // the grid's bins per axis
+	const std::vector<bool> *closed_cells = nullptr;            // PlanContext::closed_cells; nullptr: none
 	// The exact private count of every cover query (a row outside a public-support domain counts in them too).
 	std::function<std::vector<std::int64_t>()> cover_counts;
 	std::function<std::vector<double>()> prior;  // the distribution MW starts from: public

@@ -173,11 +173,18 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	const bool listed = in.cover_size <= r.max_cover_queries;
 	if (listed)
 		context.cover = &release.cover->Queries();
-	// Cells per cover query: the counts on a histogram of ones (one grouped pass; public shape only).
+	// Cells per cover query: the counts on a histogram of ones (one grouped pass; public shape only), on the cells a
+	// row can hold when the cover is listed. The widest queries of a cover too large to list stand for the others
+	// by their size in all cells, which bounds every query's open cells.
+	context.closed_cells = release.layout.ClosedCells(release.domain);
+	std::vector<std::int64_t> ones(cells, 1);
+	for (std::size_t i = 0; listed && i < context.closed_cells.size(); i++)
+		if (context.closed_cells[i])
+			ones[i] = 0;
 	const ProductQueryList widest = listed ? ProductQueryList() : release.cover->Widest();
 	const ProductWorkload workload(release.domain, listed ? *context.cover : widest);
 	std::vector<std::int64_t> sizes;
-	workload.EvaluateCounts(std::vector<std::int64_t>(cells, 1), sizes);
+	workload.EvaluateCounts(ones, sizes);
 	for (std::int64_t q : sizes)
 		context.max_query_cells = std::max(context.max_query_cells, std::size_t(q));
 	if (listed)
@@ -558,6 +565,9 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 		in.rows = n;
 		in.cell_histogram = &domain_histogram;
 		in.radices = &radices;
+		const std::vector<bool> closed_cells = layout.ClosedCells(domain);
+		if (!closed_cells.empty())
+			in.closed_cells = &closed_cells;
 		in.cover_counts = cover_counts;
 		in.prior = prior;
 		// Timed from the workload's construction: a reference's own preparation (cell_lists probes every query)

@@ -78,6 +78,34 @@ ReleaseLayout::PublicHistogram(const CellDomain &domain) const
 	return histogram;
 }
 
+std::vector<bool>
+ReleaseLayout::ClosedCells(const CellDomain &domain) const
+{
+	const std::size_t d = axes.size();
+	if (domain.AxisCount() != d)
+		throw Error(ErrorKind::Internal, "a domain over other axes than the release's");
+	std::vector<std::int32_t> closed_bin(d, -1);  // per axis: its "other" bin when closed, else -1
+	bool any = false;
+	for (std::size_t a = 0; a < d; a++)
+		if (axes[a].ClosedCategories()) {
+			closed_bin[a] = axes[a].OtherBin();
+			any = true;
+		}
+	if (!any)
+		return {};
+	std::vector<bool> closed(domain.CellCount(), false);
+	std::vector<std::int32_t> point(d);
+	std::uint64_t steps = 0;
+	for (std::size_t cell = 0; cell < closed.size(); cell++) {
+		PollInterrupt(steps, d);
+		if (!domain.CoordinatesOf(cell, point.data()))
+			continue;  // the outside cell
+		for (std::size_t a = 0; a < d && !closed[cell]; a++)
+			closed[cell] = point[a] == closed_bin[a];
+	}
+	return closed;
+}
+
 std::string
 ReleaseLayout::AxisValueSql(const std::string &column, ValueType)
 {

@@ -113,6 +113,107 @@ TEST(RunIdentity, RejectsInconsistentInput)
 	EXPECT_EQ(OutcomeOf([&] { RunIdentity({0, 0}, 0, plan.noise, rng); }), "DataException");
 }
 
+// Cells no row can hold (the "other" bin of a closed column): no draw, 0 out whatever their count, and the open
+// cells measured exactly as a histogram of the open cells alone (the same draws from the same seed).
+TEST(RunIdentity, ClosedCellsGetNoDrawAndStayZero)
+{
+	const std::vector<std::int64_t> full = RandomHistogram(60, 600, 11);
+	std::vector<bool> closed(full.size(), false);
+	std::vector<std::int64_t> open_only;
+	std::vector<std::int64_t> h = full;
+	for (std::size_t i = 0; i < h.size(); i++) {
+		closed[i] = i % 3 == 2;
+		if (closed[i])
+			h[i] = 0;  // no row: what the schema guarantees
+		else
+			open_only.push_back(h[i]);
+	}
+	const std::int64_t n = std::accumulate(h.begin(), h.end(), std::int64_t(0));
+	const IdentityPlan plan = PlanIdentity(Input(0.5, 0.0, 60), 40, {}, 40);
+	SeededRandomSource rng(21), replay(21);
+	const std::vector<double> x = RunIdentity(h, n, plan.noise, rng, nullptr, &closed);
+	const std::vector<double> alone = RunIdentity(open_only, n, plan.noise, replay);
+	ASSERT_EQ(x.size(), h.size());
+	for (std::size_t i = 0, open = 0; i < x.size(); i++)
+		if (closed[i])
+			EXPECT_EQ(x[i], 0.0) << i;
+		else
+			EXPECT_EQ(x[i], alone[open++]) << i;
+	EXPECT_EQ(rng.words_drawn(), replay.words_drawn());
+	// The output never reads a closed cell's count: a row there (which the schema rules out) changes nothing but the
+	// total the open cells are projected to.
+	std::vector<std::int64_t> misplaced = h;
+	misplaced[2] += 5;
+	SeededRandomSource again(21);
+	const std::vector<double> y = RunIdentity(misplaced, n + 5, plan.noise, again, nullptr, &closed);
+	EXPECT_EQ(y[2], 0.0);
+	// A mask of another size, or one that closes every cell, is an internal error.
+	std::vector<bool> short_mask(h.size() - 1, false), all_closed(h.size(), true);
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity(h, n, plan.noise, rng, nullptr, &short_mask); }), "Internal");
+	EXPECT_EQ(OutcomeOf([&] { RunIdentity(h, n, plan.noise, rng, nullptr, &all_closed); }), "Internal");
+}
+
+// The plan over N cells of which only N' are open is the plan over N' cells: the noise and the consistency step see
+// the open cells alone, and a query's k counts its open cells.
+TEST(PlanIdentity, OpenCellsAreTheDomainItMeasures)
+{
+	const auto input = [](double epsilon, std::size_t cells) {
+		PlanInput in = Input(epsilon, 0.0, cells);
+		in.cover_size = 36;  // the same cover over either domain
+		return in;
+	};
+	for (double epsilon : {0.1, 1.0})
+		for (std::size_t k : {std::size_t(1), std::size_t(9), std::size_t(20)}) {
+			const IdentityPlan closed = PlanIdentity(input(epsilon, 135), k, {}, 40);
+			const IdentityPlan alone = PlanIdentity(input(epsilon, 40), k);
+			EXPECT_DOUBLE_EQ(closed.predicted_error, alone.predicted_error) << epsilon << " " << k;
+			const std::vector<std::int64_t> sizes{std::int64_t(k), std::int64_t(40 - k), 3};
+			EXPECT_DOUBLE_EQ(PlanIdentity(input(epsilon, 135), k, sizes, 40).predicted_error,
+			                 PlanIdentity(input(epsilon, 40), k, sizes).predicted_error);
+		}
+	// Fewer open cells, the same query sizes: less noise per query after consistency, never more.
+	EXPECT_LE(PlanIdentity(Input(1.0, 0.0, 384), 9, {}, 135).predicted_error,
+	          PlanIdentity(Input(1.0, 0.0, 384), 9).predicted_error);
+	EXPECT_EQ(OutcomeOf([] { PlanIdentity(Input(1.0, 0.0, 40), 1, {}, 41); }), "Internal");
+	EXPECT_EQ(OutcomeOf([] { PlanIdentity(Input(1.0, 0.0, 40), 21, {}, 20); }), "Internal");
+	EXPECT_EQ(OutcomeOf([] { PlanIdentity(Input(1.0, 0.0, 40), 1, {21}, 20); }), "Internal");
+}
+
+// The bias with closed cells is the bias of the open cells alone, the closed ones moving by 0: at a small epsilon
+// the empty closed cells would otherwise push tau up and predict a bias no run shows.
+TEST(IdentityProjectionBias, ClosedCellsNeitherMoveNorRaiseTau)
+{
+	const std::size_t cells = 30;
+	std::vector<CellInterval> prefixes, open_prefixes;
+	std::vector<bool> closed(cells, false);
+	std::vector<double> stand_in(cells, 0.0), open_stand_in;
+	for (std::size_t i = 0; i < cells; i++) {
+		closed[i] = i >= 20;  // ten closed cells, empty
+		if (!closed[i]) {
+			stand_in[i] = (i % 2 == 0 ? 1.5 : 0.5) / 20.0;
+			open_stand_in.push_back(stand_in[i]);
+		}
+	}
+	for (std::int32_t j = 0; j < std::int32_t(cells); j++)
+		prefixes.push_back({0, j});
+	for (std::int32_t j = 0; j < 20; j++)
+		open_prefixes.push_back({0, j});
+	const IntervalWorkload workload(prefixes, cells), open_workload(open_prefixes, 20);
+	for (double epsilon : {0.05, 0.5}) {
+		const HistogramNoise noise = HistogramNoiseFor(2.0, 2.0, epsilon, 0.0);
+		const double with_mask = IdentityProjectionBias(stand_in, 1000, noise, workload, nullptr, closed);
+		EXPECT_DOUBLE_EQ(with_mask, IdentityProjectionBias(open_stand_in, 1000, noise, open_workload)) << epsilon;
+		EXPECT_LT(with_mask, IdentityProjectionBias(stand_in, 1000, noise, workload)) << epsilon;
+		EXPECT_DOUBLE_EQ(IdentityProjectionBiasOfAnySet(stand_in, 1000, noise, nullptr, closed),
+		                 IdentityProjectionBiasOfAnySet(open_stand_in, 1000, noise));
+	}
+	EXPECT_EQ(OutcomeOf([&] {
+		          IdentityProjectionBias(stand_in, 1000, HistogramNoiseFor(2.0, 2.0, 1.0, 0.0), workload, nullptr,
+		                                 std::vector<bool>(cells - 1, false));
+	          }),
+	          "Internal");
+}
+
 TEST(PlanIdentity, MoreEpsilonNeverPredictsMoreError)
 {
 	for (double delta : {0.0, 1e-9, 1e-5})

@@ -7,8 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace pap::core {
 namespace {
+
+using test::OutcomeOf;
 
 ReleaseAxis
 Axis(AxisKind kind, ValueType type, const std::string &label, std::size_t cuts = 0)
@@ -75,6 +79,34 @@ TEST(ScanSelectList, GroupByBeyondTheKeyLimit)
 	const std::string tail = "pap.cell_index($7, pap.axis_value(\"c6\")), pg_catalog.count(*)";
 	ASSERT_GE(sql.size(), tail.size());
 	EXPECT_EQ(sql.substr(sql.size() - tail.size()), tail);
+}
+
+// The cells no row can hold: a point in the "other" bin of a closed categorical axis (an enum's, a boolean's, a CHECK
+// list's), on a full grid; none on an open axis, and never the outside cell of a support.
+TEST(ClosedCells, TheOtherBinOfEveryClosedAxis)
+{
+	ReleaseLayout layout;
+	ReleaseAxis kind = Axis(AxisKind::Categorical, ValueType::Enum, "kind");
+	kind.categories = {"a", "b"};  // bins a, b, other, NULL
+	layout.axes.push_back(kind);
+	layout.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "x", 1));  // bins (-inf, 0], above, NULL
+	const CellDomain grid = CellDomain::Dense(layout.Radices(), 1000);
+	const std::vector<bool> closed = layout.ClosedCells(grid);
+	ASSERT_EQ(closed.size(), 12u);
+	for (std::size_t cell = 0; cell < closed.size(); cell++)
+		EXPECT_EQ(closed[cell], cell / 3 == 2) << cell;  // first axis most significant: kind's bin is cell / 3
+	// A CHECK-listed text column is closed too; an open text column is not, nor is any axis of a numeric class.
+	ReleaseLayout listed = layout;
+	listed.axes[0].value_type = ValueType::Text;
+	listed.axes[0].check_list = true;
+	EXPECT_EQ(listed.ClosedCells(grid), closed);
+	ReleaseLayout open = listed;
+	open.axes[0].check_list = false;
+	EXPECT_TRUE(open.ClosedCells(grid).empty());
+	// On a support: the public points (never in a closed bin) and the outside cell are open.
+	const CellDomain support = CellDomain::Support(layout.Radices(), {0, 0, 1, 1}, 1000);
+	EXPECT_EQ(layout.ClosedCells(support), std::vector<bool>(3, false));
+	EXPECT_EQ(OutcomeOf([&] { layout.ClosedCells(CellDomain::Dense({4}, 10)); }), "Internal");
 }
 
 }  // namespace
