@@ -7,6 +7,7 @@
 #include "pg/error_bridge.hpp"
 #include "pg/glue.hpp"
 #include "pg/ledger_charge.hpp"
+#include "pg/not_null.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/run_progress.hpp"
 #include "pg/spend_rights.hpp"
@@ -400,6 +401,8 @@ pap_plan(PG_FUNCTION_ARGS)
 	double budget_delta = 0;
 	const bool in_rho = RequestOnBudgetInRho(r->private_table, args, "pap.plan", &budget_delta);
 	SPI_finish();
+	// The columns NOT NULL closes (public: the catalog), as a run would read them now.
+	r->layout.axis_not_null = PapNotNullAxes(r->private_table, r->layout);
 
 	pap::core::PlanSummary s;
 	pap::core::PlanRequest req = PlanRequestFor(r, n, epsilon, in_rho ? budget_delta : delta, mechanism, prior);
@@ -586,6 +589,10 @@ pap_run_release(PG_FUNCTION_ARGS)
 		// run marker, so that a second run of the release is refused before it waits on the count.
 		const int64 planned_rows = PapCountRows(r->private_table);
 		RequireAggregatable(r, planned_rows);
+		// The columns NOT NULL closes (public: the catalog), for the plan; the scan's transaction reads them again.
+		MemoryContext planning = MemoryContextSwitchTo(run.procedure_context);
+		r->layout.axis_not_null = PapNotNullAxes(r->private_table, r->layout);
+		MemoryContextSwitchTo(planning);
 		pap::core::PlanRequest plan_request =
 		    PlanRequestFor(r, planned_rows, epsilon, in_rho ? budget_delta : delta, mechanism, prior);
 		plan_request.zcdp_budget = in_rho;
@@ -639,6 +646,9 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapRequireReadable(r->private_table);
 		RequireColumnTypes(r);
 		RequireLinearColumnTypes(r);
+		// The NOT NULL constraints as they stand now, locked with every table of the tree until the scan ends: the
+		// mechanism leaves the NULL bins they close unmeasured (public: the catalog; privacy does not rest on them).
+		r->layout.axis_not_null = PapNotNullAxes(r->private_table, r->layout);
 		PapProgressPhase(&progress, "reading %s", private_name);
 		const int output_level = PapBeginStableOutput();
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,

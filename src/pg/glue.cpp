@@ -615,6 +615,7 @@ PapLoadRelease(const char *name, bool for_update)
 	size_t check_list_count = n[0];
 	const Datum check_lists = PapCatalogGet(&row, "axis_check_lists", true, &isnull);
 	l.axis_check_lists = isnull ? nullptr : CatalogValues<bool>(check_lists, BOOLOID, &check_list_count);
+	l.axis_not_null = nullptr;  // not stored: read by a plan and a run (PapNotNullAxes)
 	// Sizes must agree before the core reads them: a damaged catalog is an error, never a wrong answer.
 	size_t cuts = 0, categories = 0, marginal = 0;
 	bool consistent = n[1] == n[0] && n[2] == n[0] && n[3] == n[0] && n[5] == n[0] && n[7] == n[0] &&

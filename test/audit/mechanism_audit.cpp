@@ -146,6 +146,36 @@ IdentityClosedCellCase(const IdentityPlan &plan)
 	return c;
 }
 
+// The same neighbours keyed by the whole output (every cell, bit for bit), not n x_0 alone: n x_0 is sufficient only
+// while the output sums to 1, so a run that let a closed count in through the total (projecting onto the open cells'
+// true total instead of n) would pass the case above (its eps_lb stays below 1) and is caught here (the broken
+// variant, written out by hand: a draw per open cell, the projection onto the open rows' count).
+AuditCase
+IdentityClosedCellWholeOutputCase(const std::string &mechanism, const IdentityPlan &plan, bool open_total,
+                                  Expect expect)
+{
+	const std::int64_t n = 41;
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
+	    std::vector<std::int64_t>{21, 20, 0}, std::vector<std::int64_t>{20, 20, 1});
+	auto closed = std::make_shared<const std::vector<bool>>(std::vector<bool>{false, false, true});
+	AuditCase c = Case(mechanism, "3 cells, 21/20/0 vs 20/20/1, whole output", 0, expect);
+	c.ordered_key = false;
+	const HistogramNoise noise = plan.noise;
+	c.sample = [hists, closed, noise, n, open_total](int side, RandomBitSource &rng) {
+		const std::vector<std::int64_t> &h = side == 0 ? hists->first : hists->second;
+		if (!open_total)
+			return pap::audit::HashDoubles(0, RunIdentity(h, n, noise, rng, nullptr, closed.get()));
+		const std::vector<double> noisy{double(h[0]) + double(noise.Sample(rng)),
+		                                double(h[1]) + double(noise.Sample(rng))};
+		std::vector<double> x = ProjectOntoSimplex(noisy, double(h[0] + h[1]));
+		x.push_back(0.0);
+		for (double &v : x)
+			v /= double(n);
+		return pap::audit::HashDoubles(0, x);
+	};
+	return c;
+}
+
 // ---- Hierarchical. The statistic: sum over the noisy nodes that contain cell `a` of the synthetic mass in them,
 // minus the same for cell `b` (the row moves from b to a). Before the simplex step the output x is the least-squares
 // fit, A x = P y (P the projection onto A's column space); the shift between the neighbours in node space is
@@ -527,7 +557,11 @@ IdentityClosedCellAuditCases()
 {
 	// ---- Identity over a closed cell (its own list, last, so that every earlier case keeps its seed).
 	std::vector<AuditCase> all;
-	all.push_back(IdentityClosedCellCase(PlanIdentity(Input(41, 3, 2, 0, true), 1, {}, 2)));
+	const IdentityPlan plan = PlanIdentity(Input(41, 3, 2, 0, true), 1, {}, 2);
+	all.push_back(IdentityClosedCellCase(plan));
+	all.push_back(IdentityClosedCellWholeOutputCase("Identity (a closed cell)", plan, false, Expect::Private));
+	all.push_back(
+	    IdentityClosedCellWholeOutputCase("BROKEN: Identity closed, open total", plan, true, Expect::Violation));
 	return all;
 }
 

@@ -48,6 +48,10 @@ struct CatalogLayout {
 	// Per axis, whether its categories are the list a CHECK constraint of the private table allows its column
 	// (ReleaseAxis::check_list); nullptr for none (a release stored before 0.2's axis_check_lists).
 	const bool *axis_check_lists;
+	// Per axis, whether the private table's column is NOT NULL in every table that stores its rows
+	// (ReleaseAxis::not_null); never stored: the glue reads it from the catalog when it plans or runs the release,
+	// and leaves it nullptr (none) elsewhere.
+	const bool *axis_not_null;
 };
 
 // --- defining a release ----------------------------------------------------------------------------------------

@@ -59,6 +59,9 @@ struct ReleaseAxis {
 	// the column (`column IN (...)`, read by the glue from the catalog, docs/mechanisms.md §10, "Closed columns"),
 	// every one of them, and no row of either table holds another value: closed as an enum's labels are.
 	bool check_list = false;
+	// Numeric, Categorical: the private table's column is NOT NULL in every table that stores its rows (read by the
+	// glue from the catalog when the release is planned or run, never stored), so the NULL bin holds no private row.
+	bool not_null = false;
 
 	std::int32_t Radix() const;
 	bool

@@ -82,8 +82,9 @@ constexpr int kMaxDoublings = 1100;
 constexpr std::size_t kPollStride = 4096;
 
 // Per cell, the expected move of the projection (expected projected count - stand-in count), fraction of n. A closed
-// cell (closed: empty, or one entry per cell) is not measured: it moves by 0 and takes no part in tau (a stand-in's
-// mass there, which no public row puts but a public value outside a closed list would, is left out).
+// cell (closed: empty, or one entry per cell) is not measured: it moves by 0 and takes no part in tau. The stand-in's
+// mass there (public rows with a NULL where the private column is NOT NULL) is no private row's: the open cells'
+// shares are taken relative to their own total, the stand-in conditioned on the cells a private row can hold.
 std::vector<double>
 ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const HistogramNoise &noise,
                 InterruptCheck interrupted, const std::vector<bool> &closed)
@@ -92,12 +93,16 @@ ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const Histo
 		throw Error(ErrorKind::Internal, "identity bias: a closed-cell mask of another size");
 	const auto is_closed = [&closed](std::size_t i) { return !closed.empty() && closed[i]; };
 	const double total = double(n), variance = noise.Variance();
+	double open_share = 0.0;
+	for (std::size_t i = 0; i < stand_in.size(); i++)
+		if (!is_closed(i))
+			open_share += stand_in[i];
+	const double scale = !closed.empty() && open_share > 0.0 ? total / open_share : total;
 	std::vector<double> counts;  // the open cells'
 	counts.reserve(stand_in.size());
-	for (std::size_t i = 0; i < stand_in.size(); i++) {
+	for (std::size_t i = 0; i < stand_in.size(); i++)
 		if (!is_closed(i))
-			counts.push_back(total * stand_in[i]);
-	}
+			counts.push_back(scale * stand_in[i]);
 	std::uint64_t steps = 0;
 	auto expected_total = [&](double tau) {
 		double sum = 0.0;

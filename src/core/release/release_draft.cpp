@@ -743,7 +743,8 @@ private:
 		                         layout_.public_point_counts.data(),
 		                         layout_.domain_kind == DomainKind::Dense ? "full grid" : "public support",
 		                         steps_.data(),
-		                         check_lists_.get()};
+		                         check_lists_.get(),
+		                         nullptr};
 	}
 
 	ReleaseLayout layout_;

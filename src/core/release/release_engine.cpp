@@ -427,6 +427,8 @@ LayoutFromCatalog(const CatalogLayout &c)
 		if (axis.value_type == ValueType::Enum && axis.kind != AxisKind::Categorical)
 			throw Error(ErrorKind::Internal, "an enum value type on an axis that is not categorical");
 		axis.check_list = c.axis_check_lists != nullptr && c.axis_check_lists[a];
+		axis.not_null = c.axis_not_null != nullptr && c.axis_not_null[a] &&
+		                (axis.kind == AxisKind::Numeric || axis.kind == AxisKind::Categorical);
 		if (axis.check_list && (axis.kind != AxisKind::Categorical ||
 		                        (axis.value_type != ValueType::Number && axis.value_type != ValueType::Text)))
 			throw Error(ErrorKind::Internal, "a CHECK list on an axis that is not a categorical number or text one");

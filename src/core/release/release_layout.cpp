@@ -84,13 +84,19 @@ ReleaseLayout::ClosedCells(const CellDomain &domain) const
 	const std::size_t d = axes.size();
 	if (domain.AxisCount() != d)
 		throw Error(ErrorKind::Internal, "a domain over other axes than the release's");
-	std::vector<std::int32_t> closed_bin(d, -1);  // per axis: its "other" bin when closed, else -1
+	// Per axis: its "other" bin when closed, its NULL bin when NOT NULL, else -1.
+	std::vector<std::int32_t> other_bin(d, -1), null_bin(d, -1);
 	bool any = false;
-	for (std::size_t a = 0; a < d; a++)
+	for (std::size_t a = 0; a < d; a++) {
 		if (axes[a].ClosedCategories()) {
-			closed_bin[a] = axes[a].OtherBin();
+			other_bin[a] = axes[a].OtherBin();
 			any = true;
 		}
+		if (axes[a].not_null && axes[a].HasNullBin()) {
+			null_bin[a] = axes[a].NullBin();
+			any = true;
+		}
+	}
 	if (!any)
 		return {};
 	std::vector<bool> closed(domain.CellCount(), false);
@@ -101,7 +107,7 @@ ReleaseLayout::ClosedCells(const CellDomain &domain) const
 		if (!domain.CoordinatesOf(cell, point.data()))
 			continue;  // the outside cell
 		for (std::size_t a = 0; a < d && !closed[cell]; a++)
-			closed[cell] = point[a] == closed_bin[a];
+			closed[cell] = point[a] == other_bin[a] || point[a] == null_bin[a];
 	}
 	return closed;
 }

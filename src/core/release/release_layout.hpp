@@ -30,9 +30,10 @@ struct ReleaseLayout {
 	std::unique_ptr<Cover> MakeReleaseCover(std::size_t max_queries) const;
 	// Public rows per domain cell (the outside cell of a support domain holds none).
 	std::vector<std::int64_t> PublicHistogram(const CellDomain &domain) const;
-	// Per domain cell: whether no row can hold it, its point lying in the "other" bin of a closed categorical axis
-	// (ReleaseAxis::ClosedCategories: a boolean, an enum, a CHECK list), a fact of the schema, public. Empty when
-	// no cell is so (no axis is closed). The outside cell of a support domain is never closed.
+	// Per domain cell: whether no private row can hold it, its point lying in the "other" bin of a closed categorical
+	// axis (ReleaseAxis::ClosedCategories: a boolean, an enum, a CHECK list) or in the NULL bin of a NOT NULL column
+	// (ReleaseAxis::not_null): facts of the schema, public. Empty when no cell is so. The outside cell of a support
+	// domain is never closed.
 	std::vector<bool> ClosedCells(const CellDomain &domain) const;
 	// Public rows per bin of one axis (Radix() entries). Error(Internal) for an axis out of range.
 	std::vector<std::int64_t> PublicRowsPerBin(std::size_t axis) const;

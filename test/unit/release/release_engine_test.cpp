@@ -832,7 +832,7 @@ PrivateScan(const Release &r, const Table &priv)
 }
 
 // The glue's order: the plan at n = count(*) (the scan's rows unless plan.private_rows says otherwise), then the
-// run on the scan.
+// run on the scan, over the plan's layout (the release's, or one the glue completed, as with axis_not_null).
 RunSummary
 RunOn(const Release &r, const GridPoints &priv, std::int64_t seed, PlanRequest plan)
 {
@@ -841,7 +841,7 @@ RunOn(const Release &r, const GridPoints &priv, std::int64_t seed, PlanRequest p
 			plan.private_rows += rows;
 	const PlanSummary planned = MakePlan(plan);
 	RunRequest req{};
-	req.layout = &r.layout;
+	req.layout = plan.layout != nullptr ? plan.layout : &r.layout;
 	req.private_points = priv.points.data();
 	req.private_rows = priv.rows.data();
 	req.private_point_count = priv.rows.size();
@@ -2755,6 +2755,55 @@ TEST_F(ReleaseEngine, MarginalIsNullReadsTheNullBinWhereEveryCellWasMeasured)
 	EXPECT_NO_THROW(AnswerText(cover_only.get(), "city = 'Paris' AND age = 21", true));
 }
 
+// The columns NOT NULL closes (CatalogLayout::axis_not_null, read by the glue when it plans and runs): identity plans
+// over the cells a row can hold and leaves the closed NULL bins, and a boolean's "other" bin, at 0; without the
+// flags the same seed puts weight there.
+TEST_F(ReleaseEngine, IdentityLeavesTheNullBinsOfNotNullColumnsUnmeasured)
+{
+	const Table pub = PeopleTable();
+	Table priv = pub;
+	priv.rows.clear();
+	for (int i = 0; i < 3000; i++)
+		priv.Add({Str("Paris"), Num(20 + i % 5), Bool(i % 3 == 0), Num(i % 10)});
+	const Release r = Define(pub, "marginals(2; age, member)");
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const GridPoints points = PrivateScan(r, priv);
+	const bool both[] = {true, true};
+	CatalogLayout not_null = r.layout;
+	not_null.axis_not_null = both;
+	const ReleaseLayout layout = LayoutFromCatalog(not_null);
+	ASSERT_TRUE(layout.axes[0].not_null && layout.axes[1].not_null);
+	const auto run = [&](const CatalogLayout &l) {
+		PlanRequest pr = Plan(r, 0.5);
+		pr.layout = &l;
+		pr.mechanism = "identity";
+		const RunSummary out = RunOn(r, points, 17, pr);
+		return std::make_pair(out.plan.predicted_error,
+		                      std::vector<double>(out.synthetic, out.synthetic + r.summary.cell_count));
+	};
+	const auto [closed_error, closed] = run(not_null);
+	const auto [open_error, open] = run(r.layout);
+	EXPECT_LT(closed_error, open_error);
+	const std::vector<std::optional<std::vector<std::int32_t>>> cells = Cells(r.layout);
+	const std::int32_t null_age = layout.axes[0].NullBin(), null_member = layout.axes[1].NullBin(),
+	                   other_member = layout.axes[1].OtherBin();
+	double closed_weight = 0, open_weight = 0;
+	for (std::size_t c = 0; c < cells.size(); c++) {
+		const std::vector<std::int32_t> &point = *cells[c];
+		if (point[0] == null_age || point[1] == null_member || point[1] == other_member) {
+			closed_weight += closed[c];
+			open_weight += open[c];
+		} else if (point[1] != other_member) {
+			EXPECT_GE(closed[c], 0.0);
+		}
+	}
+	EXPECT_EQ(closed_weight, 0.0);
+	EXPECT_GT(open_weight, 0.0);
+	// A flag on an axis that reads no one column (here none) or on an ordered axis's NULL bin is the same rule; a
+	// layout without flags leaves every NULL bin open.
+	EXPECT_FALSE(LayoutFromCatalog(r.layout).axes[0].not_null);
+}
+
 // An IN list on a categorical column answers the sum of the conjunctions of equalities it expands to, each
 // category bin once (docs/query-classes.md, "IN lists and NULL"); other classes, and a projection onto one cover
 // query, refuse it.
@@ -3732,6 +3781,68 @@ TEST_F(ReleaseEngine, EnumColumnsAreClosed)
 	DraftSetColumnType(draft.get(), 0, ValueType::Text, "text");
 	const char *label = "a";
 	EXPECT_PAP_ERROR(ErrorKind::Internal, DraftSetColumnLabels(draft.get(), 0, &label, 1));
+}
+
+// Identity over closed columns (docs/mechanisms.md §9, "Cells no row can hold"): through the engine, every cell in the
+// "other" bin of the enum or the boolean gets 0, the private rows with a value no label is (which the type rules out)
+// included, and the rest is a distribution. The plan with the cover unlisted applies too, its widest query sized in
+// all cells and clamped at the open ones (5 booleans: a 1-way query spans 4^4 = 256 cells, more than the 3^5 = 243
+// open ones), and never predicts less than the listed plan.
+TEST_F(ReleaseEngine, IdentityLeavesTheClosedCellsEmpty)
+{
+	Table pub, priv;
+	pub.columns = priv.columns = {{"c", ValueType::Enum, "en", {"b", "a", "z"}}, {"d", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++)
+		pub.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2)}, 1);
+	for (int v = 0; v < 3000; v++)
+		priv.Add({Str(v % 3 == 0 ? "a" : v % 3 == 1 ? "b" : "z"), v % 5 == 0 ? Null() : Bool(v % 4 < 2)}, 1);
+	priv.Add({Str("q"), Bool(true)}, 7);  // in the enum's "other" bin
+	const Release r = Define(pub, "marginals(2; c, d)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const std::vector<AxisInfo> axes = Axes(r.layout);
+	const auto cells = Cells(r.layout);
+	for (double epsilon : {0.1, 10.0}) {
+		PlanRequest request = Plan(r, epsilon);
+		request.mechanism = "identity";
+		const RunSummary out = RunOn(r, PrivateScan(r, priv), 5, request);
+		ASSERT_EQ(std::size_t(r.summary.cell_count), cells.size());
+		double sum = 0;
+		std::size_t open = 0;
+		for (std::size_t cell = 0; cell < cells.size(); cell++) {
+			const std::vector<std::int32_t> &point = *cells[cell];
+			const bool closed = point[0] == std::int32_t(axes[0].categories.size()) ||
+			                    point[1] == std::int32_t(axes[1].categories.size());
+			if (closed) {
+				EXPECT_EQ(out.synthetic[cell], 0.0) << cell;
+			}
+			open += !closed;
+			sum += out.synthetic[cell];
+		}
+		EXPECT_EQ(open, 4u * 3u);
+		EXPECT_NEAR(sum, 1.0, 1e-12);
+	}
+
+	Table bits;
+	for (const char *name : {"a", "b", "c", "d", "e"})
+		bits.columns.push_back({name, ValueType::Boolean, "boolean"});
+	for (int v = 0; v < 2000; v++)
+		bits.Add({Bool(v % 2), Bool(v % 3 == 0), Bool(v % 5 < 2), Bool(v % 7 < 3), v % 11 == 0 ? Null() : Bool(v % 4)},
+		         1);
+	const Release five = Define(bits, "marginals(1; a, b, c, d, e)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(five.layout.domain, "full grid");
+	ASSERT_EQ(five.summary.cell_count, 1024);
+	PlanRequest listed = Plan(five, 1.0);
+	listed.private_rows = 2000;
+	listed.mechanism = "identity";
+	PlanRequest unlisted = listed;
+	unlisted.max_cover_queries = 1;
+	const PlanSummary a = MakePlan(listed), b = MakePlan(unlisted);
+	EXPECT_LE(a.predicted_error, b.predicted_error);
+	const RunSummary out = RunOn(five, PrivateScan(five, bits), 5, unlisted);
+	double sum = 0;
+	for (std::size_t cell = 0; cell < 1024; cell++)
+		sum += out.synthetic[cell];
+	EXPECT_NEAR(sum, 1.0, 1e-12);
 }
 
 // A number or text column whose CHECK constraint lists its values is closed as an enum column is (docs/mechanisms.md

@@ -82,7 +82,8 @@ TEST(ScanSelectList, GroupByBeyondTheKeyLimit)
 }
 
 // The cells no row can hold: a point in the "other" bin of a closed categorical axis (an enum's, a boolean's, a CHECK
-// list's), on a full grid; none on an open axis, and never the outside cell of a support.
+// list's) or in the NULL bin of a NOT NULL column, on a full grid; none on an open axis, and never the outside cell
+// of a support.
 TEST(ClosedCells, TheOtherBinOfEveryClosedAxis)
 {
 	ReleaseLayout layout;
@@ -103,10 +104,42 @@ TEST(ClosedCells, TheOtherBinOfEveryClosedAxis)
 	ReleaseLayout open = listed;
 	open.axes[0].check_list = false;
 	EXPECT_TRUE(open.ClosedCells(grid).empty());
+	// A NOT NULL column closes its NULL bin (the last), an ordered axis's too.
+	ReleaseLayout not_null = layout;
+	not_null.axes[1].not_null = true;
+	const std::vector<bool> both = not_null.ClosedCells(grid);
+	for (std::size_t cell = 0; cell < both.size(); cell++)
+		EXPECT_EQ(both[cell], cell / 3 == 2 || cell % 3 == 2) << cell;
+	open.axes[0].not_null = true;  // the open text column, NOT NULL: its NULL bin only
+	const std::vector<bool> null_bin = open.ClosedCells(grid);
+	for (std::size_t cell = 0; cell < null_bin.size(); cell++)
+		EXPECT_EQ(null_bin[cell], cell / 3 == 3) << cell;
 	// On a support: the public points (never in a closed bin) and the outside cell are open.
 	const CellDomain support = CellDomain::Support(layout.Radices(), {0, 0, 1, 1}, 1000);
 	EXPECT_EQ(layout.ClosedCells(support), std::vector<bool>(3, false));
 	EXPECT_EQ(OutcomeOf([&] { layout.ClosedCells(CellDomain::Dense({4}, 10)); }), "Internal");
+}
+
+// Two closed axes: a cell is closed when either coordinate is its axis's "other" bin (not only when both are); a
+// boolean and a CHECK-listed number column close their "other" bins as an enum does.
+TEST(ClosedCells, EitherClosedAxisClosesTheCell)
+{
+	ReleaseLayout layout;
+	ReleaseAxis flag = Axis(AxisKind::Categorical, ValueType::Boolean, "flag");
+	flag.categories = {"false", "true"};  // bins false, true, other, NULL
+	ReleaseAxis size = Axis(AxisKind::Categorical, ValueType::Number, "size");
+	size.categories = {"1", "2", "3"};  // bins 1, 2, 3, other, NULL
+	size.check_list = true;
+	layout.axes = {flag, size};
+	const CellDomain grid = CellDomain::Dense(layout.Radices(), 1000);
+	const std::vector<bool> closed = layout.ClosedCells(grid);
+	ASSERT_EQ(closed.size(), 20u);
+	std::size_t count = 0;
+	for (std::size_t cell = 0; cell < closed.size(); cell++) {
+		EXPECT_EQ(closed[cell], cell / 5 == 2 || cell % 5 == 3) << cell;
+		count += closed[cell];
+	}
+	EXPECT_EQ(count, 20u - 3u * 4u);  // open: 3 x 4 (the NULL bins are open)
 }
 
 }  // namespace
