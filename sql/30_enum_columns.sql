@@ -78,6 +78,23 @@ SELECT pap.define_release('en_parted_nn', 'en_parted_nn', 'en_pub', 'marginals(2
 SELECT round(noise_error::numeric, 6) AS parted_not_null_noise FROM pap.plan('en_parted_nn', 1, 0, 'identity');
 SELECT pap.drop_release('en_parted_nn'), pap.drop_release('en_nn');
 DROP TABLE en_parted_nn, en_priv_nn;
+-- An inheritance child whose NOT NULL was dropped (its parent keeps it) stores rows too: its column's NULL bin is
+-- open, as with one column NOT NULL above. A partitioned parent that allows NULL, every partition NOT NULL, is closed.
+CREATE TABLE en_inh (region en_region NOT NULL, size en_size NOT NULL);
+CREATE TABLE en_inh_child () INHERITS (en_inh);
+ALTER TABLE en_inh_child ALTER COLUMN size DROP NOT NULL;
+INSERT INTO en_inh_child SELECT * FROM en_priv;
+SELECT pap.set_budget('en_inh', 10);
+SELECT pap.define_release('en_inh', 'en_inh', 'en_pub', 'marginals(2; region, size)');
+SELECT round(noise_error::numeric, 6) AS child_size_nullable FROM pap.plan('en_inh', 1, 0, 'identity');
+CREATE TABLE en_pnull (id int, region en_region, size en_size) PARTITION BY RANGE (id);
+CREATE TABLE en_pnull_1 PARTITION OF en_pnull (region NOT NULL, size NOT NULL) FOR VALUES FROM (0) TO (30000);
+INSERT INTO en_pnull SELECT row_number() OVER (), region, size FROM en_priv;
+SELECT pap.set_budget('en_pnull', 10);
+SELECT pap.define_release('en_pnull', 'en_pnull', 'en_pub', 'marginals(2; region, size)');
+SELECT round(noise_error::numeric, 6) AS partitions_not_null FROM pap.plan('en_pnull', 1, 0, 'identity');
+SELECT pap.drop_release('en_inh'), pap.drop_release('en_pnull');
+DROP TABLE en_inh_child, en_inh, en_pnull;
 -- A value that is not a label is refused as PostgreSQL refuses it.
 SELECT pap.answer('en_enum', $$region = 'atlantis' AND size = 'small'$$);
 SELECT pap.answer('en_enum', $$region IN ('north', 'atlantis') AND size = 'large'$$);

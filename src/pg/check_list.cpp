@@ -307,6 +307,7 @@ const char **
 PapCheckListOfColumn(Oid relid, const char *column, size_t *count)
 {
 	*count = 0;
+	PapLockTable(relid);  // the root first: find_all_inheritors locks only the members (as in PapNotNullAxes)
 	List *tables = find_all_inheritors(relid, AccessShareLock, nullptr);
 	const int output_level = PapBeginStableOutput();
 	// Only casts of built-in constants are folded (NotOnlyBuiltIns); the search path is pinned all the same.

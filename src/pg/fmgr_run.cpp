@@ -654,6 +654,19 @@ pap_run_release(PG_FUNCTION_ARGS)
 		PapScanGridPoints(r->private_table, select_list, r->layout.axis_count, LayoutParameter, &r->layout, true,
 		                  &points, &rows, &point_count);
 		PapEndStableOutput(output_level);
+		// Again after the scan, every table it read locked since: a table that joined the tree after the read above
+		// (ATTACH PARTITION, INHERIT, neither blocked by AccessShareLock), possibly foreign or without NOT NULL, is
+		// seen now. A bin stays closed only if both reads close it.
+		const bool *after_scan = PapNotNullAxes(r->private_table, r->layout);
+		if (r->layout.axis_not_null != nullptr) {
+			bool *both = (bool *)palloc0(sizeof(bool) * (r->layout.axis_count + 1));
+			bool any = false;
+			for (size_t a = 0; a < r->layout.axis_count; a++) {
+				both[a] = r->layout.axis_not_null[a] && after_scan != nullptr && after_scan[a];
+				any = any || both[a];
+			}
+			r->layout.axis_not_null = any ? both : nullptr;
+		}
 		MemoryContextSwitchTo(run.spi_context);
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, started);

@@ -21,7 +21,7 @@ ColumnNotNull(Oid relid, const char *column)
 	const AttrNumber attnum = get_attnum(relid, column);
 	if (attnum <= 0)
 		return false;
-	Relation rel = table_open(relid, NoLock);  // locked by find_all_inheritors
+	Relation rel = table_open(relid, NoLock);  // locked by PapNotNullAxes (the root) or find_all_inheritors
 	const bool not_null = TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attnotnull;
 	table_close(rel, NoLock);
 	return not_null;
@@ -32,6 +32,11 @@ ColumnNotNull(Oid relid, const char *column)
 const bool *
 PapNotNullAxes(Oid relid, const pap::core::CatalogLayout &layout)
 {
+	// The root first, as every scan of the tree locks it (PapLockTreeOfOneOwner): find_all_inheritors locks the
+	// members only, never relid itself, so without this a plain table (the tree of one) is read unlocked in the
+	// scan's transaction (a DROP NOT NULL could commit before the scan locks it; table_open(NoLock) asserts), and
+	// a partition locked before its parent could deadlock with DDL on the tree after the charge.
+	PapLockTable(relid);
 	List *tables = find_all_inheritors(relid, AccessShareLock, nullptr);
 	bool *not_null = (bool *)palloc0(sizeof(bool) * (layout.axis_count + 1));
 	bool any = false;

@@ -7,7 +7,8 @@
 // Per axis of layout: whether the axis reads a column (numeric or categorical) that is NOT NULL in every table of
 // relid's tree that stores rows (relid, or every partition or inheritance child that is not itself partitioned),
 // none of them a foreign table (whose constraints are not enforced). nullptr when no axis is; else an array of
-// layout.axis_count entries in the current memory context. Takes AccessShareLock on every table of the tree, held to
-// the end of the transaction: no constraint can be dropped before the caller's scan ends (a table joining the tree
-// is not stopped).
+// layout.axis_count entries in the current memory context. Takes AccessShareLock on relid, then on every table of
+// its tree, held to the end of the transaction: no constraint can be dropped before the caller's scan ends. A table
+// joining the tree is not stopped: a run reads the constraints again after its scan and keeps a bin closed only if
+// both reads close it.
 const bool *PapNotNullAxes(Oid relid, const pap::core::CatalogLayout &layout);

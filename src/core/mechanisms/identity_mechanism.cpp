@@ -93,11 +93,12 @@ ProjectionShift(const std::vector<double> &stand_in, std::int64_t n, const Histo
 		throw Error(ErrorKind::Internal, "identity bias: a closed-cell mask of another size");
 	const auto is_closed = [&closed](std::size_t i) { return !closed.empty() && closed[i]; };
 	const double total = double(n), variance = noise.Variance();
-	double open_share = 0.0;
+	// Rescaled only where a closed cell has stand-in mass (a NOT NULL column's public NULLs): closed cells without
+	// any (a boolean's or an enum's "other" bin) leave the scale at n exactly, as before, not n over a sum near 1.
+	double open_share = 0.0, closed_share = 0.0;
 	for (std::size_t i = 0; i < stand_in.size(); i++)
-		if (!is_closed(i))
-			open_share += stand_in[i];
-	const double scale = !closed.empty() && open_share > 0.0 ? total / open_share : total;
+		(is_closed(i) ? closed_share : open_share) += stand_in[i];
+	const double scale = closed_share > 0.0 && open_share > 0.0 ? total / open_share : total;
 	std::vector<double> counts;  // the open cells'
 	counts.reserve(stand_in.size());
 	for (std::size_t i = 0; i < stand_in.size(); i++)

@@ -114,10 +114,38 @@ TEST(ClosedCells, TheOtherBinOfEveryClosedAxis)
 	const std::vector<bool> null_bin = open.ClosedCells(grid);
 	for (std::size_t cell = 0; cell < null_bin.size(); cell++)
 		EXPECT_EQ(null_bin[cell], cell / 3 == 3) << cell;
-	// On a support: the public points (never in a closed bin) and the outside cell are open.
+	// On a support: these public points (none in a closed bin) and the outside cell are open.
 	const CellDomain support = CellDomain::Support(layout.Radices(), {0, 0, 1, 1}, 1000);
 	EXPECT_EQ(layout.ClosedCells(support), std::vector<bool>(3, false));
 	EXPECT_EQ(OutcomeOf([&] { layout.ClosedCells(CellDomain::Dense({4}, 10)); }), "Internal");
+}
+
+// On a support the public points can lie in a NULL bin (the public table is not the private one, and a public NULL
+// is allowed where the private column is NOT NULL): such a point is closed, the others and the outside cell are not.
+TEST(ClosedCells, APublicNullPointOfANotNullColumnIsClosedOnASupport)
+{
+	ReleaseLayout layout;
+	ReleaseAxis kind = Axis(AxisKind::Categorical, ValueType::Text, "kind");
+	kind.categories = {"a", "b"};  // bins a, b, other, NULL (3)
+	layout.axes.push_back(kind);
+	layout.axes.push_back(Axis(AxisKind::Numeric, ValueType::Number, "x", 1));  // bins 0, 1, NULL (2)
+	const CellDomain support = CellDomain::Support(layout.Radices(), {0, 0, 1, 2, 3, 1, 2, 0}, 1000);
+	ASSERT_TRUE(layout.ClosedCells(support).empty());  // no axis closed
+	ReleaseLayout not_null = layout;
+	not_null.axes[0].not_null = not_null.axes[1].not_null = true;
+	const std::vector<bool> closed = not_null.ClosedCells(support);
+	ASSERT_EQ(closed.size(), support.CellCount());
+	std::vector<std::int32_t> point(2);
+	std::size_t closed_count = 0;
+	for (std::size_t cell = 0; cell < closed.size(); cell++) {
+		closed_count += closed[cell];
+		if (!support.CoordinatesOf(cell, point.data())) {
+			EXPECT_FALSE(closed[cell]) << "the outside cell";
+			continue;
+		}
+		EXPECT_EQ(closed[cell], point[0] == 3 || point[1] == 2) << cell;
+	}
+	EXPECT_EQ(closed_count, 2u);
 }
 
 // Two closed axes: a cell is closed when either coordinate is its axis's "other" bin (not only when both are); a
