@@ -39,6 +39,8 @@ INSERT INTO pap_eval.datasets VALUES
 -- Published domain information (eval/domains, ADULT's data/adult-domain.json), inserted by the client.
 CREATE TABLE pap_eval.bounds (ds text, col text, lo float8 NOT NULL, hi float8 NOT NULL, PRIMARY KEY (ds, col));
 CREATE TABLE pap_eval.levels (ds text, col text, val text, PRIMARY KEY (ds, col, val));
+-- Columns the documentation gives a value in every row (eval/domains' notnull lines): NOT NULL in the private table.
+CREATE TABLE pap_eval.not_null (ds text, col text, PRIMARY KEY (ds, col));
 
 -- A workload: a class over columns of a data set and a fixed, seeded set of queries of that class.
 CREATE TABLE pap_eval.workloads (wid int PRIMARY KEY, ds text NOT NULL, name text UNIQUE NOT NULL,
@@ -239,6 +241,10 @@ BEGIN
 	                                            'float4'::regtype, 'float8'::regtype)
 	           GROUP BY l.col LOOP
 		EXECUTE format('ALTER TABLE %I ADD CHECK (%I IN (%s))', d || '_priv', lv.col, lv.vals);
+	END LOOP;
+	-- A column the documentation gives a value in every row is NOT NULL, as a schema states it (public, as the levels).
+	FOR lv IN SELECT n.col FROM pap_eval.not_null n WHERE n.ds = d LOOP
+		EXECUTE format('ALTER TABLE %I ALTER COLUMN %I SET NOT NULL', d || '_priv', lv.col);
 	END LOOP;
 	EXECUTE format('ANALYZE %I, %I', d || '_pub', d || '_priv');
 	EXECUTE format('SELECT pap.set_budget(%L, 1e9)', d || '_priv');

@@ -217,7 +217,8 @@ ReadDomains(const std::string &path)
 			f.push_back(w);
 		while (ls >> w)
 			f.push_back(w);
-		if ((f.size() == 5 && f[0] == "bounds") || (f.size() == 4 && f[0] == "levels"))
+		if ((f.size() == 5 && f[0] == "bounds") || (f.size() == 4 && f[0] == "levels") ||
+		    (f.size() == 3 && f[0] == "notnull"))
 			rows.push_back(f);
 		else {
 			std::cerr << "pap_eval: " << path << ": malformed line: " << line << "\n";
@@ -376,6 +377,8 @@ LoadWorkloads(Db &db, const Config &cfg, Runner &runner)
 		if (f[0] == "bounds")
 			db.Must("INSERT INTO pap_eval.bounds VALUES (" + db.Quote(f[1]) + ", " + db.Quote(f[2]) + ", " + f[3] +
 			        ", " + f[4] + ")");
+		else if (f[0] == "notnull")
+			db.Must("INSERT INTO pap_eval.not_null VALUES (" + db.Quote(f[1]) + ", " + db.Quote(f[2]) + ")");
 		else
 			db.Must("INSERT INTO pap_eval.levels SELECT " + db.Quote(f[1]) + ", " + db.Quote(f[2]) +
 			        ", unnest(string_to_array(" + db.Quote(f[3]) + ", ','))");
