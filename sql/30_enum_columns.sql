@@ -66,6 +66,15 @@ SELECT count(*) FILTER (WHERE jsonb_typeof(columns->'region') IN ('object', 'nul
                            OR jsonb_typeof(columns->'size') IN ('object', 'null')) AS weighted_closed_cells,
        round(sum(weight)::numeric, 6) AS total
   FROM pap.synthetic('en_nn');
+-- Marginal tables measure and fit the same open cells (mechanisms.md §13, "Cells no row can hold").
+SELECT pap.define_release('en_nn_mt', 'en_priv_nn', 'en_pub', 'marginals(2; region, size)');
+SELECT nn.noise_error < e.noise_error AS marginal_tables_not_null_plans_less
+  FROM pap.plan('en_nn_mt', 1, 0, 'marginal_tables') nn, pap.plan('en_enum', 1, 0, 'marginal_tables') e;
+CALL pap.run_release('en_nn_mt', 1, mechanism => 'marginal_tables');
+SELECT count(*) FILTER (WHERE jsonb_typeof(columns->'region') IN ('object', 'null')
+                           OR jsonb_typeof(columns->'size') IN ('object', 'null')) AS weighted_closed_cells,
+       round(sum(weight)::numeric, 6) AS total
+  FROM pap.synthetic('en_nn_mt');
 ALTER TABLE en_priv_nn ALTER COLUMN size DROP NOT NULL;
 SELECT round(noise_error::numeric, 6) AS one_column_not_null FROM pap.plan('en_nn', 1, 0, 'identity');
 -- A partition tree is closed where every partition is: here the tree's parent states it, so all do.

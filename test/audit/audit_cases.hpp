@@ -23,5 +23,7 @@ std::vector<pap::audit::AuditCase> MarginalTablesGaussianAuditCases();
 std::vector<pap::audit::AuditCase> MarginalTablesPriorAuditCases();
 // Identity with a closed cell, against the neighbour that moves a row into it (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> IdentityClosedCellAuditCases();
+// Marginal tables with a closed cell, against the same neighbour (mechanism_audit.cpp).
+std::vector<pap::audit::AuditCase> MarginalTablesClosedCellAuditCases();
 // The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp).
 std::vector<pap::audit::AuditCase> PrivateQuantileBoundedRangeAuditCases();

@@ -176,6 +176,33 @@ IdentityClosedCellWholeOutputCase(const std::string &mechanism, const IdentityPl
 	return c;
 }
 
+// ---- Marginal tables with a closed cell: one axis of three bins, bin 2 closed (the NULL bin of a NOT NULL column),
+// k = 1, the uniform prior, so the release is the open cells' noisy table projected onto n rows, floored and
+// normalised. The neighbours are IdentityClosedCellCase's (a row in cell 0 against the same row in the closed cell),
+// keyed by the whole output: the run reads only the open cells, whose histogram moves by 1. The broken variant runs
+// on the open subgrid with the open rows' count as the total, which shows how many rows sit in the closed cell.
+AuditCase
+MarginalTablesClosedCellCase(const std::string &mechanism, const MarginalTablesPlan &plan, bool open_total,
+                             Expect expect)
+{
+	const std::int64_t n = 41;
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
+	    std::vector<std::int64_t>{21, 20, 0}, std::vector<std::int64_t>{20, 20, 1});
+	auto closed = std::make_shared<const std::vector<bool>>(std::vector<bool>{false, false, true});
+	AuditCase c = Case(mechanism, "1 axis of 3 bins, k 1, 21/20/0 vs 20/20/1, bin 2 closed, whole output", 0, expect);
+	c.ordered_key = false;
+	c.sample = [hists, closed, plan, n, open_total](int side, RandomBitSource &rng) {
+		const std::vector<std::int64_t> &h = side == 0 ? hists->first : hists->second;
+		if (!open_total)
+			return pap::audit::HashDoubles(
+			    0, RunMarginalTables(h, {3}, n, UniformPrior(3), plan, rng, nullptr, closed.get()));
+		std::vector<double> x = RunMarginalTables({h[0], h[1]}, {2}, h[0] + h[1], UniformPrior(2), plan, rng);
+		x.push_back(0.0);
+		return pap::audit::HashDoubles(0, x);
+	};
+	return c;
+}
+
 // ---- Hierarchical. The statistic: sum over the noisy nodes that contain cell `a` of the synthetic mass in them,
 // minus the same for cell `b` (the row moves from b to a). Before the simplex step the output x is the least-squares
 // fit, A x = P y (P the projection onto A's column space); the shift between the neighbours in node space is
@@ -562,6 +589,23 @@ IdentityClosedCellAuditCases()
 	all.push_back(IdentityClosedCellWholeOutputCase("Identity (a closed cell)", plan, false, Expect::Private));
 	all.push_back(
 	    IdentityClosedCellWholeOutputCase("BROKEN: Identity closed, open total", plan, true, Expect::Violation));
+	return all;
+}
+
+std::vector<AuditCase>
+MarginalTablesClosedCellAuditCases()
+{
+	// ---- Marginal tables over a closed cell (its own list, last, so that every earlier case keeps its seed): the
+	// planner's plan for the open subgrid of 2 bins under the uniform prior (the one table alone, Laplace scale 2).
+	std::vector<AuditCase> all;
+	const std::vector<bool> closed{false, false, true};
+	const MarginalTablesPlan plan = PlanMarginalTables(Input(41, 3, 2, 0, true), {3}, 1, {1, 1, 1}, &closed);
+	if (plan.calibrate || plan.tables.gaussian || plan.public_rows != 0 ||
+	    std::abs(plan.tables.laplace.value() - 2.0 / kEps) > 1e-5)
+		InstanceBroken("PlanMarginalTables(3 bins, 1 closed, k 1, uniform prior) no longer measures one Laplace table");
+	all.push_back(MarginalTablesClosedCellCase("Marginal tables (a closed cell)", plan, false, Expect::Private));
+	all.push_back(
+	    MarginalTablesClosedCellCase("BROKEN: Marginal tables closed, open total", plan, true, Expect::Violation));
 	return all;
 }
 

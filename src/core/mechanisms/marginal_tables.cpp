@@ -9,6 +9,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/cells/cell_domain.hpp"
+#include "core/cells/open_subgrid.hpp"
 #include "core/mechanisms/error_model.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/near_tie.hpp"
@@ -795,16 +796,65 @@ PredictedError(const MarginalTablesPlan &plan, const PublicTables &public_tables
 	return std::min(1.0, std::hypot(tables, calibration) / n);
 }
 
+// The distribution of values over the cells they are given for, scaled to sum to 1 (every value > 0).
+std::vector<double>
+Normalized(std::vector<double> values)
+{
+	double total = 0;
+	for (double v : values)
+		total += v;
+	for (double &v : values)
+		v /= total;
+	return values;
+}
+
+// What the candidates are planned on: the grid's radices, the prior the run starts from, the public distribution
+// (the stand-in for the private one) and the public rows behind it; on the open subgrid when cells are closed, each
+// distribution conditioned on the open cells as the run conditions its prior.
+struct PlanningGrid {
+	std::vector<std::int32_t> radices;
+	std::vector<double> prior, stand_in;
+	std::int64_t public_rows = 0;
+};
+
+PlanningGrid
+PlanningGridOf(const PlanInput &input, const std::vector<std::int32_t> &radices,
+               const std::vector<std::int64_t> &public_histogram, const std::vector<bool> *closed)
+{
+	PlanningGrid grid;
+	// The prior the run starts from: the public one, or the uniform one (prior => 'uniform').
+	grid.prior = input.uniform_prior ? UniformPrior(public_histogram.size()) : PublicPrior(public_histogram);
+	grid.stand_in = PublicPrior(public_histogram);
+	grid.public_rows = input.uniform_prior ? 0 : input.public_rows;
+	grid.radices = radices;
+	if (closed == nullptr || closed->empty())
+		return grid;
+	const OpenSubgrid open(radices, *closed);
+	grid.radices = open.radices();
+	grid.prior = Normalized(open.Restrict(grid.prior));
+	grid.stand_in = Normalized(open.Restrict(grid.stand_in));
+	// A public row in a closed cell (a public NULL where the private column is NOT NULL) is no private row's: the
+	// public sample the prior stands on is its rows in the open cells.
+	if (!input.uniform_prior) {
+		grid.public_rows = 0;
+		for (std::int64_t c : open.Restrict(public_histogram))
+			grid.public_rows += c;
+	}
+	return grid;
+}
+
 }  // namespace
 
 std::vector<MarginalTablesPlan>
-MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
-                         const std::vector<std::int64_t> &public_histogram)
+MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t> &full_radices, int order,
+                         const std::vector<std::int64_t> &public_histogram, const std::vector<bool> *closed)
 {
 	ValidatePlanInput(input);
-	const int axes = int(radices.size());
-	if (order < 1 || order > axes || public_histogram.size() != input.cells)
+	if (order < 1 || order > int(full_radices.size()) || public_histogram.size() != input.cells)
 		throw Error(ErrorKind::Internal, "marginal tables: the order or the public histogram does not fit the grid");
+	const PlanningGrid grid = PlanningGridOf(input, full_radices, public_histogram, closed);
+	const std::vector<std::int32_t> &radices = grid.radices;
+	const int axes = int(radices.size());
 	const std::vector<std::vector<int>> sets = AttributeSets(axes, order);
 	const std::size_t calibration_tables = order > 1 ? std::size_t(axes) : 0;
 	std::size_t calibration_cells = 0;
@@ -814,12 +864,10 @@ MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t>
 	MarginalTablesPlan base;
 	base.order = order;
 	base.axes = axes;
-	base.public_rows = input.uniform_prior ? 0 : input.public_rows;
+	base.public_rows = grid.public_rows;
 	base.beta = input.beta;
 	const double n = double(input.private_rows);
-	// The prior the run starts from: the public one, or the uniform one (prior => 'uniform').
-	const std::vector<double> prior =
-	    input.uniform_prior ? UniformPrior(public_histogram.size()) : PublicPrior(public_histogram);
+	const std::vector<double> &prior = grid.prior;
 	// The variants (docs/mechanisms.md §13, "Choosing the variant"): the targets weigh the prior (for k > 1 after a
 	// 1-way stage that corrects its marginals, at each share of kCalibrationShares), or they are the noisy tables
 	// alone, at the whole budget, with no 1-way stage (there is no prior to correct) and a prediction that holds
@@ -834,8 +882,7 @@ MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t>
 		if (order > 1 || share == kCalibrationShares[0])
 			variants.push_back({true, order > 1 ? share : 0.0});
 	variants.push_back({false, 0.0});
-	const PublicTables public_tables =
-	    PublicTablesOf(radices, sets, prior, PublicPrior(public_histogram), n, base.public_rows);
+	const PublicTables public_tables = PublicTablesOf(radices, sets, prior, grid.stand_in, n, base.public_rows);
 	// Every candidate (a variant; the Laplace, and with delta > 0 the discrete Gaussian) is planned from public
 	// numbers only, and MarginalTablesVariantChoice takes one.
 	const double rho = input.delta > 0.0 ? ZcdpBudget(input.epsilon, input.delta, input.rho) : 0.0;
@@ -868,10 +915,10 @@ MarginalTablesCandidates(const PlanInput &input, const std::vector<std::int32_t>
 
 MarginalTablesPlan
 PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
-                   const std::vector<std::int64_t> &public_histogram)
+                   const std::vector<std::int64_t> &public_histogram, const std::vector<bool> *closed)
 {
 	const std::vector<MarginalTablesPlan> candidates =
-	    MarginalTablesCandidates(input, radices, order, public_histogram);
+	    MarginalTablesCandidates(input, radices, order, public_histogram, closed);
 	if (candidates.empty())
 		throw Error(ErrorKind::LimitExceeded, "noise for this epsilon is too large to sample exactly", {},
 		            "Use a larger epsilon.");
@@ -1000,20 +1047,12 @@ FitOverlapping(const std::vector<Measurement> &stage, const std::vector<std::int
 	FitLeastSquares(tables, estimates, kLeastSquaresSteps, model, interrupted);
 }
 
-}  // namespace
-
+// RunMarginalTables on a grid whose histogram may sum to less than n (the open cells of a grid).
 std::vector<double>
-RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices,
-                  std::int64_t n, const std::vector<double> &prior, const MarginalTablesPlan &plan,
-                  RandomBitSource &rng, InterruptCheck interrupted)
+RunOnGrid(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices, std::int64_t n,
+          const std::vector<double> &prior, const MarginalTablesPlan &plan, RandomBitSource &rng,
+          InterruptCheck interrupted)
 {
-	RequireHistogramOfRows(cell_histogram, n);
-	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() ||
-	    GridSizeOf(radices) != double(cell_histogram.size()) || (plan.calibrate && plan.order == 1))
-		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
-	for (double p : prior)
-		if (!(p > 0.0))
-			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
 	// Every table is measured before any is fitted: the noise is drawn in one fixed order for a seed.
 	std::vector<Measurement> calibration;
 	if (plan.calibrate)
@@ -1030,6 +1069,31 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
 	else
 		FitOverlapping(tables, radices, plan, rows, model, interrupted);
 	return model;
+}
+
+}  // namespace
+
+std::vector<double>
+RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices,
+                  std::int64_t n, const std::vector<double> &prior, const MarginalTablesPlan &plan,
+                  RandomBitSource &rng, InterruptCheck interrupted, const std::vector<bool> *closed)
+{
+	RequireHistogramOfRows(cell_histogram, n);
+	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() ||
+	    GridSizeOf(radices) != double(cell_histogram.size()) || (plan.calibrate && plan.order == 1))
+		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
+	for (double p : prior)
+		if (!(p > 0.0))
+			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
+	if (closed == nullptr || closed->empty())
+		return RunOnGrid(cell_histogram, radices, n, prior, plan, rng, interrupted);
+	// Only the open cells are read: their histogram changes by at most what the whole one does when a row is
+	// replaced, so every table keeps its sensitivity; a closed cell is released as 0 whatever it holds, and n
+	// (public) stays the total the tables are fitted to.
+	const InterruptScope scope(interrupted);
+	const OpenSubgrid open(radices, *closed);
+	return open.Embed(RunOnGrid(open.Restrict(cell_histogram), open.radices(), n, Normalized(open.Restrict(prior)),
+	                            plan, rng, interrupted));
 }
 
 }  // namespace pap::core

@@ -178,17 +178,22 @@ std::vector<double> LeastSquaresVarianceShares(const std::vector<std::int32_t> &
 // variant (the tables' targets weighing the public prior, with for k > 1 a 1-way stage at a share from
 // kCalibrationShares; or the noisy k-way tables alone at the whole budget, no 1-way stage) and the noise (Laplace,
 // or with delta > 0 the discrete Gaussian) are MarginalTablesVariantChoice's among MarginalTablesCandidates.
+// closed: ReleaseLayout::ClosedCells's mask (nullptr or empty: none), the tables then planned on the open subgrid
+// (OpenSubgrid: each axis's open bins; the prior and the public distribution conditioned on the open cells, the
+// public rows those in them), as RunMarginalTables runs them.
 // Errors as ValidatePlanInput; Error(LimitExceeded) when the noise cannot be sampled exactly; Error(Internal) for an
-// order outside 1..D or a histogram of another size.
+// order outside 1..D, a histogram of another size, or a mask OpenSubgrid refuses.
 MarginalTablesPlan PlanMarginalTables(const PlanInput &input, const std::vector<std::int32_t> &radices, int order,
-                                      const std::vector<std::int64_t> &public_histogram);
+                                      const std::vector<std::int64_t> &public_histogram,
+                                      const std::vector<bool> *closed = nullptr);
 // Every candidate plan whose noise can be sampled exactly (none when no noise can: an empty list), each with its
 // prediction and what it spends, in a fixed order: per noise (Laplace, then with delta > 0 the discrete Gaussian)
 // the variants weighing the prior by kCalibrationShares (one for k = 1), then the one without it. Errors as
 // PlanMarginalTables's, except the LimitExceeded.
 std::vector<MarginalTablesPlan> MarginalTablesCandidates(const PlanInput &input,
                                                          const std::vector<std::int32_t> &radices, int order,
-                                                         const std::vector<std::int64_t> &public_histogram);
+                                                         const std::vector<std::int64_t> &public_histogram,
+                                                         const std::vector<bool> *closed = nullptr);
 // The candidate a plan takes (its position): the smallest predicted error, ties to the earlier; except that where
 // that one weighs the public prior (public_rows > 0) over k > 1 and a candidate without it (public_rows 0) predicts
 // within kNearTie (near_tie.hpp) of it, the best of those without it (docs/mechanisms.md §13, "A near tie goes to
@@ -198,13 +203,16 @@ std::vector<MarginalTablesPlan> MarginalTablesCandidates(const PlanInput &input,
 std::size_t MarginalTablesVariantChoice(const std::vector<MarginalTablesPlan> &candidates);
 
 // cell_histogram: private counts over the dense grid (sums to n); prior: the distribution the reconstruction starts
-// from (every weight > 0). Returns the synthetic distribution over the same cells. Error(Cancelled) when
+// from (every weight > 0). Returns the synthetic distribution over the same cells. closed: the plan's mask (nullptr
+// or empty: none); only the open cells are read, measured and fitted (on the open subgrid, the prior conditioned on
+// them, the total n), and every closed cell is released as 0 whatever it holds. Error(Cancelled) when
 // interrupted() returns true; Error(DataException) for n = 0; Error(Internal) when the inputs and the plan
 // disagree. Time O((D kFittingSweeps + |tables| kLeastSquaresSteps) cells), memory O(cells + the tables' cells).
 std::vector<double> RunMarginalTables(const std::vector<std::int64_t> &cell_histogram,
                                       const std::vector<std::int32_t> &radices, std::int64_t n,
                                       const std::vector<double> &prior, const MarginalTablesPlan &plan,
-                                      RandomBitSource &rng, InterruptCheck interrupted = nullptr);
+                                      RandomBitSource &rng, InterruptCheck interrupted = nullptr,
+                                      const std::vector<bool> *closed = nullptr);
 
 }  // namespace pap::core
 

@@ -38,7 +38,7 @@ public:
 	{
 		const std::optional<MarginalTablesPlan> planned = UnlessLimitExceeded([&] {
 			return PlanMarginalTables(context.input, context.shape.radices, context.shape.marginal_order,
-			                          context.public_histogram());
+			                          context.public_histogram(), &context.closed_cells);
 		});
 		if (!planned)
 			return NotApplicable(kNoiseTooLarge);
@@ -60,8 +60,8 @@ public:
 	{
 		const MarginalTablesPlan plan = parameters.As<MarginalTablesPlan>();
 		MechanismRun run;
-		run.synthetic =
-		    RunMarginalTables(*in.cell_histogram, *in.radices, in.rows, in.prior(), plan, *in.rng, in.interrupted);
+		run.synthetic = RunMarginalTables(*in.cell_histogram, *in.radices, in.rows, in.prior(), plan, *in.rng,
+		                                  in.interrupted, in.closed_cells);
 		return run;
 	}
 };

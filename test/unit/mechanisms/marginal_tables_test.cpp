@@ -19,6 +19,7 @@
 #include "chi_squared.hpp"
 #include "test_support.hpp"
 #include "core/base/errors.hpp"
+#include "core/cells/open_subgrid.hpp"
 #include "core/mechanisms/pmw.hpp"
 #include "core/mechanisms/registry.hpp"
 #include "core/noise/discrete_gaussian.hpp"
@@ -862,6 +863,106 @@ TEST(PublicSampleShifted, FlagsAShiftAndNotTheNoise)
 	EXPECT_FALSE(PublicSampleShifted({300, 700}, model, 1000, 1000, 25, 0.01));
 	EXPECT_TRUE(PublicSampleShifted({600, 400}, model, 1000, 1000, 25, 0.01));
 	EXPECT_TRUE(PublicSampleShifted({300, 700}, model, 1000, 0, 25, 0.01));  // no public sample: the noisy table
+}
+
+// The cells no row can hold (a closed bin per axis, as ReleaseLayout::ClosedCells makes them): the run reads only
+// the open cells, so rows moved between closed cells change nothing, bit for bit; it releases every closed cell as
+// 0; and it is the run on the open subgrid with the prior conditioned on the open cells, embedded back.
+TEST(RunMarginalTables, ReadsOnlyTheOpenCellsAndLeavesTheClosedOnesEmpty)
+{
+	const std::vector<std::int32_t> radices{3, 4, 3};
+	std::vector<bool> closed(36, false);
+	for (std::size_t cell = 0; cell < 36; cell++)
+		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;  // bin 0 of the first axis, bin 1 of the second
+	const OpenSubgrid open(radices, closed);
+	ASSERT_EQ(open.radices(), (std::vector<std::int32_t>{2, 3, 3}));
+	std::vector<std::int64_t> h = DependentHistogram(radices, 3000, 41), pub = DependentHistogram(radices, 300, 42);
+	std::int64_t in_closed = 0;
+	for (std::size_t cell = 0; cell < 36; cell++)
+		if (closed[cell]) {
+			in_closed += h[cell];
+			h[cell] = 0;
+		}
+	ASSERT_GT(in_closed, 0);
+	const std::size_t first_open = open.cells()[0];
+	h[first_open] += in_closed;  // every row in open cells: n = 3000 in both grids
+	const std::vector<double> prior = PublicPrior(pub);
+	for (double epsilon : {0.05, 1.0})
+		for (int order : {1, 2}) {
+			const MarginalTablesPlan plan =
+			    PlanMarginalTables(Input(epsilon, 0, 36, 3000, 300), radices, order, pub, &closed);
+			SeededRandomSource a(13), b(13), c(13);
+			const std::vector<double> x = RunMarginalTables(h, radices, 3000, prior, plan, a, nullptr, &closed);
+			double sum = 0;
+			for (std::size_t cell = 0; cell < 36; cell++) {
+				if (closed[cell]) {
+					EXPECT_EQ(x[cell], 0.0) << cell;
+				}
+				sum += x[cell];
+			}
+			EXPECT_NEAR(sum, 1.0, 1e-12);
+			std::vector<double> conditioned = open.Restrict(prior);
+			double mass = 0;
+			for (double p : conditioned)
+				mass += p;
+			for (double &p : conditioned)
+				p /= mass;
+			EXPECT_EQ(x, open.Embed(RunMarginalTables(open.Restrict(h), open.radices(), 3000, conditioned, plan, b)));
+			// 40 rows in closed cells (from open ones; n the same): not one output bit moves, nor where they sit.
+			std::vector<std::int64_t> moved = h, elsewhere = h;
+			moved[first_open] -= 40;
+			elsewhere[first_open] -= 40;
+			moved[0] += 40;
+			elsewhere[5] += 25;
+			elsewhere[16] += 15;
+			SeededRandomSource d(13);
+			const std::vector<double> y = RunMarginalTables(moved, radices, 3000, prior, plan, c, nullptr, &closed);
+			EXPECT_EQ(y, RunMarginalTables(elsewhere, radices, 3000, prior, plan, d, nullptr, &closed));
+			for (std::size_t cell = 0; cell < 36; cell++)
+				if (closed[cell]) {
+					EXPECT_EQ(y[cell], 0.0) << cell;
+				}
+		}
+}
+
+// The plan over the open subgrid: each candidate that weighs the prior counts the public rows in the open cells (a
+// public row in a closed cell is no private row's); and where the public sample, like the private table, holds no
+// row in a closed cell, the chosen plan predicts no more than one over the whole grid, whose tables also measure
+// the closed cells.
+TEST(PlanMarginalTables, PlansTheOpenSubgrid)
+{
+	const std::vector<std::int32_t> radices{3, 4, 3};
+	std::vector<bool> closed(36, false);
+	for (std::size_t cell = 0; cell < 36; cell++)
+		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;
+	const OpenSubgrid open(radices, closed);
+	std::vector<std::int64_t> pub = DependentHistogram(radices, 300, 43);
+	std::int64_t open_rows = 0;
+	for (std::size_t cell = 0; cell < 36; cell++)
+		open_rows += closed[cell] ? 0 : pub[cell];
+	ASSERT_LT(open_rows, 300);
+	ASSERT_GT(open_rows, 0);
+	for (double epsilon : {0.05, 0.5, 5.0})
+		for (int order : {1, 2, 3})
+			for (const MarginalTablesPlan &candidate :
+			     MarginalTablesCandidates(Input(epsilon, 0, 36, 3000, 300), radices, order, pub, &closed))
+				EXPECT_TRUE(candidate.public_rows == 0 || candidate.public_rows == open_rows);
+	for (std::size_t cell = 0; cell < 36; cell++)
+		if (closed[cell]) {
+			pub[open.cells()[0]] += pub[cell];
+			pub[cell] = 0;
+		}
+	for (double epsilon : {0.05, 0.5, 5.0})
+		for (int order : {1, 2, 3}) {
+			const PlanInput input = Input(epsilon, 0, 36, 3000, 300);
+			EXPECT_LE(PlanMarginalTables(input, radices, order, pub, &closed).predicted_error,
+			          PlanMarginalTables(input, radices, order, pub).predicted_error * (1 + 1e-12))
+			    << epsilon << " " << order;
+		}
+	std::vector<bool> not_a_product(36, false);
+	not_a_product[5] = true;
+	EXPECT_PAP_ERROR(ErrorKind::Internal,
+	                 PlanMarginalTables(Input(1, 0, 36, 3000, 300), radices, 2, pub, &not_a_product));
 }
 
 TEST(RunMarginalTables, InterruptThrowsCancelled)

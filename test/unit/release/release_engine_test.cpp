@@ -3845,6 +3845,59 @@ TEST_F(ReleaseEngine, IdentityLeavesTheClosedCellsEmpty)
 	EXPECT_NEAR(sum, 1.0, 1e-12);
 }
 
+// Marginal tables measure and fit the open cells only (docs/mechanisms.md §13, "Cells no row can hold"): the "other"
+// bins of closed columns and, with the flags, the NULL bins of NOT NULL columns hold no weight, the release sums to
+// 1, and closing the NULL bins lowers the prediction (the public table, like the private one, holds no NULL there).
+TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
+{
+	Table pub, priv;
+	pub.columns = priv.columns = {{"c", ValueType::Enum, "en", {"b", "a", "z"}},
+	                              {"d", ValueType::Boolean, "boolean"},
+	                              {"e", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++)
+		pub.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2), Bool(v % 3 == 0)}, 1);
+	for (int v = 0; v < 3000; v++)
+		priv.Add({Str(v % 3 == 0 ? "a" : v % 3 == 1 ? "b" : "z"), Bool(v % 4 < 2), Bool(v % 5 < 2)}, 1);
+	priv.Add({Str("q"), Bool(true), Bool(false)}, 7);  // in the enum's "other" bin
+	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const std::vector<AxisInfo> axes = Axes(r.layout);
+	const auto cells = Cells(r.layout);
+	const ReleaseLayout plain = LayoutFromCatalog(r.layout);
+	const bool all[] = {true, true, true};
+	CatalogLayout not_null = r.layout;
+	not_null.axis_not_null = all;
+	for (double epsilon : {0.1, 10.0}) {
+		double predicted[2] = {0, 0};
+		for (bool flags : {false, true}) {
+			PlanRequest request = Plan(r, epsilon);
+			request.mechanism = "marginal_tables";
+			if (flags)
+				request.layout = &not_null;
+			const RunSummary out = RunOn(r, PrivateScan(r, priv), 5, request);
+			predicted[flags] = out.plan.predicted_error;
+			ASSERT_EQ(std::size_t(r.summary.cell_count), cells.size());
+			double sum = 0;
+			std::size_t open = 0;
+			for (std::size_t cell = 0; cell < cells.size(); cell++) {
+				const std::vector<std::int32_t> &point = *cells[cell];
+				bool closed = false;
+				for (std::size_t a = 0; a < 3; a++)
+					closed = closed || point[a] == std::int32_t(axes[a].categories.size()) ||
+					         (flags && point[a] == plain.axes[a].NullBin());
+				if (closed) {
+					EXPECT_EQ(out.synthetic[cell], 0.0) << cell;
+				}
+				open += !closed;
+				sum += out.synthetic[cell];
+			}
+			EXPECT_EQ(open, flags ? 3u * 2u * 2u : 4u * 3u * 3u);
+			EXPECT_NEAR(sum, 1.0, 1e-12);
+		}
+		EXPECT_LT(predicted[1], predicted[0]) << epsilon;
+	}
+}
+
 // A number or text column whose CHECK constraint lists its values is closed as an enum column is (docs/mechanisms.md
 // §10, "Closed columns"): the list is its categories, those the public table never showed included; the stored layout
 // keeps it closed; the scan still reads the column's text (no enum_out); a public value outside the list is refused,
