@@ -527,8 +527,10 @@ GapSpreadShares(const std::vector<AxisCut> &axes, const std::vector<int> &edges,
 			continue;
 		const bool others_restricted = axes.size() > 1;
 		const double worst = bounds.WorstOfAxis(axes[a], others_restricted);
+		std::uint64_t steps = 0;
 		for (std::size_t j = 0; j < axes[a].bin_splits.size(); j++) {
 			const std::vector<std::int64_t> &splits = axes[a].bin_splits[j];
+			PollInterrupt(steps, splits.size());  // a bin per public value at the finest: as many as the public rows
 			const std::int64_t bin = splits.back();
 			// The value after split i: the lowest public value has no gap below it.
 			for (std::size_t i = 0; i + 1 < splits.size(); i++) {
