@@ -1090,7 +1090,7 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
 	// Only the open cells are read: their histogram changes by at most what the whole one does when a row is
 	// replaced, so every table keeps its sensitivity; a closed cell is released as 0 whatever it holds, and n
 	// (public) stays the total the tables are fitted to.
-	const InterruptScope scope(interrupted);
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());  // OpenSubgrid polls
 	const OpenSubgrid open(radices, *closed);
 	return open.Embed(RunOnGrid(open.Restrict(cell_histogram), open.radices(), n, Normalized(open.Restrict(prior)),
 	                            plan, rng, interrupted));
