@@ -965,6 +965,74 @@ TEST(PlanMarginalTables, PlansTheOpenSubgrid)
 	                 PlanMarginalTables(Input(1, 0, 36, 3000, 300), radices, 2, pub, &not_a_product));
 }
 
+// The run fits to n, public, not to the rows the open cells hold: at a huge epsilon, with the uniform prior and
+// k = 1 (the noisy table alone, projected onto n rows), the rows in the closed bin are spread evenly over the open
+// ones, so the release shows the open counts plus a third of the 60 each, over n. A run fitted to the open rows' count
+// (h / 600) would show how many rows the closed bin holds; it is also the run of the open cells alone with n = 600.
+TEST(RunMarginalTables, FitsToNNotToTheOpenRows)
+{
+	const std::vector<std::int32_t> radices{4};
+	const std::vector<bool> closed{false, false, false, true};
+	const std::vector<std::int64_t> h{100, 200, 300, 60};
+	PlanInput input = Input(1e7, 0, 4, 660, 4);
+	input.uniform_prior = true;
+	const MarginalTablesPlan plan = PlanMarginalTables(input, radices, 1, {1, 1, 1, 1}, &closed);
+	ASSERT_EQ(plan.public_rows, 0);
+	SeededRandomSource a(5), b(5);
+	const std::vector<double> x = RunMarginalTables(h, radices, 660, UniformPrior(4), plan, a, nullptr, &closed);
+	const double expected[] = {120.0 / 660, 220.0 / 660, 320.0 / 660, 0.0};
+	for (std::size_t cell = 0; cell < 4; cell++)
+		EXPECT_NEAR(x[cell], expected[cell], 1e-6) << cell;
+	EXPECT_EQ(x[3], 0.0);
+	const std::vector<double> open_total =
+	    RunMarginalTables({100, 200, 300, 0}, radices, 600, UniformPrior(4), plan, b, nullptr, &closed);
+	EXPECT_NE(x, open_total);
+}
+
+// The plan with a mask is the plan on the open subgrid, candidate by candidate: its radices, the prior and the public
+// distribution conditioned on the open cells, m the public rows in them. The grid's public prior conditioned on the
+// open cells, (h_i + 1/N) / (T + N'/N) over the T open public rows, is the subgrid's public prior of the histogram
+// (N/N') h (here N/N' = 2), whose rows m does not read: the subgrid's plan is given m = T itself.
+TEST(PlanMarginalTables, WithAMaskIsThePlanOnTheOpenSubgrid)
+{
+	const std::vector<std::int32_t> radices{3, 4, 3};
+	std::vector<bool> closed(36, false);
+	for (std::size_t cell = 0; cell < 36; cell++)
+		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;
+	const OpenSubgrid open(radices, closed);
+	ASSERT_EQ(open.size() * 2, closed.size());
+	const std::vector<std::int64_t> pub = DependentHistogram(radices, 300, 44);
+	std::vector<std::int64_t> doubled = open.Restrict(pub);
+	std::int64_t open_rows = 0;
+	for (std::int64_t &c : doubled) {
+		open_rows += c;
+		c *= 2;
+	}
+	ASSERT_LT(open_rows, 300);
+	for (bool uniform : {false, true})
+		for (double delta : {0.0, 1e-6})
+			for (double epsilon : {0.05, 0.5, 5.0})
+				for (int order : {1, 2, 3}) {
+					PlanInput grid = Input(epsilon, delta, 36, 3000, 300),
+					          sub = Input(epsilon, delta, 18, 3000, open_rows);
+					grid.uniform_prior = sub.uniform_prior = uniform;
+					const std::vector<MarginalTablesPlan> masked =
+					    MarginalTablesCandidates(grid, radices, order, pub, &closed);
+					const std::vector<MarginalTablesPlan> alone =
+					    MarginalTablesCandidates(sub, open.radices(), order, doubled);
+					ASSERT_EQ(masked.size(), alone.size());
+					for (std::size_t c = 0; c < masked.size(); c++) {
+						EXPECT_EQ(masked[c].axes, alone[c].axes);
+						EXPECT_EQ(masked[c].calibrate, alone[c].calibrate);
+						EXPECT_EQ(masked[c].calibration_share, alone[c].calibration_share);
+						EXPECT_EQ(masked[c].public_rows, alone[c].public_rows);
+						EXPECT_NEAR(masked[c].predicted_error, alone[c].predicted_error,
+						            1e-9 * alone[c].predicted_error)
+						    << uniform << " " << delta << " " << epsilon << " " << order << " " << c;
+					}
+				}
+}
+
 TEST(RunMarginalTables, InterruptThrowsCancelled)
 {
 	const std::vector<std::int32_t> radices{300, 300};

@@ -3898,6 +3898,65 @@ TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
 	}
 }
 
+// A run reads the NOT NULL constraints again (fmgr_run.cpp): its mask may differ from its plan's when a constraint is
+// dropped or added between them (docs/mechanisms.md §9). Marginal tables then run on the run's open subgrid with
+// the plan's noise and m: no error, every cell the run closes at 0, a distribution; rows in a NULL bin the plan
+// closed (the constraint dropped, NULLs inserted) are read once the run opens it.
+TEST_F(ReleaseEngine, MarginalTablesRunOnTheRunsMaskWhenThePlansDiffers)
+{
+	Table pub, priv;
+	pub.columns = priv.columns = {{"c", ValueType::Enum, "en", {"b", "a", "z"}},
+	                              {"d", ValueType::Boolean, "boolean"},
+	                              {"e", ValueType::Boolean, "boolean"}};
+	for (int v = 0; v < 2000; v++)
+		pub.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2), Bool(v % 3 == 0)}, 1);
+	for (int v = 0; v < 3000; v++)
+		priv.Add({Str(v % 3 == 0 ? "a" : v % 3 == 1 ? "b" : "z"), Bool(v % 4 < 2), Bool(v % 5 < 2)}, 1);
+	priv.Add({Str("a"), Null(), Bool(false)}, 40);  // in d's NULL bin
+	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const auto cells = Cells(r.layout);
+	const ReleaseLayout plain = LayoutFromCatalog(r.layout);
+	const bool all[] = {true, true, true};
+	CatalogLayout not_null = r.layout;
+	not_null.axis_not_null = all;
+	const GridPoints points = PrivateScan(r, priv);
+	for (bool plan_closes : {false, true}) {
+		PlanRequest request = Plan(r, 1.0);
+		request.mechanism = "marginal_tables";
+		request.layout = plan_closes ? &not_null : &r.layout;
+		for (std::int64_t rows : points.rows)
+			request.private_rows += rows;
+		const PlanSummary planned = MakePlan(request);
+		RunRequest req{};
+		req.layout = plan_closes ? &r.layout : &not_null;  // the other mask
+		req.private_points = points.points.data();
+		req.private_rows = points.rows.data();
+		req.private_point_count = points.rows.size();
+		req.seed = 11;
+		req.fill_secure = FillFromOperatingSystem;
+		const RunSummary out = RunRelease(req, planned, TestAllocate);
+		double sum = 0, null_d = 0;
+		for (std::size_t cell = 0; cell < cells.size(); cell++) {
+			const std::vector<std::int32_t> &point = *cells[cell];
+			bool closed = false;
+			for (std::size_t a = 0; a < 3; a++)
+				closed = closed || point[a] == plain.axes[a].OtherBin() ||
+				         (!plan_closes && point[a] == plain.axes[a].NullBin());
+			if (closed) {
+				EXPECT_EQ(out.synthetic[cell], 0.0) << plan_closes << " " << cell;
+			}
+			if (point[1] == plain.axes[1].NullBin())
+				null_d += out.synthetic[cell];
+			sum += out.synthetic[cell];
+		}
+		EXPECT_NEAR(sum, 1.0, 1e-12);
+		if (plan_closes) {
+			EXPECT_GT(null_d, 0.005);  // 40 of 3040 rows, at epsilon 1
+		}
+	}
+}
+
 // A number or text column whose CHECK constraint lists its values is closed as an enum column is (docs/mechanisms.md
 // §10, "Closed columns"): the list is its categories, those the public table never showed included; the stored layout
 // keeps it closed; the scan still reads the column's text (no enum_out); a public value outside the list is refused,
