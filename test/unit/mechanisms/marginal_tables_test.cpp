@@ -908,7 +908,8 @@ TEST(RunMarginalTables, ReadsOnlyTheOpenCellsAndLeavesTheClosedOnesEmpty)
 			for (double &p : conditioned)
 				p /= mass;
 			EXPECT_EQ(x, open.Embed(RunMarginalTables(open.Restrict(h), open.radices(), 3000, conditioned, plan, b)));
-			// 40 rows in closed cells (from open ones; n the same): not one output bit moves, nor where they sit.
+			// 40 rows moved from an open cell into closed ones (n the same): where they sit among the closed cells
+			// moves no output bit.
 			std::vector<std::int64_t> moved = h, elsewhere = h;
 			moved[first_open] -= 40;
 			elsewhere[first_open] -= 40;
