@@ -865,15 +865,24 @@ TEST(PublicSampleShifted, FlagsAShiftAndNotTheNoise)
 	EXPECT_TRUE(PublicSampleShifted({300, 700}, model, 1000, 0, 25, 0.01));  // no public sample: the noisy table
 }
 
+// The closed-cell mask of the tests below, over the grid {3, 4, 3}: bin 0 of the first axis and bin 1 of the second
+// closed (as ReleaseLayout::ClosedCells closes a bin: every cell holding it), 18 cells open.
+std::vector<bool>
+ClosedOnThreeAxes()
+{
+	std::vector<bool> closed(36, false);
+	for (std::size_t cell = 0; cell < 36; cell++)
+		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;
+	return closed;
+}
+
 // The cells no row can hold (a closed bin per axis, as ReleaseLayout::ClosedCells makes them): the run reads only
 // the open cells, so rows moved between closed cells change nothing, bit for bit; it releases every closed cell as
 // 0; and it is the run on the open subgrid with the prior conditioned on the open cells, embedded back.
 TEST(RunMarginalTables, ReadsOnlyTheOpenCellsAndLeavesTheClosedOnesEmpty)
 {
 	const std::vector<std::int32_t> radices{3, 4, 3};
-	std::vector<bool> closed(36, false);
-	for (std::size_t cell = 0; cell < 36; cell++)
-		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;  // bin 0 of the first axis, bin 1 of the second
+	const std::vector<bool> closed = ClosedOnThreeAxes();
 	const OpenSubgrid open(radices, closed);
 	ASSERT_EQ(open.radices(), (std::vector<std::int32_t>{2, 3, 3}));
 	std::vector<std::int64_t> h = DependentHistogram(radices, 3000, 41), pub = DependentHistogram(radices, 300, 42);
@@ -933,9 +942,7 @@ TEST(RunMarginalTables, ReadsOnlyTheOpenCellsAndLeavesTheClosedOnesEmpty)
 TEST(PlanMarginalTables, PlansTheOpenSubgrid)
 {
 	const std::vector<std::int32_t> radices{3, 4, 3};
-	std::vector<bool> closed(36, false);
-	for (std::size_t cell = 0; cell < 36; cell++)
-		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;
+	const std::vector<bool> closed = ClosedOnThreeAxes();
 	const OpenSubgrid open(radices, closed);
 	std::vector<std::int64_t> pub = DependentHistogram(radices, 300, 43);
 	std::int64_t open_rows = 0;
@@ -997,9 +1004,7 @@ TEST(RunMarginalTables, FitsToNNotToTheOpenRows)
 TEST(PlanMarginalTables, WithAMaskIsThePlanOnTheOpenSubgrid)
 {
 	const std::vector<std::int32_t> radices{3, 4, 3};
-	std::vector<bool> closed(36, false);
-	for (std::size_t cell = 0; cell < 36; cell++)
-		closed[cell] = cell / 12 == 0 || (cell / 3) % 4 == 1;
+	const std::vector<bool> closed = ClosedOnThreeAxes();
 	const OpenSubgrid open(radices, closed);
 	ASSERT_EQ(open.size() * 2, closed.size());
 	const std::vector<std::int64_t> pub = DependentHistogram(radices, 300, 44);

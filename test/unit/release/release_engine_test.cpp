@@ -3845,10 +3845,10 @@ TEST_F(ReleaseEngine, IdentityLeavesTheClosedCellsEmpty)
 	EXPECT_NEAR(sum, 1.0, 1e-12);
 }
 
-// Marginal tables measure and fit the open cells only (docs/mechanisms.md §13, "Cells no row can hold"): the "other"
-// bins of closed columns and, with the flags, the NULL bins of NOT NULL columns hold no weight, the release sums to
-// 1, and closing the NULL bins lowers the prediction (the public table, like the private one, holds no NULL there).
-TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
+// A public (2,000 rows) and a private table (3,000) over an enum column c and two booleans d and e, every value
+// present, no NULL: the closed cells' tests of marginal tables add their rows in closed bins to the private one.
+std::pair<Table, Table>
+EnumAndTwoBooleans()
 {
 	Table pub, priv;
 	pub.columns = priv.columns = {{"c", ValueType::Enum, "en", {"b", "a", "z"}},
@@ -3858,6 +3858,15 @@ TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
 		pub.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2), Bool(v % 3 == 0)}, 1);
 	for (int v = 0; v < 3000; v++)
 		priv.Add({Str(v % 3 == 0 ? "a" : v % 3 == 1 ? "b" : "z"), Bool(v % 4 < 2), Bool(v % 5 < 2)}, 1);
+	return {pub, priv};
+}
+
+// Marginal tables measure and fit the open cells only (docs/mechanisms.md §13, "Cells no row can hold"): the "other"
+// bins of closed columns and, with the flags, the NULL bins of NOT NULL columns hold no weight, the release sums to
+// 1, and closing the NULL bins lowers the prediction (the public table, like the private one, holds no NULL there).
+TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
+{
+	auto [pub, priv] = EnumAndTwoBooleans();
 	priv.Add({Str("q"), Bool(true), Bool(false)}, 7);  // in the enum's "other" bin
 	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
 	ASSERT_STREQ(r.layout.domain, "full grid");
@@ -3904,14 +3913,7 @@ TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
 // closed (the constraint dropped, NULLs inserted) are read once the run opens it.
 TEST_F(ReleaseEngine, MarginalTablesRunOnTheRunsMaskWhenThePlansDiffers)
 {
-	Table pub, priv;
-	pub.columns = priv.columns = {{"c", ValueType::Enum, "en", {"b", "a", "z"}},
-	                              {"d", ValueType::Boolean, "boolean"},
-	                              {"e", ValueType::Boolean, "boolean"}};
-	for (int v = 0; v < 2000; v++)
-		pub.Add({Str(v % 2 == 0 ? "a" : "b"), Bool(v % 4 < 2), Bool(v % 3 == 0)}, 1);
-	for (int v = 0; v < 3000; v++)
-		priv.Add({Str(v % 3 == 0 ? "a" : v % 3 == 1 ? "b" : "z"), Bool(v % 4 < 2), Bool(v % 5 < 2)}, 1);
+	auto [pub, priv] = EnumAndTwoBooleans();
 	priv.Add({Str("a"), Null(), Bool(false)}, 40);  // in d's NULL bin
 	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
 	ASSERT_STREQ(r.layout.domain, "full grid");
