@@ -75,6 +75,16 @@ SELECT count(*) FILTER (WHERE jsonb_typeof(columns->'region') IN ('object', 'nul
                            OR jsonb_typeof(columns->'size') IN ('object', 'null')) AS weighted_closed_cells,
        round(sum(weight)::numeric, 6) AS total
   FROM pap.synthetic('en_nn_mt');
+-- PMW and MWEM start from the prior conditioned on the open cells (mechanisms.md §9), and MW keeps its zeros.
+SELECT pap.define_release('en_nn_pmw', 'en_priv_nn', 'en_pub', 'marginals(2; region, size)'),
+       pap.define_release('en_nn_mwem', 'en_priv_nn', 'en_pub', 'marginals(2; region, size)');
+CALL pap.run_release('en_nn_pmw', 1, mechanism => 'pmw');
+CALL pap.run_release('en_nn_mwem', 1, mechanism => 'mwem');
+SELECT r AS release, count(*) FILTER (WHERE weight > 0 AND (jsonb_typeof(columns->'region') IN ('object', 'null')
+                                      OR jsonb_typeof(columns->'size') IN ('object', 'null'))) AS weighted_closed_cells,
+       round(sum(weight)::numeric, 6) AS total
+  FROM unnest(ARRAY['en_nn_pmw', 'en_nn_mwem']) r, pap.synthetic(r)
+ GROUP BY r ORDER BY r;
 ALTER TABLE en_priv_nn ALTER COLUMN size DROP NOT NULL;
 SELECT round(noise_error::numeric, 6) AS one_column_not_null FROM pap.plan('en_nn', 1, 0, 'identity');
 -- A partition tree is closed where every partition is: here the tree's parent states it, so all do.

@@ -25,5 +25,6 @@ std::vector<pap::audit::AuditCase> MarginalTablesPriorAuditCases();
 std::vector<pap::audit::AuditCase> IdentityClosedCellAuditCases();
 // Marginal tables with a closed cell, against the same neighbour (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MarginalTablesClosedCellAuditCases();
+std::vector<pap::audit::AuditCase> MwemClosedCellAuditCases();
 // The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp).
 std::vector<pap::audit::AuditCase> PrivateQuantileBoundedRangeAuditCases();

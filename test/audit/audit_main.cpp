@@ -64,5 +64,7 @@ main(int argc, char **argv)
 		cases.push_back(std::move(c));
 	for (pap::audit::AuditCase &c : MarginalTablesClosedCellAuditCases())
 		cases.push_back(std::move(c));
+	for (pap::audit::AuditCase &c : MwemClosedCellAuditCases())
+		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }

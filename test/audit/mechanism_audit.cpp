@@ -243,17 +243,27 @@ HierarchicalCase(const std::string &mechanism, const std::string &name, const Hi
 // ---- MWEM over two cells with the uniform public prior (a balanced public histogram), n = 10000 (where PlanMwem
 // chooses more than one round). The neighbours: 5000/5000 and 5001/4999. The key: n x_0 on a 1/64 grid (one MW
 // step moves it by about a noise unit / 8), ordered: threshold events, i.e. large or small measurements of cell 0.
+// With closed_third, a third cell no row can hold (a closed bin, ConditionedOnOpenCells: prior weight 0) and the
+// neighbours 5000/5000/0 and 4999/5000/1: the row moves from cell 0 into the closed cell, which the queries may read.
 AuditCase
 MwemCase(const std::string &mechanism, const std::string &name, std::vector<CellInterval> queries,
-         const MwemParameters &params, double delta, Expect expect)
+         const MwemParameters &params, double delta, Expect expect, bool closed_third = false)
 {
 	const std::int64_t n = 10000;
-	auto w = std::make_shared<const IntervalWorkload>(std::move(queries), 2);
+	const std::size_t cells = closed_third ? 3 : 2;
+	auto w = std::make_shared<const IntervalWorkload>(std::move(queries), cells);
 	auto truths = std::make_shared<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>();
-	const auto hists = MovedRow(2, n / 2, 1, 0);
+	auto hists = MovedRow(2, n / 2, 1, 0);
+	if (closed_third) {
+		hists = MovedRow(3, n / 2, 0, 2);
+		hists.first[2] -= n / 2;
+		hists.second[2] -= n / 2;
+	}
 	w->EvaluateCounts(hists.first, truths->first);
 	w->EvaluateCounts(hists.second, truths->second);
-	auto prior = std::make_shared<const std::vector<double>>(PublicPrior({n / 2, n / 2}));
+	auto prior = std::make_shared<const std::vector<double>>(
+	    closed_third ? ConditionedOnOpenCells(PublicPrior({n / 2, n / 2, 0}), {false, false, true})
+	                 : PublicPrior({n / 2, n / 2}));
 	AuditCase c = Case(mechanism, name, delta, expect);
 	c.sample = [w, truths, prior, params, n](int side, RandomBitSource &rng) {
 		const MwemResult r = RunMwemOnCounts(*w, side == 0 ? truths->first : truths->second, n, *prior, params, rng);
@@ -606,6 +616,25 @@ MarginalTablesClosedCellAuditCases()
 	all.push_back(MarginalTablesClosedCellCase("Marginal tables (a closed cell)", plan, false, Expect::Private));
 	all.push_back(
 	    MarginalTablesClosedCellCase("BROKEN: Marginal tables closed, open total", plan, true, Expect::Violation));
+	return all;
+}
+
+std::vector<AuditCase>
+MwemClosedCellAuditCases()
+{
+	// ---- MWEM over a closed cell (its own list, last, so that every earlier case keeps its seed): the prior 0 there,
+	// the row moved into it from cell 0, queries {c0, c0, c2} (c2's measurements move no weight; its score still steers
+	// the selection); PlanMwem's pure plan for 3 cells and 3 queries. The measurement noise a quarter must be caught.
+	std::vector<AuditCase> all;
+	const std::vector<CellInterval> queries = {{0, 0}, {0, 0}, {2, 2}};
+	const MwemParameters p = PlanMwem(Input(10000, 3, 3, 0, false)).parameters;
+	if (p.accounting != MwemAccounting::Pure || p.rounds < 2)
+		InstanceBroken("PlanMwem(n 10000, 3 cells, 3 queries, delta 0) no longer chooses several pure rounds");
+	const std::string name = "3 cells (c2 closed), T=" + std::to_string(p.rounds) + ", 4999/5000/1";
+	all.push_back(MwemCase("MWEM (a closed cell)", name, queries, p, 0, Expect::Private, true));
+	MwemParameters broken = p;
+	broken.measure_scale.denominator *= 4;
+	all.push_back(MwemCase("BROKEN: MWEM closed, meas/4", name, queries, broken, 0, Expect::Violation, true));
 	return all;
 }
 

@@ -1082,9 +1082,13 @@ RunMarginalTables(const std::vector<std::int64_t> &cell_histogram, const std::ve
 	if (int(radices.size()) != plan.axes || prior.size() != cell_histogram.size() ||
 	    GridSizeOf(radices) != double(cell_histogram.size()) || (plan.calibrate && plan.order == 1))
 		throw Error(ErrorKind::Internal, "marginal tables: the plan, the grid and the prior disagree");
-	for (double p : prior)
-		if (!(p > 0.0))
-			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
+	// The prior is positive on every open cell; a closed one may hold 0 (ConditionedOnOpenCells), never read.
+	const bool masked = closed != nullptr && !closed->empty();
+	if (masked && closed->size() != prior.size())
+		throw Error(ErrorKind::Internal, "marginal tables: a closed-cell mask of another size");
+	for (std::size_t i = 0; i < prior.size(); i++)
+		if (!(prior[i] > 0.0) && !(masked && (*closed)[i] && prior[i] == 0.0))
+			throw Error(ErrorKind::Internal, "prior weight must be positive in every open cell");
 	if (closed == nullptr || closed->empty())
 		return RunOnGrid(cell_histogram, radices, n, prior, plan, rng, interrupted);
 	// Only the open cells are read: their histogram changes by at most what the whole one does when a row is

@@ -171,11 +171,7 @@ RunMwemOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth
 			throw Error(ErrorKind::Internal, "true count outside [0, n]");
 
 	std::vector<double> log_weights(cells), weights(cells), synthetic;
-	for (std::size_t i = 0; i < cells; i++) {
-		if (!(prior[i] > 0.0))
-			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
-		log_weights[i] = std::log(prior[i]);
-	}
+	LogWeightsOfPrior(prior, log_weights);
 	NormaliseLogWeights(log_weights, weights);
 
 	const double nd = double(n);

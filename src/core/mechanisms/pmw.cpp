@@ -49,6 +49,20 @@ Project(const Workload &workload, std::size_t q, double target_fraction, double 
 }  // namespace
 
 void
+LogWeightsOfPrior(const std::vector<double> &prior, std::vector<double> &log_weights)
+{
+	bool positive = false;
+	for (std::size_t i = 0; i < prior.size(); i++) {
+		if (!(prior[i] >= 0.0) || !std::isfinite(prior[i]))
+			throw Error(ErrorKind::Internal, "prior weight must be finite and non-negative in every cell");
+		positive = positive || prior[i] > 0.0;
+		log_weights[i] = std::log(prior[i]);  // -inf for 0: every step keeps it there
+	}
+	if (!positive)
+		throw Error(ErrorKind::Internal, "prior weight must be positive in some cell");
+}
+
+void
 NormaliseLogWeights(std::vector<double> &log_weights, std::vector<double> &weights)
 {
 	const double top = *std::max_element(log_weights.begin(), log_weights.end());
@@ -115,6 +129,29 @@ UniformPrior(std::size_t cells)
 	return std::vector<double>(cells, 1.0 / double(cells));
 }
 
+std::vector<double>
+ConditionedOnOpenCells(std::vector<double> prior, const std::vector<bool> &closed)
+{
+	if (closed.empty())
+		return prior;
+	if (closed.size() != prior.size())
+		throw Error(ErrorKind::Internal, "prior: a closed-cell mask of another size");
+	double open = 0.0;
+	std::uint64_t steps = 0;
+	for (std::size_t i = 0; i < prior.size(); i++) {
+		PollInterrupt(steps);
+		if (closed[i])
+			prior[i] = 0.0;
+		else
+			open += prior[i];
+	}
+	if (!(open > 0.0))
+		throw Error(ErrorKind::Internal, "prior: no weight on the open cells");
+	for (double &w : prior)
+		w /= open;
+	return prior;
+}
+
 PmwResult
 RunPmw(const Workload &workload, const std::vector<std::int64_t> &histogram, const std::vector<double> &prior,
        const PmwParameters &p, RandomBitSource &rng, InterruptCheck interrupted)
@@ -147,11 +184,7 @@ RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_t> &truth,
 
 	PmwResult result;
 	std::vector<double> log_weights(cells), weights(cells), synthetic;
-	for (std::size_t i = 0; i < cells; i++) {
-		if (!(prior[i] > 0.0))
-			throw Error(ErrorKind::Internal, "prior weight must be positive in every cell");
-		log_weights[i] = std::log(prior[i]);
-	}
+	LogWeightsOfPrior(prior, log_weights);
 	NormaliseLogWeights(log_weights, weights);
 	workload.Evaluate(weights, synthetic);
 

@@ -64,10 +64,20 @@ PmwResult RunPmwOnCounts(const Workload &workload, const std::vector<std::int64_
 std::vector<std::size_t> PassOrder(std::size_t query_count);
 
 // The public prior over the cells: the public counts plus one pseudo-row spread evenly over the cells (Perks'
-// prior), which keeps every weight positive so that MW can move mass anywhere.
+// prior), which keeps every weight positive so that MW can move mass anywhere (ConditionedOnOpenCells then zeroes the
+// cells no row can hold).
 std::vector<double> PublicPrior(const std::vector<std::int64_t> &public_histogram);
 std::vector<double> UniformPrior(std::size_t cells);
+// A prior conditioned on the cells a row can hold (closed: ReleaseLayout::ClosedCells, one flag per cell, or empty
+// for none): each closed cell 0, each open one its weight over the open cells' sum. MW keeps a weight of 0 at 0, so
+// the MW mechanisms never put mass where no private row can be (docs/mechanisms.md §9, "Cells no row can hold").
+// Error(Internal) for a mask of another size, or no open cell with positive weight.
+std::vector<double> ConditionedOnOpenCells(std::vector<double> prior, const std::vector<bool> &closed);
 
+// The log-weights MW starts from (log_weights sized like prior): ln of each weight, -inf for a weight of 0, which
+// every MW step (adding a finite amount) keeps at -inf, so the cell stays at 0. Error(Internal) for a weight that is
+// negative or not finite, or no positive weight. Shared by the multiplicative-weights mechanisms.
+void LogWeightsOfPrior(const std::vector<double> &prior, std::vector<double> &log_weights);
 // Turns log-weights into a distribution (weights), re-centring the log-weights so exp never overflows. Shared by
 // the multiplicative-weights mechanisms.
 void NormaliseLogWeights(std::vector<double> &log_weights, std::vector<double> &weights);

@@ -192,10 +192,20 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	context.shape = ShapeOf(release.layout);
 	context.domain = &release.domain;
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
-	// The prior's sampling error from the public sample, once for every planner that starts from it.
-	if (listed && !in.uniform_prior)
-		in.prior_sampling_estimate =
-		    BootstrapPriorSamplingError(context.public_histogram(), workload, r.private_rows, DataPartBeta(r.beta));
+	// The prior's sampling error from the public sample, once for every planner that starts from it: from its rows in
+	// the open cells, on which the prior is conditioned (a public row in a closed cell is no private row's).
+	if (listed && !in.uniform_prior) {
+		std::vector<std::int64_t> open_rows = context.public_histogram();
+		std::int64_t kept = 0;
+		for (std::size_t i = 0; i < open_rows.size(); i++) {
+			if (!context.closed_cells.empty() && context.closed_cells[i])
+				open_rows[i] = 0;
+			kept += open_rows[i];
+		}
+		if (kept > 0)
+			in.prior_sampling_estimate =
+			    BootstrapPriorSamplingError(open_rows, workload, r.private_rows, DataPartBeta(r.beta));
+	}
 	SetDataParts(r, release.layout, context, modes);
 	return context;
 }
@@ -558,7 +568,14 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 		throw Error(ErrorKind::Internal, "the plan chose a mechanism that does not apply");
 	std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 	auto start_clock = [&started] { started = std::chrono::steady_clock::now(); };
-	auto prior = [&] { return plan.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain)); };
+	// The prior on the cells a row can hold (docs/mechanisms.md §9, "Cells no row can hold"): the MW mechanisms start
+	// from it, marginal tables condition it again on their subgrid (the same weights), and a run without private rows
+	// releases it.
+	const std::vector<bool> closed_cells = layout.ClosedCells(domain);
+	auto prior = [&] {
+		return ConditionedOnOpenCells(
+		    plan.uniform_prior ? UniformPrior(cells) : PublicPrior(layout.PublicHistogram(domain)), closed_cells);
+	};
 	if (n == 0) {
 		// No private row: the prior the MW mechanisms start from, a function of public data only.
 		synthetic = prior();
@@ -567,7 +584,6 @@ RunRelease(const RunRequest &r, const PlanSummary &plan, Allocate allocate)
 		in.rows = n;
 		in.cell_histogram = &domain_histogram;
 		in.radices = &radices;
-		const std::vector<bool> closed_cells = layout.ClosedCells(domain);
 		if (!closed_cells.empty())
 			in.closed_cells = &closed_cells;
 		in.cover_counts = cover_counts;

@@ -325,6 +325,39 @@ TEST(RunMwemOnCounts, HugeEpsilonConvergesNearTheTruth)
 	}
 }
 
+// A prior weight of 0 (a cell no row can hold, ConditionedOnOpenCells) stays 0 through every round and replay, whatever
+// the true counts put there; at a huge epsilon the open cells still come near the truth where it holds no closed row.
+TEST(RunMwemOnCounts, ZeroPriorCellsStayEmpty)
+{
+	std::mt19937_64 gen(13);
+	for (MwemAccounting accounting : {MwemAccounting::Pure, MwemAccounting::Zcdp})
+		for (int trial = 0; trial < 10; trial++) {
+			const std::size_t cells = 4 + gen() % 30;
+			const IntervalWorkload w = ThresholdWorkload(cells);
+			std::vector<std::int64_t> h = SkewedHistogram(cells, gen);
+			std::vector<bool> closed(cells, false);
+			for (std::size_t i = 1; i < cells; i++)
+				closed[i] = gen() % 4 == 0;
+			const bool rows_in_closed = trial % 2 == 0;
+			for (std::size_t i = 0; i < cells; i++)
+				if (closed[i] && !rows_in_closed)
+					h[i] = 0;
+			const std::int64_t n = std::accumulate(h.begin(), h.end(), std::int64_t(0));
+			const std::vector<std::int64_t> truth = TrueCounts(w, h);
+			SeededRandomSource rng(gen());
+			const MwemResult r = RunMwemOnCounts(w, truth, n, ConditionedOnOpenCells(UniformPrior(cells), closed),
+			                                     MwemNoiseFor(accounting, 60, 1e7, 1e-6), rng);
+			ExpectDistribution(r.synthetic, cells);
+			for (std::size_t i = 0; i < cells; i++)
+				if (closed[i]) {
+					EXPECT_EQ(r.synthetic[i], 0.0) << trial << " " << i;
+				}
+			if (!rows_in_closed) {
+				EXPECT_LT(MaxError(w, truth, n, r.synthetic), 0.02) << trial;
+			}
+		}
+}
+
 TEST(RunMwemOnCounts, TinyEpsilonMovesTheSyntheticBoundedlyAwayFromThePrior)
 {
 	// Each MW step multiplies some cells by exp((m - a) / 2) with m, a in [0, 1]: at most e^(1/2) relative to the
@@ -408,7 +441,12 @@ TEST(RunMwemOnCounts, RejectsInconsistentInput)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 2}, 3, UniformPrior(2), p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 4}, 3, UniformPrior(3), p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {-1, 2}, 3, UniformPrior(3), p, rng));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 2}, 3, {0.5, 0.5, 0.0}, p, rng));
+	// A prior weight may be 0 (a closed cell), but not negative, not finite, or 0 everywhere.
+	EXPECT_NO_THROW(RunMwemOnCounts(w, {1, 2}, 3, {0.5, 0.5, 0.0}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 2}, 3, {0.0, 0.0, 0.0}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 2}, 3, {-0.1, 0.6, 0.5}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 2}, 3, {test::kNaN, 0.5, 0.5}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {1, 2}, 3, {INFINITY, 0.5, 0.5}, p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::DataException, RunMwemOnCounts(w, {0, 0}, 0, UniformPrior(3), p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunMwemOnCounts(w, {0, 0}, std::int64_t(1) << 62, UniformPrior(3), p, rng));
 	MwemParameters bad = p;

@@ -369,6 +369,31 @@ TEST(RunPmw, ConvergesWithNegligibleNoise)
 		}
 }
 
+// A prior weight of 0 (a cell no row can hold, ConditionedOnOpenCells) stays 0 through every update, whatever the
+// true counts put there, and the other cells still converge to the truth on the queries that read only them.
+TEST(RunPmw, ZeroPriorCellsStayEmpty)
+{
+	std::mt19937_64 gen(31);
+	for (int trial = 0; trial < 20; trial++) {
+		const std::size_t cells = 4 + gen() % 30;
+		const IntervalWorkload workload = RandomWorkload(gen, cells, 5 + gen() % 60);
+		std::vector<std::int64_t> histogram = RandomHistogram(gen, cells, 200);
+		std::vector<bool> closed(cells, false);
+		for (std::size_t i = 0; i < cells; i++)
+			closed[i] = gen() % 4 == 0;
+		closed[gen() % cells] = false;
+		const std::vector<double> prior = ConditionedOnOpenCells(RandomPrior(gen, cells), closed);
+		SeededRandomSource rng(gen());
+		const PmwResult r = RunPmw(workload, histogram, prior, Params(1000, 2.0, 1e-3, 1e-3, 50, 4.0), rng);
+		ExpectDistribution(r.synthetic, cells);
+		for (std::size_t i = 0; i < cells; i++)
+			if (closed[i]) {
+				EXPECT_EQ(r.synthetic[i], 0.0) << trial << " " << i;
+			}
+		EXPECT_GT(r.updates, 0) << trial;
+	}
+}
+
 // (f) The pass order.
 TEST(PassOrder, IsAPermutation)
 {
@@ -445,6 +470,37 @@ TEST(PublicPrior, PositiveNormalisedAndProportionalToCountPlusPerks)
 		EXPECT_DOUBLE_EQ(p, 1.0 / 7.0);
 }
 
+// The prior on the open cells: 0 on each closed cell, the open weights in proportion, summing to 1; no mask leaves the
+// prior as it is; a mask of another size, or one that leaves no weight, is refused.
+TEST(ConditionedOnOpenCells, ZeroesTheClosedCellsAndRenormalisesTheOpenOnes)
+{
+	std::mt19937_64 gen(12);
+	for (int trial = 0; trial < 100; trial++) {
+		const std::size_t cells = 2 + gen() % 40;
+		const std::vector<double> prior = RandomPrior(gen, cells);
+		std::vector<bool> closed(cells);
+		for (std::size_t i = 0; i < cells; i++)
+			closed[i] = gen() % 3 == 0;
+		const std::size_t open = gen() % cells;
+		closed[open] = false;
+		const std::vector<double> conditioned = ConditionedOnOpenCells(prior, closed);
+		ASSERT_EQ(conditioned.size(), cells);
+		double sum = 0;
+		for (std::size_t i = 0; i < cells; i++) {
+			sum += conditioned[i];
+			if (closed[i])
+				EXPECT_EQ(conditioned[i], 0.0);
+			else
+				EXPECT_NEAR(conditioned[i] / prior[i], conditioned[open] / prior[open], 1e-12 * conditioned[open]);
+		}
+		EXPECT_NEAR(sum, 1.0, 1e-12);
+		EXPECT_EQ(ConditionedOnOpenCells(prior, {}), prior);
+	}
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ConditionedOnOpenCells(UniformPrior(3), {true, false}));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ConditionedOnOpenCells(UniformPrior(2), {true, true}));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, ConditionedOnOpenCells({0.0, 1.0}, {false, true}));
+}
+
 // (h) Cancellation.
 int g_interrupt_calls = 0;
 bool
@@ -488,7 +544,12 @@ TEST(RunPmw, RejectsInconsistentInput)
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2}, UniformPrior(3), p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2, 3}, UniformPrior(2), p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, -1, 3}, UniformPrior(3), p, rng));
-	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2, 3}, {0.5, 0.5, 0.0}, p, rng));
+	// A prior weight may be 0 (a closed cell), but not negative, not finite, or 0 everywhere.
+	EXPECT_NO_THROW(RunPmw(workload, {1, 2, 3}, {0.5, 0.5, 0.0}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2, 3}, {0.0, 0.0, 0.0}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2, 3}, {-0.1, 0.6, 0.5}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2, 3}, {test::kNaN, 0.5, 0.5}, p, rng));
+	EXPECT_PAP_ERROR(ErrorKind::Internal, RunPmw(workload, {1, 2, 3}, {INFINITY, 0.5, 0.5}, p, rng));
 	EXPECT_PAP_ERROR(ErrorKind::DataException, RunPmw(workload, {0, 0, 0}, UniformPrior(3), p, rng));
 	PmwParameters bad = p;
 	bad.cutoff = 0;

@@ -3861,6 +3861,33 @@ EnumAndTwoBooleans()
 	return {pub, priv};
 }
 
+// Over EnumAndTwoBooleans' grid: every closed cell of a release at 0 (the enum's "other" bin and, with not_null, the
+// NULL bins), the open cells as many as the grid has, and the release a distribution.
+void
+ExpectTheClosedCellsEmpty(const Release &r, const RunSummary &out, bool not_null, const std::string &what)
+{
+	const std::vector<AxisInfo> axes = Axes(r.layout);
+	const auto cells = Cells(r.layout);
+	const ReleaseLayout plain = LayoutFromCatalog(r.layout);
+	ASSERT_EQ(std::size_t(r.summary.cell_count), cells.size());
+	double sum = 0;
+	std::size_t open = 0;
+	for (std::size_t cell = 0; cell < cells.size(); cell++) {
+		const std::vector<std::int32_t> &point = *cells[cell];
+		bool closed = false;
+		for (std::size_t a = 0; a < 3; a++)
+			closed = closed || point[a] == std::int32_t(axes[a].categories.size()) ||
+			         (not_null && point[a] == plain.axes[a].NullBin());
+		if (closed) {
+			EXPECT_EQ(out.synthetic[cell], 0.0) << what << " " << cell;
+		}
+		open += !closed;
+		sum += out.synthetic[cell];
+	}
+	EXPECT_EQ(open, not_null ? 3u * 2u * 2u : 4u * 3u * 3u) << what;
+	EXPECT_NEAR(sum, 1.0, 1e-12) << what;
+}
+
 // Marginal tables measure and fit the open cells only (docs/mechanisms.md §13, "Cells no row can hold"): the "other"
 // bins of closed columns and, with the flags, the NULL bins of NOT NULL columns hold no weight, the release sums to
 // 1, and closing the NULL bins lowers the prediction (the public table, like the private one, holds no NULL there).
@@ -3870,9 +3897,6 @@ TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
 	priv.Add({Str("q"), Bool(true), Bool(false)}, 7);  // in the enum's "other" bin
 	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
 	ASSERT_STREQ(r.layout.domain, "full grid");
-	const std::vector<AxisInfo> axes = Axes(r.layout);
-	const auto cells = Cells(r.layout);
-	const ReleaseLayout plain = LayoutFromCatalog(r.layout);
 	const bool all[] = {true, true, true};
 	CatalogLayout not_null = r.layout;
 	not_null.axis_not_null = all;
@@ -3885,26 +3909,47 @@ TEST_F(ReleaseEngine, MarginalTablesLeaveTheClosedCellsEmpty)
 				request.layout = &not_null;
 			const RunSummary out = RunOn(r, PrivateScan(r, priv), 5, request);
 			predicted[flags] = out.plan.predicted_error;
-			ASSERT_EQ(std::size_t(r.summary.cell_count), cells.size());
-			double sum = 0;
-			std::size_t open = 0;
-			for (std::size_t cell = 0; cell < cells.size(); cell++) {
-				const std::vector<std::int32_t> &point = *cells[cell];
-				bool closed = false;
-				for (std::size_t a = 0; a < 3; a++)
-					closed = closed || point[a] == std::int32_t(axes[a].categories.size()) ||
-					         (flags && point[a] == plain.axes[a].NullBin());
-				if (closed) {
-					EXPECT_EQ(out.synthetic[cell], 0.0) << cell;
-				}
-				open += !closed;
-				sum += out.synthetic[cell];
-			}
-			EXPECT_EQ(open, flags ? 3u * 2u * 2u : 4u * 3u * 3u);
-			EXPECT_NEAR(sum, 1.0, 1e-12);
+			ExpectTheClosedCellsEmpty(r, out, flags, "marginal_tables");
 		}
 		EXPECT_LT(predicted[1], predicted[0]) << epsilon;
 	}
+}
+
+// PMW and MWEM start from the prior conditioned on the open cells (ConditionedOnOpenCells, docs/mechanisms.md §9):
+// MW keeps its zeros, so the closed cells stay empty whatever the private rows put there (7 rows in the enum's "other"
+// bin), for both priors; a run whose scan finds no private row releases that prior, empty there too, whatever the
+// mechanism.
+TEST_F(ReleaseEngine, MwMechanismsAndEmptyScansLeaveTheClosedCellsEmpty)
+{
+	auto [pub, priv] = EnumAndTwoBooleans();
+	priv.Add({Str("q"), Bool(true), Bool(false)}, 7);
+	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	const bool all[] = {true, true, true};
+	CatalogLayout not_null = r.layout;
+	not_null.axis_not_null = all;
+	const GridPoints points = PrivateScan(r, priv), none{};
+	for (const char *mechanism : {"pmw", "mwem", "identity", "marginal_tables"})
+		for (const char *prior : {"public", "uniform"})
+			for (bool flags : {false, true})
+				for (bool empty : {false, true}) {
+					if (!empty &&
+					    (std::strcmp(mechanism, "identity") == 0 || std::strcmp(mechanism, "marginal_tables") == 0))
+						continue;                                              // their own tests
+					PlanRequest request = Plan(r, empty ? 1.0 : 50.0, prior);  // updates at 50
+					request.mechanism = mechanism;
+					if (flags)
+						request.layout = &not_null;
+					if (empty)
+						request.private_rows = 3007;  // the plan's count, before the rows went
+					const RunSummary out = RunOn(r, empty ? none : points, 5, request);
+					const std::string what = std::string(mechanism) + " " + prior + (flags ? " not null" : "") +
+					                         (empty ? " empty scan" : "");
+					ExpectTheClosedCellsEmpty(r, out, flags, what);
+					if (!empty) {
+						EXPECT_GT(out.updates, 0) << what;
+					}
+				}
 }
 
 // A run reads the NOT NULL constraints again (fmgr_run.cpp): its mask may differ from its plan's when a constraint is
