@@ -59,6 +59,15 @@ struct PlanInput {
 	// PublicOnlyError takes when below its union bound; negative when not estimated (a uniform prior, a cover too
 	// large to list or to resample within the bootstrap's budget).
 	double prior_sampling_estimate = -1.0;
+	// The public rows the prior stands on: those in the cells a row can hold (a public row in a closed cell, a NULL
+	// where the private column is NOT NULL, is no private row's and the prior is conditioned away from it); negative:
+	// all public_rows.
+	std::int64_t prior_public_rows = -1;
+	std::int64_t
+	PriorPublicRows() const
+	{
+		return prior_public_rows >= 0 ? prior_public_rows : public_rows;
+	}
 	double
 	RequestBeta() const
 	{

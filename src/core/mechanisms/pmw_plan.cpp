@@ -247,7 +247,11 @@ PmwConvergedError(const PmwParameters &p, std::size_t cover_size, double beta, s
 double
 PublicOnlyBound(const PlanInput &in)
 {
-	return PriorSamplingError(in.public_rows, in.private_rows, in.cover_size, in.cdf_count,
+	// The public rows in the open cells (PlanInput::prior_public_rows). With none, the conditioned public prior is the
+	// uniform one over the open cells (the pseudo-row alone), and is taken as the uniform prior is (PriorError).
+	if (in.PriorPublicRows() <= 0)
+		return kUninformedPriorError;
+	return PriorSamplingError(in.PriorPublicRows(), in.private_rows, in.cover_size, in.cdf_count,
 	                          DataPartBeta(in.RequestBeta()));
 }
 

@@ -192,17 +192,22 @@ ContextFor(const PlanRequest &r, const OpenRelease &release, AnswerModeErrors &m
 	context.shape = ShapeOf(release.layout);
 	context.domain = &release.domain;
 	context.public_histogram = [&release] { return release.layout.PublicHistogram(release.domain); };
-	// The prior's sampling error from the public sample, once for every planner that starts from it: from its rows in
-	// the open cells, on which the prior is conditioned (a public row in a closed cell is no private row's).
-	if (listed && !in.uniform_prior) {
+	// The public prior stands on the public rows in the open cells (a public row in a closed cell is no private row's,
+	// and the prior is conditioned away from it): their count, and their sampling error, once for every planner that
+	// starts from it.
+	const bool closed_any =
+	    std::find(context.closed_cells.begin(), context.closed_cells.end(), true) != context.closed_cells.end();
+	if (!in.uniform_prior && (listed || closed_any)) {
 		std::vector<std::int64_t> open_rows = context.public_histogram();
 		std::int64_t kept = 0;
 		for (std::size_t i = 0; i < open_rows.size(); i++) {
-			if (!context.closed_cells.empty() && context.closed_cells[i])
+			if (closed_any && context.closed_cells[i])
 				open_rows[i] = 0;
 			kept += open_rows[i];
 		}
-		if (kept > 0)
+		if (closed_any)
+			in.prior_public_rows = kept;
+		if (listed && kept > 0)
 			in.prior_sampling_estimate =
 			    BootstrapPriorSamplingError(open_rows, workload, r.private_rows, DataPartBeta(r.beta));
 	}

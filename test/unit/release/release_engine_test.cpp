@@ -3952,6 +3952,69 @@ TEST_F(ReleaseEngine, MwMechanismsAndEmptyScansLeaveTheClosedCellsEmpty)
 				}
 }
 
+// The prior's sampling error is that of the public rows in the open cells (ContextFor: the bootstrap resamples them
+// alone, the union bound counts them alone): with the NOT NULL flags, public rows in a NULL bin change neither the PMW
+// nor the MWEM prior part; without the flags they are open and do. A public table whose every row is closed plans (no
+// bootstrap: nothing to resample) and runs with the closed cells empty. (From a read-only review of 2d8bbc8.)
+TEST_F(ReleaseEngine, PriorBootstrapReadsOnlyTheOpenPublicRows)
+{
+	auto [pub, priv] = EnumAndTwoBooleans();
+	Table pub_nulls = pub, all_null = pub;
+	all_null.rows.clear();
+	for (int v = 0; v < 500; v++)
+		pub_nulls.Add({Str(v % 2 == 0 ? "a" : "b"), Null(), Bool(v % 3 == 0)}, 1);  // in d's NULL bin
+	for (int v = 0; v < 2000; v++)
+		all_null.Add({Str(v % 2 == 0 ? "a" : "b"), Null(), Bool(v % 3 == 0)}, 1);
+	const Release r = Define(pub, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+	const Release with_nulls = Define(pub_nulls, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(r.layout.domain, "full grid");
+	ASSERT_STREQ(with_nulls.layout.domain, "full grid");
+	ASSERT_EQ(r.summary.cell_count, with_nulls.summary.cell_count);
+	ASSERT_EQ(r.summary.cover_size, with_nulls.summary.cover_size);
+	ASSERT_EQ(with_nulls.summary.public_rows, r.summary.public_rows + 500);
+	const bool all[] = {true, true, true};
+	const std::size_t pmw = *MechanismIndex("pmw"), mwem = *MechanismIndex("mwem");
+	for (bool flags : {false, true}) {
+		CatalogLayout closed_a = r.layout, closed_b = with_nulls.layout;
+		closed_a.axis_not_null = closed_b.axis_not_null = flags ? all : nullptr;
+		PlanRequest a = Plan(r, 1.0), b = Plan(with_nulls, 1.0);
+		a.layout = &closed_a;
+		b.layout = &closed_b;
+		a.private_rows = b.private_rows = 3000;
+		const PlanSummary sa = MakePlan(a), sb = MakePlan(b);
+		for (std::size_t m : {pmw, mwem}) {
+			if (flags) {
+				EXPECT_DOUBLE_EQ(sa.predictions[m].parts.prior, sb.predictions[m].parts.prior) << m;
+			} else {
+				EXPECT_NE(sa.predictions[m].parts.prior, sb.predictions[m].parts.prior) << m;
+			}
+		}
+	}
+	const Release none_open = Define(all_null, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+	ASSERT_STREQ(none_open.layout.domain, "full grid");
+	CatalogLayout closed = none_open.layout;
+	closed.axis_not_null = all;
+	const GridPoints points = PrivateScan(none_open, priv);
+	for (const char *mechanism : {"pmw", "mwem"}) {
+		PlanRequest request = Plan(none_open, 1.0);
+		request.mechanism = mechanism;
+		request.layout = &closed;
+		RunSummary out;
+		ASSERT_NO_THROW(out = RunOn(none_open, points, 5, request)) << mechanism;
+		const ReleaseLayout plain = LayoutFromCatalog(closed);
+		const std::vector<bool> mask = plain.ClosedCells(plain.MakeDomain());
+		ASSERT_EQ(mask.size(), std::size_t(none_open.summary.cell_count));
+		double sum = 0;
+		for (std::size_t cell = 0; cell < mask.size(); cell++) {
+			if (mask[cell]) {
+				EXPECT_EQ(out.synthetic[cell], 0.0) << mechanism << " " << cell;
+			}
+			sum += out.synthetic[cell];
+		}
+		EXPECT_NEAR(sum, 1.0, 1e-12) << mechanism;
+	}
+}
+
 // A run reads the NOT NULL constraints again (fmgr_run.cpp): its mask may differ from its plan's when a constraint is
 // dropped or added between them (docs/mechanisms.md §9). Marginal tables then run on the run's open subgrid with
 // the plan's noise and m: no error, every cell the run closes at 0, a distribution; rows in a NULL bin the plan
@@ -4000,6 +4063,51 @@ TEST_F(ReleaseEngine, MarginalTablesRunOnTheRunsMaskWhenThePlansDiffers)
 		EXPECT_NEAR(sum, 1.0, 1e-12);
 		if (plan_closes) {
 			EXPECT_GT(null_d, 0.005);  // 40 of 3040 rows, at epsilon 1
+		}
+	}
+}
+
+// The public prior stands on the public rows in the open cells (PlanInput::prior_public_rows): a public NULL where the
+// private column is NOT NULL is no private row's, and the prior is conditioned away from it. So with d NOT NULL and
+// most public rows NULL in d, the prior's error that PMW and MWEM show is that of the few rows left (more than with
+// the NULLs counted), and with every public row NULL in d the prior is the uniform one over the open cells (the
+// pseudo-row alone), taken as the uniform prior is (1/2).
+TEST_F(ReleaseEngine, ThePriorStandsOnThePublicRowsInTheOpenCells)
+{
+	auto [pub, priv] = EnumAndTwoBooleans();
+	Table all_null = pub;
+	all_null.rows.clear();
+	all_null.Add({Str("a"), Null(), Bool(true)}, 1000);
+	all_null.Add({Str("b"), Null(), Bool(false)}, 1000);
+	pub.Add({Str("a"), Null(), Bool(true)}, 9000);
+	pub.Add({Str("b"), Null(), Bool(false)}, 9000);
+	const bool all[] = {true, true, true};
+	for (const Table *table : {&pub, &all_null}) {
+		const Release r = Define(*table, "marginals(2; c, d, e)", Granularity::Finest, 0.2);
+		ASSERT_STREQ(r.layout.domain, "full grid");
+		CatalogLayout not_null = r.layout;
+		not_null.axis_not_null = all;
+		for (const char *name : {"pmw", "mwem"}) {
+			double prior[2] = {0, 0};
+			for (bool flags : {false, true}) {
+				PlanRequest request = Plan(r, 1.0);
+				request.mechanism = name;
+				request.private_rows = 3000;
+				if (flags)
+					request.layout = &not_null;
+				const PlanSummary plan = MakePlan(request);
+				const MechanismPrediction &p = plan.predictions[std::size_t(ParseMechanism(name))];
+				ASSERT_TRUE(p.applies) << name;
+				prior[flags] = p.parts.prior;
+			}
+			if (table == &pub) {
+				// 2000 rows left of 20000: sqrt((1/2000 + 1/3000) / (1/20000 + 1/3000)) = 1.47 times the error
+				EXPECT_GT(prior[1], 1.3 * prior[0]) << name;
+				EXPECT_LT(prior[1], 1.0) << name;
+			} else {
+				EXPECT_LT(prior[0], 0.5) << name;
+				EXPECT_EQ(prior[1], kUninformedPriorError) << name;
+			}
 		}
 	}
 }
