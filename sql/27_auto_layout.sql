@@ -110,6 +110,25 @@ SELECT pap.define_release('al_same', 'al_priv', 'al_same_pub', 'ranges(x)');
 SELECT pap.define_release('al_empty', 'al_empty', 'al_pub', 'thresholds(x)', alpha => 0.2);
 SELECT name, cell_count, granularity FROM pap.releases WHERE name IN ('al_one', 'al_same', 'al_empty') ORDER BY name;
 
+-- A NOT NULL private column: the definition plans its candidates with the column's NULL bin closed, as pap.plan of
+-- the stored layout then does (docs/mechanisms.md §9), so the prediction it states is pap.plan's (to its 3 digits);
+-- on a copy without the constraint, pap.plan predicts more.
+CREATE TABLE al_box_pop AS
+SELECT i, x, round((x + 10 * (random() - 0.5))::numeric, 1)::float8 AS y FROM al_pop;
+CREATE TABLE al_nn_priv (x float8 NOT NULL, y float8 NOT NULL);
+INSERT INTO al_nn_priv SELECT x, y FROM al_box_pop WHERE i % 6 <> 0;
+CREATE TABLE al_nn_pub AS SELECT x, y FROM al_box_pop WHERE i % 12 = 0;
+CREATE TABLE al_null_priv AS SELECT x, y FROM al_nn_priv;
+SELECT pap.set_budget('al_nn_priv', 1), pap.set_budget('al_null_priv', 1);
+SELECT pap.define_release('al_nn', 'al_nn_priv', 'al_nn_pub', 'boxes(x, y)'),
+       pap.define_release('al_null', 'al_null_priv', 'al_nn_pub', 'boxes(x, y)');
+SELECT r.name, (regexp_match(r.domain_reason, 'predicts ([0-9.e+-]+)'))[1]::float8
+                 = round(p.predicted_error::numeric, 2 - floor(log(p.predicted_error))::int)::float8
+         AS states_what_plan_predicts
+  FROM pap.releases r, pap.plan(r.name, 1) p WHERE r.name IN ('al_nn', 'al_null') ORDER BY r.name;
+SELECT nn.predicted_error < nb.predicted_error AS not_null_predicts_less
+  FROM pap.plan('al_nn', 1) nn, pap.plan('al_null', 1) nb;
+
 -- The setting's range is the plans' epsilon range.
 SET pap_release.layout_epsilon = 0;
 SET pap_release.layout_epsilon = 'NaN';
@@ -120,3 +139,4 @@ SELECT pap.define_release('al_bad', 'al_priv', 'al_pub', 'thresholds(x)', granul
 
 SELECT pap.drop_release(name) FROM pap.releases WHERE name LIKE 'al\_%' ORDER BY name;
 DROP TABLE al_pop, al_skew_priv, al_skew_pub, al_priv, al_pub, al_fold_priv, al_fold_pub, al_few, al_few_pub, al_one_pub, al_same_pub, al_empty;
+DROP TABLE al_box_pop, al_nn_priv, al_nn_pub, al_null_priv;

@@ -307,23 +307,21 @@ const char **
 PapCheckListOfColumn(Oid relid, const char *column, size_t *count)
 {
 	*count = 0;
-	PapLockTable(relid);  // the root first: find_all_inheritors locks only the members (as in PapNotNullAxes)
-	List *tables = find_all_inheritors(relid, AccessShareLock, nullptr);
+	bool all_plain = false;
+	List *tables = PapTablesStoringRows(relid, &all_plain);
 	const int output_level = PapBeginStableOutput();
 	// Only casts of built-in constants are folded (NotOnlyBuiltIns); the search path is pinned all the same.
 	(void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
 	                        false);
 	TextList all;
-	all.known = true;
+	all.known = all_plain;  // a foreign table's constraints are not enforced
 	int capacity = 0;
 	ListCell *cell;
 	foreach (cell, tables) {
+		if (!all.known)
+			break;
 		CHECK_FOR_INTERRUPTS();  // a tree may have many partitions
-		const Oid table = lfirst_oid(cell);
-		const char kind = get_rel_relkind(table);
-		if (kind == RELKIND_PARTITIONED_TABLE)  // stores no row
-			continue;
-		const TextList own = kind == RELKIND_RELATION ? ListOfTable(table, column) : TextList{};
+		const TextList own = ListOfTable(lfirst_oid(cell), column);
 		if (!own.known) {
 			all.known = false;
 			break;

@@ -8,6 +8,7 @@
 #include "pg/glue.hpp"
 #include "pg/guc.hpp"
 #include "pg/ledger_charge.hpp"
+#include "pg/not_null.hpp"
 #include "pg/relation_kinds.hpp"
 #include "pg/row_read_guard.hpp"
 #include "pg/text_position.hpp"
@@ -120,8 +121,12 @@ LearnFromPublicTable(pap::core::ReleaseDraft *draft, Oid private_table, Oid publ
 		private_types[i] = getBaseType(private_type);
 		public_types[i] = getBaseType(public_type);
 		// The private column's type says which values its rows can hold (a public float8 column may cut between them).
+		// A NOT NULL column's NULL bin is closed to every plan and run (public: the catalog); granularity auto plans
+		// its candidates so too.
+		const bool not_null = PapColumnNotNullInTree(private_table, column);
 		PAP_CORE(pap::core::DraftSetColumnType(draft, i, type, format_type_be(private_type));
-		         pap::core::DraftSetColumnValueStep(draft, i, PapValueStepOfType(private_type)));
+		         pap::core::DraftSetColumnValueStep(draft, i, PapValueStepOfType(private_type));
+		         pap::core::DraftSetColumnNotNull(draft, i, not_null));
 		if (type == pap::core::ValueType::Enum) {  // its categories are the type's labels (public: the catalog)
 			PapRequireLocalEnumColumn(private_table, column, private_type);
 			size_t count = 0;

@@ -353,6 +353,31 @@ PapLockTable(Oid relid)
 		                errdetail("The relation with OID %u no longer exists.", relid)));
 }
 
+List *
+PapTablesStoringRows(Oid relid, bool *all_plain)
+{
+	// The root first, as every scan of the tree locks it (PapLockTreeOfOneOwner): without it a plain table (the tree
+	// of one) is read unlocked, and a partition locked before its parent could deadlock with DDL on the tree.
+	PapLockTable(relid);
+	List *tree = find_all_inheritors(relid, AccessShareLock, nullptr);
+	List *storing = NIL;
+	*all_plain = true;
+	ListCell *cell;
+	foreach (cell, tree) {
+		CHECK_FOR_INTERRUPTS();  // a tree may have many partitions
+		const Oid table = lfirst_oid(cell);
+		const char kind = get_rel_relkind(table);
+		if (kind == RELKIND_PARTITIONED_TABLE)  // stores no row
+			continue;
+		if (kind == RELKIND_RELATION)
+			storing = lappend_oid(storing, table);
+		else
+			*all_plain = false;
+	}
+	list_free(tree);
+	return storing;
+}
+
 void
 PapBeginTableRead(Oid relid, PapTableRead *read)
 {

@@ -106,6 +106,11 @@ Oid PapRelationOwner(Oid relid);
 // catalog row written for it then cannot outlive a concurrent DROP TABLE, whose sql_drop trigger detaches only the
 // rows committed before it (42P01 if the drop committed first).
 void PapLockTable(Oid relid);
+// The tables of relid's tree that store its rows (relid, or every partition or inheritance child that is not itself
+// partitioned), locked: the root first (PapLockTable; find_all_inheritors locks only the members), then the members
+// (AccessShareLock), held to the end of the transaction. *all_plain is false when one of them is not a plain table
+// (a foreign table, whose constraints are not enforced); the list holds the plain ones. list_free it.
+List *PapTablesStoringRows(Oid relid, bool *all_plain);
 void PapEndTableRead(const PapTableRead *read);
 
 // Raises unless predicate is a total, deterministic condition on one row of relid (predicate_check.cpp).

@@ -3,8 +3,6 @@
 
 extern "C" {
 #include "access/table.h"
-#include "catalog/pg_class.h"
-#include "catalog/pg_inherits.h"
 #include "miscadmin.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -21,44 +19,52 @@ ColumnNotNull(Oid relid, const char *column)
 	const AttrNumber attnum = get_attnum(relid, column);
 	if (attnum <= 0)
 		return false;
-	Relation rel = table_open(relid, NoLock);  // locked by PapNotNullAxes (the root) or find_all_inheritors
+	Relation rel = table_open(relid, NoLock);  // locked by PapTablesStoringRows
 	const bool not_null = TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attnotnull;
 	table_close(rel, NoLock);
 	return not_null;
 }
 
+// Whether the column is NOT NULL in every table of PapTablesStoringRows' list, none of them a foreign table.
+bool
+ColumnNotNullInTables(List *tables, bool all_plain, const char *column)
+{
+	if (!all_plain)
+		return false;
+	ListCell *cell;
+	foreach (cell, tables) {
+		CHECK_FOR_INTERRUPTS();  // a tree may have many partitions
+		if (!ColumnNotNull(lfirst_oid(cell), column))
+			return false;
+	}
+	return true;
+}
+
 }  // namespace
+
+bool
+PapColumnNotNullInTree(Oid relid, const char *column)
+{
+	bool all_plain = false;
+	List *tables = PapTablesStoringRows(relid, &all_plain);
+	const bool closed = ColumnNotNullInTables(tables, all_plain, column);
+	list_free(tables);
+	return closed;
+}
 
 const bool *
 PapNotNullAxes(Oid relid, const pap::core::CatalogLayout &layout)
 {
-	// The root first, as every scan of the tree locks it (PapLockTreeOfOneOwner): find_all_inheritors locks the
-	// members only, never relid itself, so without this a plain table (the tree of one) is read unlocked in the
-	// scan's transaction (a DROP NOT NULL could commit before the scan locks it; table_open(NoLock) asserts), and
-	// a partition locked before its parent could deadlock with DDL on the tree after the charge.
-	PapLockTable(relid);
-	List *tables = find_all_inheritors(relid, AccessShareLock, nullptr);
+	bool all_plain = false;
+	List *tables = PapTablesStoringRows(relid, &all_plain);  // locked whatever the axes: the run's scan relies on it
 	bool *not_null = (bool *)palloc0(sizeof(bool) * (layout.axis_count + 1));
 	bool any = false;
 	for (size_t a = 0; a < layout.axis_count; a++) {
 		const char *kind = layout.axis_kinds[a];
 		if (strcmp(kind, "numeric") != 0 && strcmp(kind, "categorical") != 0)
 			continue;  // a predicate or a linear axis reads no one column
-		bool closed = true;
-		ListCell *cell;
-		foreach (cell, tables) {
-			CHECK_FOR_INTERRUPTS();  // a tree may have many partitions
-			const Oid table = lfirst_oid(cell);
-			const char relkind = get_rel_relkind(table);
-			if (relkind == RELKIND_PARTITIONED_TABLE)  // stores no row
-				continue;
-			if (relkind != RELKIND_RELATION || !ColumnNotNull(table, layout.axis_labels[a])) {
-				closed = false;
-				break;
-			}
-		}
-		not_null[a] = closed;
-		any = any || closed;
+		not_null[a] = ColumnNotNullInTables(tables, all_plain, layout.axis_labels[a]);
+		any = any || not_null[a];
 	}
 	list_free(tables);
 	if (!any) {

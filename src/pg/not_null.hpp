@@ -12,3 +12,7 @@
 // joining the tree is not stopped: a run reads the constraints again after its scan and keeps a bin closed only if
 // both reads close it.
 const bool *PapNotNullAxes(Oid relid, const pap::core::CatalogLayout &layout);
+
+// The same rule for one column of relid's tree, under the same locks: what a definition's choice of layout plans with
+// (DraftSetColumnNotNull), as pap.plan will.
+bool PapColumnNotNullInTree(Oid relid, const char *column);

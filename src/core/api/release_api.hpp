@@ -98,6 +98,11 @@ void DraftSetColumnLabels(ReleaseDraft *draft, std::size_t i, const char *const 
 // DraftSetCategories then refuses a public value outside the list (Error(DataException)). Error(Internal) for an
 // empty list, duplicates or another value type.
 void DraftSetColumnCheckList(ReleaseDraft *draft, std::size_t i, const char *const *values, std::size_t count);
+// Whether the private table's column i is NOT NULL in every table that stores its rows (public: the catalog,
+// PapNotNullAxes' rule). Granularity auto then plans its candidates with the NULL bin of every numeric or categorical
+// axis over that column closed, as pap.plan and a run will (docs/mechanisms.md §9, "Cells no row can hold"); the
+// stored layout does not keep it. Any time before step 5's DraftSetPublicPoints.
+void DraftSetColumnNotNull(ReleaseDraft *draft, std::size_t i, bool not_null);
 std::size_t DraftPredicateCount(const ReleaseDraft *draft);
 const char *DraftPredicate(const ReleaseDraft *draft, std::size_t i);
 const char *DraftPredicateLabelSql(const ReleaseDraft *draft);  // SELECT list: one 0/1 per predicate, count(*)

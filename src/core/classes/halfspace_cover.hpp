@@ -36,8 +36,8 @@ std::unique_ptr<Cover> MakeHalfspaceCover(const CoverInput &input);
 // The canonical text of w.x over the class's columns, as a query's left-hand side: "1*x + 2*y", "1*x - 0.5*y";
 // zero weights are left out ("2*y"). Error(Internal) when sizes differ or every weight is zero.
 // Error(InvalidParameter) when a direction of spec is a positive multiple of another (PositiveMultiple): the
-// same half-spaces twice, which would list one query under two directions. O(D log D) after normalising each
-// direction by its largest absolute weight. Opposite directions are distinct.
+// same half-spaces twice, which would list one query under two directions. Every pair is checked both ways, as a
+// query's coefficients are matched (O(D^2) pairs). Opposite directions are distinct.
 void RequireDistinctDirections(const ClassSpec &spec);
 
 std::string LinearAxisLabel(const std::vector<std::string> &columns, const std::vector<double> &weights);

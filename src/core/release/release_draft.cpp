@@ -50,6 +50,7 @@ public:
 		column_steps_.resize(layout_.spec.columns.size());
 		column_labels_.resize(layout_.spec.columns.size());
 		check_listed_.resize(layout_.spec.columns.size());
+		column_not_null_.resize(layout_.spec.columns.size());
 	}
 
 	const ClassSpec &
@@ -130,6 +131,12 @@ public:
 			throw Error(ErrorKind::Internal, "a CHECK list is empty or its values are not distinct");
 		column_labels_.at(i) = std::move(sorted);
 		check_listed_.at(i) = true;
+	}
+
+	void
+	SetColumnNotNull(std::size_t i, bool not_null)
+	{
+		column_not_null_.at(i) = not_null;
 	}
 
 	void
@@ -532,13 +539,30 @@ private:
 		planning_.alpha = alpha_;
 		planning_.cell_limit = cell_limit;
 		planning_.max_cover_queries = max_queries;
-		LayoutChoice choice = ChooseLayout(layout_, planning_);
+		LayoutChoice choice = ChooseLayout(WithNotNullAxes(layout_), planning_);
 		if (std::optional<LayoutChoice> unmerged = UnmergedPredicatesChoice(choice.predicted))
 			choice = std::move(*unmerged);
 		layout_ = std::move(choice.layout);
+		for (ReleaseAxis &axis : layout_.axes)
+			axis.not_null = false;  // read again by every plan and run, never stored
 		max_bin_rows_ = choice.max_bin_rows;
 		granularity_text_ = std::move(choice.granularity);
 		domain_reason_ = std::move(choice.domain_reason);
+	}
+
+	// The layout as pap.plan will see it (ReleaseAxis::not_null): each numeric or categorical axis over a column the
+	// glue found NOT NULL (SetColumnNotNull) has its NULL bin closed.
+	ReleaseLayout
+	WithNotNullAxes(ReleaseLayout layout) const
+	{
+		for (ReleaseAxis &axis : layout.axes) {
+			if (axis.kind != AxisKind::Numeric && axis.kind != AxisKind::Categorical)
+				continue;
+			for (std::size_t i = 0; i < layout.spec.columns.size(); i++)
+				if (column_not_null_[i] && layout.spec.columns[i] == axis.label)
+					axis.not_null = true;
+		}
+		return layout;
 	}
 
 	// One predicate axis per representative of merge (its text the axis label).
@@ -757,6 +781,7 @@ private:
 	std::vector<std::optional<double>> column_steps_;      // DraftSetColumnValueStep's; else the value type's
 	std::vector<std::vector<std::string>> column_labels_;  // an enum's labels or a CHECK list, sorted by bytes
 	std::vector<bool> check_listed_;                       // DraftSetColumnCheckList's: column_labels_ is a CHECK list
+	std::vector<bool> column_not_null_;                    // DraftSetColumnNotNull's: planned with the NULL bin closed
 	std::vector<std::int32_t> label_points_;  // predicates: the public label points over every listed predicate
 	std::vector<std::int64_t> label_rows_;    // and their public rows
 	std::vector<std::size_t> merged_representatives_;  // MergePredicates': the first predicate of each axis
@@ -849,6 +874,12 @@ void
 DraftSetColumnCheckList(ReleaseDraft *d, std::size_t i, const char *const *values, std::size_t count)
 {
 	d->SetColumnCheckList(i, values, count);
+}
+
+void
+DraftSetColumnNotNull(ReleaseDraft *d, std::size_t i, bool not_null)
+{
+	d->SetColumnNotNull(i, not_null);
 }
 
 std::size_t

@@ -118,6 +118,7 @@ struct Column {
 	std::vector<std::string> labels = {};  // an enum type's, or a CHECK constraint's list (check_list)
 	bool check_list = false;
 	double value_step = 0.0;  // > 0: passed as DraftSetColumnValueStep (an integer column's 1)
+	bool not_null = false;    // passed as DraftSetColumnNotNull: the private column is NOT NULL
 };
 
 struct Table {
@@ -309,6 +310,7 @@ Define(const Table &pub, const char *class_text, Granularity granularity = Granu
 		DraftSetColumnType(d, i, c.type, c.type_name);
 		if (c.value_step > 0.0)
 			DraftSetColumnValueStep(d, i, c.value_step);
+		DraftSetColumnNotNull(d, i, c.not_null);
 		if (c.type == ValueType::Enum || c.check_list) {
 			std::vector<const char *> labels;
 			for (const std::string &l : c.labels)
@@ -4107,6 +4109,49 @@ TEST_F(ReleaseEngine, ThePriorStandsOnThePublicRowsInTheOpenCells)
 			} else {
 				EXPECT_LT(prior[0], 0.5) << name;
 				EXPECT_EQ(prior[1], kUninformedPriorError) << name;
+			}
+		}
+	}
+}
+
+// Granularity auto plans its candidates as pap.plan will (docs/mechanisms.md §9, "Cells no row can hold"): with the
+// private columns NOT NULL (DraftSetColumnNotNull), the prediction the definition states for the layout it chose is
+// pap.plan's on that layout with the NULL bins closed, and without, pap.plan's with them open; the stored layout
+// keeps no flag (a plan without them reads the NULL bins open).
+TEST_F(ReleaseEngine, AutoLayoutPlansWithTheNotNullColumns)
+{
+	std::mt19937_64 gen(23);
+	std::normal_distribution<double> normal(0.0, 1.0);
+	for (bool not_null : {false, true}) {
+		Table pub;
+		pub.columns = {{"x", ValueType::Number, "double precision"}, {"y", ValueType::Number, "double precision"}};
+		for (Column &c : pub.columns)
+			c.not_null = not_null;
+		for (int i = 0; i < 3000; i++) {
+			const double x = normal(gen);
+			pub.Add({Num(std::round(100 * x) / 100), Num(std::round(100 * (x + normal(gen))) / 100)}, 1);
+		}
+		const std::int64_t n = 30000;
+		const double epsilon = 1.0, alpha = 0.1;
+		const Release r = Define(pub, "boxes(x, y)", Granularity::Auto, alpha, 1000000, 1000000, nullptr, n, epsilon);
+		const std::string reason = r.summary.domain_reason, lead = "The error model predicts ";
+		ASSERT_EQ(reason.rfind(lead, 0), 0u) << reason;
+		const double stated = std::stod(reason.substr(lead.size()));
+		const bool all[] = {true, true};
+		for (bool flags : {false, true}) {
+			CatalogLayout layout = r.layout;
+			layout.axis_not_null = flags ? all : nullptr;
+			PlanRequest request = Plan(r, epsilon, "public");
+			request.mechanism = "auto";
+			request.alpha = alpha;
+			request.private_rows = n;
+			request.layout = &layout;
+			char planned[32];
+			std::snprintf(planned, sizeof planned, "%.3g", MakePlan(request).predicted_error);
+			if (flags == not_null) {
+				EXPECT_EQ(stated, std::stod(planned)) << reason << " " << not_null;
+			} else {
+				EXPECT_NE(stated, std::stod(planned)) << reason << " " << not_null;
 			}
 		}
 	}
