@@ -20,17 +20,21 @@ RequireDistinctDirections(const ClassSpec &spec)
 	// a positive multiple of, within PositiveMultiple's relative tolerance): two directions within that tolerance of
 	// each other would list one query under both, though neither is an exact multiple of the other, and a sort of the
 	// normalised directions need not put them side by side ([1, -1e37] and [0, -1e36]: found by the fuzzer). At most
-	// kMaxClassDirections^2 / 2 pairs, a few milliseconds.
+	// kMaxClassDirections^2 / 2 pairs: measured by a reviewer at 1,600 directions, 10 ms over 2 columns and 0.2 s over
+	// 64, paid wherever a cover is built (interruptible).
 	const std::vector<std::vector<double>> &w = spec.directions;
 	std::uint64_t steps = 0;
 	for (std::size_t b = 1; b < w.size(); b++)
 		for (std::size_t a = 0; a < b; a++) {
 			PollInterrupt(steps);
 			if (PositiveMultiple(w[b], w[a]) > 0.0 || PositiveMultiple(w[a], w[b]) > 0.0)
-				throw Error(ErrorKind::InvalidParameter,
-				            "direction " + std::to_string(b + 1) + " of " + spec.CanonicalText() +
-				                " is a positive multiple of direction " + std::to_string(a + 1),
-				            "Both give the same half-spaces w.x <= t.", "List each direction once.");
+				throw Error(
+				    ErrorKind::InvalidParameter,
+				    "direction " + std::to_string(b + 1) + " of " + spec.CanonicalText() +
+				        " is a positive multiple of direction " + std::to_string(a + 1),
+				    "Both give the same half-spaces w.x <= t (to a relative 1e-12 of their weights, within which a "
+				    "query's coefficients are matched to a direction).",
+				    "List each direction once.");
 		}
 }
 

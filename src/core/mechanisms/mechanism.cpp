@@ -98,7 +98,9 @@ SetErrorParts(MechanismPlan &plan, const PlanContext &context, double noise, dou
 	plan.parts.outside_mass = fits_cover_answers ? 0.0 : context.outside_mass_error;
 	plan.parts.noise = noise;
 	plan.parts.prior = prior_error;
-	plan.rests_on_public_sample = prior_error > 0.0 && !context.input.uniform_prior;
+	// A public prior with no public row in the open cells is the uniform one there (PublicOnlyBound): it rests on none.
+	plan.rests_on_public_sample =
+	    prior_error > 0.0 && !context.input.uniform_prior && context.input.PriorPublicRows() > 0;
 	plan.predicted_error = plan.parts.Total();
 }
 

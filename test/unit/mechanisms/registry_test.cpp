@@ -185,11 +185,19 @@ TEST(MechanismRegistry, ANearTieGoesToAPredictionThatDoesNotRestOnThePublicSampl
 TEST(MechanismRegistry, APlanRestsOnThePublicSampleThroughItsPriorPart)
 {
 	PlanContext context;
+	context.input.public_rows = 100;
 	MechanismPlan plan;
 	SetErrorParts(plan, context, 0.01, 0.02, true);
 	EXPECT_TRUE(plan.rests_on_public_sample);
 	SetErrorParts(plan, context, 0.01, 0.0, false);
 	EXPECT_FALSE(plan.rests_on_public_sample);
+	// No public row in the open cells: the public prior is the uniform one there (PlanInput::prior_public_rows).
+	context.input.prior_public_rows = 0;
+	SetErrorParts(plan, context, 0.01, 0.5, true);
+	EXPECT_FALSE(plan.rests_on_public_sample);
+	context.input.prior_public_rows = 40;
+	SetErrorParts(plan, context, 0.01, 0.02, true);
+	EXPECT_TRUE(plan.rests_on_public_sample);
 	context.input.uniform_prior = true;
 	SetErrorParts(plan, context, 0.01, 0.5, true);
 	EXPECT_FALSE(plan.rests_on_public_sample);
