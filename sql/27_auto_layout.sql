@@ -29,7 +29,8 @@ SELECT name, chosen_mechanism, round(predicted_error::numeric, 5) AS predicted
 CALL pap.run_release('al_auto', 1);
 CALL pap.run_release('al_alpha', 1);
 CALL pap.run_release('al_finest', 1);
--- Measured against the exact private counts at 364 public thresholds: auto's max error is below both others'.
+-- Measured against the exact private counts at 364 public thresholds: auto's max error is below alpha's, and
+-- the finest's equals it (auto chose the finest's 804 cells, with hierarchical's exact prefix variance).
 CREATE TEMP TABLE al_truth AS
 SELECT t, (SELECT count(*) FROM al_skew_priv WHERE x <= t)::float8 / (SELECT count(*) FROM al_skew_priv) AS truth
   FROM (SELECT DISTINCT x AS t FROM al_pop WHERE i % 97 = 0) q;

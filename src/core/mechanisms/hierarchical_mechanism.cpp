@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/base/errors.hpp"
+#include "core/base/interrupt_scope.hpp"
 #include "core/cells/cell_domain.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/isotonic_cdf.hpp"
@@ -83,7 +84,50 @@ PrefixNodes(const AxisTree &tree, std::int32_t radix)
 	return std::min(double(tree.branching - 1) * double(tree.levels), double(radix));
 }
 
+// Above this many bins a plan bounds a prefix's variance by its nodes (PrefixNodes) instead of computing it for every
+// prefix (LeastSquaresPrefixDraws, O(bins x levels) for each branching tried).
+constexpr std::int32_t kExactPrefixVarianceBins = 1 << 16;
+
+// The draws a prefix's noise is bounded by: LeastSquaresPrefixDraws up to kExactPrefixVarianceBins bins, else the
+// nodes that decompose it, an upper bound (Gauss-Markov) the plan then takes for the tail as well.
+double
+PrefixDraws(const AxisTree &tree, std::int32_t radix)
+{
+	return radix <= kExactPrefixVarianceBins ? LeastSquaresPrefixDraws(tree, radix) : PrefixNodes(tree, radix);
+}
+
 }  // namespace
+
+double
+LeastSquaresPrefixDraws(const AxisTree &tree, std::int32_t radix)
+{
+	if (radix < 1 || tree.leaves < radix)
+		throw Error(ErrorKind::Internal, "a tree with fewer leaves than its bins");
+	const int h = tree.levels;
+	// s_j: the leaves under a node of level j; lambda_j = s_j + ... + s_h, the eigenvalue of A^T A on E_j.
+	std::vector<double> size(std::size_t(h) + 1), lambda(std::size_t(h) + 1);
+	for (int j = h; j >= 0; j--) {
+		size[std::size_t(j)] = j == h ? 1.0 : size[std::size_t(j) + 1] * double(tree.branching);
+		lambda[std::size_t(j)] = size[std::size_t(j)] + (j == h ? 0.0 : lambda[std::size_t(j) + 1]);
+	}
+	double worst = 0.0;
+	std::uint64_t steps = 0;
+	for (std::int64_t k = 1; k < radix; k++) {
+		PollInterrupt(steps, std::uint64_t(h));
+		// ||M_j q||^2 for the prefix q of k leaves: its full blocks of level j, and the square of the part over the
+		// block's size; the variance adds (||M_j q||^2 - ||M_{j-1} q||^2) / lambda_j over the levels below the root.
+		double variance = 0.0, coarser = 0.0;
+		for (int j = 0; j <= h; j++) {
+			const double s = size[std::size_t(j)], full = std::floor(double(k) / s), part = double(k) - full * s;
+			const double norm = full * s + part * part / s;
+			if (j > 0)
+				variance += (norm - coarser) / lambda[std::size_t(j)];
+			coarser = norm;
+		}
+		worst = std::max(worst, variance);
+	}
+	return worst;
+}
 
 std::int64_t
 AxisTree::LevelOffset(int level) const
@@ -261,12 +305,14 @@ PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radice
 			limit = e;
 			continue;
 		}
-		// The least-squares answer has at most the variance of any unbiased linear estimate (Gauss-Markov), in
-		// particular of the sum of the nodes that decompose the range: nodes_per_query draws. Its tail is taken as
-		// that sum's (coefficients 1): the least-squares answer spreads no more variance over more nodes.
+		// One axis: a prefix's least-squares estimate is a combination of the node draws with coefficients below 1
+		// whose squares sum to LeastSquaresPrefixDraws (exact, docs/mechanisms.md §9; PrefixDraws). Otherwise the
+		// least-squares answer has at most the variance of any unbiased linear estimate (Gauss-Markov), in particular
+		// of the sum of the nodes that decompose the query: nodes_per_query draws. Its tail is taken as that sum's
+		// (coefficients 1): the least-squares answer spreads no more variance over more nodes.
 		const double error =
 		    (monotone_cdf ? double(input.cdf_count) *
-		                        MaxErrorOverCover(plan.noise, PrefixNodes(AxisTreeFor(radices[0], b), radices[0]),
+		                        MaxErrorOverCover(plan.noise, PrefixDraws(AxisTreeFor(radices[0], b), radices[0]),
 		                                          std::size_t(std::max(1, radices[0] - 1)), input.beta)
 		                  : MaxErrorOverCover(plan.noise, nodes_per_query, input.cover_size, input.beta)) /
 		    double(input.private_rows);

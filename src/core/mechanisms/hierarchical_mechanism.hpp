@@ -56,6 +56,16 @@ struct AxisTree {
 };
 AxisTree AxisTreeFor(std::int32_t radix, int branching);
 
+// The largest variance, in units of one node's noise variance, of the least-squares estimate of a prefix of the
+// first k of radix bins (1 <= k < radix; 0 for a single bin), as RunHierarchical computes it on one axis (the root
+// known to be n, the leaves shifted to sum to n). A^T A over the tree's leaves is a sum of nested block
+// projections, so its eigenspaces E_j (vectors constant on the blocks of level j and summing to 0 in those of level
+// j - 1) carry lambda_j = s_j + ... + s_h (s_j the leaves under a node of level j), and the estimate's covariance
+// is the sum over j >= 1 of the projection onto E_j over lambda_j. Each node draw's coefficient in a prefix is
+// below 1 in absolute value (docs/mechanisms.md §9, "Hierarchical"). O(radix x levels). Error(Internal) for a tree
+// with fewer leaves than bins; Error(Cancelled) when the current interrupt check fires.
+double LeastSquaresPrefixDraws(const AxisTree &tree, std::int32_t radix);
+
 // Node sets a row is in (every pair of levels, root x root excluded): a replacement changes two nodes in each,
 // so l1 = l2^2 = 2 * this.
 int HierarchicalNodeSets(const std::vector<int> &levels);
