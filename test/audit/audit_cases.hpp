@@ -26,5 +26,6 @@ std::vector<pap::audit::AuditCase> IdentityClosedCellAuditCases();
 // Marginal tables with a closed cell, against the same neighbour (mechanism_audit.cpp).
 std::vector<pap::audit::AuditCase> MarginalTablesClosedCellAuditCases();
 std::vector<pap::audit::AuditCase> MwemClosedCellAuditCases();
+std::vector<pap::audit::AuditCase> HierarchicalClosedCellAuditCases();
 // The quantile's epsilon-bounded range, the claim of its epsilon^2 / 8 on a budget in rho (private_quantile_audit.cpp).
 std::vector<pap::audit::AuditCase> PrivateQuantileBoundedRangeAuditCases();

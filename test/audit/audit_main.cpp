@@ -66,5 +66,7 @@ main(int argc, char **argv)
 		cases.push_back(std::move(c));
 	for (pap::audit::AuditCase &c : MwemClosedCellAuditCases())
 		cases.push_back(std::move(c));
+	for (pap::audit::AuditCase &c : HierarchicalClosedCellAuditCases())
+		cases.push_back(std::move(c));
 	return pap::audit::RunAudit(cases, options) ? 1 : 0;
 }

@@ -176,6 +176,37 @@ IdentityClosedCellWholeOutputCase(const std::string &mechanism, const IdentityPl
 	return c;
 }
 
+// ---- Hierarchical with a closed cell: one axis of three bins, bin 2 closed (the NULL bin of a NOT NULL column), the
+// trees over the two open bins, the neighbours IdentityClosedCellCase's (a row in cell 0 against the same row in the
+// closed cell), keyed by the whole output: the run reads only the open cells, whose histogram moves by 1. The broken
+// variant releases the open cells' distribution scaled to the open rows' share of n (a total read from the table
+// instead of n), which shows how many rows sit in the closed cell.
+AuditCase
+HierarchicalClosedCellCase(const std::string &mechanism, const HierarchicalPlan &plan, bool open_total, Expect expect)
+{
+	const std::int64_t n = 41;
+	auto hists = std::make_shared<const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>>(
+	    std::vector<std::int64_t>{21, 20, 0}, std::vector<std::int64_t>{20, 20, 1});
+	auto closed = std::make_shared<const std::vector<bool>>(std::vector<bool>{false, false, true});
+	AuditCase c = Case(mechanism,
+	                   std::string("1 axis of 3 bins, ") + (plan.monotone_cdf ? "monotone CDF" : "projection") +
+	                       ", 21/20/0 vs 20/20/1, bin 2 closed, whole output",
+	                   0, expect);
+	c.ordered_key = false;
+	c.sample = [hists, closed, plan, n, open_total](int side, RandomBitSource &rng) {
+		const std::vector<std::int64_t> &h = side == 0 ? hists->first : hists->second;
+		if (!open_total)
+			return pap::audit::HashDoubles(0, RunHierarchical(h, {3}, n, plan, rng, nullptr, closed.get()));
+		const std::int64_t open_rows = h[0] + h[1];
+		std::vector<double> x = RunHierarchical({h[0], h[1]}, {2}, open_rows, plan, rng);
+		for (double &v : x)
+			v *= double(open_rows) / double(n);
+		x.push_back(0.0);
+		return pap::audit::HashDoubles(0, x);
+	};
+	return c;
+}
+
 // ---- Marginal tables with a closed cell: one axis of three bins, bin 2 closed (the NULL bin of a NOT NULL column),
 // k = 1, the uniform prior, so the release is the open cells' noisy table projected onto n rows, floored and
 // normalised. The neighbours are IdentityClosedCellCase's (a row in cell 0 against the same row in the closed cell),
@@ -635,6 +666,25 @@ MwemClosedCellAuditCases()
 	MwemParameters broken = p;
 	broken.measure_scale.denominator *= 4;
 	all.push_back(MwemCase("BROKEN: MWEM closed, meas/4", name, queries, broken, 0, Expect::Violation, true));
+	return all;
+}
+
+std::vector<AuditCase>
+HierarchicalClosedCellAuditCases()
+{
+	// ---- Hierarchical over a closed cell (its own list, last, so that every earlier case keeps its seed): the
+	// planner's plan for the two open bins, without and with the monotone CDF (thresholds), Laplace.
+	std::vector<AuditCase> all;
+	for (int cdf_count : {0, 1}) {
+		PlanInput in = Input(41, 2, 2, 0, true);
+		in.cdf_count = cdf_count;
+		const HierarchicalPlan plan = PlanHierarchical(in, {2});
+		if (plan.levels != std::vector<int>{1} || plan.noise.gaussian || plan.monotone_cdf != (cdf_count == 1))
+			InstanceBroken("PlanHierarchical(2 bins, delta 0) no longer plans one level, Laplace");
+		all.push_back(HierarchicalClosedCellCase("Hierarchical (a closed cell)", plan, false, Expect::Private));
+		all.push_back(
+		    HierarchicalClosedCellCase("BROKEN: Hierarchical closed, open total", plan, true, Expect::Violation));
+	}
 	return all;
 }
 

@@ -8,6 +8,7 @@
 #include "core/base/errors.hpp"
 #include "core/base/interrupt_scope.hpp"
 #include "core/cells/cell_domain.hpp"
+#include "core/cells/open_subgrid.hpp"
 #include "core/mechanisms/identity_mechanism.hpp"
 #include "core/mechanisms/isotonic_cdf.hpp"
 #include "core/mechanisms/mechanism.hpp"
@@ -327,11 +328,14 @@ PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radice
 	return *best;
 }
 
+namespace {
+
+// RunHierarchical on a grid every cell of which is open; the open cells' counts sum to at most n (rows in closed
+// cells are not read).
 std::vector<double>
-RunHierarchical(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices,
-                std::int64_t n, const HierarchicalPlan &plan, RandomBitSource &rng, InterruptCheck interrupted)
+RunOnOpenGrid(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices, std::int64_t n,
+              const HierarchicalPlan &plan, RandomBitSource &rng, InterruptCheck interrupted)
 {
-	RequireHistogramOfRows(cell_histogram, n);
 	if (radices.empty() || radices.size() > 2 || plan.levels.size() != radices.size())
 		throw Error(ErrorKind::Internal, "hierarchical plan and grid disagree on the axes");
 	const AxisTree first = AxisTreeFor(radices[0], plan.branching);
@@ -361,6 +365,23 @@ RunHierarchical(const std::vector<std::int64_t> &cell_histogram, const std::vect
 	return synthetic;
 }
 
+}  // namespace
+
+std::vector<double>
+RunHierarchical(const std::vector<std::int64_t> &cell_histogram, const std::vector<std::int32_t> &radices,
+                std::int64_t n, const HierarchicalPlan &plan, RandomBitSource &rng, InterruptCheck interrupted,
+                const std::vector<bool> *closed)
+{
+	RequireHistogramOfRows(cell_histogram, n);
+	if (closed == nullptr || closed->empty())
+		return RunOnOpenGrid(cell_histogram, radices, n, plan, rng, interrupted);
+	// Only the open cells are read: replacing a row changes their histogram by at most what it changes the whole
+	// one, so every node set keeps its sensitivity; n (public) stays the root.
+	const InterruptScope scope(interrupted != nullptr ? interrupted : CurrentInterruptCheck());  // OpenSubgrid polls
+	const OpenSubgrid open(radices, *closed);
+	return open.Embed(RunOnOpenGrid(open.Restrict(cell_histogram), open.radices(), n, plan, rng, interrupted));
+}
+
 namespace {
 
 constexpr const char *kHierarchicalShape =
@@ -374,7 +395,63 @@ struct HierarchicalParameters {
 	bool monotone_cdf = false;
 	HistogramNoise noise;
 	double predicted_error = 0;
+	// Per axis, the bin the plan's mask closed (an ordered axis's NULL bin, of a NOT NULL column), or -1: the trees
+	// were sized for the other bins.
+	std::int32_t closed_bin[2] = {-1, -1};
 };
+
+// Per axis of a full grid, the one bin a mask ReleaseLayout::ClosedCells makes closes (every cell holding it is
+// closed), or -1. An ordered axis closes at most its NULL bin: Error(Internal) for more.
+std::vector<std::int32_t>
+ClosedBinPerAxis(const std::vector<std::int32_t> &radices, const std::vector<bool> &closed)
+{
+	std::vector<std::int32_t> bins(radices.size(), -1);
+	if (closed.empty())
+		return bins;
+	const OpenSubgrid open(radices, closed);  // checks the mask is a product of closed bins
+	for (std::size_t a = 0; a < radices.size(); a++) {
+		if (open.radices()[a] == radices[a])
+			continue;
+		if (open.radices()[a] != radices[a] - 1)
+			throw Error(ErrorKind::Internal, "hierarchical: an ordered axis with more than one closed bin");
+		// The closed bin: the one no open cell's coordinate on this axis takes.
+		std::size_t stride = 1;
+		for (std::size_t b = a + 1; b < radices.size(); b++)
+			stride *= std::size_t(radices[b]);
+		std::vector<bool> seen(std::size_t(radices[a]), false);
+		for (std::size_t cell : open.cells())
+			seen[(cell / stride) % std::size_t(radices[a])] = true;
+		bins[a] = std::int32_t(std::find(seen.begin(), seen.end(), false) - seen.begin());
+	}
+	return bins;
+}
+
+// The cells a run leaves at 0: those on a bin its plan closed, whose trees span the other bins (empty when none).
+// The run's own mask (the glue reads the constraints again in the scan's transaction) is not read, since the trees
+// are sized for the plan's open bins: a bin the run's reads close and the plan's did not (a NOT NULL added between
+// them) is measured as planned, and one the plan closed and the run's reads open (a NOT NULL dropped) stays closed,
+// its rows left out. Either costs accuracy only: privacy does not rest on the mask (docs/mechanisms.md §9, "Cells no
+// row can hold").
+std::vector<bool>
+PlannedMask(const std::vector<std::int32_t> &radices, const std::int32_t *plan_bins)
+{
+	if (std::none_of(plan_bins, plan_bins + radices.size(), [](std::int32_t b) { return b >= 0; }))
+		return {};
+	std::size_t cells = 1;
+	for (std::int32_t r : radices)
+		cells *= std::size_t(r);
+	std::vector<bool> mask(cells, false);
+	std::uint64_t steps = 0;
+	for (std::size_t cell = 0; cell < cells; cell++) {
+		PollInterrupt(steps);
+		std::size_t rest = cell;
+		for (std::size_t a = radices.size(); a-- > 0;) {
+			mask[cell] = mask[cell] || std::int32_t(rest % std::size_t(radices[a])) == plan_bins[a];
+			rest /= std::size_t(radices[a]);
+		}
+	}
+	return mask;
+}
 
 // Hierarchical behind the Mechanism interface (docs/mechanisms.md §9).
 class Hierarchical final : public Mechanism {
@@ -396,11 +473,18 @@ public:
 	MechanismPlan
 	Plan(const PlanContext &context) const override
 	{
+		// The trees span the open bins alone (a NOT NULL column's NULL bin is closed): the run reads those.
+		const std::vector<std::int32_t> closed_bins = ClosedBinPerAxis(context.shape.radices, context.closed_cells);
+		std::vector<std::int32_t> open_radices = context.shape.radices;
+		for (std::size_t a = 0; a < open_radices.size(); a++)
+			open_radices[a] -= closed_bins[a] >= 0 ? 1 : 0;
 		const std::optional<HierarchicalPlan> planned =
-		    UnlessLimitExceeded([&] { return PlanHierarchical(context.input, context.shape.radices); });
+		    UnlessLimitExceeded([&] { return PlanHierarchical(context.input, open_radices); });
 		if (!planned)
 			return NotApplicable(kNoiseTooLarge);
 		HierarchicalParameters parameters;
+		for (std::size_t a = 0; a < closed_bins.size() && a < 2; a++)
+			parameters.closed_bin[a] = closed_bins[a];
 		parameters.branching = planned->branching;
 		parameters.axes = planned->levels.size();
 		for (std::size_t a = 0; a < planned->levels.size() && a < 2; a++)
@@ -410,9 +494,10 @@ public:
 		parameters.predicted_error = planned->predicted_error;
 		// Without a monotone CDF the run ends with the same projection onto non-negative weights as identity's,
 		// biased where most cells are (nearly) empty: the prediction adds that bias as identity's plan computes it,
-		// with the noise of one node standing in for a leaf's (least squares lowers a leaf's variance: the stand-in
-		// errs towards more clipping). The monotone CDF adds none.
-		const double bias = planned->monotone_cdf ? 0.0 : IdentityProjectionBiasOnCover(context, planned->noise);
+		// over the open cells, with the noise of one node standing in for a leaf's (least squares lowers a leaf's
+		// variance: the stand-in errs towards more clipping). The monotone CDF adds none.
+		const double bias =
+		    planned->monotone_cdf ? 0.0 : IdentityProjectionBiasOnCover(context, planned->noise, context.closed_cells);
 		MechanismPlan plan;
 		plan.applies = true;
 		SetErrorParts(plan, context, std::min(1.0, planned->predicted_error + bias), 0.0, false);
@@ -434,7 +519,10 @@ public:
 		plan.noise = parameters.noise;
 		plan.predicted_error = parameters.predicted_error;
 		MechanismRun run;
-		run.synthetic = RunHierarchical(*in.cell_histogram, *in.radices, in.rows, plan, *in.rng, in.interrupted);
+		if (in.radices->size() != parameters.axes)
+			throw Error(ErrorKind::Internal, "hierarchical plan and grid disagree on the axes");
+		const std::vector<bool> mask = PlannedMask(*in.radices, parameters.closed_bin);
+		run.synthetic = RunHierarchical(*in.cell_histogram, *in.radices, in.rows, plan, *in.rng, in.interrupted, &mask);
 		return run;
 	}
 };

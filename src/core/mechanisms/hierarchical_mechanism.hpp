@@ -33,14 +33,16 @@ struct HierarchicalPlan {
 HierarchicalPlan PlanHierarchical(const PlanInput &input, const std::vector<std::int32_t> &radices);
 
 // cell_histogram: private counts over the dense grid, row-major (first axis most significant), sums to n.
-// Returns the synthetic distribution over the same cells. Error(Cancelled) when interrupted() returns true;
-// Error(DataException) for n = 0; Error(Internal) when the histogram, the radices and the plan disagree.
-// O(nodes) time and memory (nodes <= cells x 4 x (b / (b - 1))^axes with the padding limit), plus the final
-// projection's O(cells log cells).
+// Returns the synthetic distribution over the same cells. closed (nullptr, or one flag per cell, a mask
+// ReleaseLayout::ClosedCells makes): the trees are built over the open subgrid (OpenSubgrid), whose radices the plan
+// was made for, its counts alone are read, n stays the root, and every closed cell is released as 0 (docs/mechanisms.md
+// §9, "Cells no row can hold"). Error(Cancelled) when interrupted() returns true; Error(DataException) for n = 0;
+// Error(Internal) when the histogram, the radices and the plan disagree. O(nodes) time and memory (nodes <= cells x 4
+// x (b / (b - 1))^axes with the padding limit), plus the final projection's O(cells log cells).
 std::vector<double> RunHierarchical(const std::vector<std::int64_t> &cell_histogram,
                                     const std::vector<std::int32_t> &radices, std::int64_t n,
                                     const HierarchicalPlan &plan, RandomBitSource &rng,
-                                    InterruptCheck interrupted = nullptr);
+                                    InterruptCheck interrupted = nullptr, const std::vector<bool> *closed = nullptr);
 
 // --- the pieces, declared for their tests ---------------------------------------------------------------------
 constexpr int kMaxBranching = 64;

@@ -302,6 +302,47 @@ TEST(RunHierarchical, IsLeastSquaresOfOneDrawPerNodeThenProjection)
 	}
 }
 
+// With a mask of closed bins, the run is the run on the open subgrid (the same seed, the same draws, bit for bit),
+// embedded with every closed cell at 0. Rows in a closed cell are not read: the run still releases a distribution
+// with the closed cells at 0, n (public) its root. A plan sized for the open bins does not fit the whole grid.
+TEST(RunHierarchical, OnTheOpenSubgridWithTheClosedCellsAtZero)
+{
+	const std::vector<std::int32_t> radices{9, 7};
+	std::vector<bool> closed(63, false);
+	for (std::size_t cell = 0; cell < 63; cell++)
+		closed[cell] = cell / 7 == 8 || cell % 7 == 6;  // the last bin of each axis, as a NULL bin
+	const std::vector<std::int64_t> open_h = RandomCells(48, 5000, 3);
+	std::vector<std::int64_t> h(63, 0);
+	for (std::size_t cell = 0, k = 0; cell < 63; cell++)
+		if (!closed[cell])
+			h[cell] = open_h[k++];
+	PlanInput in = Input(1.0, 0.0, 48);
+	in.private_rows = 5000;
+	const HierarchicalPlan plan = PlanHierarchical(in, {8, 6});
+	SeededRandomSource a(4), b(4);
+	const std::vector<double> masked = RunHierarchical(h, radices, 5000, plan, a, nullptr, &closed);
+	const std::vector<double> alone = RunHierarchical(open_h, {8, 6}, 5000, plan, b);
+	for (std::size_t cell = 0, k = 0; cell < 63; cell++)
+		EXPECT_EQ(masked[cell], closed[cell] ? 0.0 : alone[k++]) << cell;
+	std::vector<std::int64_t> leaked = h;
+	leaked[62] += 100;  // rows in a closed cell
+	SeededRandomSource c(4);
+	const std::vector<double> out = RunHierarchical(leaked, radices, 5100, plan, c, nullptr, &closed);
+	double sum = 0;
+	for (std::size_t cell = 0; cell < 63; cell++) {
+		if (closed[cell]) {
+			EXPECT_EQ(out[cell], 0.0) << cell;
+		}
+		sum += out[cell];
+	}
+	EXPECT_NEAR(sum, 1.0, 1e-12);
+	EXPECT_EQ(OutcomeOf([&] {
+		          SeededRandomSource d(4);
+		          RunHierarchical(h, radices, 5000, plan, d);
+	          }),
+	          "Internal");
+}
+
 TEST(RunHierarchical, OutputIsADistributionAndDeterministicForASeed)
 {
 	for (const std::vector<std::int32_t> &radices :
