@@ -64,8 +64,8 @@ AxisTree AxisTreeFor(std::int32_t radix, int branching);
 // projections, so its eigenspaces E_j (vectors constant on the blocks of level j and summing to 0 in those of level
 // j - 1) carry lambda_j = s_j + ... + s_h (s_j the leaves under a node of level j), and the estimate's covariance
 // is the sum over j >= 1 of the projection onto E_j over lambda_j. Each node draw's coefficient in a prefix is
-// below 1 in absolute value (docs/mechanisms.md §9, "Hierarchical"). O(radix x levels). Error(Internal) for a tree
-// with fewer leaves than bins; Error(Cancelled) when the current interrupt check fires.
+// below 1 in absolute value (docs/mechanisms.md §9, "The variance of a prefix"). O(radix x levels). Error(Internal) for
+// a tree with fewer leaves than bins; Error(Cancelled) when the current interrupt check fires.
 double LeastSquaresPrefixDraws(const AxisTree &tree, std::int32_t radix);
 
 // Node sets a row is in (every pair of levels, root x root excluded): a replacement changes two nodes in each,
