@@ -76,25 +76,17 @@ RangeNodes(const AxisTree &tree, std::int32_t radix)
 	return std::min(double(tree.branching - 1) * double(2 * tree.levels - 1), double(radix));
 }
 
-// Nodes a prefix (the bins up to one) needs at most: b - 1 left siblings per level below the root.
-double
-PrefixNodes(const AxisTree &tree, std::int32_t radix)
-{
-	if (tree.levels == 0)
-		return 1.0;
-	return std::min(double(tree.branching - 1) * double(tree.levels), double(radix));
-}
-
-// Above this many bins a plan bounds a prefix's variance by its nodes (PrefixNodes) instead of computing it for every
-// prefix (LeastSquaresPrefixDraws, O(bins x levels) for each branching tried).
+// Above this many bins a plan bounds a prefix's variance in closed form (LeastSquaresPrefixDrawsBound, O(levels))
+// instead of computing it for every prefix (LeastSquaresPrefixDraws, O(bins x levels) for each branching tried).
 constexpr std::int32_t kExactPrefixVarianceBins = 1 << 16;
 
-// The draws a prefix's noise is bounded by: LeastSquaresPrefixDraws up to kExactPrefixVarianceBins bins, else the
-// nodes that decompose it, an upper bound (Gauss-Markov) the plan then takes for the tail as well.
+// The draws a prefix's noise is bounded by: LeastSquaresPrefixDraws up to kExactPrefixVarianceBins bins, else
+// LeastSquaresPrefixDrawsBound (the same coefficients, each at most 1; squares summing to at most it).
 double
 PrefixDraws(const AxisTree &tree, std::int32_t radix)
 {
-	return radix <= kExactPrefixVarianceBins ? LeastSquaresPrefixDraws(tree, radix) : PrefixNodes(tree, radix);
+	return radix <= kExactPrefixVarianceBins ? LeastSquaresPrefixDraws(tree, radix)
+	                                         : LeastSquaresPrefixDrawsBound(tree);
 }
 
 }  // namespace
@@ -128,6 +120,26 @@ LeastSquaresPrefixDraws(const AxisTree &tree, std::int32_t radix)
 		worst = std::max(worst, variance);
 	}
 	return worst;
+}
+
+double
+LeastSquaresPrefixDrawsBound(const AxisTree &tree)
+{
+	const int h = tree.levels;
+	if (h == 0)
+		return 0.0;
+	std::vector<double> size(std::size_t(h) + 1), lambda(std::size_t(h) + 1);
+	for (int j = h; j >= 0; j--) {
+		size[std::size_t(j)] = j == h ? 1.0 : size[std::size_t(j) + 1] * double(tree.branching);
+		lambda[std::size_t(j)] = size[std::size_t(j)] + (j == h ? 0.0 : lambda[std::size_t(j) + 1]);
+	}
+	// With r_j = k mod s_j and g_j = r_j (s_j - r_j) / s_j in [0, s_j / 4] (g_h = 0), ||M_j q||^2 = k - g_j, so the
+	// variance is the sum over j >= 1 of (g_{j-1} - g_j) / lambda_j = g_0 / lambda_1 + the sum over 1 <= j < h of
+	// g_j (1 / lambda_{j+1} - 1 / lambda_j), every weight positive: at most each g_j at s_j / 4.
+	double bound = size[0] / 4.0 / lambda[1];
+	for (int j = 1; j < h; j++)
+		bound += size[std::size_t(j)] / 4.0 * (1.0 / lambda[std::size_t(j) + 1] - 1.0 / lambda[std::size_t(j)]);
+	return bound;
 }
 
 std::int64_t

@@ -68,6 +68,12 @@ AxisTree AxisTreeFor(std::int32_t radix, int branching);
 // a tree with fewer leaves than bins; Error(Cancelled) when the current interrupt check fires.
 double LeastSquaresPrefixDraws(const AxisTree &tree, std::int32_t radix);
 
+// An upper bound on LeastSquaresPrefixDraws for any number of bins, in closed form, O(levels): a prefix's variance is
+// g_0 / lambda_1 + the sum over 1 <= j < h of g_j (1 / lambda_{j+1} - 1 / lambda_j), each g_j = r (s_j - r) / s_j
+// (r the prefix's length mod s_j) at most s_j / 4. Within 12% of the exact value on the trees a plan takes over 10
+// bins or more (docs/mechanisms.md §9, "The variance of a prefix"). 0 for a tree of no levels.
+double LeastSquaresPrefixDrawsBound(const AxisTree &tree);
+
 // Node sets a row is in (every pair of levels, root x root excluded): a replacement changes two nodes in each,
 // so l1 = l2^2 = 2 * this.
 int HierarchicalNodeSets(const std::vector<int> &levels);
