@@ -76,6 +76,21 @@ RangeNodes(const AxisTree &tree, std::int32_t radix)
 	return std::min(double(tree.branching - 1) * double(2 * tree.levels - 1), double(radix));
 }
 
+// Per level j of a tree (0: the root), s_j, the leaves under one of its nodes, and lambda_j = s_j + ... + s_h, the
+// eigenvalue of A^T A on E_j (docs/mechanisms.md §9, "The variance of a prefix").
+struct TreeSpectrum {
+	explicit TreeSpectrum(const AxisTree &tree)
+	    : size(std::size_t(tree.levels) + 1), lambda(std::size_t(tree.levels) + 1)
+	{
+		for (std::size_t j = size.size(); j-- > 0;) {
+			const bool leaf = j + 1 == size.size();
+			size[j] = leaf ? 1.0 : size[j + 1] * double(tree.branching);
+			lambda[j] = size[j] + (leaf ? 0.0 : lambda[j + 1]);
+		}
+	}
+	std::vector<double> size, lambda;
+};
+
 // Above this many bins a plan bounds a prefix's variance in closed form (LeastSquaresPrefixDrawsBound, O(levels))
 // instead of computing it for every prefix (LeastSquaresPrefixDraws, O(bins x levels) for each branching tried).
 constexpr std::int32_t kExactPrefixVarianceBins = 1 << 16;
@@ -97,12 +112,8 @@ LeastSquaresPrefixDraws(const AxisTree &tree, std::int32_t radix)
 	if (radix < 1 || tree.leaves < radix)
 		throw Error(ErrorKind::Internal, "a tree with fewer leaves than its bins");
 	const int h = tree.levels;
-	// s_j: the leaves under a node of level j; lambda_j = s_j + ... + s_h, the eigenvalue of A^T A on E_j.
-	std::vector<double> size(std::size_t(h) + 1), lambda(std::size_t(h) + 1);
-	for (int j = h; j >= 0; j--) {
-		size[std::size_t(j)] = j == h ? 1.0 : size[std::size_t(j) + 1] * double(tree.branching);
-		lambda[std::size_t(j)] = size[std::size_t(j)] + (j == h ? 0.0 : lambda[std::size_t(j) + 1]);
-	}
+	const TreeSpectrum spectrum(tree);
+	const std::vector<double> &size = spectrum.size, &lambda = spectrum.lambda;
 	double worst = 0.0;
 	std::uint64_t steps = 0;
 	for (std::int64_t k = 1; k < radix; k++) {
@@ -128,11 +139,8 @@ LeastSquaresPrefixDrawsBound(const AxisTree &tree)
 	const int h = tree.levels;
 	if (h == 0)
 		return 0.0;
-	std::vector<double> size(std::size_t(h) + 1), lambda(std::size_t(h) + 1);
-	for (int j = h; j >= 0; j--) {
-		size[std::size_t(j)] = j == h ? 1.0 : size[std::size_t(j) + 1] * double(tree.branching);
-		lambda[std::size_t(j)] = size[std::size_t(j)] + (j == h ? 0.0 : lambda[std::size_t(j) + 1]);
-	}
+	const TreeSpectrum spectrum(tree);
+	const std::vector<double> &size = spectrum.size, &lambda = spectrum.lambda;
 	// With r_j = k mod s_j and g_j = r_j (s_j - r_j) / s_j in [0, s_j / 4] (g_h = 0), ||M_j q||^2 = k - g_j, so the
 	// variance is the sum over j >= 1 of (g_{j-1} - g_j) / lambda_j = g_0 / lambda_1 + the sum over 1 <= j < h of
 	// g_j (1 / lambda_{j+1} - 1 / lambda_j), every weight positive: at most each g_j at s_j / 4.
